@@ -1,0 +1,129 @@
+//! The command line: clap definitions only. Each subcommand's arguments become a typed
+//! options value that `commands` validates and runs.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand};
+
+/// Compare SAT solvers and CNF encodings on sudoku-family puzzles; every answer checked.
+#[derive(Debug, Parser)]
+#[command(name = "bench", version, about, long_about = None)]
+pub struct Cli {
+    /// The command to run.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Encode puzzles to DIMACS CNF, one file per puzzle.
+    #[command(after_help = "Examples:\n  \
+        bench encode corpora/easy.txt -o out/            one .cnf per puzzle in out/\n  \
+        bench encode one.txt --encoding minimal > p.cnf  a single puzzle to stdout\n  \
+        bench encode big.txt --encoding extended --amo sequential -o out/\n  \
+        bench encode squares.txt --kind latin -o out/    9×9 grids as Latin squares")]
+    Encode(EncodeArgs),
+    /// Check a solver's answer against a CNF (and the puzzle, for files bench wrote).
+    #[command(after_help = "Examples:\n  \
+        bench check p.cnf answer.txt      competition output (s/v lines)\n  \
+        minisat p.cnf res; bench check p.cnf res   minisat's result file\n  \
+        zchaff p.cnf > out; bench check p.cnf out  zchaff's report\n\n\
+        Exit status: 0 model-ok (or a claim of UNSAT/UNKNOWN, which a model cannot check), \
+        1 a wrong model, 2 unreadable input.")]
+    Check(CheckArgs),
+    /// Solve one CNF (SAT-competition output) or every puzzle of a puzzle file.
+    #[command(after_help = "Examples:\n  \
+        bench solve p.cnf                      native solver, competition output, exit 10/20/0\n  \
+        bench solve p.cnf --solver minisat     the same output from minisat\n  \
+        bench solve p.cnf --timeout 5 --proof p.drat\n  \
+        bench solve corpora/easy.txt           prints the solved grids")]
+    Solve(SolveArgs),
+    /// List the solvers bench knows: found or not, where, which version.
+    #[command(after_help = "Examples:\n  \
+        bench solvers\n  \
+        bench solvers --solver-path zchaff=/opt/zchaff/zchaff")]
+    Solvers(SolverLookupArgs),
+}
+
+/// Where solvers are found, for every command that runs them.
+#[derive(Debug, Args, Clone, Default)]
+pub struct SolverLookupArgs {
+    /// A known solver at an explicit path: `NAME=PATH` (repeatable).
+    #[arg(long = "solver-path", value_name = "NAME=PATH")]
+    pub solver_path: Vec<String>,
+    /// Any solver that speaks the competition format: `NAME='/path/solver {cnf} --flags'`
+    /// (repeatable).
+    #[arg(long = "solver", value_name = "NAME=CMD")]
+    pub solver_cmd: Vec<String>,
+}
+
+/// `bench encode`.
+#[derive(Debug, Args)]
+pub struct EncodeArgs {
+    /// Puzzle files (any format of DESIGN.md).
+    #[arg(required = true)]
+    pub puzzles: Vec<PathBuf>,
+    /// minimal, efficient, extended or pruned.
+    #[arg(long, default_value = "extended")]
+    pub encoding: String,
+    /// At-most-one sub-encoding: pairwise or sequential.
+    #[arg(long, default_value = "pairwise")]
+    pub amo: String,
+    /// Read the puzzles as this kind: sudoku, latin or pair (default: from the shape).
+    #[arg(long)]
+    pub kind: Option<String>,
+    /// Input format: line, prefixed, grid or csv (default: detected).
+    #[arg(long)]
+    pub format: Option<String>,
+    /// Write one FILE-LINE.cnf per puzzle into this folder (default: stdout, one puzzle).
+    #[arg(short = 'o', long = "out", value_name = "DIR")]
+    pub out: Option<PathBuf>,
+}
+
+/// `bench check`.
+#[derive(Debug, Args)]
+pub struct CheckArgs {
+    /// The CNF the answer is for.
+    pub cnf: PathBuf,
+    /// The solver's output: competition format, minisat's result file or zchaff's report.
+    pub answer: PathBuf,
+}
+
+/// `bench solve`.
+#[derive(Debug, Args)]
+pub struct SolveArgs {
+    /// A DIMACS file (.cnf, .cnf.gz, .cnf.xz) or a puzzle file.
+    pub file: PathBuf,
+    /// The solver: native, dpll, an external one (see `bench solvers`), or
+    /// `NAME='/path/solver {cnf} --flags'` for any solver speaking the competition format.
+    #[arg(long, default_value = "native")]
+    pub solver: String,
+    /// Wall-clock limit in seconds.
+    #[arg(long)]
+    pub timeout: Option<f64>,
+    /// Memory limit in MiB for external solvers.
+    #[arg(long = "mem-limit", value_name = "MB")]
+    pub mem_limit: Option<u64>,
+    /// Write a DRAT proof of UNSAT here (native; binary DRAT with --binary-proof).
+    #[arg(long)]
+    pub proof: Option<PathBuf>,
+    /// Write the proof in binary DRAT.
+    #[arg(long = "binary-proof")]
+    pub binary_proof: bool,
+    /// Puzzle files: the encoding to solve with.
+    #[arg(long, default_value = "extended")]
+    pub encoding: String,
+    /// Puzzle files: the at-most-one sub-encoding.
+    #[arg(long, default_value = "pairwise")]
+    pub amo: String,
+    /// Puzzle files: read as this kind.
+    #[arg(long)]
+    pub kind: Option<String>,
+    /// Puzzle files: input format (default: detected).
+    #[arg(long)]
+    pub format: Option<String>,
+    /// A known solver at an explicit path: `NAME=PATH` (repeatable).
+    #[arg(long = "solver-path", value_name = "NAME=PATH")]
+    pub solver_path: Vec<String>,
+}

@@ -1,0 +1,83 @@
+//! The subcommands: each takes its parsed arguments, validates them into typed options,
+//! runs, and returns the process exit code. Errors that stop a command come back as
+//! `anyhow` errors with context; `main` prints them.
+
+mod check;
+mod encode;
+mod solve;
+mod solvers;
+
+use std::path::PathBuf;
+
+use anyhow::{Context, bail};
+
+use crate::cli::{Cli, Command};
+use crate::encode::{Amo, EncodeOptions, Encoding};
+use crate::puzzle::Kind;
+use crate::puzzle::format::{Format, ReadOptions};
+use crate::solver::SolverConfig;
+
+/// Runs a parsed command line; returns the exit code.
+pub fn run(cli: Cli) -> anyhow::Result<i32> {
+    match cli.command {
+        Command::Encode(args) => encode::run(args),
+        Command::Check(args) => check::run(args),
+        Command::Solve(args) => solve::run(args),
+        Command::Solvers(args) => solvers::run(args),
+    }
+}
+
+/// Validates `--encoding` and `--amo`.
+pub(crate) fn encode_options(encoding: &str, amo: &str) -> anyhow::Result<EncodeOptions> {
+    let Some(encoding) = Encoding::parse(encoding) else {
+        bail!("unknown encoding `{encoding}` (minimal, efficient, extended, pruned)");
+    };
+    let Some(amo) = Amo::parse(amo) else {
+        bail!("unknown at-most-one encoding `{amo}` (pairwise, sequential)");
+    };
+    Ok(EncodeOptions { encoding, amo })
+}
+
+/// Validates `--kind` and `--format`.
+pub(crate) fn read_options(kind: Option<&str>, format: Option<&str>) -> anyhow::Result<ReadOptions> {
+    let kind = kind
+        .map(|k| Kind::parse(k).with_context(|| format!("unknown kind `{k}` (sudoku, latin, pair)")))
+        .transpose()?;
+    let format = format
+        .map(|f| Format::parse(f).with_context(|| format!("unknown format `{f}` (line, prefixed, grid, csv)")))
+        .transpose()?;
+    Ok(ReadOptions { format, kind })
+}
+
+/// Validates `--solver-path NAME=PATH` and `--solver NAME=CMD` lists.
+pub(crate) fn solver_config(paths: &[String], commands: &[String]) -> anyhow::Result<SolverConfig> {
+    let split = |s: &String, what: &str| -> anyhow::Result<(String, String)> {
+        match s.split_once('=') {
+            Some((name, value)) if !name.is_empty() && !value.is_empty() => Ok((name.to_string(), value.to_string())),
+            _ => bail!("`{s}` is not {what}"),
+        }
+    };
+    let mut config = SolverConfig::default();
+    for p in paths {
+        let (name, path) = split(p, "NAME=PATH")?;
+        config.paths.push((name, PathBuf::from(path)));
+    }
+    for c in commands {
+        config.commands.push(split(c, "NAME=COMMAND")?);
+    }
+    Ok(config)
+}
+
+/// True if `path` looks like DIMACS: a .cnf name (maybe compressed), or content that
+/// starts with a comment or a `p` header, or compressed content.
+pub(crate) fn is_dimacs(path: &std::path::Path) -> bool {
+    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+    if [".cnf", ".cnf.gz", ".cnf.xz", ".dimacs"].iter().any(|e| name.ends_with(e)) {
+        return true;
+    }
+    let Ok(mut file) = std::fs::File::open(path) else { return false };
+    let mut head = [0u8; 6];
+    let n = std::io::Read::read(&mut file, &mut head).unwrap_or(0);
+    let head = &head[..n];
+    head.starts_with(&[0x1f, 0x8b]) || head.starts_with(&[0xfd, b'7', b'z']) || head.starts_with(b"p cnf") || head.starts_with(b"c ")
+}

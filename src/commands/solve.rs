@@ -1,0 +1,147 @@
+//! `bench solve`: one CNF in the SAT-competition format (so any harness can run bench as
+//! it runs minisat), or every puzzle of a puzzle file (printing the solved grids). Every
+//! SAT answer is checked before it is printed; a wrong model is never passed on as SAT.
+
+use std::io::{self, Write};
+use std::path::Path;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+use anyhow::bail;
+
+use crate::check::{check_model, check_puzzle_model};
+use crate::cli::SolveArgs;
+use crate::cnf::Cnf;
+use crate::cnf::dimacs::{ParseOptions, read_path};
+use crate::encode::encode;
+use crate::encode::header::BenchHeader;
+use crate::puzzle::format;
+use crate::solver::output::{competition_exit_code, write_competition};
+use crate::solver::{Limits, Outcome, Solver, Status, by_name};
+
+pub(super) fn run(args: SolveArgs) -> anyhow::Result<i32> {
+    let (name, commands) = match args.solver.split_once('=') {
+        Some((name, _)) => (name.to_string(), vec![args.solver.clone()]),
+        None => (args.solver.clone(), Vec::new()),
+    };
+    let config = super::solver_config(&args.solver_path, &commands)?;
+    let solver = by_name(&name, &config)?;
+    let timeout = match args.timeout {
+        Some(t) if !(t > 0.0 && t.is_finite()) => bail!("--timeout must be a positive number of seconds"),
+        t => t.map(Duration::from_secs_f64),
+    };
+    let limits = Limits {
+        timeout,
+        mem_limit_mb: args.mem_limit,
+        interrupt: Some(Arc::new(AtomicBool::new(false))),
+        proof: args.proof.clone(),
+        binary_proof: args.binary_proof,
+        seed: 0,
+    };
+    if super::is_dimacs(&args.file) {
+        solve_cnf(&args.file, solver.as_ref(), &limits)
+    } else {
+        solve_puzzles(&args, solver.as_ref(), &limits)
+    }
+}
+
+fn solve_cnf(path: &Path, solver: &dyn Solver, limits: &Limits) -> anyhow::Result<i32> {
+    let dimacs = read_path(path, ParseOptions::default())?;
+    let header = dimacs.bench_header.as_deref().and_then(|h| BenchHeader::parse(h).ok());
+    let mut outcome = solver.solve(&dimacs.cnf, limits);
+    let mut out = io::stdout().lock();
+    writeln!(out, "c solver: {}", solver.name())?;
+    let wrong = verify(&dimacs.cnf, header.as_ref(), &mut outcome);
+    write_times(&mut out, &outcome)?;
+    write_competition(&mut out, &outcome, dimacs.cnf.num_vars())?;
+    if let (Status::Sat, Some(h)) = (outcome.status, &header) {
+        if let Some(m) = &outcome.model {
+            if let Ok(solved) = crate::encode::decode::decode(&h.puzzle, m) {
+                let mut grid = Vec::new();
+                format::write(&mut grid, &solved, format::Format::Grid)?;
+                for line in String::from_utf8_lossy(&grid).lines() {
+                    writeln!(out, "c {line}")?;
+                }
+            }
+        }
+    }
+    Ok(if wrong { 1 } else { competition_exit_code(outcome.status) })
+}
+
+/// Checks a SAT outcome's model; a wrong one turns the outcome into an ERROR (so it is
+/// never printed as SAT). Returns true when the model was wrong.
+fn verify(cnf: &Cnf, header: Option<&BenchHeader>, outcome: &mut Outcome) -> bool {
+    if outcome.status != Status::Sat {
+        return false;
+    }
+    let result = match (&outcome.model, header) {
+        (None, _) => Err("SAT without a model".to_string()),
+        (Some(m), Some(h)) => check_puzzle_model(cnf, &h.puzzle, m).map(|_| ()).map_err(|e| e.to_string()),
+        (Some(m), None) => check_model(cnf, m).map_err(|e| e.to_string()),
+    };
+    match result {
+        Ok(()) => false,
+        Err(e) => {
+            outcome.status = Status::Error;
+            outcome.error = Some(format!("model-wrong: {e}"));
+            outcome.model = None;
+            true
+        }
+    }
+}
+
+fn write_times(out: &mut dyn Write, outcome: &Outcome) -> io::Result<()> {
+    writeln!(out, "c wall time: {:.3} s", outcome.wall.as_secs_f64())?;
+    if let Some(cpu) = outcome.cpu {
+        writeln!(out, "c cpu time: {:.3} s", cpu.as_secs_f64())?;
+    }
+    if let Some(rss) = outcome.max_rss_kb {
+        writeln!(out, "c max rss: {rss} KiB")?;
+    }
+    Ok(())
+}
+
+fn solve_puzzles(args: &SolveArgs, solver: &dyn Solver, limits: &Limits) -> anyhow::Result<i32> {
+    let opts = super::encode_options(&args.encoding, &args.amo)?;
+    let read = super::read_options(args.kind.as_deref(), args.format.as_deref())?;
+    let file = format::read_path(&args.file, &read)?;
+    let mut out = io::stdout().lock();
+    let mut failures = 0;
+    for entry in file.entries {
+        let entry = match entry {
+            Ok(e) => e,
+            Err(e) => {
+                eprintln!("{e}");
+                failures += 1;
+                continue;
+            }
+        };
+        let mut cnf = Cnf::new(0);
+        let vars = encode(&entry.puzzle, opts, &mut cnf);
+        cnf.ensure_vars(vars);
+        let header = BenchHeader { puzzle: entry.puzzle.clone(), opts };
+        let mut outcome = solver.solve(&cnf, limits);
+        let wrong = verify(&cnf, Some(&header), &mut outcome);
+        let place = format!("{}:{}", args.file.display(), entry.line);
+        match (outcome.status, &outcome.model) {
+            (Status::Sat, Some(model)) => {
+                let solved = crate::encode::decode::decode(&entry.puzzle, model)?;
+                format::write(&mut out, &solved, file.format)?;
+            }
+            (Status::Unsat, _) => {
+                writeln!(out, "# {place}: no solution")?;
+                failures += 1;
+            }
+            (status, _) => {
+                let why = outcome.error.as_deref().unwrap_or("");
+                writeln!(out, "# {place}: {status} {why}")?;
+                failures += 1;
+            }
+        }
+        if wrong {
+            eprintln!("{place}: {} gave a wrong model", solver.name());
+        }
+    }
+    Ok(if failures > 0 { 1 } else { 0 })
+}

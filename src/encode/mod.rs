@@ -1,0 +1,286 @@
+//! Puzzles to CNF: the encodings of DESIGN.md, the variable numbering, and the way back.
+//!
+//! Variable `var(b, r, c, v) = b·n³ + r·n² + c·n + v + 1` (DIMACS, all indices 0-based)
+//! says "board b, row r, column c holds value v+1". The four encodings add up:
+//! `minimal` (each cell ≥ 1 value; each value ≤ 1 per row, column, box), `efficient`
+//! (+ each cell ≤ 1 value), `extended` (+ each value ≥ 1 per group), and `pruned` (the
+//! extended clauses with the givens folded in: a clause a given satisfies is dropped, a
+//! literal a given falsifies is removed, Kwon & Jain's optimised encoding). Constraints are
+//! generated per group, so a pair of cells that a row and a box share is excluded twice:
+//! the counts of DESIGN.md depend on it. Givens are unit clauses except in `pruned`.
+//! Encoders write into a [`ClauseSink`], so the caller chooses memory or a stream.
+
+pub mod amo;
+pub mod decode;
+pub mod header;
+
+use std::fmt;
+
+pub use amo::{Amo, VarAllocator, at_most_one};
+
+use crate::cnf::{ClauseCounter, ClauseSink, Lit, Var};
+use crate::puzzle::{Kind, Puzzle, groups};
+
+/// An encoding of the puzzle rules (DESIGN.md's table).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum Encoding {
+    /// Cells ≥ 1 value; each value ≤ 1 per group.
+    Minimal,
+    /// Minimal plus cells ≤ 1 value.
+    Efficient,
+    /// Efficient plus each value ≥ 1 per group.
+    #[default]
+    Extended,
+    /// Extended with the givens folded in.
+    Pruned,
+}
+
+impl Encoding {
+    /// All encodings, in order of size.
+    pub const ALL: [Encoding; 4] = [Encoding::Minimal, Encoding::Efficient, Encoding::Extended, Encoding::Pruned];
+
+    /// The name used on the command line and in headers.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Encoding::Minimal => "minimal",
+            Encoding::Efficient => "efficient",
+            Encoding::Extended => "extended",
+            Encoding::Pruned => "pruned",
+        }
+    }
+
+    /// Parses a name.
+    pub fn parse(s: &str) -> Option<Encoding> {
+        Encoding::ALL.into_iter().find(|e| e.as_str() == s)
+    }
+
+    fn cell_at_most_one(self) -> bool {
+        self != Encoding::Minimal
+    }
+
+    fn group_at_least_one(self) -> bool {
+        matches!(self, Encoding::Extended | Encoding::Pruned)
+    }
+}
+
+impl fmt::Display for Encoding {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// An encoding and its at-most-one sub-encoding.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub struct EncodeOptions {
+    /// Which clauses.
+    pub encoding: Encoding,
+    /// How at-most-one constraints are written.
+    pub amo: Amo,
+}
+
+/// The grid variable for board `b`, row `r`, column `c`, value `v + 1` on side `n`.
+#[inline]
+pub fn grid_var(n: usize, b: usize, r: usize, c: usize, v: usize) -> Var {
+    Var::new((b * n * n * n + r * n * n + c * n + v) as u32)
+}
+
+/// The number of grid variables of a puzzle (boards · n³).
+pub fn grid_vars(puzzle: &Puzzle) -> u32 {
+    let n = puzzle.side() as u64;
+    (puzzle.boards().len() as u64 * n * n * n) as u32
+}
+
+/// Writes the clauses of `puzzle` under `opts` into `sink`; returns the variable count
+/// (grid variables, then auxiliary ones).
+pub fn encode(puzzle: &Puzzle, opts: EncodeOptions, sink: &mut dyn ClauseSink) -> u32 {
+    if opts.encoding == Encoding::Pruned {
+        let mut filter = GivenFilter::new(puzzle, sink);
+        encode_rules(puzzle, opts, &mut filter)
+    } else {
+        let vars = encode_rules(puzzle, opts, sink);
+        let n = puzzle.side();
+        for (b, board) in puzzle.boards().iter().enumerate() {
+            for r in 0..n {
+                for c in 0..n {
+                    let v = board.get(r, c);
+                    if v != 0 {
+                        sink.add_clause(&[grid_var(n, b, r, c, v as usize - 1).pos()]);
+                    }
+                }
+            }
+        }
+        vars
+    }
+}
+
+/// Variable and clause counts of an encoding, from a counting pass (nothing kept).
+pub fn count(puzzle: &Puzzle, opts: EncodeOptions) -> (u32, u64) {
+    let mut counter = ClauseCounter::default();
+    let vars = encode(puzzle, opts, &mut counter);
+    (vars, counter.clauses)
+}
+
+/// The rules alone (no givens).
+fn encode_rules(puzzle: &Puzzle, opts: EncodeOptions, sink: &mut dyn ClauseSink) -> u32 {
+    let n = puzzle.side();
+    let mut vars = VarAllocator::starting_at(grid_vars(puzzle));
+    let groups = groups(n, puzzle.box_size());
+    let mut lits: Vec<Lit> = Vec::with_capacity(n);
+    for b in 0..puzzle.boards().len() {
+        for r in 0..n {
+            for c in 0..n {
+                lits.clear();
+                lits.extend((0..n).map(|v| grid_var(n, b, r, c, v).pos()));
+                sink.add_clause(&lits);
+                if opts.encoding.cell_at_most_one() {
+                    at_most_one(sink, &lits, opts.amo, &mut vars);
+                }
+            }
+        }
+        for (_, cells) in &groups {
+            for v in 0..n {
+                lits.clear();
+                lits.extend(cells.iter().map(|&(r, c)| grid_var(n, b, r, c, v).pos()));
+                at_most_one(sink, &lits, opts.amo, &mut vars);
+                if opts.encoding.group_at_least_one() {
+                    sink.add_clause(&lits);
+                }
+            }
+        }
+    }
+    if puzzle.kind() == Kind::Pair {
+        for r in 0..n {
+            for c in 0..n {
+                for v in 0..n {
+                    sink.add_clause(&[!grid_var(n, 0, r, c, v).pos(), !grid_var(n, 1, r, c, v).pos()]);
+                }
+            }
+        }
+    }
+    vars.num_vars()
+}
+
+/// Folds the givens into clauses on their way to the sink (the `pruned` encoding): the
+/// grid variables that the givens fix are known, so a clause with a true literal is
+/// dropped and false literals are removed. Auxiliary variables pass through unchanged.
+struct GivenFilter<'a> {
+    /// Per grid variable: `Some(value)` if the givens fix it.
+    fixed: Vec<Option<bool>>,
+    /// Where the surviving clauses go.
+    inner: &'a mut dyn ClauseSink,
+    /// The clause being rebuilt.
+    buf: Vec<Lit>,
+}
+
+impl<'a> GivenFilter<'a> {
+    fn new(puzzle: &Puzzle, inner: &'a mut dyn ClauseSink) -> Self {
+        let n = puzzle.side();
+        let mut fixed = vec![None; grid_vars(puzzle) as usize];
+        let groups = groups(n, puzzle.box_size());
+        let boards = puzzle.boards().len();
+        for (b, board) in puzzle.boards().iter().enumerate() {
+            for r in 0..n {
+                for c in 0..n {
+                    let given = board.get(r, c) as usize;
+                    if given == 0 {
+                        continue;
+                    }
+                    let v = given - 1;
+                    // Other values of this cell.
+                    for w in 0..n {
+                        fixed[grid_var(n, b, r, c, w).index()] = Some(false);
+                    }
+                    // The same value elsewhere in every group that holds the cell.
+                    for (_, cells) in groups.iter().filter(|(_, cells)| cells.contains(&(r, c))) {
+                        for &(r2, c2) in cells {
+                            fixed[grid_var(n, b, r2, c2, v).index()] = Some(false);
+                        }
+                    }
+                    // The same value in the same cell of the other board of a pair.
+                    if boards == 2 {
+                        fixed[grid_var(n, 1 - b, r, c, v).index()] = Some(false);
+                    }
+                }
+            }
+        }
+        // Givens last, so that a given wins over a "false" set by the loops above; clashing
+        // givens were rejected by the puzzle reader (and would only make this unsatisfiable).
+        for (b, board) in puzzle.boards().iter().enumerate() {
+            for r in 0..n {
+                for c in 0..n {
+                    let given = board.get(r, c) as usize;
+                    if given != 0 {
+                        fixed[grid_var(n, b, r, c, given - 1).index()] = Some(true);
+                    }
+                }
+            }
+        }
+        GivenFilter { fixed, inner, buf: Vec::new() }
+    }
+
+    fn value(&self, l: Lit) -> Option<bool> {
+        let v = self.fixed.get(l.var().index()).copied().flatten()?;
+        Some(v == l.is_positive())
+    }
+}
+
+impl ClauseSink for GivenFilter<'_> {
+    fn add_clause(&mut self, lits: &[Lit]) {
+        self.buf.clear();
+        for &l in lits {
+            match self.value(l) {
+                Some(true) => return,
+                Some(false) => {}
+                None => self.buf.push(l),
+            }
+        }
+        let buf = std::mem::take(&mut self.buf);
+        self.inner.add_clause(&buf);
+        self.buf = buf;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn counts(kind: Kind, side: usize, encoding: Encoding) -> (u32, u64) {
+        let p = Puzzle::empty(kind, side).unwrap();
+        count(&p, EncodeOptions { encoding, amo: Amo::Pairwise })
+    }
+
+    #[test]
+    fn counts_of_design_md() {
+        let expected = [(9, [8_829, 11_745, 11_988]), (16, [92_416, 123_136, 123_904]), (25, [563_125, 750_625, 752_500])];
+        for (side, clauses) in expected {
+            for (enc, want) in [Encoding::Minimal, Encoding::Efficient, Encoding::Extended].into_iter().zip(clauses) {
+                assert_eq!(counts(Kind::Sudoku, side, enc), ((side * side * side) as u32, want), "{side} {enc}");
+            }
+        }
+    }
+
+    #[test]
+    fn numbering() {
+        assert_eq!(grid_var(9, 0, 0, 0, 0).dimacs(), 1);
+        assert_eq!(grid_var(9, 0, 8, 8, 8).dimacs(), 729);
+        assert_eq!(grid_var(9, 1, 0, 0, 0).dimacs(), 730);
+        assert_eq!(grid_var(9, 0, 1, 2, 3).dimacs(), 81 + 18 + 3 + 1);
+    }
+
+    #[test]
+    fn latin_and_pair_counts() {
+        // Latin 9: 81 ALO + 2·81·36 AMO (cells, efficient) + 18 groups·9·36 + 18·9 ALO.
+        assert_eq!(counts(Kind::Latin, 9, Encoding::Extended), (729, 81 + 81 * 36 + 18 * 9 * 36 + 18 * 9));
+        // A pair is two sudokus plus n³ exclusions.
+        assert_eq!(counts(Kind::Pair, 9, Encoding::Extended), (1458, 2 * 11_988 + 729));
+    }
+
+    #[test]
+    fn sequential_adds_aux_after_grid() {
+        let p = Puzzle::empty(Kind::Sudoku, 9).unwrap();
+        let (vars, clauses) = count(&p, EncodeOptions { encoding: Encoding::Extended, amo: Amo::Sequential });
+        // 81 cells + 243 groups·values, each an AMO over 9: 8 aux vars, 23 clauses.
+        assert_eq!(vars, 729 + (81 + 243) * 8);
+        assert_eq!(clauses, 81 + 243 + (81 + 243) * 23);
+    }
+}

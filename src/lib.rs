@@ -1,0 +1,13 @@
+//! `bench`: compare SAT solvers and CNF encodings on sudoku-family puzzle corpora.
+//!
+//! The data flows one way: corpus → [`puzzle`] → [`encode`] → [`cnf`] → [`solver`] →
+//! answer → [`check`] → result row → CSV → report. Each module owns one stage;
+//! [`cli`] and [`commands`] are the command line on top.
+
+pub mod check;
+pub mod cli;
+pub mod cnf;
+pub mod commands;
+pub mod encode;
+pub mod puzzle;
+pub mod solver;

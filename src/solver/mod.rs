@@ -1,0 +1,175 @@
+//! Solvers: one interface for the built-in ones (run in-process) and external binaries
+//! (run as child processes), the answer they give, and the registry that finds them by name.
+
+pub mod cdcl;
+pub mod dpll;
+pub mod external;
+pub mod output;
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+use crate::cnf::{Cnf, Model};
+
+/// What a solver run ended with (the `status` column of the results CSV).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Status {
+    /// Satisfiable, with a model.
+    Sat,
+    /// Unsatisfiable.
+    Unsat,
+    /// The solver gave up without an answer (its own limit, an interrupt).
+    Unknown,
+    /// Stopped by bench's wall-clock timeout, whatever the solver printed.
+    Timeout,
+    /// Ran out of the memory limit.
+    Memout,
+    /// Crashed, was killed by a signal, wrote nothing usable, or contradicted itself.
+    Error,
+}
+
+impl Status {
+    /// The name used in CSVs and messages.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::Sat => "SAT",
+            Status::Unsat => "UNSAT",
+            Status::Unknown => "UNKNOWN",
+            Status::Timeout => "TIMEOUT",
+            Status::Memout => "MEMOUT",
+            Status::Error => "ERROR",
+        }
+    }
+
+    /// Parses the CSV name back.
+    pub fn parse(s: &str) -> Option<Status> {
+        Some(match s {
+            "SAT" => Status::Sat,
+            "UNSAT" => Status::Unsat,
+            "UNKNOWN" => Status::Unknown,
+            "TIMEOUT" => Status::Timeout,
+            "MEMOUT" => Status::Memout,
+            "ERROR" => Status::Error,
+            _ => return None,
+        })
+    }
+
+    /// True for SAT and UNSAT: the run decided the formula.
+    pub fn is_solved(self) -> bool {
+        matches!(self, Status::Sat | Status::Unsat)
+    }
+}
+
+impl std::fmt::Display for Status {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// The limits and options of one solver run.
+#[derive(Clone, Debug, Default)]
+pub struct Limits {
+    /// Wall-clock limit; `None` = no limit.
+    pub timeout: Option<Duration>,
+    /// Address-space limit in MiB for child processes (RLIMIT_AS); `None` = no limit.
+    pub mem_limit_mb: Option<u64>,
+    /// Set to true from another thread to stop the run early (Ctrl-C).
+    pub interrupt: Option<Arc<AtomicBool>>,
+    /// Where to write a DRAT proof, for solvers that can.
+    pub proof: Option<PathBuf>,
+    /// Write the proof in binary DRAT (true) or text DRAT (false).
+    pub binary_proof: bool,
+    /// Seed for solvers with randomised choices (0 = the solver's default).
+    pub seed: u64,
+}
+
+/// What one solver run gives back: the answer and how much it cost.
+#[derive(Clone, Debug)]
+pub struct Outcome {
+    /// SAT, UNSAT, ... (see [`Status`]).
+    pub status: Status,
+    /// The model, for SAT.
+    pub model: Option<Model>,
+    /// Why, for ERROR (with the tail of the solver's stderr), MEMOUT or UNKNOWN.
+    pub error: Option<String>,
+    /// Wall-clock time of the run.
+    pub wall: Duration,
+    /// CPU time (user + system) if measured.
+    pub cpu: Option<Duration>,
+    /// Peak resident set size in KiB, if measured.
+    pub max_rss_kb: Option<u64>,
+    /// The child's exit code (external solvers only).
+    pub exit_code: Option<i32>,
+    /// Solver statistics (`conflicts`, `decisions`, ...), printed as `c` lines.
+    pub stats: Vec<(String, u64)>,
+}
+
+impl Outcome {
+    /// An outcome with just a status (times zero, nothing else known).
+    pub fn new(status: Status) -> Outcome {
+        Outcome {
+            status,
+            model: None,
+            error: None,
+            wall: Duration::ZERO,
+            cpu: None,
+            max_rss_kb: None,
+            exit_code: None,
+            stats: Vec::new(),
+        }
+    }
+
+    /// An ERROR outcome with a reason.
+    pub fn error(reason: impl Into<String>) -> Outcome {
+        Outcome {
+            error: Some(reason.into()),
+            ..Outcome::new(Status::Error)
+        }
+    }
+
+    /// A SAT outcome with its model.
+    pub fn sat(model: Model) -> Outcome {
+        Outcome {
+            model: Some(model),
+            ..Outcome::new(Status::Sat)
+        }
+    }
+}
+
+/// A SAT solver as bench runs it.
+pub trait Solver: Send + Sync {
+    /// The name used on the command line and in results (`native`, `minisat`, ...).
+    fn name(&self) -> &str;
+
+    /// The solver's version, if known.
+    fn version(&self) -> Option<String> {
+        None
+    }
+
+    /// Solves `cnf` within `limits`. Never panics on a solver's misbehaviour: every failure
+    /// is an [`Outcome`] with status ERROR, TIMEOUT or MEMOUT.
+    fn solve(&self, cnf: &Cnf, limits: &Limits) -> Outcome;
+}
+
+/// Where to find solvers: command-line overrides on top of the default discovery.
+#[derive(Clone, Debug, Default)]
+pub struct SolverConfig {
+    /// `--solver-path NAME=PATH`: a known solver at an explicit path.
+    pub paths: Vec<(String, PathBuf)>,
+    /// `--solver NAME='cmd {cnf} ...'`: a solver speaking the competition format.
+    pub commands: Vec<(String, String)>,
+}
+
+/// The built-in solvers, always available.
+pub const BUILT_IN: &[&str] = &["native", "dpll"];
+
+/// Finds a solver by name: built-in, a `--solver` command, or a known external binary.
+pub fn by_name(name: &str, config: &SolverConfig) -> anyhow::Result<Box<dyn Solver>> {
+    match name {
+        "native" => Ok(Box::new(cdcl::NativeSolver::default())),
+        "dpll" => Ok(Box::new(dpll::DpllSolver)),
+        _ => external::find(name, config),
+    }
+}
