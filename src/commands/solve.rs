@@ -28,7 +28,9 @@ pub(super) fn run(args: SolveArgs) -> anyhow::Result<i32> {
     let config = super::solver_config(&args.solver_path, &commands)?;
     let solver = by_name(&name, &config)?;
     let timeout = match args.timeout {
-        Some(t) if !(t > 0.0 && t.is_finite()) => bail!("--timeout must be a positive number of seconds"),
+        Some(t) if !(t > 0.0 && t.is_finite()) => {
+            bail!("--timeout must be a positive number of seconds")
+        }
         t => t.map(Duration::from_secs_f64),
     };
     let limits = Limits {
@@ -48,7 +50,10 @@ pub(super) fn run(args: SolveArgs) -> anyhow::Result<i32> {
 
 fn solve_cnf(path: &Path, solver: &dyn Solver, limits: &Limits) -> anyhow::Result<i32> {
     let dimacs = read_path(path, ParseOptions::default())?;
-    let header = dimacs.bench_header.as_deref().and_then(|h| BenchHeader::parse(h).ok());
+    let header = dimacs
+        .bench_header
+        .as_deref()
+        .and_then(|h| BenchHeader::parse(h).ok());
     let mut outcome = solver.solve(&dimacs.cnf, limits);
     let mut out = io::stdout().lock();
     writeln!(out, "c solver: {}", solver.name())?;
@@ -66,7 +71,11 @@ fn solve_cnf(path: &Path, solver: &dyn Solver, limits: &Limits) -> anyhow::Resul
             }
         }
     }
-    Ok(if wrong { 1 } else { competition_exit_code(outcome.status) })
+    Ok(if wrong {
+        1
+    } else {
+        competition_exit_code(outcome.status)
+    })
 }
 
 /// Checks a SAT outcome's model; a wrong one turns the outcome into an ERROR (so it is
@@ -77,7 +86,9 @@ fn verify(cnf: &Cnf, header: Option<&BenchHeader>, outcome: &mut Outcome) -> boo
     }
     let result = match (&outcome.model, header) {
         (None, _) => Err("SAT without a model".to_string()),
-        (Some(m), Some(h)) => check_puzzle_model(cnf, &h.puzzle, m).map(|_| ()).map_err(|e| e.to_string()),
+        (Some(m), Some(h)) => check_puzzle_model(cnf, &h.puzzle, m)
+            .map(|_| ())
+            .map_err(|e| e.to_string()),
         (Some(m), None) => check_model(cnf, m).map_err(|e| e.to_string()),
     };
     match result {
@@ -120,7 +131,10 @@ fn solve_puzzles(args: &SolveArgs, solver: &dyn Solver, limits: &Limits) -> anyh
         let mut cnf = Cnf::new(0);
         let vars = encode(&entry.puzzle, opts, &mut cnf);
         cnf.ensure_vars(vars);
-        let header = BenchHeader { puzzle: entry.puzzle.clone(), opts };
+        let header = BenchHeader {
+            puzzle: entry.puzzle.clone(),
+            opts,
+        };
         let mut outcome = solver.solve(&cnf, limits);
         let wrong = verify(&cnf, Some(&header), &mut outcome);
         let place = format!("{}:{}", args.file.display(), entry.line);
