@@ -169,6 +169,9 @@ pub struct CdclSolver {
     pub(super) reduce_interval: u64,
     /// Trail length at the last removal of satisfied clauses (level 0).
     pub(super) simplified_trail: usize,
+    /// No removal of satisfied clauses before this many propagations: a removal scans
+    /// every clause, so it must be paid for by as much propagation work (MiniSat's rule).
+    pub(super) next_simplify: u64,
     /// Random choices (decisions, phases, initial activities).
     pub(super) rng: SplitMix64,
     /// The options the solver was built with.
@@ -242,6 +245,7 @@ impl CdclSolver {
             next_reduce: options.first_reduce,
             reduce_interval: options.first_reduce,
             simplified_trail: 0,
+            next_simplify: 0,
             rng: SplitMix64::new(options.seed),
             options,
             seen: Vec::new(),
@@ -607,9 +611,13 @@ impl CdclSolver {
                     self.cancel_until(0);
                     return None;
                 }
-                if self.decision_level() == 0 && self.trail.len() > self.simplified_trail {
+                if self.decision_level() == 0
+                    && self.trail.len() > self.simplified_trail
+                    && self.stats.propagations >= self.next_simplify
+                {
                     self.remove_satisfied();
                     self.simplified_trail = self.trail.len();
+                    self.next_simplify = self.stats.propagations + self.arena.size() as u64;
                 }
                 if self.stats.conflicts >= self.next_reduce {
                     self.reduce_interval += self.options.reduce_increment;
