@@ -40,9 +40,11 @@ done
 "$GEN" php 9 8 >"$WORK/php/php-9-8.cnf"
 
 # Children's CPU seconds (user + system) from `times`, whose second line reads
-# "0m1.234s 0m0.056s".
+# "0m1.234s 0m0.056s". `times` must run in the measuring shell itself (in a pipeline it
+# would report a fresh subshell with no children), so it writes to a file first.
 child_cpu() {
-    times | tail -n 1 | awk '{
+    times >"$WORK/times"
+    tail -n 1 "$WORK/times" | awk '{
         split($1, u, /[ms]/); split($2, s, /[ms]/);
         printf "%.3f\n", u[1] * 60 + u[2] + s[1] * 60 + s[2] }'
 }
