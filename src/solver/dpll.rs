@@ -259,7 +259,7 @@ impl Dpll {
         let mut steps = 0u64;
         loop {
             steps += 1;
-            if steps % 64 == 0
+            if steps.is_multiple_of(64)
                 && (deadline.is_some_and(|d| Instant::now() >= d)
                     || limits
                         .interrupt

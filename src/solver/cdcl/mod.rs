@@ -56,10 +56,10 @@ impl Solver for NativeSolver {
         }
         let mut s = CdclSolver::with_options(options);
         s.ensure_vars(cnf.num_vars());
-        if let Some(path) = &limits.proof {
-            if let Err(e) = s.set_proof(path, limits.binary_proof) {
-                return Outcome::error(format!("cannot write the proof {}: {e}", path.display()));
-            }
+        if let Some(path) = &limits.proof
+            && let Err(e) = s.set_proof(path, limits.binary_proof)
+        {
+            return Outcome::error(format!("cannot write the proof {}: {e}", path.display()));
         }
         s.set_limits(SolveLimits {
             timeout: limits.timeout,

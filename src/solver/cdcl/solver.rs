@@ -364,10 +364,8 @@ impl CdclSolver {
             }
         }
         clause.truncate(kept);
-        if shortened {
-            if let Some(p) = &mut self.proof {
-                p.add_lits(&clause);
-            }
+        if shortened && let Some(p) = &mut self.proof {
+            p.add_lits(&clause);
         }
         match clause.len() {
             0 => self.set_unsat(),
@@ -530,10 +528,10 @@ impl CdclSolver {
 
     /// Records that the clauses are unsatisfiable (with the empty clause in the proof).
     fn set_unsat(&mut self) {
-        if self.ok {
-            if let Some(p) = &mut self.proof {
-                p.add(&[]);
-            }
+        if self.ok
+            && let Some(p) = &mut self.proof
+        {
+            p.add(&[]);
         }
         self.ok = false;
     }
@@ -652,7 +650,7 @@ impl CdclSolver {
                 self.trail_lim.push(self.trail.len());
                 self.assign(decision, NO_REASON);
             }
-            if steps % 32 == 0 && budget.exhausted() {
+            if steps.is_multiple_of(32) && budget.exhausted() {
                 return Some(SolveResult::Unknown);
             }
         }
