@@ -4,6 +4,7 @@
 # Idempotent: anything already installed is skipped, so CI and new users can run it at
 # every start. What goes where (DESIGN.md, "External solvers as they really behave"):
 #   apt     minisat cadical picosat cryptominisat          -> /usr/bin
+#           time (GNU /usr/bin/time, the tests compare bench's measurements with it)
 #   PyPI    passagemath-kissat passagemath-glucose         -> .solvers/venv, with the
 #           kissat and glucose binaries they ship (site-packages/sage_wheels/bin/)
 #           linked into .solvers/bin/
@@ -33,13 +34,13 @@ say() { printf '==> %s\n' "$*"; }
 install_apt() {
     local missing=()
     local pkg
-    for pkg in minisat cadical picosat cryptominisat; do
+    for pkg in minisat cadical picosat cryptominisat time; do
         if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed'; then
             missing+=("$pkg")
         fi
     done
     if [[ ${#missing[@]} -eq 0 ]]; then
-        say "apt: minisat cadical picosat cryptominisat already installed"
+        say "apt: minisat cadical picosat cryptominisat time already installed"
         return
     fi
     local sudo=()

@@ -69,6 +69,12 @@ pub fn pigeonhole(p: usize, h: usize) -> Cnf {
 /// A random 3-SAT formula (xorshift, deterministic) of `vars` variables and
 /// `4.2 × vars` clauses: large enough that no solver loads it in a few MiB.
 pub fn random_3sat(vars: u32) -> Cnf {
+    random_3sat_with(vars, vars as u64 * 42 / 10)
+}
+
+/// A random 3-SAT formula of `vars` variables and `clauses` clauses (xorshift64 from a
+/// fixed seed, so the same arguments always give the same formula).
+pub fn random_3sat_with(vars: u32, clauses: u64) -> Cnf {
     let mut state = 0x9e3779b97f4a7c15u64;
     let mut next = move || {
         state ^= state << 13;
@@ -77,7 +83,6 @@ pub fn random_3sat(vars: u32) -> Cnf {
         state
     };
     let mut cnf = Cnf::new(vars);
-    let clauses = vars as u64 * 42 / 10;
     for _ in 0..clauses {
         let lits: Vec<Lit> = (0..3)
             .map(|_| {
