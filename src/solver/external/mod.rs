@@ -202,10 +202,8 @@ impl ExternalSolver {
     /// The full argument list for one run.
     fn arguments(&self, values: &Values, limits: &Limits) -> Result<Vec<OsString>, String> {
         let mut templates: Vec<&str> = self.args.iter().map(String::as_str).collect();
-        if limits.seed != 0 {
-            if let Some(seed) = self.adapter.seed {
-                templates.extend(seed);
-            }
+        if let Some(seed) = self.adapter.seed.filter(|_| limits.seed != 0) {
+            templates.extend(seed);
         }
         if limits.proof.is_some() {
             let format = if limits.binary_proof {
