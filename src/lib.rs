@@ -10,4 +10,6 @@ pub mod cnf;
 pub mod commands;
 pub mod encode;
 pub mod puzzle;
+pub mod report;
+pub mod run;
 pub mod solver;

@@ -100,27 +100,45 @@ pub fn read_str(text: &str, name: &str, opts: &ReadOptions) -> Result<PuzzleFile
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
-        let err = |message: String| PuzzleError { file: name.to_string(), line: i + 1, message };
+        let err = |message: String| PuzzleError {
+            file: name.to_string(),
+            line: i + 1,
+            message,
+        };
         let field = line.split([',', ':', ' ', '\t']).next().unwrap_or("");
         let values: Option<Vec<u16>> = field.chars().map(symbol_value).collect();
         let entry = match (values, exact_sqrt(field.len())) {
             (Some(values), Some(n)) => {
-                let kind = opts.kind.unwrap_or(if exact_sqrt(n).is_some() { Kind::Sudoku } else { Kind::Latin });
+                let kind = opts.kind.unwrap_or(if exact_sqrt(n).is_some() {
+                    Kind::Sudoku
+                } else {
+                    Kind::Latin
+                });
                 Grid::from_cells(n, values)
                     .ok_or_else(|| err("a value is larger than the side".into()))
                     .and_then(|g| Puzzle::new(kind, vec![g]).map_err(|e| err(e.to_string())))
                     .and_then(|p| p.check_givens().map(|_| p).map_err(|e| err(e.to_string())))
-                    .map(|puzzle| Entry { line: i + 1, puzzle })
+                    .map(|puzzle| Entry {
+                        line: i + 1,
+                        puzzle,
+                    })
             }
             _ => Err(err(format!("not a puzzle line ({} symbols)", field.len()))),
         };
         entries.push(entry);
     }
-    Ok(PuzzleFile { format: Format::Line, entries })
+    Ok(PuzzleFile {
+        format: Format::Line,
+        entries,
+    })
 }
 
 /// Writes one puzzle in `format`.
 pub fn write(out: &mut dyn Write, puzzle: &Puzzle, _format: Format) -> io::Result<()> {
-    let s: String = puzzle.boards()[0].cells().iter().map(|&v| value_symbol(v).unwrap_or('?')).collect();
+    let s: String = puzzle.boards()[0]
+        .cells()
+        .iter()
+        .map(|&v| value_symbol(v).unwrap_or('?'))
+        .collect();
     writeln!(out, "{s}")
 }

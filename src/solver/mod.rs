@@ -148,6 +148,22 @@ pub trait Solver: Send + Sync {
         None
     }
 
+    /// Where the solver's binary is (external solvers).
+    fn path(&self) -> Option<PathBuf> {
+        None
+    }
+
+    /// Whether the solver writes a DRAT proof to `Limits::proof` when asked.
+    fn can_prove(&self) -> bool {
+        false
+    }
+
+    /// True for solvers that run inside bench's process (their CPU time is measured on the
+    /// calling thread; their memory is bench's).
+    fn in_process(&self) -> bool {
+        false
+    }
+
     /// Solves `cnf` within `limits`. Never panics on a solver's misbehaviour: every failure
     /// is an [`Outcome`] with status ERROR, TIMEOUT or MEMOUT.
     fn solve(&self, cnf: &Cnf, limits: &Limits) -> Outcome;
@@ -168,7 +184,7 @@ pub const BUILT_IN: &[&str] = &["native", "dpll"];
 /// Finds a solver by name: built-in, a `--solver` command, or a known external binary.
 pub fn by_name(name: &str, config: &SolverConfig) -> anyhow::Result<Box<dyn Solver>> {
     match name {
-        "native" => Ok(Box::new(cdcl::NativeSolver::default())),
+        "native" => Ok(Box::new(cdcl::NativeSolver)),
         "dpll" => Ok(Box::new(dpll::DpllSolver)),
         _ => external::find(name, config),
     }
