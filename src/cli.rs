@@ -51,6 +51,12 @@ pub enum Command {
         Writes results.csv (one row per run, as each ends), run.json and summary.md into the \
         output folder. Exit status: 0, or 1 if any answer was WRONG, 130 after Ctrl-C.")]
     Run(RunArgs),
+    /// Charts and scores (SVG, Markdown, JSON, HTML) from one or more results CSVs.
+    #[command(after_help = "Examples:\n  \
+        bench report reports/hard-20261121-140000/results.csv\n  \
+        bench report a/results.csv b/results.csv --out merged/ --baseline minisat\n  \
+        bench report results.csv --timeout 100     PAR-2 with an explicit timeout")]
+    Report(ReportArgs),
     /// List the solvers bench knows: found or not, where, which version.
     #[command(after_help = "Examples:\n  \
         bench solvers\n  \
@@ -198,4 +204,21 @@ pub struct RunArgs {
     /// (repeatable; add NAME to --solvers to run it).
     #[arg(long = "solver", value_name = "NAME=CMD")]
     pub solver_cmd: Vec<String>,
+}
+
+/// `bench report`.
+#[derive(Debug, Args)]
+pub struct ReportArgs {
+    /// Results CSVs written by `bench run` (several merge by instance id).
+    #[arg(required = true)]
+    pub results: Vec<PathBuf>,
+    /// Output folder (default: the folder of the first CSV).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Compare every solver against this one (default: every pair).
+    #[arg(long)]
+    pub baseline: Option<String>,
+    /// The timeout for PAR-2 and the charts, seconds (default: from the CSV).
+    #[arg(long)]
+    pub timeout: Option<f64>,
 }

@@ -4,6 +4,7 @@
 
 mod check;
 mod encode;
+mod report;
 mod run;
 mod solve;
 mod solvers;
@@ -25,6 +26,7 @@ pub fn run(cli: Cli) -> anyhow::Result<i32> {
         Command::Check(args) => check::run(args),
         Command::Solve(args) => solve::run(args),
         Command::Run(args) => run::run(args),
+        Command::Report(args) => report::run(args),
         Command::Solvers(args) => solvers::run(args),
     }
 }
