@@ -7,6 +7,7 @@
 pub mod check;
 pub mod cli;
 pub mod cnf;
+pub mod cnf_gen;
 pub mod commands;
 pub mod encode;
 pub mod puzzle;
