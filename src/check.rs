@@ -38,10 +38,10 @@ fn show_clause(clause: &[Lit]) -> String {
 
 /// Checks that every clause of `cnf` has a true literal under `model`.
 pub fn check_model(cnf: &Cnf, model: &Model) -> Result<(), CheckError> {
-    if let Some(l) = model.lits().last() {
-        if l.var().dimacs() > cnf.num_vars() {
-            return Err(CheckError::ExtraVariable(l.var().dimacs(), cnf.num_vars()));
-        }
+    if let Some(l) = model.lits().last()
+        && l.var().dimacs() > cnf.num_vars()
+    {
+        return Err(CheckError::ExtraVariable(l.var().dimacs(), cnf.num_vars()));
     }
     for (i, clause) in cnf.clauses().enumerate() {
         if !clause.iter().any(|&l| model.lit_value(l) == Some(true)) {

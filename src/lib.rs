@@ -11,4 +11,6 @@ pub mod cnf_gen;
 pub mod commands;
 pub mod encode;
 pub mod puzzle;
+pub mod report;
+pub mod run;
 pub mod solver;

@@ -255,8 +255,7 @@ impl<R: Read> Parser<'_, R> {
         let mut clause_line = 0;
         let mut max_var = num_vars;
         let mut last_line = self.bytes.line.saturating_sub(1).max(1);
-        loop {
-            let Some(b) = self.bytes.peek() else { break };
+        while let Some(b) = self.bytes.peek() {
             match b {
                 b' ' | b'\t' | b'\r' | b'\n' => self.bytes.bump(),
                 b'c' => self.bytes.skip_line(),
@@ -343,6 +342,20 @@ impl<R: Read> Parser<'_, R> {
         }
         let mut value: u64 = 0;
         let mut digits = 0;
+        // Fast path: the digits end inside the buffer (digits are never newlines, so the
+        // line count is unaffected). The slow loop below handles tokens across refills.
+        {
+            let bytes = &mut self.bytes;
+            let buf = &bytes.buf[bytes.pos..bytes.len];
+            let run = buf.iter().take_while(|b| b.is_ascii_digit()).count();
+            if run < buf.len() && run <= 18 {
+                for &b in &buf[..run] {
+                    value = value * 10 + (b - b'0') as u64;
+                }
+                digits = run;
+                bytes.pos += run;
+            }
+        }
         while let Some(b) = self.bytes.peek() {
             match b {
                 b'0'..=b'9' => {

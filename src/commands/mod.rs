@@ -4,6 +4,8 @@
 
 mod check;
 mod encode;
+mod report;
+mod run;
 mod solve;
 mod solvers;
 
@@ -23,6 +25,8 @@ pub fn run(cli: Cli) -> anyhow::Result<i32> {
         Command::Encode(args) => encode::run(args),
         Command::Check(args) => check::run(args),
         Command::Solve(args) => solve::run(args),
+        Command::Run(args) => run::run(args),
+        Command::Report(args) => report::run(args),
         Command::Solvers(args) => solvers::run(args),
     }
 }

@@ -60,15 +60,14 @@ fn solve_cnf(path: &Path, solver: &dyn Solver, limits: &Limits) -> anyhow::Resul
     let wrong = verify(&dimacs.cnf, header.as_ref(), &mut outcome);
     write_times(&mut out, &outcome)?;
     write_competition(&mut out, &outcome, dimacs.cnf.num_vars())?;
-    if let (Status::Sat, Some(h)) = (outcome.status, &header) {
-        if let Some(m) = &outcome.model {
-            if let Ok(solved) = crate::encode::decode::decode(&h.puzzle, m) {
-                let mut grid = Vec::new();
-                format::write(&mut grid, &solved, format::Format::Grid)?;
-                for line in String::from_utf8_lossy(&grid).lines() {
-                    writeln!(out, "c {line}")?;
-                }
-            }
+    if let (Status::Sat, Some(h)) = (outcome.status, &header)
+        && let Some(m) = &outcome.model
+        && let Ok(solved) = crate::encode::decode::decode(&h.puzzle, m)
+    {
+        let mut grid = Vec::new();
+        format::write(&mut grid, &solved, format::Format::Grid)?;
+        for line in String::from_utf8_lossy(&grid).lines() {
+            writeln!(out, "c {line}")?;
         }
     }
     Ok(if wrong {

@@ -115,11 +115,11 @@ pub fn parse_competition(text: &str) -> Result<Claim, OutputError> {
         let line = raw.trim_end_matches('\r');
         if let Some(rest) = line.strip_prefix("s ") {
             let word = rest.trim();
-            if let Some((first_line, previous)) = status {
-                if previous != word {
-                    let _ = first_line;
-                    return Err(OutputError::Conflicting { line: line_no });
-                }
+            if let Some((first_line, previous)) = status
+                && previous != word
+            {
+                let _ = first_line;
+                return Err(OutputError::Conflicting { line: line_no });
             }
             status = Some((line_no, word));
         } else if let Some(rest) = line
@@ -224,10 +224,10 @@ pub fn parse_zchaff(text: &str) -> Result<Claim, OutputError> {
             }
         } else if let Some(rest) = line.strip_prefix("RESULT:") {
             let word = rest.trim().to_string();
-            if let Some((_, previous)) = &result {
-                if *previous != word {
-                    return Err(OutputError::Conflicting { line: i + 1 });
-                }
+            if let Some((_, previous)) = &result
+                && *previous != word
+            {
+                return Err(OutputError::Conflicting { line: i + 1 });
             }
             result = Some((i + 1, word));
         }
