@@ -26,6 +26,10 @@ impl Solver for DpllSolver {
         "dpll"
     }
 
+    fn in_process(&self) -> bool {
+        true
+    }
+
     fn solve(&self, cnf: &Cnf, limits: &Limits) -> Outcome {
         let start = Instant::now();
         let cpu_start = crate::solver::cdcl::thread_cpu_time();
