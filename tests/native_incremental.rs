@@ -7,8 +7,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use bench::check::check_model;
-use bench::cnf::{Cnf, Lit, Var};
-use bench::cnf_gen::{SplitMix64, pigeonhole, random_ksat};
+use bench::cnf::{ClauseSink, Cnf, Lit, Var};
+use bench::cnf_gen::{SplitMix64, pigeonhole, planted_3sat, random_ksat};
 use bench::encode::{EncodeOptions, decode::decode, encode, grid_var};
 use bench::puzzle::format::{ReadOptions, read_str};
 use bench::puzzle::{Kind, Puzzle};
@@ -314,4 +314,70 @@ fn stats_reach_the_outcome() {
             && get("learnt") > 0
     );
     assert!(out.cpu.is_some());
+}
+
+#[test]
+fn many_incremental_calls_through_reductions() {
+    // One long-lived solver answering many assumption sets (thousands of conflicts in all,
+    // so learnt clauses are reduced between and within calls), with clauses added now and
+    // then; each answer is cross-checked with a fresh solver that gets everything so far and
+    // the assumptions as unit clauses.
+    let (mut all, planted) = planted_3sat(150, 630, 77);
+    let mut s = solver_of(&all);
+    let mut rng = SplitMix64::new(78);
+    let mut answers = [0; 2];
+    for call in 0..150 {
+        if call % 10 == 9 {
+            // Clauses the planted model satisfies, so the formula stays satisfiable.
+            let extra = random_ksat(150, 10, 3, 1000 + call);
+            for c in extra
+                .clauses()
+                .filter(|c| c.iter().any(|&l| planted.lit_value(l) == Some(true)))
+            {
+                all.add_clause(c);
+                s.add_clause(c);
+            }
+        }
+        let assumptions: Vec<Lit> = (0..4 + rng.below(16))
+            .map(|_| Var::new(rng.below(150) as u32).lit(rng.coin()))
+            .collect();
+        let got = s.solve_with(&assumptions);
+        let mut fresh = solver_of(&all);
+        let ok = assumptions.iter().all(|&a| fresh.add_clause(&[a]));
+        let expected = if ok {
+            fresh.solve()
+        } else {
+            SolveResult::Unsat
+        };
+        assert_eq!(got, expected, "call {call}");
+        if got == SolveResult::Sat {
+            check_model(&all, &s.model().unwrap()).unwrap();
+            assert!(assumptions.iter().all(|&a| s.value(a) == Some(true)));
+            answers[0] += 1;
+        } else {
+            let failed = s.failed_assumptions().to_vec();
+            assert!(
+                failed.iter().all(|f| assumptions.contains(f)),
+                "call {call}: {failed:?}"
+            );
+            let mut core = solver_of(&all);
+            let ok = failed.iter().all(|&a| core.add_clause(&[a]));
+            assert!(
+                !ok || core.solve() == SolveResult::Unsat,
+                "call {call}: {failed:?} is not a core"
+            );
+            answers[1] += 1;
+        }
+    }
+    eprintln!("{answers:?} SAT/UNSAT, {:?}", s.stats());
+    assert!(
+        answers[0] > 0,
+        "the formula must stay satisfiable for the test to mean much"
+    );
+    assert!(
+        s.stats().conflicts > 2000,
+        "only {} conflicts: make the formula harder",
+        s.stats().conflicts
+    );
+    assert!(s.stats().reductions > 0);
 }

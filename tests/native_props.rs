@@ -114,3 +114,45 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn answers_stay_right_through_reductions_and_compactions() {
+    // Formulas big enough for thousands of conflicts: learnt clauses get reduced, the arena
+    // compacted, the clauses satisfied at level 0 removed. SAT models are checked, UNSAT
+    // proofs (which record every deletion) verified.
+    use bench::solver::cdcl::{CdclSolver, SolveResult};
+    let (mut reductions, mut compactions) = (0, 0);
+    for seed in 0..8 {
+        let cnf = random_ksat(160, 682, 3, seed);
+        let dir = tempfile::tempdir().unwrap();
+        let input = dir.path().join("f.cnf");
+        let proof = dir.path().join("f.drat");
+        write_cnf(std::fs::File::create(&input).unwrap(), &cnf, &[]).unwrap();
+        let mut s = CdclSolver::new();
+        s.set_proof(&proof, seed % 2 == 1).unwrap();
+        s.add_cnf(&cnf);
+        match s.solve() {
+            SolveResult::Sat => check_model(&cnf, &s.model().unwrap()).unwrap(),
+            SolveResult::Unsat => {
+                s.finish_proof().unwrap();
+                let run = Command::new(rate())
+                    .arg(&input)
+                    .arg(&proof)
+                    .output()
+                    .unwrap();
+                assert!(
+                    run.status.success(),
+                    "seed {seed}: {}",
+                    String::from_utf8_lossy(&run.stdout)
+                );
+            }
+            SolveResult::Unknown => panic!("no limit was set"),
+        }
+        reductions += s.stats().reductions;
+        compactions += s.stats().compactions;
+    }
+    assert!(
+        reductions > 0 && compactions > 0,
+        "{reductions} reductions, {compactions} compactions"
+    );
+}
