@@ -45,7 +45,9 @@ pub(super) fn read_block<R: Row>(
     }
     let boards_per_puzzle = |n: usize| -> Option<usize> {
         match kind {
-            Some(kind) => (count % (kind.boards() * n) == 0).then_some(kind.boards()),
+            Some(kind) => count
+                .is_multiple_of(kind.boards() * n)
+                .then_some(kind.boards()),
             None if count == n => Some(1),
             None if count == 2 * n => Some(2),
             None => None,

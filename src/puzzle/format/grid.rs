@@ -39,6 +39,11 @@ fn is_separator(c: char) -> bool {
     c.is_whitespace() || matches!(c, '|' | '-' | '+' | '\u{2500}'..='\u{257f}')
 }
 
+/// A character of the symbol alphabet.
+fn is_symbol(c: char) -> bool {
+    c.is_ascii() && symbol_byte_value(c as u8).is_some()
+}
+
 /// A line made only of drawing characters, like `------+-------+------`.
 fn is_drawing(line: &str) -> bool {
     line.chars().all(is_separator)
@@ -73,7 +78,7 @@ impl<'a> GridRow<'a> {
                 tokens += 1;
                 in_token = true;
             }
-            if !c.is_ascii() || symbol_byte_value(c as u8).is_none() {
+            if !is_symbol(c) {
                 // Digits are symbols too: neither reading is possible.
                 (all_symbols, all_digits) = (false, false);
                 break;
@@ -138,9 +143,7 @@ impl Row for GridRow<'_> {
             let (at, _) = self
                 .text
                 .char_indices()
-                .find(|&(_, c)| {
-                    !is_separator(c) && !(c.is_ascii() && symbol_byte_value(c as u8).is_some())
-                })
+                .find(|&(_, c)| !is_separator(c) && !is_symbol(c))
                 .unwrap_or((0, ' '));
             return Err(format!(
                 "unexpected character {} in a grid row (cells are symbols 1-9 A-Z a-z, 0 or ., or integers)",
