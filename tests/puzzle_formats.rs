@@ -4,7 +4,9 @@
 
 use std::io::Write;
 
-use bench::puzzle::format::{Format, PuzzleFile, ReadOptions, read_bytes, read_path, read_str, write};
+use bench::puzzle::format::{
+    Format, PuzzleFile, ReadOptions, read_bytes, read_path, read_str, write,
+};
 use bench::puzzle::{Grid, Kind, Puzzle};
 use proptest::prelude::*;
 
@@ -33,7 +35,13 @@ fn puzzle_from(kind: Kind, n: usize, keep: &[bool]) -> Puzzle {
             let cells = full
                 .iter()
                 .zip(&keep[b * n * n..(b + 1) * n * n])
-                .map(|(&v, &kept)| if kept { (v - 1 + b as u16) % n as u16 + 1 } else { 0 })
+                .map(|(&v, &kept)| {
+                    if kept {
+                        (v - 1 + b as u16) % n as u16 + 1
+                    } else {
+                        0
+                    }
+                })
                 .collect();
             Grid::from_cells(n, cells).unwrap()
         })
@@ -55,7 +63,8 @@ fn shapes() -> impl Strategy<Value = (Kind, usize)> {
 
 fn puzzles() -> impl Strategy<Value = Puzzle> {
     shapes().prop_flat_map(|(kind, n)| {
-        prop::collection::vec(any::<bool>(), kind.boards() * n * n).prop_map(move |keep| puzzle_from(kind, n, &keep))
+        prop::collection::vec(any::<bool>(), kind.boards() * n * n)
+            .prop_map(move |keep| puzzle_from(kind, n, &keep))
     })
 }
 
@@ -74,7 +83,8 @@ fn read_back(text: &str, format: Option<Format>, kind: Option<Kind>) -> PuzzleFi
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+    // No failure file: proptest cannot find one for an integration test, and says so.
+    #![proptest_config(ProptestConfig { cases: 256, failure_persistence: None, ..ProptestConfig::default() })]
 
     #[test]
     fn every_format_reads_back_what_it_writes(puzzle in puzzles(), extra in puzzles()) {
@@ -147,7 +157,13 @@ proptest! {
 #[test]
 fn detection_recognises_what_bench_writes() {
     let keep_some = |len: usize| (0..len).map(|i| i % 3 == 0).collect::<Vec<_>>();
-    let shapes = [(Kind::Sudoku, 9), (Kind::Sudoku, 16), (Kind::Sudoku, 25), (Kind::Pair, 9), (Kind::Latin, 7)];
+    let shapes = [
+        (Kind::Sudoku, 9),
+        (Kind::Sudoku, 16),
+        (Kind::Sudoku, 25),
+        (Kind::Pair, 9),
+        (Kind::Latin, 7),
+    ];
     for (kind, n) in shapes {
         let puzzle = puzzle_from(kind, n, &keep_some(kind.boards() * n * n));
         for format in Format::ALL {
@@ -170,7 +186,11 @@ fn detection_recognises_what_bench_writes() {
 
 #[test]
 fn crlf_files_read_like_lf_files() {
-    let puzzle = puzzle_from(Kind::Pair, 9, &(0..162).map(|i| i % 4 == 1).collect::<Vec<_>>());
+    let puzzle = puzzle_from(
+        Kind::Pair,
+        9,
+        &(0..162).map(|i| i % 4 == 1).collect::<Vec<_>>(),
+    );
     for format in Format::ALL {
         let mut out = Vec::new();
         write(&mut out, &puzzle, format).unwrap();
@@ -186,23 +206,53 @@ fn file_level_errors() {
     let bad_utf8 = b"003020600900305001001806400008102900700000008006708200002609500800203009005010300\n\xff\n";
     let err = read_bytes(bad_utf8, "bin.txt", &ReadOptions::default()).unwrap_err();
     assert_eq!(err.line, 2);
-    assert!(err.to_string().starts_with("bin.txt:2: not UTF-8 text"), "{err}");
+    assert!(
+        err.to_string().starts_with("bin.txt:2: not UTF-8 text"),
+        "{err}"
+    );
 
     let err = read_str("# only a comment\n\n", "empty.txt", &ReadOptions::default()).unwrap_err();
-    assert_eq!(err.to_string(), "empty.txt:0: no puzzle: the file holds only blank lines and comments");
+    assert_eq!(
+        err.to_string(),
+        "empty.txt:0: no puzzle: the file holds only blank lines and comments"
+    );
     let err = read_str("", "empty.txt", &ReadOptions::default()).unwrap_err();
     assert_eq!(err.line, 0);
 
-    let err = read_str("# notes\nThe quick brown fox\n", "notes.md", &ReadOptions::default()).unwrap_err();
+    let err = read_str(
+        "# notes\nThe quick brown fox\n",
+        "notes.md",
+        &ReadOptions::default(),
+    )
+    .unwrap_err();
     assert_eq!(err.line, 2);
-    assert!(err.message.starts_with("no puzzle found in any format"), "{err}");
+    assert!(
+        err.message.starts_with("no puzzle found in any format"),
+        "{err}"
+    );
 
-    // A forced format reports each line instead.
-    let file = read_str("The quick brown fox\n", "notes.md", &ReadOptions { format: Some(Format::Line), kind: None }).unwrap();
-    assert_eq!(file.entries[0].as_ref().unwrap_err().line, 1);
+    // A forced format reports each line instead (the first, letters only, is taken for a
+    // column header).
+    let forced = ReadOptions {
+        format: Some(Format::Line),
+        kind: None,
+    };
+    let file = read_str("The quick brown fox\njumps over\n", "notes.md", &forced).unwrap();
+    assert_eq!(file.entries.len(), 1);
+    assert_eq!(
+        file.entries[0].as_ref().unwrap_err().to_string(),
+        "notes.md:2: 5 symbols: a puzzle line has n² symbols (81 for 9×9), or 2·n² for a pair"
+    );
 
-    let err = read_path(std::path::Path::new("/nonexistent/puzzles.txt"), &ReadOptions::default()).unwrap_err();
-    assert!(err.to_string().starts_with("/nonexistent/puzzles.txt:0: "), "{err}");
+    let err = read_path(
+        std::path::Path::new("/nonexistent/puzzles.txt"),
+        &ReadOptions::default(),
+    )
+    .unwrap_err();
+    assert!(
+        err.to_string().starts_with("/nonexistent/puzzles.txt:0: "),
+        "{err}"
+    );
 }
 
 #[test]
@@ -218,9 +268,17 @@ fn read_path_reads_a_file() {
 #[test]
 fn bad_puzzles_do_not_stop_reading() {
     let good = "003020600900305001001806400008102900700000008006708200002609500800203009005010300";
-    let text = format!("{good}\n{}\n{}\n{good}\n", good.replacen('0', "3", 1), &good[1..]);
+    let text = format!(
+        "{good}\n{}\n{}\n{good}\n",
+        good.replacen('0', "3", 1),
+        &good[1..]
+    );
     let file = read_str(&text, "hard.txt", &ReadOptions::default()).unwrap();
-    let lines: Vec<_> = file.entries.iter().map(|e| e.as_ref().map(|e| e.line).map_err(|e| e.line)).collect();
+    let lines: Vec<_> = file
+        .entries
+        .iter()
+        .map(|e| e.as_ref().map(|e| e.line).map_err(|e| e.line))
+        .collect();
     assert_eq!(lines, [Ok(1), Err(2), Err(3), Ok(4)]);
     assert_eq!(
         file.entries[1].as_ref().unwrap_err().to_string(),
@@ -228,19 +286,26 @@ fn bad_puzzles_do_not_stop_reading() {
     );
 }
 
-/// A million 9×9 lines: `cargo test --release --test puzzle_formats -- --ignored --nocapture`.
+/// A million 9×9 lines, timed.
 #[test]
 #[ignore]
 fn throughput_of_a_million_lines() {
+    // cargo test --test puzzle_formats -- --ignored --nocapture (the test profile is optimised)
     let patterns: Vec<String> = (0..97)
         .map(|seed| {
-            let puzzle = puzzle_from(Kind::Sudoku, 9, &(0..81).map(|i| (i * 7 + seed) % 3 == 0).collect::<Vec<_>>());
+            let puzzle = puzzle_from(
+                Kind::Sudoku,
+                9,
+                &(0..81).map(|i| (i * 7 + seed) % 3 == 0).collect::<Vec<_>>(),
+            );
             let mut out = Vec::new();
             write(&mut out, &puzzle, Format::Line).unwrap();
             String::from_utf8(out).unwrap()
         })
         .collect();
-    let text: String = (0..1_000_000).map(|i| patterns[i % patterns.len()].as_str()).collect();
+    let text: String = (0..1_000_000)
+        .map(|i| patterns[i % patterns.len()].as_str())
+        .collect();
     let start = std::time::Instant::now();
     let file = read_str(&text, "million.txt", &ReadOptions::default()).unwrap();
     let elapsed = start.elapsed();

@@ -28,7 +28,12 @@ pub(super) trait Row {
 }
 
 /// Reads the puzzles of one block of rows; `cell_word` names a row's items in messages.
-pub(super) fn read_block<R: Row>(rows: &[R], kind: Option<Kind>, cell_word: &str, sink: &mut dyn FnMut(Parsed)) {
+pub(super) fn read_block<R: Row>(
+    rows: &[R],
+    kind: Option<Kind>,
+    cell_word: &str,
+    sink: &mut dyn FnMut(Parsed),
+) {
     let Some(first) = rows.first() else { return };
     let count = rows.len();
     let mut fitting: BTreeMap<usize, usize> = BTreeMap::new();
@@ -40,7 +45,9 @@ pub(super) fn read_block<R: Row>(rows: &[R], kind: Option<Kind>, cell_word: &str
     }
     let boards_per_puzzle = |n: usize| -> Option<usize> {
         match kind {
-            Some(kind) => (count % (kind.boards() * n) == 0).then_some(kind.boards()),
+            Some(kind) => count
+                .is_multiple_of(kind.boards() * n)
+                .then_some(kind.boards()),
             None if count == n => Some(1),
             None if count == 2 * n => Some(2),
             None => None,
@@ -52,39 +59,69 @@ pub(super) fn read_block<R: Row>(rows: &[R], kind: Option<Kind>, cell_word: &str
         .filter_map(|(&n, &fits)| boards_per_puzzle(n).map(|boards| (fits, n, boards)))
         .max();
     let Some((_, side, boards)) = best else {
-        let failure = Failure::shape(first.line(), shapeless_block(rows, &fitting, kind, cell_word));
-        sink(Parsed { line: first.line(), span: count, result: Err(failure) });
+        let failure = Failure::shape(
+            first.line(),
+            shapeless_block(rows, &fitting, kind, cell_word),
+        );
+        sink(Parsed {
+            line: first.line(),
+            span: count,
+            result: Err(failure),
+        });
         return;
     };
     for chunk in rows.chunks(boards * side) {
         let line = chunk[0].line();
         let result = decode_puzzle(chunk, side, kind);
-        sink(Parsed { line, span: chunk.len(), result });
+        sink(Parsed {
+            line,
+            span: chunk.len(),
+            result,
+        });
     }
 }
 
 /// The puzzle of `rows`: one or two boards of side `side`, row by row.
-fn decode_puzzle<R: Row>(rows: &[R], side: usize, kind: Option<Kind>) -> Result<crate::puzzle::Puzzle, Failure> {
+fn decode_puzzle<R: Row>(
+    rows: &[R],
+    side: usize,
+    kind: Option<Kind>,
+) -> Result<crate::puzzle::Puzzle, Failure> {
     let mut boards = Vec::with_capacity(2);
     for board_rows in rows.chunks(side) {
         let mut cells = Vec::with_capacity(side * side);
         for row in board_rows {
-            row.decode(side, &mut cells).map_err(|message| Failure::shape(row.line(), message))?;
+            row.decode(side, &mut cells)
+                .map_err(|message| Failure::shape(row.line(), message))?;
         }
-        let grid = Grid::from_cells(side, cells)
-            .ok_or_else(|| Failure::shape(board_rows[0].line(), format!("rows do not make a {side}×{side} board")))?;
+        let grid = Grid::from_cells(side, cells).ok_or_else(|| {
+            Failure::shape(
+                board_rows[0].line(),
+                format!("rows do not make a {side}×{side} board"),
+            )
+        })?;
         boards.push(grid);
     }
-    assemble(boards, kind, rows[0].line(), &|board, row| rows[board * side + row].line())
+    assemble(boards, kind, rows[0].line(), &|board, row| {
+        rows[board * side + row].line()
+    })
 }
 
 /// Why no side fits a block: its row count and the width most of its rows have.
-fn shapeless_block<R: Row>(rows: &[R], fitting: &BTreeMap<usize, usize>, kind: Option<Kind>, cell_word: &str) -> String {
+fn shapeless_block<R: Row>(
+    rows: &[R],
+    fitting: &BTreeMap<usize, usize>,
+    kind: Option<Kind>,
+    cell_word: &str,
+) -> String {
     let count = rows.len();
     // The most common width, the smaller on a tie (max_by_key keeps the last maximum).
     let Some((&width, _)) = fitting.iter().rev().max_by_key(|&(_, &fits)| fits) else {
         // No row is readable at all: the first row's own fault says why.
-        return rows[0].decode(count, &mut Vec::new()).err().unwrap_or_else(|| "not a grid".to_string());
+        return rows[0]
+            .decode(count, &mut Vec::new())
+            .err()
+            .unwrap_or_else(|| "not a grid".to_string());
     };
     if !(2..=MAX_SIDE).contains(&width) {
         return format!("{count} rows of {width} {cell_word}: the side must be 2 to {MAX_SIDE}");

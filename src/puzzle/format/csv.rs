@@ -44,7 +44,11 @@ impl<'a> CsvRow<'a> {
     fn new(line: usize, text: &'a str) -> CsvRow<'a> {
         let mut count = 0;
         let all_cells = Self::fields_of(text).inspect(|_| count += 1).all(is_cell);
-        CsvRow { line, text, fields: all_cells.then_some(count) }
+        CsvRow {
+            line,
+            text,
+            fields: all_cells.then_some(count),
+        }
     }
 
     fn fields_of(text: &str) -> impl Iterator<Item = &str> {
@@ -69,14 +73,22 @@ impl Row for CsvRow<'_> {
                     match field.parse::<u16>() {
                         _ if field.is_empty() => cells.push(0),
                         Ok(v) if field.len() <= 5 && v as usize <= n => cells.push(v),
-                        _ => return Err(format!("value {field} in field {} is larger than the side {n}", i + 1)),
+                        _ => {
+                            return Err(format!(
+                                "value {field} in field {} is larger than the side {n}",
+                                i + 1
+                            ));
+                        }
                     }
                 }
                 Ok(())
             }
             Some(fields) => Err(format!("the row has {fields} fields, but the side is {n}")),
             None => {
-                let (i, field) = Self::fields_of(self.text).enumerate().find(|(_, f)| !is_cell(f)).unwrap_or((0, ""));
+                let (i, field) = Self::fields_of(self.text)
+                    .enumerate()
+                    .find(|(_, f)| !is_cell(f))
+                    .unwrap_or((0, ""));
                 let shown: String = field.chars().take(20).collect();
                 Err(format!("field {} is not a number: {shown:?}", i + 1))
             }
@@ -107,8 +119,19 @@ mod tests {
     const PAIR: &str = "1,0,0,0\n0,0,3,0\n0,0,0,0\n0,0,0,2\n2,0,0,0\n0,0,0,0\n0,4,0,0\n0,0,0,1\n";
 
     fn parse(text: &str, kind: Option<Kind>) -> Vec<Result<(usize, Puzzle), String>> {
-        let file = read_str(text, "c.csv", &ReadOptions { format: Some(Format::Csv), kind }).unwrap();
-        file.entries.into_iter().map(|e| e.map(|e| (e.line, e.puzzle)).map_err(|e| e.to_string())).collect()
+        let file = read_str(
+            text,
+            "c.csv",
+            &ReadOptions {
+                format: Some(Format::Csv),
+                kind,
+            },
+        )
+        .unwrap();
+        file.entries
+            .into_iter()
+            .map(|e| e.map(|e| (e.line, e.puzzle)).map_err(|e| e.to_string()))
+            .collect()
     }
 
     #[test]
@@ -119,7 +142,10 @@ mod tests {
         assert_eq!((line, pair.kind(), pair.givens()), (2, Kind::Pair, 6));
         assert_eq!(pair.boards()[1].get(2, 1), 4);
         let (line, sudoku) = got[1].clone().unwrap();
-        assert_eq!((line, sudoku.kind(), sudoku.givens()), (12, Kind::Sudoku, 3));
+        assert_eq!(
+            (line, sudoku.kind(), sudoku.givens()),
+            (12, Kind::Sudoku, 3)
+        );
         let latin = parse("1,2,3\n0,0,0\n0,0,0\n", None);
         assert_eq!(latin[0].as_ref().unwrap().1.kind(), Kind::Latin);
         assert_eq!(parse(PAIR, Some(Kind::Sudoku)).len(), 2);
@@ -127,14 +153,39 @@ mod tests {
 
     #[test]
     fn each_fault_is_located() {
-        let bad = |text: &str| parse(&format!("{PAIR}\n{text}\n{PAIR}"), None)[1].clone().unwrap_err();
-        assert_eq!(bad(&PAIR.replacen("0,0,3,0", "0,0,3", 1)), "c.csv:11: the row has 3 fields, but the side is 4");
-        assert_eq!(bad(&PAIR.replacen("0,0,3,0", "0,x,3,0", 1)), "c.csv:11: field 2 is not a number: \"x\"");
-        assert_eq!(bad(&PAIR.replacen("0,0,3,0", "0,0,5,0", 1)), "c.csv:11: value 5 in field 3 is larger than the side 4");
-        assert_eq!(bad(&PAIR.replacen("0,0,3,0", "0,0,-3,0", 1)), "c.csv:11: field 3 is not a number: \"-3\"");
-        assert_eq!(bad(&PAIR.replacen("0,4,0,0", "0,4,0,4", 1)), "c.csv:16: board 2: value 4 appears twice in row 3 (at r3c2 and r3c4)");
-        assert_eq!(bad(&PAIR.replacen("2,0,0,0", "1,0,0,0", 1)), "c.csv:14: both boards hold 1 at r1c1");
-        assert_eq!(bad("1,0,0\n0,0,0\n"), "c.csv:10: 2 rows of 3 fields: a board of side 3 needs 3 rows (6 for a pair)");
+        let bad = |text: &str| {
+            parse(&format!("{PAIR}\n{text}\n{PAIR}"), None)[1]
+                .clone()
+                .unwrap_err()
+        };
+        assert_eq!(
+            bad(&PAIR.replacen("0,0,3,0", "0,0,3", 1)),
+            "c.csv:11: the row has 3 fields, but the side is 4"
+        );
+        assert_eq!(
+            bad(&PAIR.replacen("0,0,3,0", "0,x,3,0", 1)),
+            "c.csv:11: field 2 is not a number: \"x\""
+        );
+        assert_eq!(
+            bad(&PAIR.replacen("0,0,3,0", "0,0,5,0", 1)),
+            "c.csv:11: value 5 in field 3 is larger than the side 4"
+        );
+        assert_eq!(
+            bad(&PAIR.replacen("0,0,3,0", "0,0,-3,0", 1)),
+            "c.csv:11: field 3 is not a number: \"-3\""
+        );
+        assert_eq!(
+            bad(&PAIR.replacen("0,4,0,0", "0,4,0,4", 1)),
+            "c.csv:16: board 2: value 4 appears twice in row 3 (at r3c2 and r3c4)"
+        );
+        assert_eq!(
+            bad(&PAIR.replacen("2,0,0,0", "1,0,0,0", 1)),
+            "c.csv:14: both boards hold 1 at r1c1"
+        );
+        assert_eq!(
+            bad("1,0,0\n0,0,0\n"),
+            "c.csv:10: 2 rows of 3 fields: a board of side 3 needs 3 rows (6 for a pair)"
+        );
     }
 
     #[test]

@@ -30,7 +30,11 @@ pub const SAMPLE_LINES: usize = 4096;
 /// reads any puzzle in it.
 pub fn detect(text: &str, kind: Option<Kind>) -> Option<Format> {
     let sample = text::first_lines(text, SAMPLE_LINES);
-    best_format(sample, kind).or_else(|| (sample.len() < text.len()).then(|| best_format(text, kind)).flatten())
+    best_format(sample, kind).or_else(|| {
+        (sample.len() < text.len())
+            .then(|| best_format(text, kind))
+            .flatten()
+    })
 }
 
 /// The format that reads `text` best, if any reads a puzzle.
@@ -50,14 +54,19 @@ fn best_format(text: &str, kind: Option<Kind>) -> Option<Format> {
 /// `format`.
 fn score(format: Format, text: &str, kind: Option<Kind>) -> (usize, usize) {
     let (mut shaped, mut valid) = (0, 0);
-    read_as(format, text, kind, &mut |parsed: Parsed| match &parsed.result {
-        Ok(_) => {
-            shaped += parsed.span;
-            valid += parsed.span;
-        }
-        Err(failure) if failure.rules_only => shaped += parsed.span,
-        Err(_) => {}
-    });
+    read_as(
+        format,
+        text,
+        kind,
+        &mut |parsed: Parsed| match &parsed.result {
+            Ok(_) => {
+                shaped += parsed.span;
+                valid += parsed.span;
+            }
+            Err(failure) if failure.rules_only => shaped += parsed.span,
+            Err(_) => {}
+        },
+    );
     (shaped, valid)
 }
 
@@ -65,19 +74,32 @@ fn score(format: Format, text: &str, kind: Option<Kind>) -> (usize, usize) {
 mod tests {
     use super::*;
 
-    const EASY: &str = "003020600900305001001806400008102900700000008006708200002609500800203009005010300";
+    const EASY: &str =
+        "003020600900305001001806400008102900700000008006708200002609500800203009005010300";
 
     fn grid_of(line: &str, n: usize) -> String {
-        line.as_bytes().chunks(n).map(|row| format!("{}\n", std::str::from_utf8(row).unwrap())).collect()
+        line.as_bytes()
+            .chunks(n)
+            .map(|row| format!("{}\n", std::str::from_utf8(row).unwrap()))
+            .collect()
     }
 
     #[test]
     fn tells_the_formats_apart() {
-        assert_eq!(detect(&format!("{EASY}\n{EASY},{EASY}\n"), None), Some(Format::Line));
-        assert_eq!(detect(&format!("quizzes,solutions\n{EASY},{EASY}\n"), None), Some(Format::Line));
+        assert_eq!(
+            detect(&format!("{EASY}\n{EASY},{EASY}\n"), None),
+            Some(Format::Line)
+        );
+        assert_eq!(
+            detect(&format!("quizzes,solutions\n{EASY},{EASY}\n"), None),
+            Some(Format::Line)
+        );
         assert_eq!(detect(&format!("3 {EASY}\n"), None), Some(Format::Prefixed));
         assert_eq!(detect(&grid_of(EASY, 9), None), Some(Format::Grid));
-        let csv = grid_of(EASY, 9).lines().map(|l| l.chars().map(String::from).collect::<Vec<_>>().join(",") + "\n").collect::<String>();
+        let csv = grid_of(EASY, 9)
+            .lines()
+            .map(|l| l.chars().map(String::from).collect::<Vec<_>>().join(",") + "\n")
+            .collect::<String>();
         assert_eq!(detect(&csv, None), Some(Format::Csv));
         assert_eq!(detect("hello world\nthis is not a puzzle\n", None), None);
     }
@@ -85,9 +107,15 @@ mod tests {
     #[test]
     fn a_file_of_bad_puzzles_is_still_its_format() {
         let repeated = EASY.replacen('0', "3", 1);
-        assert_eq!(detect(&format!("{repeated}\n{repeated}\n"), None), Some(Format::Line));
+        assert_eq!(
+            detect(&format!("{repeated}\n{repeated}\n"), None),
+            Some(Format::Line)
+        );
         let too_big = grid_of(&EASY.replacen('0', "A", 1), 9);
-        assert_eq!(detect(&format!("{too_big}\n{}", grid_of(EASY, 9)), None), Some(Format::Grid));
+        assert_eq!(
+            detect(&format!("{too_big}\n{}", grid_of(EASY, 9)), None),
+            Some(Format::Grid)
+        );
     }
 
     #[test]
@@ -96,10 +124,15 @@ mod tests {
         let small = "1200340000000000\n".repeat(16);
         assert_eq!(detect(&small, None), Some(Format::Line));
         // A real 16×16 grid has values over 4: grid.
-        let big: String = (0..16).map(|r| format!("{}{}\n", if r == 0 { "G" } else { "0" }, "0".repeat(15))).collect();
+        let big: String = (0..16)
+            .map(|r| format!("{}{}\n", if r == 0 { "G" } else { "0" }, "0".repeat(15)))
+            .collect();
         assert_eq!(detect(&big, None), Some(Format::Grid));
         // Both readings valid (blank rows): the tie goes to line format.
-        assert_eq!(detect(&"0000000000000000\n".repeat(16), None), Some(Format::Line));
+        assert_eq!(
+            detect(&"0000000000000000\n".repeat(16), None),
+            Some(Format::Line)
+        );
     }
 
     #[test]

@@ -39,6 +39,11 @@ fn is_separator(c: char) -> bool {
     c.is_whitespace() || matches!(c, '|' | '-' | '+' | '\u{2500}'..='\u{257f}')
 }
 
+/// A character of the symbol alphabet.
+fn is_symbol(c: char) -> bool {
+    c.is_ascii() && symbol_byte_value(c as u8).is_some()
+}
+
 /// A line made only of drawing characters, like `------+-------+------`.
 fn is_drawing(line: &str) -> bool {
     line.chars().all(is_separator)
@@ -46,7 +51,8 @@ fn is_drawing(line: &str) -> bool {
 
 /// A title line such as Project Euler's `Grid 01`.
 fn is_title(line: &str) -> bool {
-    line.strip_prefix("Grid").is_some_and(|rest| rest.is_empty() || rest.starts_with(char::is_whitespace))
+    line.strip_prefix("Grid")
+        .is_some_and(|rest| rest.is_empty() || rest.starts_with(char::is_whitespace))
 }
 
 /// One row of a grid block, measured both as symbols and as integers.
@@ -72,7 +78,7 @@ impl<'a> GridRow<'a> {
                 tokens += 1;
                 in_token = true;
             }
-            if !c.is_ascii() || symbol_byte_value(c as u8).is_none() {
+            if !is_symbol(c) {
                 // Digits are symbols too: neither reading is possible.
                 (all_symbols, all_digits) = (false, false);
                 break;
@@ -80,7 +86,12 @@ impl<'a> GridRow<'a> {
             symbols += 1;
             all_digits &= c.is_ascii_digit();
         }
-        GridRow { line, text, symbols: all_symbols.then_some(symbols), integers: all_digits.then_some(tokens) }
+        GridRow {
+            line,
+            text,
+            symbols: all_symbols.then_some(symbols),
+            integers: all_digits.then_some(tokens),
+        }
     }
 
     fn tokens(&self) -> impl Iterator<Item = &'a str> {
@@ -105,7 +116,11 @@ impl Row for GridRow<'_> {
                 None => Ok(()),
                 Some(i) => {
                     let v = cells[start + i];
-                    Err(format!("value {} ({v}) in column {} is larger than the side {n}", value_symbol(v).unwrap_or('?'), i + 1))
+                    Err(format!(
+                        "value {} ({v}) in column {} is larger than the side {n}",
+                        value_symbol(v).unwrap_or('?'),
+                        i + 1
+                    ))
                 }
             };
         }
@@ -114,7 +129,12 @@ impl Row for GridRow<'_> {
                 // More than 5 digits cannot be a side ≤ 1000 and would overflow a u16.
                 match token.parse::<u16>() {
                     Ok(v) if token.len() <= 5 && v as usize <= n => cells.push(v),
-                    _ => return Err(format!("value {token} in column {} is larger than the side {n}", i + 1)),
+                    _ => {
+                        return Err(format!(
+                            "value {token} in column {} is larger than the side {n}",
+                            i + 1
+                        ));
+                    }
                 }
             }
             return Ok(());
@@ -123,7 +143,7 @@ impl Row for GridRow<'_> {
             let (at, _) = self
                 .text
                 .char_indices()
-                .find(|&(_, c)| !is_separator(c) && !(c.is_ascii() && symbol_byte_value(c as u8).is_some()))
+                .find(|&(_, c)| !is_separator(c) && !is_symbol(c))
                 .unwrap_or((0, ' '));
             return Err(format!(
                 "unexpected character {} in a grid row (cells are symbols 1-9 A-Z a-z, 0 or ., or integers)",
@@ -131,9 +151,9 @@ impl Row for GridRow<'_> {
             ));
         };
         match self.integers {
-            Some(tokens) if tokens != symbols => {
-                Err(format!("the row has {symbols} symbols or {tokens} numbers, but the side is {n}"))
-            }
+            Some(tokens) if tokens != symbols => Err(format!(
+                "the row has {symbols} symbols or {tokens} numbers, but the side is {n}"
+            )),
             _ => Err(format!("the row has {symbols} cells, but the side is {n}")),
         }
     }
@@ -180,20 +200,45 @@ mod tests {
 ";
 
     fn parse(text: &str, kind: Option<Kind>) -> Vec<Result<(usize, Puzzle), String>> {
-        let file = read_str(text, "g.txt", &ReadOptions { format: Some(Format::Grid), kind }).unwrap();
-        file.entries.into_iter().map(|e| e.map(|e| (e.line, e.puzzle)).map_err(|e| e.to_string())).collect()
+        let file = read_str(
+            text,
+            "g.txt",
+            &ReadOptions {
+                format: Some(Format::Grid),
+                kind,
+            },
+        )
+        .unwrap();
+        file.entries
+            .into_iter()
+            .map(|e| e.map(|e| (e.line, e.puzzle)).map_err(|e| e.to_string()))
+            .collect()
     }
 
     fn plain(drawn: &str) -> String {
-        drawn.lines().filter(|l| !l.starts_with('+')).map(|l| l.replace(['|', ' '], "") + "\n").collect()
+        drawn
+            .lines()
+            .filter(|l| !l.starts_with('+'))
+            .map(|l| l.replace(['|', ' '], "") + "\n")
+            .collect()
     }
 
     #[test]
     fn reads_drawn_grouped_plain_and_integer_rows_alike() {
         let plain = plain(DRAWN);
-        let grouped: String = plain.lines().map(|l| format!("{} {} {}\n", &l[..3], &l[3..6], &l[6..])).collect();
-        let integers = plain.replace('.', "0").lines().map(|l| l.chars().map(String::from).collect::<Vec<_>>().join("  ") + "\n").collect::<String>();
-        let text = format!("# drawn\n{DRAWN}\n{plain}\r\n{}\n\n\n{integers}", grouped.replace('\n', "\r\n"));
+        let grouped: String = plain
+            .lines()
+            .map(|l| format!("{} {} {}\n", &l[..3], &l[3..6], &l[6..]))
+            .collect();
+        let integers = plain
+            .replace('.', "0")
+            .lines()
+            .map(|l| l.chars().map(String::from).collect::<Vec<_>>().join("  ") + "\n")
+            .collect::<String>();
+        let text = format!(
+            "# drawn\n{DRAWN}\n{plain}\r\n{}\n\n\n{integers}",
+            grouped.replace('\n', "\r\n")
+        );
         let got = parse(&text, None);
         assert_eq!(got.len(), 4);
         let (line, first) = got[0].clone().unwrap();
@@ -208,30 +253,72 @@ mod tests {
     fn reads_pairs_wide_latin_squares_and_euler_titles() {
         let pair = parse("12..\n....\n....\n....\n21..\n....\n....\n....\n", None);
         assert_eq!(pair[0].as_ref().unwrap().1.kind(), Kind::Pair);
-        let latin = parse("1 2 3 4 5 6 7 8 9 10\n2 0 0 0 0 0 0 0 0 0\n0 0 0 0 0 0 0 0 0 0\n0 0 0 0 0 0 0 0 0 0\n0 0 0 0 0 0 0 0 0 0\n0 0 0 0 0 0 0 0 0 0\n0 0 0 0 0 0 0 0 0 0\n0 0 0 0 0 0 0 0 0 0\n0 0 0 0 0 0 0 0 0 0\n0 0 0 0 0 0 0 0 0 9\n", None);
+        let latin = parse(
+            "1 2 3 4 5 6 7 8 9 10\n2 0 0 0 0 0 0 0 0 0\n0 0 0 0 0 0 0 0 0 0\n0 0 0 0 0 0 0 0 0 0\n0 0 0 0 0 0 0 0 0 0\n0 0 0 0 0 0 0 0 0 0\n0 0 0 0 0 0 0 0 0 0\n0 0 0 0 0 0 0 0 0 0\n0 0 0 0 0 0 0 0 0 0\n0 0 0 0 0 0 0 0 0 9\n",
+            None,
+        );
         let latin = &latin[0].as_ref().unwrap().1;
-        assert_eq!((latin.kind(), latin.side(), latin.boards()[0].get(0, 9)), (Kind::Latin, 10, 10));
-        let euler = parse(&format!("Grid 01\n{}Grid 02\n{}", plain(DRAWN), plain(DRAWN)), None);
-        assert_eq!(euler.iter().map(|e| e.as_ref().unwrap().0).collect::<Vec<_>>(), [2, 12]);
+        assert_eq!(
+            (latin.kind(), latin.side(), latin.boards()[0].get(0, 9)),
+            (Kind::Latin, 10, 10)
+        );
+        let euler = parse(
+            &format!("Grid 01\n{}Grid 02\n{}", plain(DRAWN), plain(DRAWN)),
+            None,
+        );
+        assert_eq!(
+            euler
+                .iter()
+                .map(|e| e.as_ref().unwrap().0)
+                .collect::<Vec<_>>(),
+            [2, 12]
+        );
         let back_to_back = format!("{}{}", plain(DRAWN), plain(DRAWN));
         assert_eq!(parse(&back_to_back, Some(Kind::Sudoku)).len(), 2);
         // Unforced, 18 rows of 9 are a pair, whose boards here clash.
-        assert!(parse(&back_to_back, None)[0].as_ref().unwrap_err().contains("both boards hold"));
+        assert!(
+            parse(&back_to_back, None)[0]
+                .as_ref()
+                .unwrap_err()
+                .contains("both boards hold")
+        );
     }
 
     #[test]
     fn each_fault_is_located() {
         let plain = plain(DRAWN);
-        let bad = |text: String| parse(&format!("{plain}\n{text}\n{plain}"), None)[1].clone().unwrap_err();
+        let bad = |text: String| {
+            parse(&format!("{plain}\n{text}\n{plain}"), None)[1]
+                .clone()
+                .unwrap_err()
+        };
         let short = plain.replacen("53..7....", "53..7...", 1);
-        assert_eq!(bad(short.clone()), "g.txt:11: the row has 8 cells, but the side is 9");
-        assert_eq!(bad(plain.replacen("53..7....", "53..7...*", 1)), "g.txt:11: unexpected character '*' in a grid row (cells are symbols 1-9 A-Z a-z, 0 or ., or integers)");
-        assert_eq!(bad(plain.replacen("53..7....", "53..7...A", 1)), "g.txt:11: value A (10) in column 9 is larger than the side 9");
-        assert_eq!(bad(plain.replacen("6..195...", "6..195..6", 1)), "g.txt:12: value 6 appears twice in row 2 (at r2c1 and r2c9)");
+        assert_eq!(
+            bad(short.clone()),
+            "g.txt:11: the row has 8 cells, but the side is 9"
+        );
+        assert_eq!(
+            bad(plain.replacen("53..7....", "53..7...*", 1)),
+            "g.txt:11: unexpected character '*' in a grid row (cells are symbols 1-9 A-Z a-z, 0 or ., or integers)"
+        );
+        assert_eq!(
+            bad(plain.replacen("53..7....", "53..7...A", 1)),
+            "g.txt:11: value A (10) in column 9 is larger than the side 9"
+        );
+        assert_eq!(
+            bad(plain.replacen("6..195...", "6..195..6", 1)),
+            "g.txt:12: value 6 appears twice in row 2 (at r2c1 and r2c9)"
+        );
         let missing_row: String = plain.lines().skip(1).map(|l| format!("{l}\n")).collect();
-        assert_eq!(bad(missing_row), "g.txt:11: 8 rows of 9 cells: a board of side 9 needs 9 rows (18 for a pair)");
+        assert_eq!(
+            bad(missing_row),
+            "g.txt:11: 8 rows of 9 cells: a board of side 9 needs 9 rows (18 for a pair)"
+        );
         let huge = "1 0 0 0\n0 0 0 0\n0 0 0 0\n0 0 0 99999999999999999999\n".to_string();
-        assert_eq!(bad(huge), "g.txt:14: value 99999999999999999999 in column 4 is larger than the side 4");
+        assert_eq!(
+            bad(huge),
+            "g.txt:14: value 99999999999999999999 in column 4 is larger than the side 4"
+        );
     }
 
     #[test]

@@ -64,7 +64,11 @@ pub(super) fn read(text: &str, kind: Option<Kind>, sink: &mut dyn FnMut(Parsed))
         if std::mem::replace(&mut first, false) && result.is_err() && is_column_header(field) {
             continue;
         }
-        sink(Parsed { line: no, span: 1, result });
+        sink(Parsed {
+            line: no,
+            span: 1,
+            result,
+        });
     }
 }
 
@@ -78,7 +82,10 @@ pub(super) fn explain(line: &str, kind: Option<Kind>) -> String {
 
 /// The text before the first `,`, `:` or whitespace.
 pub(super) fn first_field(line: &str) -> &str {
-    let end = line.bytes().position(|b| b == b',' || b == b':' || b.is_ascii_whitespace()).unwrap_or(line.len());
+    let end = line
+        .bytes()
+        .position(|b| b == b',' || b == b':' || b.is_ascii_whitespace())
+        .unwrap_or(line.len());
     &line[..end]
 }
 
@@ -97,7 +104,9 @@ fn parse_line_puzzle(field: &str, kind: Option<Kind>, line: usize) -> Result<Puz
         _ => {
             return Err(Failure::shape(
                 line,
-                format!("{len} symbols: a puzzle line has n² symbols (81 for 9×9), or 2·n² for a pair"),
+                format!(
+                    "{len} symbols: a puzzle line has n² symbols (81 for 9×9), or 2·n² for a pair"
+                ),
             ));
         }
     };
@@ -107,12 +116,18 @@ fn parse_line_puzzle(field: &str, kind: Option<Kind>, line: usize) -> Result<Puz
 /// Decodes a field of symbols into values, or says which character is not a symbol.
 pub(super) fn decode_symbols(field: &str, line: usize) -> Result<Vec<u16>, Failure> {
     if field.is_empty() {
-        return Err(Failure::shape(line, "no puzzle symbols at the start of the line"));
+        return Err(Failure::shape(
+            line,
+            "no puzzle symbols at the start of the line",
+        ));
     }
     // Two boards of the largest side: anything longer cannot be a puzzle, so do not
     // allocate for it.
     if field.len() > 2 * MAX_SIDE * MAX_SIDE {
-        return Err(Failure::shape(line, format!("{} characters is too long for a puzzle line", field.len())));
+        return Err(Failure::shape(
+            line,
+            format!("{} characters is too long for a puzzle line", field.len()),
+        ));
     }
     let mut values = Vec::with_capacity(field.len());
     for (i, b) in field.bytes().enumerate() {
@@ -142,13 +157,20 @@ pub(super) fn symbols_to_puzzle(
     line: usize,
 ) -> Result<Puzzle, Failure> {
     if !(2..=MAX_SIDE).contains(&side) {
-        return Err(Failure::shape(line, format!("side {side} is out of range (2 to {MAX_SIDE})")));
+        return Err(Failure::shape(
+            line,
+            format!("side {side} is out of range (2 to {MAX_SIDE})"),
+        ));
     }
     if let Some(i) = values.iter().position(|&v| v as usize > side) {
         let symbol = value_symbol(values[i]).unwrap_or('?');
         return Err(Failure::shape(
             line,
-            format!("value {symbol} ({}) at position {} is larger than the side {side}", values[i], i + 1),
+            format!(
+                "value {symbol} ({}) at position {} is larger than the side {side}",
+                values[i],
+                i + 1
+            ),
         ));
     }
     let second = (boards == 2).then(|| values.split_off(side * side));
@@ -163,12 +185,20 @@ pub(super) fn write_symbols(out: &mut String, puzzle: &Puzzle, format: &str) -> 
     if puzzle.side() > MAX_SYMBOL_VALUE as usize {
         return Err(io::Error::new(
             io::ErrorKind::InvalidInput,
-            format!("side {} has no symbols in the {format} format (at most 61): use grid or csv", puzzle.side()),
+            format!(
+                "side {} has no symbols in the {format} format (at most 61): use grid or csv",
+                puzzle.side()
+            ),
         ));
     }
     out.reserve(puzzle.boards().len() * puzzle.side() * puzzle.side() + 1);
     for board in puzzle.boards() {
-        out.extend(board.cells().iter().map(|&v| value_symbol(v).unwrap_or('?')));
+        out.extend(
+            board
+                .cells()
+                .iter()
+                .map(|&v| value_symbol(v).unwrap_or('?')),
+        );
     }
     Ok(())
 }
@@ -186,16 +216,29 @@ mod tests {
     use crate::puzzle::format::{Format, ReadOptions, read_str};
     use crate::puzzle::symbols::symbol_value;
 
-    const EASY: &str = "003020600900305001001806400008102900700000008006708200002609500800203009005010300";
+    const EASY: &str =
+        "003020600900305001001806400008102900700000008006708200002609500800203009005010300";
 
     fn parse(text: &str, kind: Option<Kind>) -> crate::puzzle::format::PuzzleFile {
-        read_str(text, "t.txt", &ReadOptions { format: Some(Format::Line), kind }).unwrap()
+        read_str(
+            text,
+            "t.txt",
+            &ReadOptions {
+                format: Some(Format::Line),
+                kind,
+            },
+        )
+        .unwrap()
     }
 
     #[test]
     fn table_agrees_with_the_alphabet() {
         for b in 0..=255u8 {
-            assert_eq!(symbol_byte_value(b), symbol_value(b as char).filter(|_| b.is_ascii()), "byte {b}");
+            assert_eq!(
+                symbol_byte_value(b),
+                symbol_value(b as char).filter(|_| b.is_ascii()),
+                "byte {b}"
+            );
         }
     }
 
@@ -205,7 +248,10 @@ mod tests {
         let text = format!("# a comment\n\n{EASY}\n{dotted},solution\n{EASY}:1:sol\n1221\n");
         let file = parse(&text, None);
         let entries: Vec<_> = file.entries.into_iter().map(Result::unwrap).collect();
-        assert_eq!(entries.iter().map(|e| e.line).collect::<Vec<_>>(), [3, 4, 5, 6]);
+        assert_eq!(
+            entries.iter().map(|e| e.line).collect::<Vec<_>>(),
+            [3, 4, 5, 6]
+        );
         assert_eq!(entries[0].puzzle, entries[1].puzzle);
         assert_eq!(entries[0].puzzle.kind(), Kind::Sudoku);
         assert_eq!(entries[0].puzzle.givens(), 32);
@@ -215,7 +261,10 @@ mod tests {
         assert_eq!((pair.kind(), pair.side()), (Kind::Pair, 4));
         assert_eq!(pair.boards()[1].get(0, 0), 2);
         let latin = parse(&format!("{EASY}\n"), Some(Kind::Latin));
-        assert_eq!(latin.entries[0].as_ref().unwrap().puzzle.kind(), Kind::Latin);
+        assert_eq!(
+            latin.entries[0].as_ref().unwrap().puzzle.kind(),
+            Kind::Latin
+        );
     }
 
     #[test]
@@ -233,10 +282,16 @@ mod tests {
             file.entries[1].as_ref().unwrap_err().to_string()
         };
         assert_eq!(
-            bad("00302060090030500100180640000810290070000000800670820000260950080020300900501030", None),
+            bad(
+                "00302060090030500100180640000810290070000000800670820000260950080020300900501030",
+                None
+            ),
             "t.txt:2: 80 symbols: a puzzle line has n² symbols (81 for 9×9), or 2·n² for a pair"
         );
-        assert!(bad(&EASY.replacen('3', "*", 1), None).starts_with("t.txt:2: unexpected character '*' at position 3"));
+        assert!(
+            bad(&EASY.replacen('3', "*", 1), None)
+                .starts_with("t.txt:2: unexpected character '*' at position 3")
+        );
         assert!(bad(&EASY.replacen('3', "é", 1), None).contains("'é' at position 3"));
         assert_eq!(
             bad(&EASY.replacen('3', "A", 1), None),
@@ -246,8 +301,14 @@ mod tests {
             bad(&EASY.replacen('0', "3", 1), None),
             "t.txt:2: value 3 appears twice in row 1 (at r1c1 and r1c3)"
         );
-        assert_eq!(bad(EASY, Some(Kind::Pair)), "t.txt:2: one board, but the kind is pair");
-        assert_eq!(bad("7", None), "t.txt:2: side 1 is out of range (2 to 1000)");
+        assert_eq!(
+            bad(EASY, Some(Kind::Pair)),
+            "t.txt:2: one board, but the kind is pair"
+        );
+        assert_eq!(
+            bad("7", None),
+            "t.txt:2: side 1 is out of range (2 to 1000)"
+        );
         assert!(bad(",x", None).contains("no puzzle symbols"));
         let clash = format!("1{}1{}", "0".repeat(15), "0".repeat(15));
         assert_eq!(bad(&clash, None), "t.txt:2: both boards hold 1 at r1c1");
@@ -260,6 +321,9 @@ mod tests {
         write(&mut out, &file.entries[0].as_ref().unwrap().puzzle).unwrap();
         assert_eq!(out, format!("{EASY}\n"));
         let wide = Puzzle::empty(Kind::Sudoku, 64).unwrap();
-        assert_eq!(write(&mut String::new(), &wide).unwrap_err().kind(), io::ErrorKind::InvalidInput);
+        assert_eq!(
+            write(&mut String::new(), &wide).unwrap_err().kind(),
+            io::ErrorKind::InvalidInput
+        );
     }
 }

@@ -120,7 +120,11 @@ pub fn read_path(path: &Path, opts: &ReadOptions) -> Result<PuzzleFile, PuzzleEr
     let name = path.display().to_string();
     match std::fs::read(path) {
         Ok(bytes) => read_bytes(&bytes, &name, opts),
-        Err(e) => Err(PuzzleError { file: name, line: 0, message: e.to_string() }),
+        Err(e) => Err(PuzzleError {
+            file: name,
+            line: 0,
+            message: e.to_string(),
+        }),
     }
 }
 
@@ -134,7 +138,10 @@ pub fn read_bytes(bytes: &[u8], name: &str, opts: &ReadOptions) -> Result<Puzzle
             Err(PuzzleError {
                 file: name.to_string(),
                 line: text::line_of_offset(bytes, at),
-                message: format!("not UTF-8 text (byte 0x{:02x} at offset {at}); puzzle files are plain text", bytes[at]),
+                message: format!(
+                    "not UTF-8 text (byte 0x{:02x} at offset {at}); puzzle files are plain text",
+                    bytes[at]
+                ),
             })
         }
     }
@@ -144,19 +151,33 @@ pub fn read_bytes(bytes: &[u8], name: &str, opts: &ReadOptions) -> Result<Puzzle
 pub fn read_str(text: &str, name: &str, opts: &ReadOptions) -> Result<PuzzleFile, PuzzleError> {
     // A byte-order mark is invisible in editors; it must not make the first puzzle bad.
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let file_error = |line: usize, message: String| PuzzleError { file: name.to_string(), line, message };
+    let file_error = |line: usize, message: String| PuzzleError {
+        file: name.to_string(),
+        line,
+        message,
+    };
     let Some((first_line, first_text)) = text::meaningful_lines(text).next() else {
-        return Err(file_error(0, "no puzzle: the file holds only blank lines and comments".into()));
+        return Err(file_error(
+            0,
+            "no puzzle: the file holds only blank lines and comments".into(),
+        ));
     };
     let format = match opts.format {
         Some(format) => format,
         None => detect::detect(text, opts.kind).ok_or_else(|| {
             let why = line::explain(first_text, opts.kind);
-            file_error(first_line, format!("no puzzle found in any format (line, prefixed, grid, csv); as a line: {why}"))
+            file_error(
+                first_line,
+                format!(
+                    "no puzzle found in any format (line, prefixed, grid, csv); as a line: {why}"
+                ),
+            )
         })?,
     };
     let mut entries = Vec::new();
-    read_as(format, text, opts.kind, &mut |parsed| entries.push(parsed.into_entry(name)));
+    read_as(format, text, opts.kind, &mut |parsed| {
+        entries.push(parsed.into_entry(name))
+    });
     Ok(PuzzleFile { format, entries })
 }
 
@@ -212,15 +233,26 @@ struct Failure {
 impl Failure {
     /// A failure of the format itself.
     fn shape(line: usize, message: impl Into<String>) -> Failure {
-        Failure { line, message: message.into(), rules_only: false }
+        Failure {
+            line,
+            message: message.into(),
+            rules_only: false,
+        }
     }
 }
 
 impl Parsed {
     fn into_entry(self, file: &str) -> Result<Entry, PuzzleError> {
         match self.result {
-            Ok(puzzle) => Ok(Entry { line: self.line, puzzle }),
-            Err(f) => Err(PuzzleError { file: file.to_string(), line: f.line, message: f.message }),
+            Ok(puzzle) => Ok(Entry {
+                line: self.line,
+                puzzle,
+            }),
+            Err(f) => Err(PuzzleError {
+                file: file.to_string(),
+                line: f.line,
+                message: f.message,
+            }),
         }
     }
 }
@@ -246,8 +278,15 @@ fn assemble(
 ) -> Result<Puzzle, Failure> {
     let kind = forced.unwrap_or_else(|| inferred_kind(boards.len(), boards[0].side()));
     if boards.len() != kind.boards() {
-        let found = if boards.len() == 2 { "two boards (a pair)" } else { "one board" };
-        return Err(Failure::shape(line, format!("{found}, but the kind is {kind}")));
+        let found = if boards.len() == 2 {
+            "two boards (a pair)"
+        } else {
+            "one board"
+        };
+        return Err(Failure::shape(
+            line,
+            format!("{found}, but the kind is {kind}"),
+        ));
     }
     let puzzle = Puzzle::new(kind, boards).map_err(|e| Failure::shape(line, e.to_string()))?;
     rules::check(&puzzle).map_err(|(board, row, message)| Failure {

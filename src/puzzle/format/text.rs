@@ -3,7 +3,9 @@
 
 /// Each line of `text` with its 1-based number, without the line ending.
 pub(super) fn numbered_lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
-    text.split('\n').enumerate().map(|(i, line)| (i + 1, line.strip_suffix('\r').unwrap_or(line)))
+    text.split('\n')
+        .enumerate()
+        .map(|(i, line)| (i + 1, line.strip_suffix('\r').unwrap_or(line)))
 }
 
 /// True for a line that holds no puzzle text: blank, or a `#` comment.
@@ -13,7 +15,9 @@ pub(super) fn is_blank_or_comment(trimmed: &str) -> bool {
 
 /// The lines that may hold puzzle text (not blank, not comments), trimmed, numbered.
 pub(super) fn meaningful_lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
-    numbered_lines(text).map(|(no, line)| (no, line.trim())).filter(|(_, line)| !is_blank_or_comment(line))
+    numbered_lines(text)
+        .map(|(no, line)| (no, line.trim()))
+        .filter(|(_, line)| !is_blank_or_comment(line))
 }
 
 /// The start of `text` up to (not including) line `lines + 1`: the sample detection reads.
@@ -26,12 +30,17 @@ pub(super) fn first_lines(text: &str, lines: usize) -> &str {
 
 /// The 1-based line on which byte `offset` of `bytes` lies.
 pub(super) fn line_of_offset(bytes: &[u8], offset: usize) -> usize {
-    1 + bytes[..offset.min(bytes.len())].iter().filter(|&&b| b == b'\n').count()
+    1 + bytes[..offset.min(bytes.len())]
+        .iter()
+        .filter(|&&b| b == b'\n')
+        .count()
 }
 
 /// The 1-based character column of byte `offset` in `line` (for messages only).
 pub(super) fn column_of_offset(line: &str, offset: usize) -> usize {
-    1 + line.get(..offset).map_or(offset, |before| before.chars().count())
+    1 + line
+        .get(..offset)
+        .map_or(offset, |before| before.chars().count())
 }
 
 /// The character at byte `offset` of `text`, quoted for a message (`'x'`, `'\u{a0}'`).
