@@ -306,16 +306,31 @@ fn throughput_of_a_million_lines() {
     let text: String = (0..1_000_000)
         .map(|i| patterns[i % patterns.len()].as_str())
         .collect();
-    let start = std::time::Instant::now();
-    let file = read_str(&text, "million.txt", &ReadOptions::default()).unwrap();
-    let elapsed = start.elapsed();
-    assert_eq!(file.entries.len(), 1_000_000);
-    assert!(file.entries.iter().all(Result::is_ok));
+    // Best of three, in CPU time of this thread: the machine may be shared.
+    let mut elapsed = std::time::Duration::MAX;
+    for _ in 0..3 {
+        let start = thread_cpu_time();
+        let file = read_str(&text, "million.txt", &ReadOptions::default()).unwrap();
+        elapsed = elapsed.min(thread_cpu_time() - start);
+        assert_eq!(file.entries.len(), 1_000_000);
+        assert!(file.entries.iter().all(Result::is_ok));
+    }
     let mb = text.len() as f64 / 1e6;
     println!(
-        "1,000,000 lines ({mb:.0} MB) in {:.2} s: {:.1} M puzzles/s, {:.0} MB/s",
+        "1,000,000 lines ({mb:.0} MB) in {:.2} s of CPU: {:.1} M puzzles/s, {:.0} MB/s",
         elapsed.as_secs_f64(),
         1.0 / elapsed.as_secs_f64(),
         mb / elapsed.as_secs_f64()
     );
+}
+
+/// The CPU time this thread has used.
+fn thread_cpu_time() -> std::time::Duration {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `ts` is a valid, writable timespec.
+    unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
+    std::time::Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32)
 }

@@ -245,7 +245,8 @@ mod tests {
     #[test]
     fn reads_sudokus_latin_squares_and_pairs() {
         let dotted = EASY.replace('0', ".");
-        let text = format!("# a comment\n\n{EASY}\n{dotted},solution\n{EASY}:1:sol\n1221\n");
+        let text =
+            format!("# a comment\r\n\r\n{EASY}\r\n{dotted},solution\n{EASY}:1:sol\r\n1221\r\n");
         let file = parse(&text, None);
         let entries: Vec<_> = file.entries.into_iter().map(Result::unwrap).collect();
         assert_eq!(
