@@ -13,8 +13,13 @@
 //!
 //! A puzzle that breaks the format or the rules becomes an `Err` entry located at its
 //! `file:line`, and reading goes on with the next one: a corpus with a few bad puzzles is
-//! still usable. Only problems with the whole file (unreadable, not UTF-8, no puzzle at all)
-//! make [`read_path`] / [`read_str`] fail. No input makes the reader panic.
+//! still usable. A broken rule is located at the line that shows it (the row of the second
+//! repeated given; for a pair clash, the row of the second board). Only problems with the
+//! whole file make [`read_path`] / [`read_str`] fail: unreadable, not UTF-8 (at the line of
+//! the first bad byte), no line that is not blank or a comment, or (when the format is
+//! detected) no puzzle at all in any format. With a forced format, every line or block
+//! that is not a puzzle is an `Err` entry instead. A byte-order mark is ignored.
+//! No input makes the reader panic (see the proptests in `tests/puzzle_formats.rs`).
 
 mod block;
 pub mod csv;
