@@ -53,9 +53,13 @@ fn encode_and_write(c: &mut Criterion) {
         let bytes = encode_to(&p, ByteCounter(0)).0;
         group.throughput(Throughput::Bytes(bytes));
         if k == 8 {
-            group.sample_size(10).measurement_time(Duration::from_secs(30));
+            group
+                .sample_size(10)
+                .measurement_time(Duration::from_secs(30));
         }
-        group.bench_function(format!("{0}x{0}", k * k), |b| b.iter(|| encode_to(black_box(&p), ByteCounter(0)).0));
+        group.bench_function(format!("{0}x{0}", k * k), |b| {
+            b.iter(|| encode_to(black_box(&p), ByteCounter(0)).0)
+        });
     }
     group.finish();
 }
@@ -65,7 +69,12 @@ fn parse_dimacs(c: &mut Criterion) {
     let text = encode_to(&puzzle(5), Vec::new());
     group.throughput(Throughput::Bytes(text.len() as u64));
     group.bench_function("25x25 extended", |b| {
-        b.iter(|| parse(black_box(&text[..]), "bench.cnf", ParseOptions::default()).unwrap().cnf.num_clauses())
+        b.iter(|| {
+            parse(black_box(&text[..]), "bench.cnf", ParseOptions::default())
+                .unwrap()
+                .cnf
+                .num_clauses()
+        })
     });
     group.finish();
 }

@@ -38,14 +38,17 @@ fn show_clause(clause: &[Lit]) -> String {
 
 /// Checks that every clause of `cnf` has a true literal under `model`.
 pub fn check_model(cnf: &Cnf, model: &Model) -> Result<(), CheckError> {
-    if let Some(l) = model.lits().last() {
-        if l.var().dimacs() > cnf.num_vars() {
-            return Err(CheckError::ExtraVariable(l.var().dimacs(), cnf.num_vars()));
-        }
+    if let Some(l) = model.lits().last()
+        && l.var().dimacs() > cnf.num_vars()
+    {
+        return Err(CheckError::ExtraVariable(l.var().dimacs(), cnf.num_vars()));
     }
     for (i, clause) in cnf.clauses().enumerate() {
         if !clause.iter().any(|&l| model.lit_value(l) == Some(true)) {
-            return Err(CheckError::Clause { index: i + 1, clause: clause.to_vec() });
+            return Err(CheckError::Clause {
+                index: i + 1,
+                clause: clause.to_vec(),
+            });
         }
     }
     Ok(())
@@ -62,7 +65,11 @@ pub fn check_puzzle_model(cnf: &Cnf, puzzle: &Puzzle, model: &Model) -> Result<P
 
 /// Checks a model of a CNF that may carry a `c bench` header: with a header, also decodes
 /// and checks the grids. Returns the solved puzzle when there is one.
-pub fn check_with_header(cnf: &Cnf, header: Option<&BenchHeader>, model: &Model) -> Result<Option<Puzzle>, CheckError> {
+pub fn check_with_header(
+    cnf: &Cnf,
+    header: Option<&BenchHeader>,
+    model: &Model,
+) -> Result<Option<Puzzle>, CheckError> {
     match header {
         Some(h) => check_puzzle_model(cnf, &h.puzzle, model).map(Some),
         None => check_model(cnf, model).map(|_| None),
@@ -81,7 +88,14 @@ mod tests {
         assert_eq!(err.to_string(), "clause 2 is not satisfied: -3 0");
         let full = Model::from_lits([Lit::from_dimacs(2), Lit::from_dimacs(-3)]);
         assert!(check_model(&cnf, &full).is_ok());
-        let extra = Model::from_lits([Lit::from_dimacs(2), Lit::from_dimacs(-3), Lit::from_dimacs(9)]);
-        assert!(matches!(check_model(&cnf, &extra), Err(CheckError::ExtraVariable(9, 3))));
+        let extra = Model::from_lits([
+            Lit::from_dimacs(2),
+            Lit::from_dimacs(-3),
+            Lit::from_dimacs(9),
+        ]);
+        assert!(matches!(
+            check_model(&cnf, &extra),
+            Err(CheckError::ExtraVariable(9, 3))
+        ));
     }
 }

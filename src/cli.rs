@@ -39,6 +39,24 @@ pub enum Command {
         bench solve p.cnf --timeout 5 --proof p.drat\n  \
         bench solve corpora/easy.txt           prints the solved grids")]
     Solve(SolveArgs),
+    /// The benchmark: every instance × encoding × solver, in parallel, every answer checked.
+    #[command(after_help = "Examples:\n  \
+        bench run corpora/hard.txt                                 native solver, extended encoding\n  \
+        bench run corpora/hard.txt --solvers native,kissat,minisat --timeout 10\n  \
+        bench run corpora/easy.txt --encodings minimal,extended --jobs 1 --repeat 3\n  \
+        bench run corpora/cnf/ --solvers native,cadical --proofs   DIMACS folder, UNSAT proofs checked\n  \
+        bench run corpora/multisolution.txt --count 2              is each solution unique?\n  \
+        bench run --resume reports/hard-20261121-140000            finish an interrupted run\n  \
+        bench run x.txt --solver mine='/opt/mine {cnf} -q' --solvers native,mine\n\n\
+        Writes results.csv (one row per run, as each ends), run.json and summary.md into the \
+        output folder. Exit status: 0, or 1 if any answer was WRONG, 130 after Ctrl-C.")]
+    Run(RunArgs),
+    /// Charts and scores (SVG, Markdown, JSON, HTML) from one or more results CSVs.
+    #[command(after_help = "Examples:\n  \
+        bench report reports/hard-20261121-140000/results.csv\n  \
+        bench report a/results.csv b/results.csv --out merged/ --baseline minisat\n  \
+        bench report results.csv --timeout 100     PAR-2 with an explicit timeout")]
+    Report(ReportArgs),
     /// List the solvers bench knows: found or not, where, which version.
     #[command(after_help = "Examples:\n  \
         bench solvers\n  \
@@ -126,4 +144,81 @@ pub struct SolveArgs {
     /// A known solver at an explicit path: `NAME=PATH` (repeatable).
     #[arg(long = "solver-path", value_name = "NAME=PATH")]
     pub solver_path: Vec<String>,
+}
+
+/// `bench run`.
+#[derive(Debug, Args)]
+pub struct RunArgs {
+    /// Puzzle files, DIMACS files (.cnf, .cnf.gz, .cnf.xz) and folders of them.
+    pub corpora: Vec<PathBuf>,
+    /// Comma-separated solver names.
+    #[arg(long, default_value = "native")]
+    pub solvers: String,
+    /// Comma-separated encodings for puzzles.
+    #[arg(long, default_value = "extended")]
+    pub encodings: String,
+    /// At-most-one sub-encoding: pairwise or sequential.
+    #[arg(long, default_value = "pairwise")]
+    pub amo: String,
+    /// Per-run wall-clock limit in seconds.
+    #[arg(long, default_value_t = 100.0)]
+    pub timeout: f64,
+    /// Parallel runs (default: the number of cores; 1 for the most faithful times).
+    #[arg(long)]
+    pub jobs: Option<usize>,
+    /// Repetitions of every run.
+    #[arg(long, default_value_t = 1)]
+    pub repeat: u32,
+    /// Output folder (default: a new folder under reports/ named after the corpus and time).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Resume the run in DIR: run only what its results.csv lacks (the corpora and options
+    /// come from its run.json when none are given).
+    #[arg(long, value_name = "DIR")]
+    pub resume: Option<PathBuf>,
+    /// Memory limit for external solvers, MiB.
+    #[arg(long = "mem-limit", value_name = "MB")]
+    pub mem_limit: Option<u64>,
+    /// Have native, kissat, cadical and glucose write DRAT proofs; `rate` checks each UNSAT.
+    #[arg(long)]
+    pub proofs: bool,
+    /// Seed for randomised solvers.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// 2: after a SAT answer on a puzzle, block the solution and solve again (uniqueness).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=2))]
+    pub count: u32,
+    /// A malformed puzzle stops the run instead of being skipped.
+    #[arg(long)]
+    pub strict: bool,
+    /// Read puzzles as this kind.
+    #[arg(long)]
+    pub kind: Option<String>,
+    /// Puzzle input format (default: detected).
+    #[arg(long)]
+    pub format: Option<String>,
+    /// A known solver at an explicit path: `NAME=PATH` (repeatable).
+    #[arg(long = "solver-path", value_name = "NAME=PATH")]
+    pub solver_path: Vec<String>,
+    /// Any solver that speaks the competition format: `NAME='/path/solver {cnf} --flags'`
+    /// (repeatable; add NAME to --solvers to run it).
+    #[arg(long = "solver", value_name = "NAME=CMD")]
+    pub solver_cmd: Vec<String>,
+}
+
+/// `bench report`.
+#[derive(Debug, Args)]
+pub struct ReportArgs {
+    /// Results CSVs written by `bench run` (several merge by instance id).
+    #[arg(required = true)]
+    pub results: Vec<PathBuf>,
+    /// Output folder (default: the folder of the first CSV).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Compare every solver against this one (default: every pair).
+    #[arg(long)]
+    pub baseline: Option<String>,
+    /// The timeout for PAR-2 and the charts, seconds (default: from the CSV).
+    #[arg(long)]
+    pub timeout: Option<f64>,
 }

@@ -42,7 +42,10 @@ fn gzip_and_xz_read_like_plain() {
     let dir = tempfile::tempdir().unwrap();
 
     let gz = dir.path().join("f.cnf.gz");
-    let mut enc = flate2::write::GzEncoder::new(std::fs::File::create(&gz).unwrap(), flate2::Compression::default());
+    let mut enc = flate2::write::GzEncoder::new(
+        std::fs::File::create(&gz).unwrap(),
+        flate2::Compression::default(),
+    );
     enc.write_all(&plain).unwrap();
     enc.finish().unwrap();
 
@@ -56,6 +59,11 @@ fn gzip_and_xz_read_like_plain() {
     std::fs::copy(&gz, &misnamed).unwrap();
 
     for path in [gz, xz, misnamed] {
-        assert_eq!(read_path(&path, ParseOptions::default()).unwrap().cnf, cnf, "{}", path.display());
+        assert_eq!(
+            read_path(&path, ParseOptions::default()).unwrap().cnf,
+            cnf,
+            "{}",
+            path.display()
+        );
     }
 }

@@ -14,7 +14,10 @@ fn bench() -> Command {
 
 fn minisat() -> PathBuf {
     let path = PathBuf::from("/usr/bin/minisat");
-    assert!(path.exists(), "minisat is missing: run scripts/install-solvers.sh (or apt-get install minisat)");
+    assert!(
+        path.exists(),
+        "minisat is missing: run scripts/install-solvers.sh (or apt-get install minisat)"
+    );
     path
 }
 
@@ -33,7 +36,9 @@ fn full_sudoku(k: usize, shift: usize) -> Vec<u16> {
 
 /// A full Latin square of side n.
 fn full_latin(n: usize) -> Vec<u16> {
-    (0..n * n).map(|i| ((i / n + i % n) % n + 1) as u16).collect()
+    (0..n * n)
+        .map(|i| ((i / n + i % n) % n + 1) as u16)
+        .collect()
 }
 
 /// Blanks one cell per row (a different column each time): each blank is the only one in
@@ -52,9 +57,22 @@ fn symbols(cells: &[u16]) -> String {
 
 /// Runs minisat on `cnf`, returns its result file.
 fn run_minisat(dir: &Path, cnf: &Path) -> PathBuf {
-    let res = dir.join(format!("{}.res", cnf.file_name().unwrap().to_str().unwrap()));
-    let status = Command::new(minisat()).arg("-verb=0").arg(cnf).arg(&res).status().unwrap();
-    assert_eq!(status.code(), Some(10), "minisat says not SAT for {}", cnf.display());
+    let res = dir.join(format!(
+        "{}.res",
+        cnf.file_name().unwrap().to_str().unwrap()
+    ));
+    let status = Command::new(minisat())
+        .arg("-verb=0")
+        .arg(cnf)
+        .arg(&res)
+        .status()
+        .unwrap();
+    assert_eq!(
+        status.code(),
+        Some(10),
+        "minisat says not SAT for {}",
+        cnf.display()
+    );
     res
 }
 
@@ -62,14 +80,31 @@ fn run_minisat(dir: &Path, cnf: &Path) -> PathBuf {
 fn encode(dir: &Path, text: &str, encoding: &str, extra: &[&str]) -> (PathBuf, u64, u64) {
     let puzzle = dir.join(format!("p-{encoding}.txt"));
     std::fs::write(&puzzle, text).unwrap();
-    let out = bench().arg("encode").arg(&puzzle).args(["--encoding", encoding]).args(extra).output().unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let out = bench()
+        .arg("encode")
+        .arg(&puzzle)
+        .args(["--encoding", encoding])
+        .args(extra)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let cnf = dir.join(format!("p-{encoding}.cnf"));
     std::fs::write(&cnf, &out.stdout).unwrap();
     let text = String::from_utf8(out.stdout).unwrap();
-    assert!(text.starts_with("c bench "), "the first line is the self-describing header");
+    assert!(
+        text.starts_with("c bench "),
+        "the first line is the self-describing header"
+    );
     let header = text.lines().find(|l| l.starts_with("p cnf")).unwrap();
-    let nums: Vec<u64> = header.split_whitespace().skip(2).map(|t| t.parse().unwrap()).collect();
+    let nums: Vec<u64> = header
+        .split_whitespace()
+        .skip(2)
+        .map(|t| t.parse().unwrap())
+        .collect();
     (cnf, nums[0], nums[1])
 }
 
@@ -77,19 +112,36 @@ fn encode(dir: &Path, text: &str, encoding: &str, extra: &[&str]) -> (PathBuf, u
 fn checked_grid(cnf: &Path, answer: &Path) -> String {
     let out = bench().arg("check").arg(cnf).arg(answer).output().unwrap();
     let stdout = String::from_utf8(out.stdout).unwrap();
-    assert!(out.status.success(), "bench check failed: {stdout}{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "bench check failed: {stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     assert!(stdout.starts_with("model-ok"), "{stdout}");
-    stdout.lines().skip(1).flat_map(|l| l.chars()).filter(|c| !c.is_whitespace() && *c != ',').collect()
+    stdout
+        .lines()
+        .skip(1)
+        .flat_map(|l| l.chars())
+        .filter(|c| !c.is_whitespace() && *c != ',')
+        .collect()
 }
 
 #[test]
 fn counts_of_a_30_given_9x9() {
     let dir = tempfile::tempdir().unwrap();
     // Norvig's "hardest" puzzle has 17 givens; this one has exactly 30.
-    let puzzle = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79\n";
-    let givens = puzzle.chars().filter(|c| c.is_ascii_digit() && *c != '0').count();
+    let puzzle =
+        "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79\n";
+    let givens = puzzle
+        .chars()
+        .filter(|c| c.is_ascii_digit() && *c != '0')
+        .count();
     assert_eq!(givens, 30);
-    let expect = [("minimal", 8_859), ("efficient", 11_775), ("extended", 12_018)];
+    let expect = [
+        ("minimal", 8_859),
+        ("efficient", 11_775),
+        ("extended", 12_018),
+    ];
     for (encoding, clauses) in expect {
         let (_, vars, got) = encode(dir.path(), puzzle, encoding, &[]);
         assert_eq!((vars, got), (729, clauses), "{encoding}");
@@ -107,8 +159,18 @@ fn every_encoding_and_kind_decodes_to_the_solution() {
     let s1 = full_sudoku(2, 0);
     let s2 = full_sudoku(2, 1);
     let cases: Vec<(&str, String, String, Vec<&str>)> = vec![
-        ("sudoku", symbols(&blank_diagonal(&sudoku, 9)), symbols(&sudoku), vec![]),
-        ("latin", symbols(&blank_diagonal(&latin, 7)), symbols(&latin), vec![]),
+        (
+            "sudoku",
+            symbols(&blank_diagonal(&sudoku, 9)),
+            symbols(&sudoku),
+            vec![],
+        ),
+        (
+            "latin",
+            symbols(&blank_diagonal(&latin, 7)),
+            symbols(&latin),
+            vec![],
+        ),
         (
             "pair",
             symbols(&blank_diagonal(&s1, 4)) + &symbols(&blank_diagonal(&s2, 4)),
@@ -123,7 +185,11 @@ fn every_encoding_and_kind_decodes_to_the_solution() {
                 args.extend(["--amo", amo]);
                 let (cnf, ..) = encode(dir.path(), &format!("{puzzle}\n"), encoding, &args);
                 let res = run_minisat(dir.path(), &cnf);
-                assert_eq!(&checked_grid(&cnf, &res), solution, "{kind} {encoding} {amo}");
+                assert_eq!(
+                    &checked_grid(&cnf, &res),
+                    solution,
+                    "{kind} {encoding} {amo}"
+                );
             }
         }
     }
@@ -133,12 +199,22 @@ fn every_encoding_and_kind_decodes_to_the_solution() {
 fn a_flipped_literal_is_caught_naming_the_clause() {
     let dir = tempfile::tempdir().unwrap();
     let sudoku = full_sudoku(3, 0);
-    let (cnf, ..) = encode(dir.path(), &(symbols(&blank_diagonal(&sudoku, 9)) + "\n"), "extended", &[]);
+    let (cnf, ..) = encode(
+        dir.path(),
+        &(symbols(&blank_diagonal(&sudoku, 9)) + "\n"),
+        "extended",
+        &[],
+    );
     let res = run_minisat(dir.path(), &cnf);
     let text = std::fs::read_to_string(&res).unwrap();
     let mut lines = text.lines();
     assert_eq!(lines.next(), Some("SAT"));
-    let lits: Vec<i64> = lines.next().unwrap().split_whitespace().map(|t| t.parse().unwrap()).collect();
+    let lits: Vec<i64> = lines
+        .next()
+        .unwrap()
+        .split_whitespace()
+        .map(|t| t.parse().unwrap())
+        .collect();
     for flip in [0, 1, 100, 728] {
         let mut wrong = lits.clone();
         wrong[flip] = -wrong[flip];
@@ -160,21 +236,44 @@ fn malformed_inputs_give_file_and_line() {
     std::fs::write(&cnf, "c fine\np cnf 3 2\n1 2 0\n1 4 0\n").unwrap();
     let answer = dir.path().join("a.txt");
     std::fs::write(&answer, "s SATISFIABLE\nv 1 2 3 0\n").unwrap();
-    let out = bench().arg("check").arg(&cnf).arg(&answer).output().unwrap();
+    let out = bench()
+        .arg("check")
+        .arg(&cnf)
+        .arg(&answer)
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(2));
     let stderr = String::from_utf8(out.stderr).unwrap();
-    assert_eq!(stderr.trim(), format!("bench: {}:4: literal 4 exceeds the header's 3 variables", cnf.display()));
+    assert_eq!(
+        stderr.trim(),
+        format!(
+            "bench: {}:4: literal 4 exceeds the header's 3 variables",
+            cnf.display()
+        )
+    );
 
     let puzzles = dir.path().join("bad.txt");
     let good = symbols(&blank_diagonal(&full_sudoku(3, 0), 9));
     let dup = format!("11{}", &good[2..]);
     std::fs::write(&puzzles, format!("# two puzzles, one bad\n{good}\n{dup}\n")).unwrap();
     let out_dir = dir.path().join("out");
-    let out = bench().arg("encode").arg(&puzzles).arg("-o").arg(&out_dir).output().unwrap();
+    let out = bench()
+        .arg("encode")
+        .arg(&puzzles)
+        .arg("-o")
+        .arg(&out_dir)
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(1));
     let stderr = String::from_utf8(out.stderr).unwrap();
     let first = stderr.lines().next().unwrap();
-    assert!(first.starts_with(&format!("{}:3: ", puzzles.display())), "{stderr}");
-    assert!(out_dir.join("bad-2.cnf").exists(), "the good puzzle is still written");
+    assert!(
+        first.starts_with(&format!("{}:3: ", puzzles.display())),
+        "{stderr}"
+    );
+    assert!(
+        out_dir.join("bad-2.cnf").exists(),
+        "the good puzzle is still written"
+    );
     assert!(!out_dir.join("bad-3.cnf").exists());
 }

@@ -10,7 +10,10 @@ use bench::cnf::dimacs::{ParseOptions, read_path};
 fn children_max_rss_kb() -> i64 {
     let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
     // SAFETY: getrusage writes into the struct we own.
-    assert_eq!(unsafe { libc::getrusage(libc::RUSAGE_CHILDREN, &mut usage) }, 0);
+    assert_eq!(
+        unsafe { libc::getrusage(libc::RUSAGE_CHILDREN, &mut usage) },
+        0
+    );
     usage.ru_maxrss
 }
 
@@ -21,7 +24,9 @@ fn sixty_four_by_sixty_four_streams() {
     // One given in the first cell (64 > 61 symbols, so the integer grid format).
     let mut rows = Vec::new();
     for r in 0..64 {
-        let row: Vec<&str> = (0..64).map(|c| if r == 0 && c == 0 { "7" } else { "0" }).collect();
+        let row: Vec<&str> = (0..64)
+            .map(|c| if r == 0 && c == 0 { "7" } else { "0" })
+            .collect();
         rows.push(row.join(" "));
     }
     std::fs::write(&puzzle, rows.join("\n") + "\n").unwrap();
@@ -34,14 +39,21 @@ fn sixty_four_by_sixty_four_streams() {
         .arg(&out)
         .output()
         .unwrap();
-    assert!(status.status.success(), "{}", String::from_utf8_lossy(&status.stderr));
+    assert!(
+        status.status.success(),
+        "{}",
+        String::from_utf8_lossy(&status.stderr)
+    );
     let rss_kb = children_max_rss_kb();
     let cnf_path = out.join("big-1.cnf");
     let size = std::fs::metadata(&cnf_path).unwrap().len();
     let expected_clauses: usize = 4096 + 4096 * 2016 + 192 * 64 * 2016 + 192 * 64 + 1;
     println!("64×64 extended: {size} bytes, encoder peak RSS {rss_kb} KiB");
     assert!(size > 500_000_000, "{size} bytes");
-    assert!(rss_kb < 100_000, "bench encode used {rss_kb} KiB for a {size}-byte file: not streamed");
+    assert!(
+        rss_kb < 100_000,
+        "bench encode used {rss_kb} KiB for a {size}-byte file: not streamed"
+    );
     let dimacs = read_path(&cnf_path, ParseOptions::default()).unwrap();
     assert_eq!(dimacs.cnf.num_vars(), 64 * 64 * 64);
     assert_eq!(dimacs.cnf.num_clauses(), expected_clauses);

@@ -185,7 +185,9 @@ impl<R: Read> Bytes<R> {
             out.push(b);
             self.bump();
         }
-        String::from_utf8_lossy(&out).trim_end_matches('\r').to_string()
+        String::from_utf8_lossy(&out)
+            .trim_end_matches('\r')
+            .to_string()
     }
 }
 
@@ -253,8 +255,7 @@ impl<R: Read> Parser<'_, R> {
         let mut clause_line = 0;
         let mut max_var = num_vars;
         let mut last_line = self.bytes.line.saturating_sub(1).max(1);
-        loop {
-            let Some(b) = self.bytes.peek() else { break };
+        while let Some(b) = self.bytes.peek() {
             match b {
                 b' ' | b'\t' | b'\r' | b'\n' => self.bytes.bump(),
                 b'c' => self.bytes.skip_line(),
@@ -265,7 +266,10 @@ impl<R: Read> Parser<'_, R> {
                     let n = self.integer()?;
                     if n == 0 {
                         if self.opts.strict && cnf.num_clauses() as u64 >= num_clauses {
-                            return Err(self.error(line, format!("more clauses than the header's {num_clauses}")));
+                            return Err(self.error(
+                                line,
+                                format!("more clauses than the header's {num_clauses}"),
+                            ));
                         }
                         cnf.add_clause(&clause);
                         clause.clear();
@@ -275,7 +279,9 @@ impl<R: Read> Parser<'_, R> {
                             if self.opts.strict || var > MAX_VARS as u64 {
                                 return Err(self.error(
                                     line,
-                                    format!("literal {n} exceeds the header's {num_vars} variables"),
+                                    format!(
+                                        "literal {n} exceeds the header's {num_vars} variables"
+                                    ),
                                 ));
                             }
                             max_var = var as u32;
@@ -336,6 +342,20 @@ impl<R: Read> Parser<'_, R> {
         }
         let mut value: u64 = 0;
         let mut digits = 0;
+        // Fast path: the digits end inside the buffer (digits are never newlines, so the
+        // line count is unaffected). The slow loop below handles tokens across refills.
+        {
+            let bytes = &mut self.bytes;
+            let buf = &bytes.buf[bytes.pos..bytes.len];
+            let run = buf.iter().take_while(|b| b.is_ascii_digit()).count();
+            if run < buf.len() && run <= 18 {
+                for &b in &buf[..run] {
+                    value = value * 10 + (b - b'0') as u64;
+                }
+                digits = run;
+                bytes.pos += run;
+            }
+        }
         while let Some(b) = self.bytes.peek() {
             match b {
                 b'0'..=b'9' => {
@@ -348,7 +368,11 @@ impl<R: Read> Parser<'_, R> {
                     let rest = self.token();
                     return Err(self.error(
                         line,
-                        format!("`{}{}{rest}` is not an integer", if negative { "-" } else { "" }, value_prefix(digits, value)),
+                        format!(
+                            "`{}{}{rest}` is not an integer",
+                            if negative { "-" } else { "" },
+                            value_prefix(digits, value)
+                        ),
                     ));
                 }
             }
@@ -357,9 +381,19 @@ impl<R: Read> Parser<'_, R> {
             return Err(self.error(line, "`-` is not an integer"));
         }
         if value > MAX_VARS as u64 {
-            return Err(self.error(line, format!("literal {}{value} is too large", if negative { "-" } else { "" })));
+            return Err(self.error(
+                line,
+                format!(
+                    "literal {}{value} is too large",
+                    if negative { "-" } else { "" }
+                ),
+            ));
         }
-        Ok(if negative { -(value as i64) } else { value as i64 })
+        Ok(if negative {
+            -(value as i64)
+        } else {
+            value as i64
+        })
     }
 
     /// Parses `p cnf VARS CLAUSES` (the `p` is next).
@@ -367,7 +401,9 @@ impl<R: Read> Parser<'_, R> {
         let line = self.bytes.line;
         let text = self.bytes.rest_of_line();
         let fields: Vec<&str> = text.split_ascii_whitespace().collect();
-        let bad = |this: &Self, why: &str| this.error(line, format!("invalid header `{}`: {why}", text.trim()));
+        let bad = |this: &Self, why: &str| {
+            this.error(line, format!("invalid header `{}`: {why}", text.trim()))
+        };
         if fields.len() != 4 || fields[0] != "p" || fields[1] != "cnf" {
             return Err(bad(self, "expected 'p cnf VARIABLES CLAUSES'"));
         }
@@ -385,7 +421,11 @@ impl<R: Read> Parser<'_, R> {
 }
 
 fn value_prefix(digits: usize, value: u64) -> String {
-    if digits == 0 { String::new() } else { value.to_string() }
+    if digits == 0 {
+        String::new()
+    } else {
+        value.to_string()
+    }
 }
 
 /// Streams clauses to DIMACS text. Write the header first ([`DimacsWriter::new`]), then
@@ -443,7 +483,8 @@ impl<W: Write> ClauseSink for DimacsWriter<W> {
         let mut buf = itoa::Buffer::new();
         self.line.clear();
         for l in lits {
-            self.line.extend_from_slice(buf.format(l.dimacs()).as_bytes());
+            self.line
+                .extend_from_slice(buf.format(l.dimacs()).as_bytes());
             self.line.push(b' ');
         }
         self.line.extend_from_slice(b"0\n");
@@ -477,7 +518,10 @@ mod tests {
     #[test]
     fn reads_the_usual_and_the_unusual() {
         let d = read("c hi\nc bench kind=sudoku\np cnf 3 2\n1 -2\n c mid\n 3 0 -1 0\n").unwrap();
-        assert_eq!(d.cnf, Cnf::from_dimacs_clauses(3, &[vec![1, -2, 3], vec![-1]]));
+        assert_eq!(
+            d.cnf,
+            Cnf::from_dimacs_clauses(3, &[vec![1, -2, 3], vec![-1]])
+        );
         assert_eq!(d.bench_header.as_deref(), Some("bench kind=sudoku"));
         let d = read("p cnf 2 1\r\n1 2 0\r\n%\r\n0\r\n").unwrap();
         assert_eq!(d.cnf.num_clauses(), 1);
@@ -489,12 +533,30 @@ mod tests {
 
     #[test]
     fn strict_errors_name_the_line() {
-        assert_eq!(err("p cnf 2 1\n1 3 0\n"), "t.cnf:2: literal 3 exceeds the header's 2 variables");
-        assert_eq!(err("p cnf 2 2\n1 2 0\n"), "t.cnf:2: found 1 clauses, but the header says 2");
-        assert_eq!(err("p cnf 2 1\n1 2 0\n-1 0\n"), "t.cnf:3: more clauses than the header's 1");
-        assert_eq!(err("p cnf 2 1\n\n1 2\n"), "t.cnf:3: the last clause has no terminating 0");
-        assert_eq!(err("p cnf 2 1\n1 x2 0\n"), "t.cnf:2: expected a literal, found 'x' (`x2`)");
-        assert_eq!(err("p cnf 2 1\n1 2a 0\n"), "t.cnf:2: `2a` is not an integer");
+        assert_eq!(
+            err("p cnf 2 1\n1 3 0\n"),
+            "t.cnf:2: literal 3 exceeds the header's 2 variables"
+        );
+        assert_eq!(
+            err("p cnf 2 2\n1 2 0\n"),
+            "t.cnf:2: found 1 clauses, but the header says 2"
+        );
+        assert_eq!(
+            err("p cnf 2 1\n1 2 0\n-1 0\n"),
+            "t.cnf:3: more clauses than the header's 1"
+        );
+        assert_eq!(
+            err("p cnf 2 1\n\n1 2\n"),
+            "t.cnf:3: the last clause has no terminating 0"
+        );
+        assert_eq!(
+            err("p cnf 2 1\n1 x2 0\n"),
+            "t.cnf:2: expected a literal, found 'x' (`x2`)"
+        );
+        assert_eq!(
+            err("p cnf 2 1\n1 2a 0\n"),
+            "t.cnf:2: `2a` is not an integer"
+        );
         assert!(err("p cnf x 1\n").starts_with("t.cnf:1: invalid header"));
         assert!(err("1 2 0\n").starts_with("t.cnf:1: expected 'c' or 'p'"));
         assert_eq!(err("c only\n"), "t.cnf:2: missing 'p cnf' header");
@@ -504,14 +566,24 @@ mod tests {
 
     #[test]
     fn lenient_mode_grows() {
-        let d = parse("p cnf 1 5\n1 2 0\n".as_bytes(), "t", ParseOptions { strict: false }).unwrap();
+        let d = parse(
+            "p cnf 1 5\n1 2 0\n".as_bytes(),
+            "t",
+            ParseOptions { strict: false },
+        )
+        .unwrap();
         assert_eq!(d.cnf.num_vars(), 2);
     }
 
     #[test]
     fn huge_header_allocates_nothing() {
         // 2^31-2 variables, 2^63 clauses claimed: fine to read as long as the body is short.
-        let d = parse("p cnf 2147483646 1\n1 0\n".as_bytes(), "t", ParseOptions { strict: true }).unwrap();
+        let d = parse(
+            "p cnf 2147483646 1\n1 0\n".as_bytes(),
+            "t",
+            ParseOptions { strict: true },
+        )
+        .unwrap();
         assert_eq!(d.cnf.num_clauses(), 1);
     }
 

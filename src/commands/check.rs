@@ -18,9 +18,11 @@ pub(super) fn run(args: CheckArgs) -> anyhow::Result<i32> {
         .map(BenchHeader::parse)
         .transpose()
         .map_err(|e| anyhow::anyhow!("{}: bad `c bench` line: {e}", args.cnf.display()))?;
-    let bytes = std::fs::read(&args.answer).with_context(|| format!("reading {}", args.answer.display()))?;
+    let bytes = std::fs::read(&args.answer)
+        .with_context(|| format!("reading {}", args.answer.display()))?;
     let text = String::from_utf8_lossy(&bytes);
-    let (_, claim) = parse_answer(&text).map_err(|e| anyhow::anyhow!("{}: {e}", args.answer.display()))?;
+    let (_, claim) =
+        parse_answer(&text).map_err(|e| anyhow::anyhow!("{}: {e}", args.answer.display()))?;
     match claim {
         Claim::Sat(model) => match check_with_header(&dimacs.cnf, header.as_ref(), &model) {
             Ok(solution) => {
@@ -37,7 +39,9 @@ pub(super) fn run(args: CheckArgs) -> anyhow::Result<i32> {
             }
         },
         Claim::Unsat => {
-            println!("unchecked: the answer claims UNSAT (a model cannot refute it; use a DRAT proof)");
+            println!(
+                "unchecked: the answer claims UNSAT (a model cannot refute it; use a DRAT proof)"
+            );
             Ok(0)
         }
         Claim::Unknown(word) => {

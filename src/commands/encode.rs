@@ -35,11 +35,15 @@ pub(super) fn run(args: EncodeArgs) -> anyhow::Result<i32> {
     match &args.out {
         None => {
             if puzzles.len() != 1 {
-                bail!("{} puzzles read: name a folder with -o to write one file each", puzzles.len());
+                bail!(
+                    "{} puzzles read: name a folder with -o to write one file each",
+                    puzzles.len()
+                );
             }
             let (_, entry) = &puzzles[0];
             let stdout = io::stdout().lock();
-            let (vars, clauses) = write_one(&entry.puzzle, opts, stdout).context("writing to stdout")?;
+            let (vars, clauses) =
+                write_one(&entry.puzzle, opts, stdout).context("writing to stdout")?;
             eprintln!("c {vars} variables, {clauses} clauses");
         }
         Some(dir) => {
@@ -60,14 +64,25 @@ pub(super) fn run(args: EncodeArgs) -> anyhow::Result<i32> {
 
 /// `hard.txt`, line 12 → `hard-12.cnf`: the instance id of DESIGN.md as a file name.
 pub(crate) fn file_name(puzzle_file: &Path, line: usize) -> String {
-    let stem = puzzle_file.file_stem().and_then(|s| s.to_str()).unwrap_or("puzzle");
+    let stem = puzzle_file
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .unwrap_or("puzzle");
     format!("{stem}-{line}.cnf")
 }
 
 /// Streams one puzzle's encoding to `out`; returns (variables, clauses).
-pub(crate) fn write_one<W: Write>(puzzle: &Puzzle, opts: EncodeOptions, out: W) -> io::Result<(u32, u64)> {
+pub(crate) fn write_one<W: Write>(
+    puzzle: &Puzzle,
+    opts: EncodeOptions,
+    out: W,
+) -> io::Result<(u32, u64)> {
     let (vars, clauses) = count(puzzle, opts);
-    let header = BenchHeader { puzzle: puzzle.clone(), opts }.to_comment();
+    let header = BenchHeader {
+        puzzle: puzzle.clone(),
+        opts,
+    }
+    .to_comment();
     let mut writer = DimacsWriter::new(out, &[header], vars, clauses)?;
     encode(puzzle, opts, &mut writer);
     writer.finish()?.flush()?;
@@ -76,7 +91,11 @@ pub(crate) fn write_one<W: Write>(puzzle: &Puzzle, opts: EncodeOptions, out: W) 
 
 /// Writes to `target` through a temporary name, so that a failure (a full disk) never
 /// leaves a truncated file that looks complete.
-pub(crate) fn write_file(puzzle: &Puzzle, opts: EncodeOptions, target: &Path) -> anyhow::Result<(u32, u64)> {
+pub(crate) fn write_file(
+    puzzle: &Puzzle,
+    opts: EncodeOptions,
+    target: &Path,
+) -> anyhow::Result<(u32, u64)> {
     let partial = target.with_extension("cnf.partial");
     let result = fs::File::create(&partial)
         .and_then(|f| write_one(puzzle, opts, f))

@@ -4,6 +4,8 @@
 
 mod check;
 mod encode;
+mod report;
+mod run;
 mod solve;
 mod solvers;
 
@@ -23,6 +25,8 @@ pub fn run(cli: Cli) -> anyhow::Result<i32> {
         Command::Encode(args) => encode::run(args),
         Command::Check(args) => check::run(args),
         Command::Solve(args) => solve::run(args),
+        Command::Run(args) => run::run(args),
+        Command::Report(args) => report::run(args),
         Command::Solvers(args) => solvers::run(args),
     }
 }
@@ -39,12 +43,20 @@ pub(crate) fn encode_options(encoding: &str, amo: &str) -> anyhow::Result<Encode
 }
 
 /// Validates `--kind` and `--format`.
-pub(crate) fn read_options(kind: Option<&str>, format: Option<&str>) -> anyhow::Result<ReadOptions> {
+pub(crate) fn read_options(
+    kind: Option<&str>,
+    format: Option<&str>,
+) -> anyhow::Result<ReadOptions> {
     let kind = kind
-        .map(|k| Kind::parse(k).with_context(|| format!("unknown kind `{k}` (sudoku, latin, pair)")))
+        .map(|k| {
+            Kind::parse(k).with_context(|| format!("unknown kind `{k}` (sudoku, latin, pair)"))
+        })
         .transpose()?;
     let format = format
-        .map(|f| Format::parse(f).with_context(|| format!("unknown format `{f}` (line, prefixed, grid, csv)")))
+        .map(|f| {
+            Format::parse(f)
+                .with_context(|| format!("unknown format `{f}` (line, prefixed, grid, csv)"))
+        })
         .transpose()?;
     Ok(ReadOptions { format, kind })
 }
@@ -53,7 +65,9 @@ pub(crate) fn read_options(kind: Option<&str>, format: Option<&str>) -> anyhow::
 pub(crate) fn solver_config(paths: &[String], commands: &[String]) -> anyhow::Result<SolverConfig> {
     let split = |s: &String, what: &str| -> anyhow::Result<(String, String)> {
         match s.split_once('=') {
-            Some((name, value)) if !name.is_empty() && !value.is_empty() => Ok((name.to_string(), value.to_string())),
+            Some((name, value)) if !name.is_empty() && !value.is_empty() => {
+                Ok((name.to_string(), value.to_string()))
+            }
             _ => bail!("`{s}` is not {what}"),
         }
     };
@@ -72,12 +86,20 @@ pub(crate) fn solver_config(paths: &[String], commands: &[String]) -> anyhow::Re
 /// starts with a comment or a `p` header, or compressed content.
 pub(crate) fn is_dimacs(path: &std::path::Path) -> bool {
     let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
-    if [".cnf", ".cnf.gz", ".cnf.xz", ".dimacs"].iter().any(|e| name.ends_with(e)) {
+    if [".cnf", ".cnf.gz", ".cnf.xz", ".dimacs"]
+        .iter()
+        .any(|e| name.ends_with(e))
+    {
         return true;
     }
-    let Ok(mut file) = std::fs::File::open(path) else { return false };
+    let Ok(mut file) = std::fs::File::open(path) else {
+        return false;
+    };
     let mut head = [0u8; 6];
     let n = std::io::Read::read(&mut file, &mut head).unwrap_or(0);
     let head = &head[..n];
-    head.starts_with(&[0x1f, 0x8b]) || head.starts_with(&[0xfd, b'7', b'z']) || head.starts_with(b"p cnf") || head.starts_with(b"c ")
+    head.starts_with(&[0x1f, 0x8b])
+        || head.starts_with(&[0xfd, b'7', b'z'])
+        || head.starts_with(b"p cnf")
+        || head.starts_with(b"c ")
 }

@@ -28,7 +28,9 @@ pub(super) fn run(args: SolveArgs) -> anyhow::Result<i32> {
     let config = super::solver_config(&args.solver_path, &commands)?;
     let solver = by_name(&name, &config)?;
     let timeout = match args.timeout {
-        Some(t) if !(t > 0.0 && t.is_finite()) => bail!("--timeout must be a positive number of seconds"),
+        Some(t) if !(t > 0.0 && t.is_finite()) => {
+            bail!("--timeout must be a positive number of seconds")
+        }
         t => t.map(Duration::from_secs_f64),
     };
     let limits = Limits {
@@ -48,25 +50,31 @@ pub(super) fn run(args: SolveArgs) -> anyhow::Result<i32> {
 
 fn solve_cnf(path: &Path, solver: &dyn Solver, limits: &Limits) -> anyhow::Result<i32> {
     let dimacs = read_path(path, ParseOptions::default())?;
-    let header = dimacs.bench_header.as_deref().and_then(|h| BenchHeader::parse(h).ok());
+    let header = dimacs
+        .bench_header
+        .as_deref()
+        .and_then(|h| BenchHeader::parse(h).ok());
     let mut outcome = solver.solve(&dimacs.cnf, limits);
     let mut out = io::stdout().lock();
     writeln!(out, "c solver: {}", solver.name())?;
     let wrong = verify(&dimacs.cnf, header.as_ref(), &mut outcome);
     write_times(&mut out, &outcome)?;
     write_competition(&mut out, &outcome, dimacs.cnf.num_vars())?;
-    if let (Status::Sat, Some(h)) = (outcome.status, &header) {
-        if let Some(m) = &outcome.model {
-            if let Ok(solved) = crate::encode::decode::decode(&h.puzzle, m) {
-                let mut grid = Vec::new();
-                format::write(&mut grid, &solved, format::Format::Grid)?;
-                for line in String::from_utf8_lossy(&grid).lines() {
-                    writeln!(out, "c {line}")?;
-                }
-            }
+    if let (Status::Sat, Some(h)) = (outcome.status, &header)
+        && let Some(m) = &outcome.model
+        && let Ok(solved) = crate::encode::decode::decode(&h.puzzle, m)
+    {
+        let mut grid = Vec::new();
+        format::write(&mut grid, &solved, format::Format::Grid)?;
+        for line in String::from_utf8_lossy(&grid).lines() {
+            writeln!(out, "c {line}")?;
         }
     }
-    Ok(if wrong { 1 } else { competition_exit_code(outcome.status) })
+    Ok(if wrong {
+        1
+    } else {
+        competition_exit_code(outcome.status)
+    })
 }
 
 /// Checks a SAT outcome's model; a wrong one turns the outcome into an ERROR (so it is
@@ -77,7 +85,9 @@ fn verify(cnf: &Cnf, header: Option<&BenchHeader>, outcome: &mut Outcome) -> boo
     }
     let result = match (&outcome.model, header) {
         (None, _) => Err("SAT without a model".to_string()),
-        (Some(m), Some(h)) => check_puzzle_model(cnf, &h.puzzle, m).map(|_| ()).map_err(|e| e.to_string()),
+        (Some(m), Some(h)) => check_puzzle_model(cnf, &h.puzzle, m)
+            .map(|_| ())
+            .map_err(|e| e.to_string()),
         (Some(m), None) => check_model(cnf, m).map_err(|e| e.to_string()),
     };
     match result {
@@ -120,7 +130,10 @@ fn solve_puzzles(args: &SolveArgs, solver: &dyn Solver, limits: &Limits) -> anyh
         let mut cnf = Cnf::new(0);
         let vars = encode(&entry.puzzle, opts, &mut cnf);
         cnf.ensure_vars(vars);
-        let header = BenchHeader { puzzle: entry.puzzle.clone(), opts };
+        let header = BenchHeader {
+            puzzle: entry.puzzle.clone(),
+            opts,
+        };
         let mut outcome = solver.solve(&cnf, limits);
         let wrong = verify(&cnf, Some(&header), &mut outcome);
         let place = format!("{}:{}", args.file.display(), entry.line);

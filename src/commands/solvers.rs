@@ -11,9 +11,20 @@ pub(super) fn run(args: SolverLookupArgs) -> anyhow::Result<i32> {
         println!("{name:<14} {:<9} {version:<12} (built in)", "found");
     }
     for info in external::discover(&config) {
-        let status = if info.path.is_some() { "found" } else { "missing" };
-        let path = info.path.map(|p| p.display().to_string()).unwrap_or_else(|| "-".into());
-        println!("{:<14} {status:<9} {:<12} {path}", info.name, info.version.unwrap_or_else(|| "-".into()));
+        let status = if info.path.is_some() {
+            "found"
+        } else {
+            "missing"
+        };
+        let path = info
+            .path
+            .map(|p| p.display().to_string())
+            .unwrap_or_else(|| "-".into());
+        println!(
+            "{:<14} {status:<9} {:<12} {path}",
+            info.name,
+            info.version.unwrap_or_else(|| "-".into())
+        );
     }
     Ok(0)
 }

@@ -100,9 +100,13 @@ mod tests {
     fn extendable(cnf: &Cnf, fixed: &[bool]) -> bool {
         let aux = cnf.num_vars() as usize - fixed.len();
         (0..1u32 << aux).any(|bits| {
-            let values = fixed.iter().copied().chain((0..aux).map(|i| bits >> i & 1 == 1));
+            let values = fixed
+                .iter()
+                .copied()
+                .chain((0..aux).map(|i| bits >> i & 1 == 1));
             let m = Model::from_values(values);
-            cnf.clauses().all(|c| c.iter().any(|&l| m.lit_value(l) == Some(true)))
+            cnf.clauses()
+                .all(|c| c.iter().any(|&l| m.lit_value(l) == Some(true)))
         })
     }
 
@@ -117,7 +121,11 @@ mod tests {
                 cnf.ensure_vars(vars.num_vars());
                 for bits in 0..1u32 << m {
                     let fixed: Vec<bool> = (0..m).map(|i| bits >> i & 1 == 1).collect();
-                    assert_eq!(extendable(&cnf, &fixed), bits.count_ones() <= 1, "{amo:?} m={m} bits={bits:b}");
+                    assert_eq!(
+                        extendable(&cnf, &fixed),
+                        bits.count_ones() <= 1,
+                        "{amo:?} m={m} bits={bits:b}"
+                    );
                 }
             }
         }

@@ -38,7 +38,11 @@ pub fn decode(puzzle: &Puzzle, model: &Model) -> Result<Puzzle, DecodeError> {
                         let value = v as u16 + 1;
                         if found != 0 {
                             return Err(DecodeError {
-                                board: if pair { format!("board {}: ", b + 1) } else { String::new() },
+                                board: if pair {
+                                    format!("board {}: ", b + 1)
+                                } else {
+                                    String::new()
+                                },
                                 r: r + 1,
                                 c: c + 1,
                                 first: found,

@@ -23,9 +23,16 @@ pub struct BenchHeader {
 
 fn board_token(grid: &Grid) -> String {
     if grid.side() <= MAX_SYMBOL_VALUE as usize {
-        grid.cells().iter().map(|&v| value_symbol(v).expect("value within side")).collect()
+        grid.cells()
+            .iter()
+            .map(|&v| value_symbol(v).expect("value within side"))
+            .collect()
     } else {
-        grid.cells().iter().map(|v| v.to_string()).collect::<Vec<_>>().join(",")
+        grid.cells()
+            .iter()
+            .map(|v| v.to_string())
+            .collect::<Vec<_>>()
+            .join(",")
     }
 }
 
@@ -42,7 +49,9 @@ fn parse_board(side: usize, token: &str) -> Result<Grid, String> {
             .collect::<Result<_, _>>()?
     };
     let len = cells.len();
-    Grid::from_cells(side, cells).ok_or_else(|| format!("{len} cells with values up to {side} do not make a {side}×{side} board"))
+    Grid::from_cells(side, cells).ok_or_else(|| {
+        format!("{len} cells with values up to {side} do not make a {side}×{side} board")
+    })
 }
 
 impl BenchHeader {
@@ -53,7 +62,11 @@ impl BenchHeader {
         if let Some(k) = p.box_size() {
             s += &format!(" box={k}");
         }
-        s += &format!(" encoding={} amo={}", self.opts.encoding, self.opts.amo.as_str());
+        s += &format!(
+            " encoding={} amo={}",
+            self.opts.encoding,
+            self.opts.amo.as_str()
+        );
         s += &format!(" givens={}", board_token(&p.boards()[0]));
         if let Some(second) = p.boards().get(1) {
             s += &format!(" givens2={}", board_token(second));
@@ -69,7 +82,12 @@ impl BenchHeader {
             return Err("not a `c bench` line".into());
         }
         let fields: BTreeMap<&str, &str> = words.filter_map(|w| w.split_once('=')).collect();
-        let get = |k: &str| fields.get(k).copied().ok_or_else(|| format!("the bench line has no `{k}=`"));
+        let get = |k: &str| {
+            fields
+                .get(k)
+                .copied()
+                .ok_or_else(|| format!("the bench line has no `{k}=`"))
+        };
         let kind = Kind::parse(get("kind")?).ok_or("unknown kind")?;
         let side: usize = get("side")?.parse().map_err(|_| "bad side")?;
         let encoding = Encoding::parse(get("encoding")?).ok_or("unknown encoding")?;
@@ -79,7 +97,10 @@ impl BenchHeader {
             boards.push(parse_board(side, get("givens2")?)?);
         }
         let puzzle = Puzzle::new(kind, boards).map_err(|e| e.to_string())?;
-        Ok(BenchHeader { puzzle, opts: EncodeOptions { encoding, amo } })
+        Ok(BenchHeader {
+            puzzle,
+            opts: EncodeOptions { encoding, amo },
+        })
     }
 }
 
@@ -92,7 +113,13 @@ mod tests {
         let mut p = Puzzle::empty(Kind::Pair, 4).unwrap();
         p.boards_mut()[0].set(0, 0, 3);
         p.boards_mut()[1].set(3, 3, 4);
-        let h = BenchHeader { puzzle: p, opts: EncodeOptions { encoding: Encoding::Pruned, amo: Amo::Sequential } };
+        let h = BenchHeader {
+            puzzle: p,
+            opts: EncodeOptions {
+                encoding: Encoding::Pruned,
+                amo: Amo::Sequential,
+            },
+        };
         let text = h.to_comment();
         assert_eq!(
             text,
@@ -101,7 +128,10 @@ mod tests {
         assert_eq!(BenchHeader::parse(&text).unwrap(), h);
         let mut big = Puzzle::empty(Kind::Latin, 70).unwrap();
         big.boards_mut()[0].set(1, 1, 70);
-        let h = BenchHeader { puzzle: big, opts: EncodeOptions::default() };
+        let h = BenchHeader {
+            puzzle: big,
+            opts: EncodeOptions::default(),
+        };
         assert_eq!(BenchHeader::parse(&h.to_comment()).unwrap(), h);
     }
 }

@@ -37,7 +37,12 @@ pub enum Encoding {
 
 impl Encoding {
     /// All encodings, in order of size.
-    pub const ALL: [Encoding; 4] = [Encoding::Minimal, Encoding::Efficient, Encoding::Extended, Encoding::Pruned];
+    pub const ALL: [Encoding; 4] = [
+        Encoding::Minimal,
+        Encoding::Efficient,
+        Encoding::Extended,
+        Encoding::Pruned,
+    ];
 
     /// The name used on the command line and in headers.
     pub fn as_str(self) -> &'static str {
@@ -152,7 +157,10 @@ fn encode_rules(puzzle: &Puzzle, opts: EncodeOptions, sink: &mut dyn ClauseSink)
         for r in 0..n {
             for c in 0..n {
                 for v in 0..n {
-                    sink.add_clause(&[!grid_var(n, 0, r, c, v).pos(), !grid_var(n, 1, r, c, v).pos()]);
+                    sink.add_clause(&[
+                        !grid_var(n, 0, r, c, v).pos(),
+                        !grid_var(n, 1, r, c, v).pos(),
+                    ]);
                 }
             }
         }
@@ -215,7 +223,11 @@ impl<'a> GivenFilter<'a> {
                 }
             }
         }
-        GivenFilter { fixed, inner, buf: Vec::new() }
+        GivenFilter {
+            fixed,
+            inner,
+            buf: Vec::new(),
+        }
     }
 
     fn value(&self, l: Lit) -> Option<bool> {
@@ -246,15 +258,32 @@ mod tests {
 
     fn counts(kind: Kind, side: usize, encoding: Encoding) -> (u32, u64) {
         let p = Puzzle::empty(kind, side).unwrap();
-        count(&p, EncodeOptions { encoding, amo: Amo::Pairwise })
+        count(
+            &p,
+            EncodeOptions {
+                encoding,
+                amo: Amo::Pairwise,
+            },
+        )
     }
 
     #[test]
     fn counts_of_design_md() {
-        let expected = [(9, [8_829, 11_745, 11_988]), (16, [92_416, 123_136, 123_904]), (25, [563_125, 750_625, 752_500])];
+        let expected = [
+            (9, [8_829, 11_745, 11_988]),
+            (16, [92_416, 123_136, 123_904]),
+            (25, [563_125, 750_625, 752_500]),
+        ];
         for (side, clauses) in expected {
-            for (enc, want) in [Encoding::Minimal, Encoding::Efficient, Encoding::Extended].into_iter().zip(clauses) {
-                assert_eq!(counts(Kind::Sudoku, side, enc), ((side * side * side) as u32, want), "{side} {enc}");
+            for (enc, want) in [Encoding::Minimal, Encoding::Efficient, Encoding::Extended]
+                .into_iter()
+                .zip(clauses)
+            {
+                assert_eq!(
+                    counts(Kind::Sudoku, side, enc),
+                    ((side * side * side) as u32, want),
+                    "{side} {enc}"
+                );
             }
         }
     }
@@ -270,15 +299,27 @@ mod tests {
     #[test]
     fn latin_and_pair_counts() {
         // Latin 9: 81 ALO + 2·81·36 AMO (cells, efficient) + 18 groups·9·36 + 18·9 ALO.
-        assert_eq!(counts(Kind::Latin, 9, Encoding::Extended), (729, 81 + 81 * 36 + 18 * 9 * 36 + 18 * 9));
+        assert_eq!(
+            counts(Kind::Latin, 9, Encoding::Extended),
+            (729, 81 + 81 * 36 + 18 * 9 * 36 + 18 * 9)
+        );
         // A pair is two sudokus plus n³ exclusions.
-        assert_eq!(counts(Kind::Pair, 9, Encoding::Extended), (1458, 2 * 11_988 + 729));
+        assert_eq!(
+            counts(Kind::Pair, 9, Encoding::Extended),
+            (1458, 2 * 11_988 + 729)
+        );
     }
 
     #[test]
     fn sequential_adds_aux_after_grid() {
         let p = Puzzle::empty(Kind::Sudoku, 9).unwrap();
-        let (vars, clauses) = count(&p, EncodeOptions { encoding: Encoding::Extended, amo: Amo::Sequential });
+        let (vars, clauses) = count(
+            &p,
+            EncodeOptions {
+                encoding: Encoding::Extended,
+                amo: Amo::Sequential,
+            },
+        );
         // 81 cells + 243 groups·values, each an AMO over 9: 8 aux vars, 23 clauses.
         assert_eq!(vars, 729 + (81 + 243) * 8);
         assert_eq!(clauses, 81 + 243 + (81 + 243) * 23);

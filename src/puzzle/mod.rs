@@ -236,7 +236,11 @@ impl Puzzle {
 
     /// The box size k (side = k²) for sudokus and pairs.
     pub fn box_size(&self) -> Option<usize> {
-        if self.kind.has_boxes() { exact_sqrt(self.side()) } else { None }
+        if self.kind.has_boxes() {
+            exact_sqrt(self.side())
+        } else {
+            None
+        }
     }
 
     /// The boards (one, or two for a pair).
@@ -292,7 +296,11 @@ impl Puzzle {
                 for c in 0..n {
                     let v = self.boards[0].get(r, c);
                     if v != 0 && v == self.boards[1].get(r, c) {
-                        return Err(RuleViolation::PairClash { value: v, r: r + 1, c: c + 1 });
+                        return Err(RuleViolation::PairClash {
+                            value: v,
+                            r: r + 1,
+                            c: c + 1,
+                        });
                     }
                 }
             }
@@ -312,7 +320,11 @@ impl Puzzle {
                 for c in 0..n {
                     let f = found.get(r, c);
                     if f == 0 {
-                        return Err(RuleViolation::Blank { board: self.board_prefix(b), r: r + 1, c: c + 1 });
+                        return Err(RuleViolation::Blank {
+                            board: self.board_prefix(b),
+                            r: r + 1,
+                            c: c + 1,
+                        });
                     }
                     let g = given.get(r, c);
                     if g != 0 && g != f {
@@ -331,7 +343,11 @@ impl Puzzle {
     }
 
     fn board_prefix(&self, b: usize) -> String {
-        if self.kind == Kind::Pair { format!("board {}: ", b + 1) } else { String::new() }
+        if self.kind == Kind::Pair {
+            format!("board {}: ", b + 1)
+        } else {
+            String::new()
+        }
     }
 }
 
@@ -342,7 +358,10 @@ pub fn groups(n: usize, box_size: Option<usize>) -> Vec<(String, Vec<(usize, usi
         out.push((format!("row {}", r + 1), (0..n).map(|c| (r, c)).collect()));
     }
     for c in 0..n {
-        out.push((format!("column {}", c + 1), (0..n).map(|r| (r, c)).collect()));
+        out.push((
+            format!("column {}", c + 1),
+            (0..n).map(|r| (r, c)).collect(),
+        ));
     }
     if let Some(k) = box_size {
         for b in 0..n {
@@ -359,13 +378,20 @@ mod tests {
     use super::*;
 
     fn sudoku4(rows: &[[u16; 4]; 4]) -> Puzzle {
-        Puzzle::new(Kind::Sudoku, vec![Grid::from_cells(4, rows.concat()).unwrap()]).unwrap()
+        Puzzle::new(
+            Kind::Sudoku,
+            vec![Grid::from_cells(4, rows.concat()).unwrap()],
+        )
+        .unwrap()
     }
 
     #[test]
     fn shapes() {
         assert!(Puzzle::empty(Kind::Sudoku, 9).is_ok());
-        assert_eq!(Puzzle::empty(Kind::Sudoku, 10), Err(ShapeError::NotSquare(10)));
+        assert_eq!(
+            Puzzle::empty(Kind::Sudoku, 10),
+            Err(ShapeError::NotSquare(10))
+        );
         assert!(Puzzle::empty(Kind::Latin, 10).is_ok());
         assert_eq!(Puzzle::empty(Kind::Pair, 9).unwrap().boards().len(), 2);
         assert_eq!(Puzzle::empty(Kind::Sudoku, 64).unwrap().box_size(), Some(8));
@@ -381,6 +407,9 @@ mod tests {
         let puzzle = sudoku4(&[[1, 0, 0, 0], [0; 4], [0; 4], [0, 0, 0, 1]]);
         assert!(puzzle.check_solution(&solved).is_ok());
         let other = sudoku4(&[[2, 0, 0, 0], [0; 4], [0; 4], [0; 4]]);
-        assert!(matches!(other.check_solution(&solved), Err(RuleViolation::GivenChanged { .. })));
+        assert!(matches!(
+            other.check_solution(&solved),
+            Err(RuleViolation::GivenChanged { .. })
+        ));
     }
 }

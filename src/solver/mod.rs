@@ -148,6 +148,22 @@ pub trait Solver: Send + Sync {
         None
     }
 
+    /// Where the solver's binary is (external solvers).
+    fn path(&self) -> Option<PathBuf> {
+        None
+    }
+
+    /// Whether the solver writes a DRAT proof to `Limits::proof` when asked.
+    fn can_prove(&self) -> bool {
+        false
+    }
+
+    /// True for solvers that run inside bench's process (their CPU time is measured on the
+    /// calling thread; their memory is bench's).
+    fn in_process(&self) -> bool {
+        false
+    }
+
     /// Solves `cnf` within `limits`. Never panics on a solver's misbehaviour: every failure
     /// is an [`Outcome`] with status ERROR, TIMEOUT or MEMOUT.
     fn solve(&self, cnf: &Cnf, limits: &Limits) -> Outcome;

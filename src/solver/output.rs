@@ -115,14 +115,17 @@ pub fn parse_competition(text: &str) -> Result<Claim, OutputError> {
         let line = raw.trim_end_matches('\r');
         if let Some(rest) = line.strip_prefix("s ") {
             let word = rest.trim();
-            if let Some((first_line, previous)) = status {
-                if previous != word {
-                    let _ = first_line;
-                    return Err(OutputError::Conflicting { line: line_no });
-                }
+            if let Some((first_line, previous)) = status
+                && previous != word
+            {
+                let _ = first_line;
+                return Err(OutputError::Conflicting { line: line_no });
             }
             status = Some((line_no, word));
-        } else if let Some(rest) = line.strip_prefix('v').filter(|r| r.is_empty() || r.starts_with([' ', '\t'])) {
+        } else if let Some(rest) = line
+            .strip_prefix('v')
+            .filter(|r| r.is_empty() || r.starts_with([' ', '\t']))
+        {
             saw_v = true;
             for token in rest.split_ascii_whitespace() {
                 let n: i64 = token.parse().map_err(|_| OutputError::BadLiteral {
@@ -163,7 +166,10 @@ pub fn parse_competition(text: &str) -> Result<Claim, OutputError> {
 
 /// Reads minisat's result file: `SAT` and a line of literals ending in 0, `UNSAT`, `INDET`.
 pub fn parse_minisat(text: &str) -> Result<Claim, OutputError> {
-    let mut lines = text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty());
+    let mut lines = text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty());
     let Some((_, first)) = lines.next() else {
         return Err(OutputError::NoResult);
     };
@@ -218,10 +224,10 @@ pub fn parse_zchaff(text: &str) -> Result<Claim, OutputError> {
             }
         } else if let Some(rest) = line.strip_prefix("RESULT:") {
             let word = rest.trim().to_string();
-            if let Some((_, previous)) = &result {
-                if *previous != word {
-                    return Err(OutputError::Conflicting { line: i + 1 });
-                }
+            if let Some((_, previous)) = &result
+                && *previous != word
+            {
+                return Err(OutputError::Conflicting { line: i + 1 });
             }
             result = Some((i + 1, word));
         }
@@ -229,7 +235,9 @@ pub fn parse_zchaff(text: &str) -> Result<Claim, OutputError> {
     let (line_no, word) = result.ok_or(OutputError::NoResult)?;
     match word.as_str() {
         "SAT" => {
-            let (line, text) = model_line.ok_or(OutputError::Mismatch("zchaff said SAT but printed no model"))?;
+            let (line, text) = model_line.ok_or(OutputError::Mismatch(
+                "zchaff said SAT but printed no model",
+            ))?;
             let text = text.split("Random Seed Used").next().unwrap_or("");
             let mut lits = Vec::new();
             for token in text.split_ascii_whitespace() {
@@ -299,7 +307,10 @@ pub fn write_competition(out: &mut dyn Write, outcome: &Outcome, num_vars: u32) 
         Status::Unsat => "UNSATISFIABLE",
         _ => "UNKNOWN",
     };
-    if !matches!(outcome.status, Status::Sat | Status::Unsat | Status::Unknown) {
+    if !matches!(
+        outcome.status,
+        Status::Sat | Status::Unsat | Status::Unknown
+    ) {
         writeln!(out, "c status: {}", outcome.status)?;
     }
     writeln!(out, "s {word}")?;
@@ -349,16 +360,28 @@ mod tests {
         let (_, c) = parse_answer("s SATISFIABLE\nv 1 2 -3 0 \n").unwrap();
         assert_eq!(sat_lits(&c), vec![1, 2, -3]);
         assert_eq!(parse_answer("s UNSATISFIABLE\n").unwrap().1, Claim::Unsat);
-        assert!(matches!(parse_answer("s INDETERMINATE\n").unwrap().1, Claim::Unknown(_)));
+        assert!(matches!(
+            parse_answer("s INDETERMINATE\n").unwrap().1,
+            Claim::Unknown(_)
+        ));
     }
 
     #[test]
     fn competition_errors() {
         assert_eq!(parse_answer("c nothing\n"), Err(OutputError::NoResult));
         assert_eq!(parse_answer(""), Err(OutputError::NoResult));
-        assert!(matches!(parse_answer("s SATISFIABLE\ns UNSATISFIABLE\n"), Err(OutputError::Conflicting { line: 2 })));
-        assert!(matches!(parse_answer("s SATISFIABLE\nv 1 x 0\n"), Err(OutputError::BadLiteral { line: 2, .. })));
-        assert!(matches!(parse_answer("s SATISFIABLE\nv 1 -1 0\n"), Err(OutputError::Inconsistent { var: 1 })));
+        assert!(matches!(
+            parse_answer("s SATISFIABLE\ns UNSATISFIABLE\n"),
+            Err(OutputError::Conflicting { line: 2 })
+        ));
+        assert!(matches!(
+            parse_answer("s SATISFIABLE\nv 1 x 0\n"),
+            Err(OutputError::BadLiteral { line: 2, .. })
+        ));
+        assert!(matches!(
+            parse_answer("s SATISFIABLE\nv 1 -1 0\n"),
+            Err(OutputError::Inconsistent { var: 1 })
+        ));
         assert!(parse_answer("s SATISFIABLE\n").is_err());
     }
 
@@ -368,7 +391,10 @@ mod tests {
         assert_eq!(f, OutputFormat::Minisat);
         assert_eq!(sat_lits(&c), vec![1, -2, 3]);
         assert_eq!(parse_answer("UNSAT\n").unwrap().1, Claim::Unsat);
-        assert!(matches!(parse_answer("INDET\n").unwrap().1, Claim::Unknown(_)));
+        assert!(matches!(
+            parse_answer("INDET\n").unwrap().1,
+            Claim::Unknown(_)
+        ));
         assert!(parse_answer("SAT\n1 -2 3\n").is_err());
     }
 
@@ -381,7 +407,12 @@ mod tests {
         let (f, c) = parse_answer(text).unwrap();
         assert_eq!(f, OutputFormat::Zchaff);
         assert_eq!(sat_lits(&c), vec![1, -2, 4]);
-        assert_eq!(parse_answer("Instance Unsatisfiable\nRESULT:\tUNSAT\n").unwrap().1, Claim::Unsat);
+        assert_eq!(
+            parse_answer("Instance Unsatisfiable\nRESULT:\tUNSAT\n")
+                .unwrap()
+                .1,
+            Claim::Unsat
+        );
         assert!(matches!(
             parse_answer("RESULT:\tABORT : TIME OUT\n").unwrap().1,
             Claim::Unknown(_)

@@ -1,0 +1,251 @@
+//! Scores in the SAT-competition conventions, computed from result rows alone.
+//!
+//! Per solver × encoding: runs, solved (SAT + UNSAT, wrong answers excluded), timeouts,
+//! memouts, errors, WRONG, PAR-2 (the mean over runs of the wall time for a solved run and
+//! twice the timeout otherwise), the median wall time of solved runs, and the total wall
+//! time of all runs. Wrong answers are listed before anything else.
+
+use std::collections::BTreeMap;
+use std::fmt::Write;
+
+use crate::run::results::Row;
+use crate::solver::Status;
+
+/// The scores of one solver on one encoding.
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
+pub struct Score {
+    /// Solver name.
+    pub solver: String,
+    /// Encoding name.
+    pub encoding: String,
+    /// Runs.
+    pub runs: usize,
+    /// Right answers (SAT + UNSAT, not wrong).
+    pub solved: usize,
+    /// Right SAT answers.
+    pub sat: usize,
+    /// Right UNSAT answers.
+    pub unsat: usize,
+    /// Timeouts.
+    pub timeouts: usize,
+    /// Memory-outs.
+    pub memouts: usize,
+    /// Errors and UNKNOWNs.
+    pub errors: usize,
+    /// Wrong answers.
+    pub wrong: usize,
+    /// Penalised average runtime, seconds.
+    pub par2: f64,
+    /// Median wall time of the solved runs, seconds (0 if none).
+    pub median_s: f64,
+    /// Total wall time of all runs, seconds.
+    pub total_s: f64,
+}
+
+/// The median of `values` (0 for none).
+pub fn median(values: &mut [f64]) -> f64 {
+    if values.is_empty() {
+        return 0.0;
+    }
+    values.sort_by(f64::total_cmp);
+    let m = values.len() / 2;
+    if values.len() % 2 == 1 {
+        values[m]
+    } else {
+        (values[m - 1] + values[m]) / 2.0
+    }
+}
+
+/// Scores per (solver, encoding), in name order.
+pub fn scores(rows: &[Row]) -> Vec<Score> {
+    let mut groups: BTreeMap<(String, String), Vec<&Row>> = BTreeMap::new();
+    for r in rows {
+        groups
+            .entry((r.solver.clone(), r.encoding.clone()))
+            .or_default()
+            .push(r);
+    }
+    groups
+        .into_iter()
+        .map(|((solver, encoding), rows)| {
+            let mut s = Score {
+                solver,
+                encoding,
+                runs: rows.len(),
+                ..Score::default()
+            };
+            let mut solved_times = Vec::new();
+            let mut penalised = 0.0;
+            for r in &rows {
+                s.total_s += r.wall_s;
+                if r.wrong {
+                    s.wrong += 1;
+                } else {
+                    match r.status() {
+                        Some(Status::Sat) => s.sat += 1,
+                        Some(Status::Unsat) => s.unsat += 1,
+                        Some(Status::Timeout) => s.timeouts += 1,
+                        Some(Status::Memout) => s.memouts += 1,
+                        _ => s.errors += 1,
+                    }
+                }
+                if r.solved() {
+                    solved_times.push(r.wall_s);
+                    penalised += r.wall_s;
+                } else {
+                    penalised += 2.0 * r.timeout_s;
+                }
+            }
+            s.solved = s.sat + s.unsat;
+            s.par2 = penalised / rows.len() as f64;
+            s.median_s = median(&mut solved_times);
+            s
+        })
+        .collect()
+}
+
+/// The wrong answers, one line each.
+pub fn wrong_lines(rows: &[Row]) -> Vec<String> {
+    rows.iter()
+        .filter(|r| r.wrong)
+        .map(|r| {
+            format!(
+                "WRONG {} on {} ({}, run {}): {} — {}",
+                r.solver, r.instance, r.encoding, r.run, r.status, r.error
+            )
+        })
+        .collect()
+}
+
+/// A fixed-width table for the terminal.
+pub fn text_table(scores: &[Score]) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "{:<14} {:<10} {:>5} {:>7} {:>5} {:>6} {:>8} {:>7} {:>6} {:>9} {:>9} {:>9}",
+        "solver",
+        "encoding",
+        "runs",
+        "solved",
+        "SAT",
+        "UNSAT",
+        "timeouts",
+        "errors",
+        "WRONG",
+        "PAR-2 s",
+        "median s",
+        "total s"
+    );
+    for s in scores {
+        let _ = writeln!(
+            out,
+            "{:<14} {:<10} {:>5} {:>7} {:>5} {:>6} {:>8} {:>7} {:>6} {:>9.3} {:>9.4} {:>9.3}",
+            s.solver,
+            s.encoding,
+            s.runs,
+            s.solved,
+            s.sat,
+            s.unsat,
+            s.timeouts + s.memouts,
+            s.errors,
+            s.wrong,
+            s.par2,
+            s.median_s,
+            s.total_s
+        );
+    }
+    out
+}
+
+/// The same table in Markdown, wrong answers first.
+pub fn markdown(rows: &[Row], scores: &[Score], skipped: &[String]) -> String {
+    let mut out = String::from("# Summary\n\n");
+    let wrong = wrong_lines(rows);
+    if !wrong.is_empty() {
+        let _ = writeln!(out, "## WRONG answers ({})\n", wrong.len());
+        for w in &wrong {
+            let _ = writeln!(out, "- {w}");
+        }
+        out.push('\n');
+    }
+    out.push_str("| solver | encoding | runs | solved | SAT | UNSAT | timeouts | memouts | errors | WRONG | PAR-2 (s) | median (s) | total (s) |\n");
+    out.push_str("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    for s in scores {
+        let _ = writeln!(
+            out,
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {:.3} | {:.4} | {:.3} |",
+            s.solver,
+            s.encoding,
+            s.runs,
+            s.solved,
+            s.sat,
+            s.unsat,
+            s.timeouts,
+            s.memouts,
+            s.errors,
+            s.wrong,
+            s.par2,
+            s.median_s,
+            s.total_s
+        );
+    }
+    out.push_str("\nPAR-2: mean over runs of the wall time if solved, else twice the timeout. Median: over solved runs.\n");
+    if !skipped.is_empty() {
+        let _ = writeln!(out, "\n## Skipped inputs ({})\n", skipped.len());
+        for s in skipped {
+            let _ = writeln!(out, "- {s}");
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(solver: &str, status: &str, wall: f64, wrong: bool) -> Row {
+        Row {
+            corpus: "c".into(),
+            instance: "i".into(),
+            kind: "sudoku".into(),
+            side: 9,
+            encoding: "extended".into(),
+            vars: 1,
+            clauses: 1,
+            solver: solver.into(),
+            run: 1,
+            status: status.into(),
+            check: "unchecked".into(),
+            wall_s: wall,
+            cpu_s: None,
+            max_rss_kb: None,
+            exit_code: None,
+            timeout_s: 10.0,
+            jobs: 1,
+            error: String::new(),
+            wrong,
+            solutions: None,
+            givens: None,
+        }
+    }
+
+    #[test]
+    fn par2_by_hand() {
+        let rows = vec![
+            row("a", "SAT", 1.0, false),
+            row("a", "UNSAT", 3.0, false),
+            row("a", "TIMEOUT", 10.0, false),
+            row("a", "UNSAT", 0.5, true),
+        ];
+        let s = &scores(&rows)[0];
+        assert_eq!(
+            (s.runs, s.solved, s.sat, s.unsat, s.timeouts, s.wrong),
+            (4, 2, 1, 1, 1, 1)
+        );
+        // (1 + 3 + 20 + 20) / 4
+        assert!((s.par2 - 11.0).abs() < 1e-9);
+        assert!((s.median_s - 2.0).abs() < 1e-9);
+        assert!((s.total_s - 14.5).abs() < 1e-9);
+        assert_eq!(wrong_lines(&rows).len(), 1);
+    }
+}

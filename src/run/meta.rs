@@ -1,0 +1,126 @@
+//! `run.json`: what a benchmark ran with — the command line, bench's version, each
+//! solver's version and path, the machine, and when it started and ended.
+
+use std::path::Path;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use serde::Serialize;
+
+/// One solver as the run found it.
+#[derive(Clone, Debug, Serialize)]
+pub struct SolverMeta {
+    /// Name.
+    pub name: String,
+    /// Version, if known.
+    pub version: Option<String>,
+    /// Binary path (external solvers).
+    pub path: Option<String>,
+}
+
+/// The machine.
+#[derive(Clone, Debug, Serialize)]
+pub struct Machine {
+    /// Logical cores.
+    pub cores: usize,
+    /// CPU model from /proc/cpuinfo.
+    pub cpu_model: Option<String>,
+    /// Total memory in KiB from /proc/meminfo.
+    pub mem_total_kb: Option<u64>,
+    /// Kernel release.
+    pub kernel: Option<String>,
+}
+
+/// Everything in `run.json`.
+#[derive(Clone, Debug, Serialize)]
+pub struct RunMeta {
+    /// The command line, as typed (argv).
+    pub command_line: Vec<String>,
+    /// bench's version.
+    pub bench_version: String,
+    /// The solvers.
+    pub solvers: Vec<SolverMeta>,
+    /// The machine.
+    pub machine: Machine,
+    /// Start, UTC, RFC 3339.
+    pub start: String,
+    /// End, UTC, RFC 3339 (null while running or if killed).
+    pub end: Option<String>,
+    /// Runs planned (including those a resume found done).
+    pub planned_runs: usize,
+    /// Inputs left out (malformed puzzles, unreadable files).
+    pub skipped_inputs: usize,
+    /// True if Ctrl-C stopped the run before the plan was done.
+    pub interrupted: bool,
+}
+
+impl Machine {
+    /// Reads the machine's description.
+    pub fn current() -> Machine {
+        let cpuinfo = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
+        let cpu_model = cpuinfo
+            .lines()
+            .find(|l| l.starts_with("model name"))
+            .and_then(|l| l.split_once(':'))
+            .map(|(_, v)| v.trim().to_string());
+        let mem_total_kb = std::fs::read_to_string("/proc/meminfo").ok().and_then(|m| {
+            m.lines()
+                .find(|l| l.starts_with("MemTotal:"))
+                .and_then(|l| l.split_whitespace().nth(1)?.parse().ok())
+        });
+        let kernel = std::fs::read_to_string("/proc/sys/kernel/osrelease")
+            .ok()
+            .map(|s| s.trim().to_string());
+        Machine {
+            cores: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            cpu_model,
+            mem_total_kb,
+            kernel,
+        }
+    }
+}
+
+/// Days since 1970-01-01 to a civil date (Howard Hinnant's algorithm).
+fn civil_from_days(days: i64) -> (i64, u32, u32) {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    (yoe + era * 400 + i64::from(m <= 2), m, d)
+}
+
+/// A UTC time as (`2026-11-21T14:05:09Z`, `20261121-140509`).
+pub fn utc_stamps(t: SystemTime) -> (String, String) {
+    let secs = t.duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs()) as i64;
+    let (y, mo, d) = civil_from_days(secs.div_euclid(86_400));
+    let s = secs.rem_euclid(86_400);
+    let (h, mi, se) = (s / 3600, s % 3600 / 60, s % 60);
+    (
+        format!("{y:04}-{mo:02}-{d:02}T{h:02}:{mi:02}:{se:02}Z"),
+        format!("{y:04}{mo:02}{d:02}-{h:02}{mi:02}{se:02}"),
+    )
+}
+
+/// Writes `run.json` atomically (temp file, then rename).
+pub fn write(dir: &Path, meta: &RunMeta) -> anyhow::Result<()> {
+    let tmp = dir.join("run.json.tmp");
+    std::fs::write(&tmp, serde_json::to_vec_pretty(meta)?)?;
+    std::fs::rename(&tmp, dir.join("run.json"))?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    #[test]
+    fn stamps() {
+        let t = UNIX_EPOCH + Duration::from_secs(1_795_268_709);
+        assert_eq!(utc_stamps(t).0, "2026-11-21T13:45:09Z");
+        assert_eq!(utc_stamps(UNIX_EPOCH).1, "19700101-000000");
+    }
+}

@@ -1,0 +1,527 @@
+//! `bench run`: the benchmark. Corpora become a plan of runs (instance × encoding ×
+//! solver × repetition), executed in parallel by a fixed set of workers that take the runs
+//! in plan order; every answer is checked and every finished run is appended to
+//! `results.csv` at once, so a killed bench loses nothing that finished and `--resume`
+//! runs only what is missing.
+//!
+//! Each instance's encoding is built once, when its first run starts, shared by all its
+//! solvers, and dropped when its last run ends, so memory holds only the formulas in
+//! flight. Solvers are rotated from one instance to the next, so that with several jobs
+//! every solver shares the machine with every other, and none always runs first.
+
+pub mod corpus;
+pub mod exec;
+pub mod meta;
+pub mod progress;
+pub mod results;
+
+use std::collections::{BTreeMap, HashSet};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, SystemTime};
+
+use anyhow::{Context, bail};
+
+use crate::cnf::Cnf;
+use crate::cnf::dimacs::{ParseOptions, read_path};
+use crate::encode::header::BenchHeader;
+use crate::encode::{Amo, EncodeOptions, Encoding, encode};
+use crate::puzzle::format::ReadOptions;
+use crate::report::score;
+use crate::solver::{Limits, Solver, SolverConfig, Status, by_name};
+use corpus::{Corpus, Instance, Source};
+use exec::Built;
+use results::{ResultsWriter, Row};
+
+/// Everything `bench run` needs, validated.
+#[derive(Clone, Debug)]
+pub struct RunOptions {
+    /// Puzzle files, DIMACS files and folders.
+    pub corpora: Vec<PathBuf>,
+    /// Solver names, in order.
+    pub solvers: Vec<String>,
+    /// Encodings for puzzle instances.
+    pub encodings: Vec<Encoding>,
+    /// The at-most-one sub-encoding.
+    pub amo: Amo,
+    /// Per-run wall-clock limit.
+    pub timeout: Duration,
+    /// Parallel runs.
+    pub jobs: usize,
+    /// Repetitions of each run.
+    pub repeat: u32,
+    /// Output folder (None: a new one under `reports/`).
+    pub out: Option<PathBuf>,
+    /// Resume the run in this folder.
+    pub resume: Option<PathBuf>,
+    /// Memory limit for external solvers, MiB.
+    pub mem_limit_mb: Option<u64>,
+    /// Ask solvers that can for DRAT proofs and check UNSAT answers with `rate`.
+    pub proofs: bool,
+    /// Where to find solvers.
+    pub config: SolverConfig,
+    /// Seed for randomised solvers.
+    pub seed: u64,
+    /// 2: after a SAT answer on a puzzle, solve again with the solution blocked.
+    pub count: u32,
+    /// A malformed input stops the run instead of being skipped.
+    pub strict: bool,
+    /// How puzzle files are read.
+    pub read: ReadOptions,
+    /// The command line, for run.json.
+    pub command_line: Vec<String>,
+}
+
+/// What a finished (or interrupted) run leaves.
+#[derive(Debug)]
+pub struct RunSummary {
+    /// The output folder.
+    pub out_dir: PathBuf,
+    /// Every row of results.csv (earlier rows of a resumed run included).
+    pub rows: Vec<Row>,
+    /// Inputs left out.
+    pub skipped: Vec<String>,
+    /// Ctrl-C stopped the run early.
+    pub interrupted: bool,
+}
+
+impl RunSummary {
+    /// The number of wrong answers.
+    pub fn wrong(&self) -> usize {
+        self.rows.iter().filter(|r| r.wrong).count()
+    }
+}
+
+/// One instance under one encoding: built on first use, dropped after its last run.
+struct Unit {
+    instance: usize,
+    /// None for DIMACS input.
+    encoding: Option<EncodeOptions>,
+    state: Mutex<UnitState>,
+    remaining: AtomicUsize,
+}
+
+enum UnitState {
+    Pending,
+    Ready(Arc<Built>),
+    Failed(String),
+    Done,
+}
+
+impl Unit {
+    fn encoding_name(&self) -> String {
+        self.encoding
+            .map_or("dimacs".to_string(), |e| e.encoding.to_string())
+    }
+
+    /// The built formula, building it if this is the first run to need it.
+    fn get(&self, instance: &Instance) -> Result<Arc<Built>, String> {
+        let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        match &*state {
+            UnitState::Ready(b) => return Ok(b.clone()),
+            UnitState::Failed(e) => return Err(e.clone()),
+            UnitState::Done => return Err("internal: unit used after its last run".into()),
+            UnitState::Pending => {}
+        }
+        let built = build(instance, self.encoding).map(Arc::new);
+        *state = match &built {
+            Ok(b) => UnitState::Ready(b.clone()),
+            Err(e) => UnitState::Failed(e.clone()),
+        };
+        built
+    }
+
+    /// Marks one run done; the last one frees the formula.
+    fn release(&self) {
+        if self.remaining.fetch_sub(1, Ordering::AcqRel) == 1 {
+            let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
+            if matches!(*state, UnitState::Ready(_)) {
+                *state = UnitState::Done;
+            }
+        }
+    }
+}
+
+/// Encodes a puzzle, or reads a DIMACS file.
+fn build(instance: &Instance, encoding: Option<EncodeOptions>) -> Result<Built, String> {
+    match (&instance.source, encoding) {
+        (Source::Puzzle(p), Some(opts)) => {
+            let mut cnf = Cnf::new(0);
+            let vars = encode(p, opts, &mut cnf);
+            cnf.ensure_vars(vars);
+            Ok(Built {
+                cnf,
+                header: Some(BenchHeader {
+                    puzzle: p.clone(),
+                    opts,
+                }),
+            })
+        }
+        (Source::Dimacs(path), _) => {
+            let d = read_path(path, ParseOptions::default()).map_err(|e| e.to_string())?;
+            let header = match d.bench_header.as_deref().map(BenchHeader::parse) {
+                Some(Ok(h)) => Some(h),
+                Some(Err(e)) => return Err(format!("{}: bad `c bench` line: {e}", path.display())),
+                None => None,
+            };
+            Ok(Built { cnf: d.cnf, header })
+        }
+        (Source::Puzzle(_), None) => Err("internal: a puzzle without an encoding".into()),
+    }
+}
+
+/// One planned run.
+struct Task {
+    unit: usize,
+    solver: usize,
+    run: u32,
+}
+
+/// A new folder under `reports/` named after the first corpus and the time.
+fn default_out_dir(corpora: &[PathBuf]) -> PathBuf {
+    let stem = corpora
+        .first()
+        .and_then(|p| p.file_stem())
+        .and_then(|s| s.to_str())
+        .unwrap_or("run")
+        .trim_end_matches(".cnf")
+        .to_string();
+    let (_, stamp) = meta::utc_stamps(SystemTime::now());
+    let base = PathBuf::from("reports").join(format!("{stem}-{stamp}"));
+    let mut dir = base.clone();
+    let mut i = 2;
+    while dir.exists() {
+        dir = PathBuf::from(format!("{}-{i}", base.display()));
+        i += 1;
+    }
+    dir
+}
+
+/// Runs the benchmark. `interrupt` is set by Ctrl-C: running solvers are stopped, their
+/// runs are not recorded (a resume redoes them), and the summary covers what finished.
+pub fn run(opts: &RunOptions, interrupt: Arc<AtomicBool>) -> anyhow::Result<RunSummary> {
+    let solvers: Vec<Box<dyn Solver>> = opts
+        .solvers
+        .iter()
+        .map(|name| by_name(name, &opts.config))
+        .collect::<anyhow::Result<_>>()?;
+    let Corpus {
+        instances,
+        mut skipped,
+    } = corpus::load(&opts.corpora, &opts.read, opts.strict)?;
+    for s in &skipped {
+        eprintln!("bench: skipped {s}");
+    }
+
+    let out_dir = match (&opts.resume, &opts.out) {
+        (Some(dir), _) => dir.clone(),
+        (None, Some(dir)) => {
+            if dir.join("results.csv").exists() {
+                bail!(
+                    "{} already holds a results.csv: choose another --out, or --resume it",
+                    dir.display()
+                );
+            }
+            dir.clone()
+        }
+        (None, None) => default_out_dir(&opts.corpora),
+    };
+    std::fs::create_dir_all(&out_dir).with_context(|| format!("creating {}", out_dir.display()))?;
+    let csv_path = out_dir.join("results.csv");
+    let mut rows = if opts.resume.is_some() && csv_path.exists() {
+        results::read_rows(&csv_path, true)?
+    } else {
+        Vec::new()
+    };
+    let done: HashSet<_> = rows.iter().map(Row::key).collect();
+
+    // The plan.
+    let mut units = Vec::new();
+    for (i, inst) in instances.iter().enumerate() {
+        let encodings: Vec<Option<EncodeOptions>> = match inst.source {
+            Source::Puzzle(_) => opts
+                .encodings
+                .iter()
+                .map(|&encoding| {
+                    Some(EncodeOptions {
+                        encoding,
+                        amo: opts.amo,
+                    })
+                })
+                .collect(),
+            Source::Dimacs(_) => vec![None],
+        };
+        for encoding in encodings {
+            units.push(Unit {
+                instance: i,
+                encoding,
+                state: Mutex::new(UnitState::Pending),
+                remaining: AtomicUsize::new(0),
+            });
+        }
+    }
+    let mut tasks = Vec::new();
+    let mut planned = 0;
+    for (u, unit) in units.iter().enumerate() {
+        let id = &instances[unit.instance].id;
+        for run in 1..=opts.repeat {
+            for k in 0..solvers.len() {
+                let solver = (u + k) % solvers.len();
+                planned += 1;
+                let key = (
+                    id.clone(),
+                    unit.encoding_name(),
+                    solvers[solver].name().to_string(),
+                    run,
+                );
+                if !done.contains(&key) {
+                    tasks.push(Task {
+                        unit: u,
+                        solver,
+                        run,
+                    });
+                    unit.remaining.fetch_add(1, Ordering::Relaxed);
+                }
+            }
+        }
+    }
+
+    let (start, _) = meta::utc_stamps(SystemTime::now());
+    let mut run_meta = meta::RunMeta {
+        command_line: opts.command_line.clone(),
+        bench_version: env!("CARGO_PKG_VERSION").to_string(),
+        solvers: solvers
+            .iter()
+            .map(|s| meta::SolverMeta {
+                name: s.name().to_string(),
+                version: s.version(),
+                path: s.path().map(|p| p.display().to_string()),
+            })
+            .collect(),
+        machine: meta::Machine::current(),
+        start,
+        end: None,
+        planned_runs: planned,
+        skipped_inputs: skipped.len(),
+        interrupted: false,
+    };
+    meta::write(&out_dir, &run_meta)?;
+    eprintln!(
+        "bench: {} instances, {} runs to do ({} already done), {} jobs, results in {}",
+        instances.len(),
+        tasks.len(),
+        planned - tasks.len(),
+        opts.jobs,
+        out_dir.display()
+    );
+
+    let writer = Mutex::new(ResultsWriter::append(&csv_path)?);
+    let new_rows: Mutex<Vec<Row>> = Mutex::new(Vec::new());
+    let failures: Mutex<BTreeMap<usize, String>> = Mutex::new(BTreeMap::new());
+    let write_error: Mutex<Option<std::io::Error>> = Mutex::new(None);
+    let next = AtomicUsize::new(0);
+    let progress = progress::Progress::new(tasks.len());
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(opts.jobs)
+        .build()?;
+    pool.scope(|scope| {
+        for _ in 0..opts.jobs {
+            scope.spawn(|_| {
+                loop {
+                    if interrupt.load(Ordering::Relaxed)
+                        || write_error.lock().map_or(true, |e| e.is_some())
+                    {
+                        break;
+                    }
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(task) = tasks.get(i) else { break };
+                    let unit = &units[task.unit];
+                    let instance = &instances[unit.instance];
+                    let built = match unit.get(instance) {
+                        Ok(b) => b,
+                        Err(e) => {
+                            failures
+                                .lock()
+                                .unwrap_or_else(|p| p.into_inner())
+                                .entry(task.unit)
+                                .or_insert(e);
+                            unit.release();
+                            progress.skip();
+                            continue;
+                        }
+                    };
+                    let row = run_one(
+                        opts,
+                        instance,
+                        unit,
+                        &built,
+                        solvers[task.solver].as_ref(),
+                        task.run,
+                        &interrupt,
+                    );
+                    drop(built);
+                    unit.release();
+                    let Some(row) = row else { continue };
+                    if let Err(e) = writer.lock().unwrap_or_else(|p| p.into_inner()).write(&row) {
+                        // A full disk: stop taking runs; every row written so far stays.
+                        *write_error.lock().unwrap_or_else(|p| p.into_inner()) = Some(e);
+                        break;
+                    }
+                    progress.record(&row);
+                    new_rows.lock().unwrap_or_else(|p| p.into_inner()).push(row);
+                }
+            });
+        }
+    });
+    progress.finish();
+    drop(writer);
+    if let Some(e) = write_error.into_inner().unwrap_or_else(|p| p.into_inner()) {
+        return Err(anyhow::Error::from(e).context(format!(
+            "writing {} (the rows before this one are kept)",
+            csv_path.display()
+        )));
+    }
+    for (_, e) in failures.into_inner().unwrap_or_else(|p| p.into_inner()) {
+        eprintln!("bench: skipped {e}");
+        skipped.push(e);
+    }
+    rows.extend(new_rows.into_inner().unwrap_or_else(|p| p.into_inner()));
+
+    if cross_check_unsat(&mut rows) {
+        rewrite_rows(&csv_path, &rows)?;
+    }
+    let interrupted = interrupt.load(Ordering::Relaxed);
+    let scores = score::scores(&rows);
+    std::fs::write(
+        out_dir.join("summary.md"),
+        score::markdown(&rows, &scores, &skipped),
+    )?;
+    run_meta.end = Some(meta::utc_stamps(SystemTime::now()).0);
+    run_meta.skipped_inputs = skipped.len();
+    run_meta.interrupted = interrupted;
+    meta::write(&out_dir, &run_meta)?;
+    Ok(RunSummary {
+        out_dir,
+        rows,
+        skipped,
+        interrupted,
+    })
+}
+
+/// Runs one solver on one built formula, checks the answer, makes the row. None when
+/// Ctrl-C stopped the run (it is redone by a resume, not recorded as a failure).
+fn run_one(
+    opts: &RunOptions,
+    instance: &Instance,
+    unit: &Unit,
+    built: &Built,
+    solver: &dyn Solver,
+    run: u32,
+    interrupt: &Arc<AtomicBool>,
+) -> Option<Row> {
+    let proof_dir = if opts.proofs && solver.can_prove() {
+        tempfile::tempdir().ok()
+    } else {
+        None
+    };
+    let proof = proof_dir.as_ref().map(|d| d.path().join("proof.drat"));
+    let limits = Limits {
+        timeout: Some(opts.timeout),
+        mem_limit_mb: opts.mem_limit_mb,
+        interrupt: Some(interrupt.clone()),
+        proof: proof.clone(),
+        binary_proof: true,
+        seed: opts.seed,
+    };
+    let outcome = exec::solve_measured(solver, &built.cnf, &limits);
+    if interrupt.load(Ordering::Relaxed) {
+        return None;
+    }
+    let proof_limit = opts.timeout.saturating_mul(10).max(Duration::from_secs(60));
+    let verdict = exec::verdict(built, &outcome, proof.as_deref(), proof_limit);
+    let mut row = Row {
+        corpus: instance.corpus.clone(),
+        instance: instance.id.clone(),
+        kind: instance.kind(),
+        side: instance.side(),
+        encoding: unit.encoding_name(),
+        vars: built.cnf.num_vars() as u64,
+        clauses: built.cnf.num_clauses() as u64,
+        solver: solver.name().to_string(),
+        run,
+        status: String::new(),
+        check: String::new(),
+        wall_s: 0.0,
+        cpu_s: None,
+        max_rss_kb: None,
+        exit_code: None,
+        timeout_s: opts.timeout.as_secs_f64(),
+        jobs: opts.jobs as u32,
+        error: String::new(),
+        wrong: false,
+        solutions: None,
+        givens: instance.givens(),
+    };
+    exec::fill_row(&mut row, &outcome, &verdict);
+    if opts.count >= 2
+        && outcome.status == Status::Sat
+        && !verdict.wrong
+        && let Some(model) = &outcome.model
+    {
+        let mut again = limits.clone();
+        again.proof = None;
+        match exec::count_solutions(solver, built, model, &again) {
+            Ok(n) => row.solutions = n,
+            Err(e) => {
+                row.wrong = true;
+                row.check = results::check::MODEL_WRONG.into();
+                row.error = e;
+            }
+        }
+        if interrupt.load(Ordering::Relaxed) {
+            return None;
+        }
+    }
+    Some(row)
+}
+
+/// Holds every UNSAT answer against the verified models of the same instance (all
+/// encodings of a puzzle have the same solutions): a contradicted UNSAT is WRONG. Returns
+/// true if any row changed.
+pub fn cross_check_unsat(rows: &mut [Row]) -> bool {
+    let mut witnessed: BTreeMap<String, String> = BTreeMap::new();
+    for r in rows.iter() {
+        if r.status() == Some(Status::Sat) && r.check == results::check::MODEL_OK {
+            witnessed
+                .entry(r.instance.clone())
+                .or_insert_with(|| format!("{} ({})", r.solver, r.encoding));
+        }
+    }
+    let mut changed = false;
+    for r in rows.iter_mut() {
+        if r.status() == Some(Status::Unsat)
+            && !r.wrong
+            && let Some(by) = witnessed.get(&r.instance)
+        {
+            r.wrong = true;
+            r.error = format!("UNSAT contradicted by the verified model of {by}");
+            changed = true;
+        }
+    }
+    changed
+}
+
+/// Rewrites results.csv with updated rows, through a temporary file and a rename.
+fn rewrite_rows(path: &Path, rows: &[Row]) -> anyhow::Result<()> {
+    let tmp = path.with_extension("csv.tmp");
+    let _ = std::fs::remove_file(&tmp);
+    {
+        let mut w = ResultsWriter::append(&tmp)?;
+        for r in rows {
+            w.write(r)?;
+        }
+    }
+    std::fs::rename(&tmp, path).with_context(|| format!("replacing {}", path.display()))?;
+    Ok(())
+}

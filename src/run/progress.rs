@@ -1,0 +1,104 @@
+//! Progress while a benchmark runs: a bar on a terminal (done/total, solved, timeouts,
+//! errors, wrong, elapsed, ETA), plain lines every few seconds when stderr is not one.
+
+use std::io::IsTerminal;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use indicatif::{ProgressBar, ProgressStyle};
+
+use crate::run::results::Row;
+use crate::solver::Status;
+
+#[derive(Default)]
+struct Counts {
+    done: usize,
+    solved: usize,
+    timeouts: usize,
+    errors: usize,
+    wrong: usize,
+}
+
+/// Counts runs as they finish and shows them.
+pub struct Progress {
+    total: usize,
+    bar: Option<ProgressBar>,
+    counts: Mutex<(Counts, Instant)>,
+    start: Instant,
+}
+
+/// How often the plain-line mode prints.
+const PLAIN_EVERY: Duration = Duration::from_secs(5);
+
+impl Progress {
+    /// A progress display for `total` runs.
+    pub fn new(total: usize) -> Progress {
+        let bar = std::io::stderr().is_terminal().then(|| {
+            let bar = ProgressBar::new(total as u64);
+            bar.set_style(
+                ProgressStyle::with_template(
+                    "{bar:30} {pos}/{len} {msg} [{elapsed_precise}, ETA {eta}]",
+                )
+                .unwrap_or_else(|_| ProgressStyle::default_bar()),
+            );
+            bar
+        });
+        let now = Instant::now();
+        Progress {
+            total,
+            bar,
+            counts: Mutex::new((Counts::default(), now)),
+            start: now,
+        }
+    }
+
+    /// A run finished with this row.
+    pub fn record(&self, row: &Row) {
+        let mut guard = self.counts.lock().unwrap_or_else(|p| p.into_inner());
+        let (c, last) = &mut *guard;
+        c.done += 1;
+        if row.wrong {
+            c.wrong += 1;
+        } else if row.solved() {
+            c.solved += 1;
+        } else if row.status() == Some(Status::Timeout) {
+            c.timeouts += 1;
+        } else {
+            c.errors += 1;
+        }
+        let msg = format!(
+            "solved {} timeouts {} errors {} WRONG {}",
+            c.solved, c.timeouts, c.errors, c.wrong
+        );
+        match &self.bar {
+            Some(bar) => {
+                bar.set_message(msg);
+                bar.inc(1);
+            }
+            None if last.elapsed() >= PLAIN_EVERY || c.done == self.total => {
+                *last = Instant::now();
+                eprintln!(
+                    "bench: {}/{} runs, {msg}, {:.0} s",
+                    c.done,
+                    self.total,
+                    self.start.elapsed().as_secs_f64()
+                );
+            }
+            None => {}
+        }
+    }
+
+    /// A run that could not start (its input failed to build).
+    pub fn skip(&self) {
+        if let Some(bar) = &self.bar {
+            bar.inc(1);
+        }
+    }
+
+    /// Clears the bar.
+    pub fn finish(&self) {
+        if let Some(bar) = &self.bar {
+            bar.finish_and_clear();
+        }
+    }
+}

@@ -1,0 +1,240 @@
+//! The results CSV: one row per run, with the columns of DESIGN.md first.
+//!
+//! Rows are appended and flushed as each run ends, so a killed bench loses nothing that
+//! finished. Reading back (for `--resume` and `bench report`) tolerates the one thing a
+//! kill can leave behind, a last line cut short, and nothing else: any other malformed row
+//! is an error naming its line.
+
+use std::fs::{self, File, OpenOptions};
+use std::io;
+use std::path::Path;
+
+use anyhow::{Context, bail};
+use serde::{Deserialize, Serialize};
+
+use crate::solver::Status;
+
+/// What the check of a run found (the `check` column).
+pub mod check {
+    /// The model satisfies every clause (and, for puzzles, the rules and givens).
+    pub const MODEL_OK: &str = "model-ok";
+    /// The model is wrong.
+    pub const MODEL_WRONG: &str = "model-wrong";
+    /// `rate` verified the DRAT proof of UNSAT.
+    pub const PROOF_OK: &str = "proof-ok";
+    /// `rate` rejected the DRAT proof.
+    pub const PROOF_FAILED: &str = "proof-failed";
+    /// Nothing to check (UNSAT without a proof, UNKNOWN, TIMEOUT, ...).
+    pub const UNCHECKED: &str = "unchecked";
+}
+
+/// One run: the columns of DESIGN.md, then bench's extras.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Row {
+    /// The corpus file as named on the command line.
+    pub corpus: String,
+    /// The stable instance id: file name and line (`hard.txt:12`), or the DIMACS file name.
+    pub instance: String,
+    /// sudoku, latin, pair, or cnf for DIMACS input.
+    pub kind: String,
+    /// The puzzle side (0 for DIMACS).
+    pub side: u32,
+    /// The encoding (`dimacs` for DIMACS input).
+    pub encoding: String,
+    /// Variables in the CNF.
+    pub vars: u64,
+    /// Clauses in the CNF.
+    pub clauses: u64,
+    /// The solver's name.
+    pub solver: String,
+    /// Repetition number, from 1.
+    pub run: u32,
+    /// SAT, UNSAT, UNKNOWN, TIMEOUT, MEMOUT, ERROR.
+    pub status: String,
+    /// model-ok, model-wrong, proof-ok, proof-failed, unchecked.
+    pub check: String,
+    /// Wall-clock seconds.
+    pub wall_s: f64,
+    /// CPU seconds (user + system), if measured.
+    pub cpu_s: Option<f64>,
+    /// Peak resident set in KiB, if measured.
+    pub max_rss_kb: Option<u64>,
+    /// The child's exit code (external solvers).
+    pub exit_code: Option<i32>,
+    /// The timeout of the run, seconds.
+    pub timeout_s: f64,
+    /// Parallel jobs in the run.
+    pub jobs: u32,
+    /// Why, for errors and wrong answers.
+    pub error: String,
+    /// True when the answer is wrong: a bad model, a failed proof, or an UNSAT that a
+    /// verified model of the same instance contradicts.
+    pub wrong: bool,
+    /// With `--count 2`: 1 if the solution is unique, 2 if there are several.
+    pub solutions: Option<u32>,
+    /// Number of givens (puzzles).
+    pub givens: Option<u32>,
+}
+
+impl Row {
+    /// The status column parsed.
+    pub fn status(&self) -> Option<Status> {
+        Status::parse(&self.status)
+    }
+
+    /// Solved and right: counts towards the solved total and PAR-2.
+    pub fn solved(&self) -> bool {
+        !self.wrong && self.status().is_some_and(Status::is_solved)
+    }
+
+    /// What identifies a run across restarts: a resumed run skips rows with a key it has.
+    pub fn key(&self) -> (String, String, String, u32) {
+        (
+            self.instance.clone(),
+            self.encoding.clone(),
+            self.solver.clone(),
+            self.run,
+        )
+    }
+}
+
+/// Appends rows to a results CSV, flushing each one to the kernel as it is written.
+pub struct ResultsWriter {
+    out: csv::Writer<File>,
+}
+
+impl ResultsWriter {
+    /// Opens `path` for appending; writes the header if the file is new or empty.
+    pub fn append(path: &Path) -> anyhow::Result<ResultsWriter> {
+        let existing = fs::metadata(path).map(|m| m.len()).unwrap_or(0);
+        let file = OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+            .with_context(|| format!("opening {}", path.display()))?;
+        let out = csv::WriterBuilder::new()
+            .has_headers(existing == 0)
+            .from_writer(file);
+        Ok(ResultsWriter { out })
+    }
+
+    /// Writes one row and flushes it.
+    pub fn write(&mut self, row: &Row) -> io::Result<()> {
+        self.out.serialize(row).map_err(io::Error::other)?;
+        self.out.flush()
+    }
+}
+
+/// Reads a results CSV. A last line cut short by a kill is dropped when `repair` is set
+/// (and cut from the file, so appending continues cleanly); any other bad row is an error
+/// naming `file:line`.
+pub fn read_rows(path: &Path, repair: bool) -> anyhow::Result<Vec<Row>> {
+    let mut text =
+        fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+    if repair && !text.is_empty() && !text.ends_with('\n') {
+        let keep = text.rfind('\n').map_or(0, |i| i + 1);
+        text.truncate(keep);
+        let file = OpenOptions::new().write(true).open(path)?;
+        file.set_len(keep as u64)?;
+    }
+    parse_rows(&text, &path.display().to_string())
+}
+
+/// Parses results CSV text; `name` names it in errors.
+pub fn parse_rows(text: &str, name: &str) -> anyhow::Result<Vec<Row>> {
+    let mut reader = csv::ReaderBuilder::new().from_reader(text.as_bytes());
+    let headers = reader
+        .headers()
+        .with_context(|| format!("{name}:1: unreadable header"))?
+        .clone();
+    for column in [
+        "corpus",
+        "instance",
+        "solver",
+        "status",
+        "wall_s",
+        "timeout_s",
+    ] {
+        if !headers.iter().any(|h| h == column) {
+            bail!("{name}:1: not a results CSV: no `{column}` column");
+        }
+    }
+    let mut rows = Vec::new();
+    for record in reader.records() {
+        let record = record.map_err(|e| {
+            let line = e.position().map_or(0, |p| p.line());
+            anyhow::anyhow!("{name}:{line}: {e}")
+        })?;
+        let line = record.position().map_or(0, |p| p.line());
+        let row: Row = record
+            .deserialize(Some(&headers))
+            .map_err(|e| anyhow::anyhow!("{name}:{line}: {e}"))?;
+        if row.status().is_none() {
+            bail!("{name}:{line}: unknown status `{}`", row.status);
+        }
+        rows.push(row);
+    }
+    Ok(rows)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Write;
+
+    fn row(instance: &str) -> Row {
+        Row {
+            corpus: "c.txt".into(),
+            instance: instance.into(),
+            kind: "sudoku".into(),
+            side: 9,
+            encoding: "extended".into(),
+            vars: 729,
+            clauses: 12_000,
+            solver: "native".into(),
+            run: 1,
+            status: "SAT".into(),
+            check: check::MODEL_OK.into(),
+            wall_s: 0.01,
+            cpu_s: Some(0.01),
+            max_rss_kb: None,
+            exit_code: None,
+            timeout_s: 100.0,
+            jobs: 2,
+            error: String::new(),
+            wrong: false,
+            solutions: None,
+            givens: Some(30),
+        }
+    }
+
+    #[test]
+    fn append_read_and_repair() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("results.csv");
+        let mut w = ResultsWriter::append(&path).unwrap();
+        w.write(&row("c.txt:1")).unwrap();
+        drop(w);
+        let mut w = ResultsWriter::append(&path).unwrap();
+        w.write(&row("c.txt:2")).unwrap();
+        drop(w);
+        // A kill in the middle of a row.
+        let mut f = OpenOptions::new().append(true).open(&path).unwrap();
+        f.write_all(b"c.txt,c.txt:3,sudo").unwrap();
+        let rows = read_rows(&path, true).unwrap();
+        assert_eq!(rows, vec![row("c.txt:1"), row("c.txt:2")]);
+        assert!(fs::read_to_string(&path).unwrap().ends_with('\n'));
+    }
+
+    #[test]
+    fn a_bad_row_names_its_line() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("results.csv");
+        let mut w = ResultsWriter::append(&path).unwrap();
+        w.write(&row("c.txt:1")).unwrap();
+        drop(w);
+        let text = fs::read_to_string(&path).unwrap() + "c.txt,x,sudoku,nine,extended\n";
+        let err = parse_rows(&text, "r.csv").unwrap_err().to_string();
+        assert!(err.starts_with("r.csv:3:"), "{err}");
+    }
+}

@@ -1,0 +1,282 @@
+//! `bench run` end to end: results, run.json and summary; wrong answers caught and listed
+//! first; SIGKILL then `--resume` gives exactly the rows of an uninterrupted run; Ctrl-C
+//! leaves no solver process alive. The fault scripts here (a liar, a slow wrapper) are the
+//! only fakes: they show what a real solver cannot on demand.
+
+use std::collections::BTreeSet;
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use assert_cmd::cargo::CommandCargoExt;
+use bench::run::results::{Row, read_rows};
+
+fn bench() -> Command {
+    Command::cargo_bin("bench").unwrap()
+}
+
+fn bench_path() -> PathBuf {
+    assert_cmd::cargo::cargo_bin("bench")
+}
+
+const SUDOKUS: &str = "\
+53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79
+4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......
+..53.....8......2..7..1.5..4....53...1..7...6..32...8..6.5....9..4....3......97..
+";
+
+fn script(dir: &Path, name: &str, body: &str) -> PathBuf {
+    let path = dir.join(name);
+    std::fs::write(&path, format!("#!/bin/sh\n{body}\n")).unwrap();
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    path
+}
+
+fn keys(rows: &[Row]) -> Vec<(String, String, String, u32)> {
+    let mut k: Vec<_> = rows.iter().map(Row::key).collect();
+    k.sort();
+    k
+}
+
+#[test]
+fn a_plain_run_writes_results_run_json_and_summary() {
+    let dir = tempfile::tempdir().unwrap();
+    let corpus = dir.path().join("s.txt");
+    std::fs::write(
+        &corpus,
+        format!("# three puzzles and a bad line\n{SUDOKUS}12\n"),
+    )
+    .unwrap();
+    let out = dir.path().join("out");
+    let result = bench()
+        .arg("run")
+        .arg(&corpus)
+        .args([
+            "--encodings",
+            "minimal,extended,pruned",
+            "--jobs",
+            "2",
+            "--timeout",
+            "30",
+        ])
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&result.stdout);
+    let stderr = String::from_utf8_lossy(&result.stderr);
+    assert_eq!(result.status.code(), Some(0), "{stdout}{stderr}");
+    assert!(
+        stderr.contains("s.txt:5:"),
+        "the bad line is reported with file and line: {stderr}"
+    );
+    let rows = read_rows(&out.join("results.csv"), false).unwrap();
+    assert_eq!(rows.len(), 9);
+    assert!(
+        rows.iter()
+            .all(|r| r.status == "SAT" && r.check == "model-ok" && !r.wrong),
+        "{rows:?}"
+    );
+    assert!(
+        rows.iter()
+            .all(|r| r.instance.starts_with("s.txt:") && r.jobs == 2)
+    );
+    let meta: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("run.json")).unwrap()).unwrap();
+    assert!(meta["end"].is_string() && meta["machine"]["cores"].as_u64().unwrap() >= 1);
+    assert_eq!(meta["skipped_inputs"], 1);
+    let summary = std::fs::read_to_string(out.join("summary.md")).unwrap();
+    assert!(summary.contains("| native | pruned | 3 | 3 |"), "{summary}");
+    // Never overwrite an earlier run.
+    let again = bench()
+        .arg("run")
+        .arg(&corpus)
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert_eq!(again.status.code(), Some(2));
+}
+
+#[test]
+fn a_liar_is_wrong_listed_first_and_fails_the_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let corpus = dir.path().join("s.txt");
+    std::fs::write(&corpus, SUDOKUS).unwrap();
+    let liar = script(dir.path(), "liar.sh", "echo 's UNSATISFIABLE'\nexit 20");
+    let bad_model = script(
+        dir.path(),
+        "badmodel.sh",
+        "echo 's SATISFIABLE'\necho 'v -1 -2 -3 0'\nexit 10",
+    );
+    let out = dir.path().join("out");
+    let result = bench()
+        .arg("run")
+        .arg(&corpus)
+        .args(["--solvers", "native,liar,badmodel"])
+        .arg("--solver")
+        .arg(format!("liar={} {{cnf}}", liar.display()))
+        .arg("--solver")
+        .arg(format!("badmodel={} {{cnf}}", bad_model.display()))
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&result.stdout);
+    assert_eq!(
+        result.status.code(),
+        Some(1),
+        "{stdout}{}",
+        String::from_utf8_lossy(&result.stderr)
+    );
+    let first = stdout.lines().next().unwrap();
+    assert!(first.starts_with("WRONG "), "{stdout}");
+    let rows = read_rows(&out.join("results.csv"), false).unwrap();
+    for r in &rows {
+        match r.solver.as_str() {
+            "liar" => assert!(
+                r.wrong && r.status == "UNSAT" && r.error.contains("contradicted"),
+                "{r:?}"
+            ),
+            "badmodel" => assert!(r.wrong && r.check == "model-wrong", "{r:?}"),
+            _ => assert!(!r.wrong && r.check == "model-ok", "{r:?}"),
+        }
+    }
+    let summary = std::fs::read_to_string(out.join("summary.md")).unwrap();
+    assert!(summary.find("WRONG answers").unwrap() < summary.find("| solver |").unwrap());
+}
+
+#[test]
+fn sigkill_then_resume_gives_exactly_the_uninterrupted_rows() {
+    let dir = tempfile::tempdir().unwrap();
+    let corpus = dir.path().join("s.txt");
+    std::fs::write(&corpus, SUDOKUS.repeat(4)).unwrap();
+    // A real solver, slowed down so that the kill lands half-way.
+    let slow = script(
+        dir.path(),
+        "slow.sh",
+        &format!(
+            "sleep 0.3\nexec {} solve --solver native \"$1\"",
+            bench_path().display()
+        ),
+    );
+    let args = |out: &Path| {
+        let mut c = bench();
+        c.arg("run")
+            .arg(&corpus)
+            .args([
+                "--solvers",
+                "native,slow",
+                "--encodings",
+                "minimal,extended",
+                "--jobs",
+                "2",
+            ])
+            .arg("--solver")
+            .arg(format!("slow={} {{cnf}}", slow.display()))
+            .arg("--out")
+            .arg(out);
+        c
+    };
+    let full = dir.path().join("full");
+    assert!(args(&full).output().unwrap().status.success());
+    let expected = keys(&read_rows(&full.join("results.csv"), false).unwrap());
+    assert_eq!(expected.len(), 12 * 2 * 2);
+
+    let part = dir.path().join("part");
+    let mut child = args(&part)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    loop {
+        std::thread::sleep(Duration::from_millis(50));
+        let done =
+            std::fs::read_to_string(part.join("results.csv")).map_or(0, |t| t.lines().count());
+        if done > 10 || start.elapsed() > Duration::from_secs(30) {
+            break;
+        }
+    }
+    child.kill().unwrap(); // SIGKILL
+    child.wait().unwrap();
+    let before = read_rows(&part.join("results.csv"), false)
+        .map(|r| r.len())
+        .unwrap_or(0);
+    assert!(
+        before > 0 && before < expected.len(),
+        "killed after {before} rows"
+    );
+
+    let resumed = bench()
+        .arg("run")
+        .arg("--resume")
+        .arg(&part)
+        .output()
+        .unwrap();
+    assert!(
+        resumed.status.success(),
+        "{}",
+        String::from_utf8_lossy(&resumed.stderr)
+    );
+    let rows = read_rows(&part.join("results.csv"), false).unwrap();
+    assert_eq!(keys(&rows), expected, "no duplicates, none missing");
+}
+
+#[test]
+fn ctrl_c_stops_every_solver_and_keeps_finished_rows() {
+    let dir = tempfile::tempdir().unwrap();
+    let corpus = dir.path().join("s.txt");
+    std::fs::write(&corpus, SUDOKUS).unwrap();
+    let pids = dir.path().join("pids");
+    let hang = script(
+        dir.path(),
+        "hang.sh",
+        &format!(
+            "echo $$ >> {}\nsleep 60 &\necho $! >> {}\nwait",
+            pids.display(),
+            pids.display()
+        ),
+    );
+    let out = dir.path().join("out");
+    let mut child = bench()
+        .arg("run")
+        .arg(&corpus)
+        .args(["--solvers", "native,hang", "--jobs", "2"])
+        .arg("--solver")
+        .arg(format!("hang={} {{cnf}}", hang.display()))
+        .arg("--out")
+        .arg(&out)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    while std::fs::read_to_string(&pids).map_or(0, |t| t.lines().count()) < 2 {
+        assert!(
+            start.elapsed() < Duration::from_secs(20),
+            "the hanging solver never started"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    std::thread::sleep(Duration::from_millis(200));
+    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(130));
+    assert!(start.elapsed() < Duration::from_secs(20));
+    for pid in std::fs::read_to_string(&pids).unwrap().lines() {
+        // Orphans are reaped by init a moment after bench exits.
+        let gone = (0..100).any(|_| {
+            std::thread::sleep(Duration::from_millis(20));
+            !Path::new(&format!("/proc/{pid}")).exists()
+        });
+        assert!(gone, "solver process {pid} outlived Ctrl-C");
+    }
+    let rows = read_rows(&out.join("results.csv"), false).unwrap();
+    let solvers: BTreeSet<_> = rows.iter().map(|r| r.solver.as_str()).collect();
+    assert!(
+        !solvers.contains("hang"),
+        "an interrupted run is not recorded"
+    );
+}
