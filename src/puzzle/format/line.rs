@@ -82,10 +82,20 @@ pub(super) fn explain(line: &str, kind: Option<Kind>) -> String {
 
 /// The text before the first `,`, `:` or whitespace.
 pub(super) fn first_field(line: &str) -> &str {
-    let end = line
+    let is_separator = |c: char| c == ',' || c == ':' || c.is_whitespace();
+    let ascii_end = line
         .bytes()
-        .position(|b| b == b',' || b == b':' || b.is_ascii_whitespace())
+        .position(|b| !b.is_ascii() || is_separator(b as char))
         .unwrap_or(line.len());
+    if line.as_bytes().get(ascii_end).is_none_or(u8::is_ascii) {
+        return &line[..ascii_end];
+    }
+    // Rare: a non-ASCII character, where Unicode whitespace (a no-break space) separates too.
+    // (A byte found first that is not ASCII starts a character: slicing there is sound.)
+    let end = line[ascii_end..]
+        .char_indices()
+        .find(|&(_, c)| is_separator(c))
+        .map_or(line.len(), |(i, _)| ascii_end + i);
     &line[..end]
 }
 
@@ -266,6 +276,14 @@ mod tests {
             latin.entries[0].as_ref().unwrap().puzzle.kind(),
             Kind::Latin
         );
+    }
+
+    #[test]
+    fn fields_end_at_any_whitespace() {
+        assert_eq!(first_field("12\u{a0}34"), "12");
+        assert_eq!(first_field("1é2 34"), "1é2");
+        assert_eq!(first_field("12\t34:5"), "12");
+        assert_eq!(first_field("12:34"), "12");
     }
 
     #[test]
