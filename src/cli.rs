@@ -262,6 +262,14 @@ pub struct GenArgs {
     /// Keep only puzzles rated at least this (mean conflicts of native).
     #[arg(long = "min-rating")]
     pub min_rating: Option<f64>,
+    /// Generate a pool of this many and keep the --count hardest (by rating).
+    #[arg(long)]
+    pub pool: Option<usize>,
+    /// Spoil each (minimal) puzzle on purpose: `unsolvable` adds a given that contradicts
+    /// the unique solution without breaking a rule; `ambiguous` removes one given, so the
+    /// puzzle has several solutions. For testing UNSAT answers and `--count 2`.
+    #[arg(long, value_name = "unsolvable|ambiguous")]
+    pub variant: Option<String>,
     /// Shuffled copies the rating averages over.
     #[arg(long, default_value_t = 3)]
     pub shuffles: usize,
