@@ -57,6 +57,18 @@ pub enum Command {
         bench report a/results.csv b/results.csv --out merged/ --baseline minisat\n  \
         bench report results.csv --timeout 100     PAR-2 with an explicit timeout")]
     Report(ReportArgs),
+    /// Generate puzzles with exactly one solution (locally minimal unless --givens).
+    #[command(after_help = "Examples:\n  \
+        bench gen --seed 7 --count 10                       ten minimal 9×9 sudokus\n  \
+        bench gen --box 4 --count 5 --format grid           16×16, as grids\n  \
+        bench gen --kind latin --side 10 --count 3\n  \
+        bench gen --kind pair --box 2 --count 2             sudoku pairs in the seed's CSV format\n  \
+        bench gen --count 20 --min-rating 50 -o hard.txt    only hard ones\n  \
+        bench gen --box 5 --givens 300 --count 4            25×25 with 300 givens\n\n\
+        Each puzzle carries its rating (native's mean conflicts and decisions on the extended \
+        encoding over a few shuffles): an extra field in the line formats, a # comment line \
+        before a grid or CSV block.")]
+    Gen(GenArgs),
     /// List the solvers bench knows: found or not, where, which version.
     #[command(after_help = "Examples:\n  \
         bench solvers\n  \
@@ -76,6 +88,17 @@ pub struct SolverLookupArgs {
     pub solver_cmd: Vec<String>,
 }
 
+/// How puzzle files are read, for every command that reads them.
+#[derive(Debug, Args, Clone, Default)]
+pub struct PuzzleInputArgs {
+    /// Read the puzzles as this kind: sudoku, latin or pair (default: from the shape).
+    #[arg(long)]
+    pub kind: Option<String>,
+    /// Input format: line, prefixed, grid or csv (default: detected).
+    #[arg(long)]
+    pub format: Option<String>,
+}
+
 /// `bench encode`.
 #[derive(Debug, Args)]
 pub struct EncodeArgs {
@@ -88,12 +111,9 @@ pub struct EncodeArgs {
     /// At-most-one sub-encoding: pairwise or sequential.
     #[arg(long, default_value = "pairwise")]
     pub amo: String,
-    /// Read the puzzles as this kind: sudoku, latin or pair (default: from the shape).
-    #[arg(long)]
-    pub kind: Option<String>,
-    /// Input format: line, prefixed, grid or csv (default: detected).
-    #[arg(long)]
-    pub format: Option<String>,
+    /// How puzzle files are read.
+    #[command(flatten)]
+    pub input: PuzzleInputArgs,
     /// Write one FILE-LINE.cnf per puzzle into this folder (default: stdout, one puzzle).
     #[arg(short = 'o', long = "out", value_name = "DIR")]
     pub out: Option<PathBuf>,
@@ -135,12 +155,9 @@ pub struct SolveArgs {
     /// Puzzle files: the at-most-one sub-encoding.
     #[arg(long, default_value = "pairwise")]
     pub amo: String,
-    /// Puzzle files: read as this kind.
-    #[arg(long)]
-    pub kind: Option<String>,
-    /// Puzzle files: input format (default: detected).
-    #[arg(long)]
-    pub format: Option<String>,
+    /// How puzzle files are read.
+    #[command(flatten)]
+    pub input: PuzzleInputArgs,
     /// A known solver at an explicit path: `NAME=PATH` (repeatable).
     #[arg(long = "solver-path", value_name = "NAME=PATH")]
     pub solver_path: Vec<String>,
@@ -191,19 +208,12 @@ pub struct RunArgs {
     /// A malformed puzzle stops the run instead of being skipped.
     #[arg(long)]
     pub strict: bool,
-    /// Read puzzles as this kind.
-    #[arg(long)]
-    pub kind: Option<String>,
-    /// Puzzle input format (default: detected).
-    #[arg(long)]
-    pub format: Option<String>,
-    /// A known solver at an explicit path: `NAME=PATH` (repeatable).
-    #[arg(long = "solver-path", value_name = "NAME=PATH")]
-    pub solver_path: Vec<String>,
-    /// Any solver that speaks the competition format: `NAME='/path/solver {cnf} --flags'`
-    /// (repeatable; add NAME to --solvers to run it).
-    #[arg(long = "solver", value_name = "NAME=CMD")]
-    pub solver_cmd: Vec<String>,
+    /// How puzzle files are read.
+    #[command(flatten)]
+    pub input: PuzzleInputArgs,
+    /// Where solvers are found (add a `--solver` NAME to --solvers to run it).
+    #[command(flatten)]
+    pub lookup: SolverLookupArgs,
 }
 
 /// `bench report`.
@@ -221,4 +231,50 @@ pub struct ReportArgs {
     /// The timeout for PAR-2 and the charts, seconds (default: from the CSV).
     #[arg(long)]
     pub timeout: Option<f64>,
+}
+
+/// `bench gen`.
+#[derive(Debug, Args)]
+pub struct GenArgs {
+    /// sudoku, latin or pair.
+    #[arg(long, default_value = "sudoku")]
+    pub kind: String,
+    /// Box size k of a sudoku or pair (side k²).
+    #[arg(long = "box", value_name = "K", conflicts_with = "side")]
+    pub box_size: Option<usize>,
+    /// Side of a Latin square (or k² of a sudoku).
+    #[arg(long)]
+    pub side: Option<usize>,
+    /// How many puzzles.
+    #[arg(long, default_value_t = 1)]
+    pub count: usize,
+    /// Seed: the same seed gives the same puzzles on any machine.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Dig until no given can be removed (the default).
+    #[arg(long, conflicts_with = "givens")]
+    pub minimal: bool,
+    /// Stop digging at this many givens (over both boards of a pair).
+    #[arg(long)]
+    pub givens: Option<usize>,
+    /// Keep only puzzles rated at least this (mean conflicts of native).
+    #[arg(long = "min-rating")]
+    pub min_rating: Option<f64>,
+    /// Generate a pool of this many and keep the --count hardest (by rating).
+    #[arg(long)]
+    pub pool: Option<usize>,
+    /// Spoil each (minimal) puzzle on purpose: `unsolvable` adds a given that contradicts
+    /// the unique solution without breaking a rule; `ambiguous` removes one given, so the
+    /// puzzle has several solutions. For testing UNSAT answers and `--count 2`.
+    #[arg(long, value_name = "unsolvable|ambiguous")]
+    pub variant: Option<String>,
+    /// Shuffled copies the rating averages over.
+    #[arg(long, default_value_t = 3)]
+    pub shuffles: usize,
+    /// Output format: line, prefixed, grid or csv (default: csv for pairs, else line).
+    #[arg(long)]
+    pub format: Option<String>,
+    /// Write to FILE (default: stdout).
+    #[arg(short = 'o', long = "out", value_name = "FILE")]
+    pub out: Option<PathBuf>,
 }
