@@ -48,9 +48,15 @@ fn forked_helper_ignoring_sigterm_is_killed_with_its_group() {
     let out = run_script(dir.path(), &body, &limits);
     let took = started.elapsed();
     assert_eq!(out.status, Status::Timeout, "{:?}", out.error);
-    assert!(took < Duration::from_secs(1) + DEFAULT_GRACE + Duration::from_millis(500), "{took:?}");
+    assert!(
+        took < Duration::from_secs(1) + DEFAULT_GRACE + Duration::from_millis(500),
+        "{took:?}"
+    );
     let pgid = pgid_of(dir.path());
-    assert!(!group_alive(pgid), "a process of group {pgid} outlived its run");
+    assert!(
+        !group_alive(pgid),
+        "a process of group {pgid} outlived its run"
+    );
     // Zombies (dead, waiting for init to reap them, since their parent died) still
     // answer kill(-pgid, 0) for a moment; the group must be gone entirely soon after.
     let gone = (0..100).any(|_| {
@@ -74,7 +80,10 @@ fn helper_left_behind_after_the_answer_is_killed() {
     );
     let started = Instant::now();
     let out = run_script(dir.path(), &body, &Limits::default());
-    assert!(started.elapsed() < Duration::from_secs(3), "waited for the helper");
+    assert!(
+        started.elapsed() < Duration::from_secs(3),
+        "waited for the helper"
+    );
     assert_eq!(out.status, Status::Sat, "{:?}", out.error);
     check_model(&tiny(), out.model.as_ref().unwrap()).expect("the script's model is right");
     assert!(!group_alive(pgid_of(dir.path())));
@@ -83,7 +92,11 @@ fn helper_left_behind_after_the_answer_is_killed() {
 #[test]
 fn wrong_model_is_rejected_by_the_check() {
     let dir = tempfile::tempdir().unwrap();
-    let out = run_script(dir.path(), "echo 's SATISFIABLE'\necho 'v 1 -2 0'\nexit 10", &Limits::default());
+    let out = run_script(
+        dir.path(),
+        "echo 's SATISFIABLE'\necho 'v 1 -2 0'\nexit 10",
+        &Limits::default(),
+    );
     assert_eq!(out.status, Status::Sat);
     let err = check_model(&tiny(), out.model.as_ref().unwrap()).unwrap_err();
     assert!(err.to_string().contains("not satisfied"), "{err}");
@@ -92,7 +105,11 @@ fn wrong_model_is_rejected_by_the_check() {
 #[test]
 fn silence_is_an_error_not_unknown() {
     let dir = tempfile::tempdir().unwrap();
-    let out = run_script(dir.path(), "echo 'parse trouble' >&2\nexit 0", &Limits::default());
+    let out = run_script(
+        dir.path(),
+        "echo 'parse trouble' >&2\nexit 0",
+        &Limits::default(),
+    );
     assert_eq!(out.status, Status::Error);
     let why = out.error.unwrap();
     assert!(why.contains("no result line"), "{why}");
@@ -103,7 +120,11 @@ fn silence_is_an_error_not_unknown() {
 #[test]
 fn sigsegv_is_an_error_naming_the_signal() {
     let dir = tempfile::tempdir().unwrap();
-    let out = run_script(dir.path(), "echo 'about to crash' >&2\nkill -SEGV $$", &Limits::default());
+    let out = run_script(
+        dir.path(),
+        "echo 'about to crash' >&2\nkill -SEGV $$",
+        &Limits::default(),
+    );
     assert_eq!(out.status, Status::Error);
     let why = out.error.unwrap();
     assert!(why.contains("SIGSEGV"), "{why}");
@@ -114,7 +135,11 @@ fn sigsegv_is_an_error_naming_the_signal() {
 #[test]
 fn exit_code_contradicting_the_answer_is_an_error() {
     let dir = tempfile::tempdir().unwrap();
-    let out = run_script(dir.path(), "echo 's UNSATISFIABLE'\nexit 10", &Limits::default());
+    let out = run_script(
+        dir.path(),
+        "echo 's UNSATISFIABLE'\nexit 10",
+        &Limits::default(),
+    );
     assert_eq!(out.status, Status::Error);
     assert!(out.error.unwrap().contains("contradicts"));
 }
@@ -148,7 +173,11 @@ fn hundred_megabytes_of_output_neither_deadlock_nor_bloat() {
         &limits,
     );
     assert_eq!(out.status, Status::Error);
-    assert!(out.error.as_deref().unwrap().contains("overflowed"), "{:?}", out.error);
+    assert!(
+        out.error.as_deref().unwrap().contains("overflowed"),
+        "{:?}",
+        out.error
+    );
     let grew_mb = (own_peak_rss_kb() - before) / 1024;
     // At most the 64 MiB cap (plus read buffers), never the 100 MB the child wrote.
     assert!(grew_mb < 90, "bench grew by {grew_mb} MiB");
@@ -166,7 +195,10 @@ fn interrupt_stops_the_group() {
         std::thread::sleep(Duration::from_millis(300));
         flag.store(true, Ordering::Relaxed);
     });
-    let body = format!("echo $$ > '{}/pid'\nwhile :; do sleep 0.05; done", dir.path().display());
+    let body = format!(
+        "echo $$ > '{}/pid'\nwhile :; do sleep 0.05; done",
+        dir.path().display()
+    );
     let started = Instant::now();
     let out = run_script(dir.path(), &body, &limits);
     setter.join().unwrap();

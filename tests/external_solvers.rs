@@ -26,7 +26,12 @@ fn sat_unsat_timeout(name: &str) {
 
     let cnf = sudoku_cnf(SUDOKU_9);
     let out = solver.solve(&cnf, &limits(60.0));
-    assert_eq!(out.status, Status::Sat, "{name} on the sudoku: {:?}", out.error);
+    assert_eq!(
+        out.status,
+        Status::Sat,
+        "{name} on the sudoku: {:?}",
+        out.error
+    );
     let model = out.model.as_ref().expect("a model");
     check_model(&cnf, model).unwrap_or_else(|e| panic!("{name}'s model is wrong: {e}"));
     assert!(out.wall > Duration::ZERO && out.wall < Duration::from_secs(30));
@@ -34,14 +39,24 @@ fn sat_unsat_timeout(name: &str) {
     assert_eq!(out.exit_code, Some(if name == "zchaff" { 0 } else { 10 }));
 
     let out = solver.solve(&pigeonhole(6, 5), &limits(60.0));
-    assert_eq!(out.status, Status::Unsat, "{name} on php 6/5: {:?}", out.error);
+    assert_eq!(
+        out.status,
+        Status::Unsat,
+        "{name} on php 6/5: {:?}",
+        out.error
+    );
     assert!(out.model.is_none());
 
     let timeout = Duration::from_secs(1);
     let started = Instant::now();
     let out = solver.solve(&pigeonhole(12, 11), &limits(1.0));
     let took = started.elapsed();
-    assert_eq!(out.status, Status::Timeout, "{name} on php 12/11: {:?}", out.error);
+    assert_eq!(
+        out.status,
+        Status::Timeout,
+        "{name} on php 12/11: {:?}",
+        out.error
+    );
     assert!(out.wall >= timeout, "{name}: stopped early: {:?}", out.wall);
     // 1 s + the grace, with a little room for writing the CNF on a loaded machine.
     assert!(
@@ -51,7 +66,10 @@ fn sat_unsat_timeout(name: &str) {
     // The CPU time is the killed solver's own (single-threaded: at most its wall time;
     // how much of the second it got depends on the machine's load).
     let cpu = out.cpu.expect("cpu time");
-    assert!(cpu > Duration::ZERO && cpu < took + Duration::from_millis(100), "{name}: cpu {cpu:?}");
+    assert!(
+        cpu > Duration::ZERO && cpu < took + Duration::from_millis(100),
+        "{name}: cpu {cpu:?}"
+    );
 }
 
 #[test]

@@ -13,7 +13,14 @@ use bench::puzzle::{Grid, Kind, Puzzle};
 use bench::solver::{Solver, SolverConfig, external};
 
 /// The solvers the install script provides (zchaff is built by hand, tested separately).
-pub const INSTALLED: &[&str] = &["minisat", "kissat", "cadical", "picosat", "cryptominisat", "glucose"];
+pub const INSTALLED: &[&str] = &[
+    "minisat",
+    "kissat",
+    "cadical",
+    "picosat",
+    "cryptominisat",
+    "glucose",
+];
 
 /// The solver `name`, found the way `bench` finds it; a missing one fails the test.
 pub fn require(name: &str) -> Box<dyn Solver> {
@@ -24,7 +31,8 @@ pub fn require(name: &str) -> Box<dyn Solver> {
 }
 
 /// The example 9×9 puzzle from the project brief.
-pub const SUDOKU_9: &str = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
+pub const SUDOKU_9: &str =
+    "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
 
 /// A puzzle line as a sudoku.
 pub fn sudoku(line: &str) -> Puzzle {
@@ -36,7 +44,11 @@ pub fn sudoku(line: &str) -> Puzzle {
             c => c.to_digit(36).expect("symbol") as u16,
         })
         .collect();
-    Puzzle::new(Kind::Sudoku, vec![Grid::from_cells(n, cells).expect("grid")]).expect("puzzle")
+    Puzzle::new(
+        Kind::Sudoku,
+        vec![Grid::from_cells(n, cells).expect("grid")],
+    )
+    .expect("puzzle")
 }
 
 /// The extended pairwise encoding of a puzzle line.
@@ -55,7 +67,9 @@ pub fn sudoku_cnf(line: &str) -> Cnf {
 /// exponentially hard for resolution: 12/11 runs for minutes in every solver here).
 pub fn pigeonhole(p: usize, h: usize) -> Cnf {
     let var = |i: usize, j: usize| (i * h + j + 1) as i32;
-    let mut clauses: Vec<Vec<i32>> = (0..p).map(|i| (0..h).map(|j| var(i, j)).collect()).collect();
+    let mut clauses: Vec<Vec<i32>> = (0..p)
+        .map(|i| (0..h).map(|j| var(i, j)).collect())
+        .collect();
     for j in 0..h {
         for a in 0..p {
             for b in a + 1..p {
@@ -114,11 +128,17 @@ pub fn command_config(name: &str, script: &Path) -> SolverConfig {
 
 /// True while some process of group `pgid` is alive (zombies count as dead).
 pub fn group_alive(pgid: i32) -> bool {
-    let Ok(entries) = std::fs::read_dir("/proc") else { return false };
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return false;
+    };
     for e in entries.flatten() {
-        let Ok(stat) = std::fs::read_to_string(e.path().join("stat")) else { continue };
+        let Ok(stat) = std::fs::read_to_string(e.path().join("stat")) else {
+            continue;
+        };
         // fields after the parenthesised command: state ppid pgrp ...
-        let Some(rest) = stat.rsplit_once(')').map(|(_, r)| r) else { continue };
+        let Some(rest) = stat.rsplit_once(')').map(|(_, r)| r) else {
+            continue;
+        };
         let fields: Vec<&str> = rest.split_whitespace().collect();
         if fields.len() > 2 && fields[2] == pgid.to_string() && fields[0] != "Z" {
             return true;

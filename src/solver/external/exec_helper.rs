@@ -80,15 +80,16 @@ fn main() {
         // SAFETY: plain syscall on our own child.
         let r = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
         if r == pid {
-            let micros = |t: libc::timeval| t.tv_sec as i64 * 1_000_000 + t.tv_usec as i64;
-            let _ = writeln!(
-                report,
-                "status {} {} {} {}",
+            let micros = |t: libc::timeval| t.tv_sec * 1_000_000 + t.tv_usec;
+            // One write, so bench reads the whole line or nothing.
+            let line = format!(
+                "status {} {} {} {}\n",
                 status,
                 micros(usage.ru_utime),
                 micros(usage.ru_stime),
                 usage.ru_maxrss
             );
+            let _ = report.write_all(line.as_bytes());
             std::process::exit(0);
         }
         if std::io::Error::last_os_error().kind() != std::io::ErrorKind::Interrupted {

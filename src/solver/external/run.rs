@@ -177,10 +177,10 @@ pub fn run(spec: &Spec) -> io::Result<Finished> {
     // which are async-signal-safe; it allocates nothing and touches no lock.
     unsafe {
         command.pre_exec(move || {
-            if let Some(fd) = report_fd {
-                if libc::fcntl(fd, libc::F_SETFD, 0) != 0 {
-                    return Err(io::Error::last_os_error());
-                }
+            if let Some(fd) = report_fd
+                && libc::fcntl(fd, libc::F_SETFD, 0) != 0
+            {
+                return Err(io::Error::last_os_error());
             }
             // No core files: a solver that aborts on a failed allocation would otherwise
             // spend seconds writing one, inside its measured time.
