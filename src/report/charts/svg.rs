@@ -164,9 +164,15 @@ impl Svg {
     /// Text at (x, y) (the baseline), `size` px, with extra attributes such as
     /// `font-weight="bold"` or `transform="rotate(-90 x y)"`.
     pub fn text(&mut self, x: f64, y: f64, text: &str, size: f64, anchor: Anchor, extra: &str) {
+        // A colour in `extra` replaces the default: an attribute given twice is not XML.
+        let fill = if extra.contains("fill=") {
+            ""
+        } else {
+            "fill=\"#222\" "
+        };
         let _ = writeln!(
             self.out,
-            "<text x=\"{x:.1}\" y=\"{y:.1}\" font-size=\"{size}\" text-anchor=\"{}\" fill=\"#222\" {extra}>{}</text>",
+            "<text x=\"{x:.1}\" y=\"{y:.1}\" font-size=\"{size}\" text-anchor=\"{}\" {fill}{extra}>{}</text>",
             anchor.as_str(),
             esc(text)
         );
