@@ -99,7 +99,7 @@ pub fn virtual_best(outcomes: &[Outcome]) -> VirtualBest {
         .collect();
     // Stable: equal counts stay in name order.
     vbs.contributions
-        .sort_by(|a, b| b.instances.cmp(&a.instances));
+        .sort_by_key(|c| std::cmp::Reverse(c.instances));
     vbs
 }
 

@@ -20,6 +20,9 @@ struct Series {
     points: Vec<(u32, f64, f64)>,
 }
 
+/// Variables and clauses of a group of instances.
+type Sizes = (Vec<f64>, Vec<f64>);
+
 /// True when the results hold puzzles under more than one encoding.
 pub fn has_several_encodings(data: &ChartData) -> bool {
     let puzzle_encodings = first_appearance(
@@ -42,7 +45,8 @@ pub fn encodings(data: &ChartData) -> String {
             .entry((&r.instance, &r.encoding))
             .or_insert((&r.kind, r.side, r.vars, r.clauses));
     }
-    let mut groups: BTreeMap<(usize, usize, u32), (Vec<f64>, Vec<f64>)> = BTreeMap::new();
+    // (encoding, kind, side) → the sizes of its instances.
+    let mut groups: BTreeMap<(usize, usize, u32), Sizes> = BTreeMap::new();
     let encoding_index = |e: &str| data.encodings.iter().position(|x| x == e).unwrap_or(0);
     for ((_, encoding), (kind, side, vars, clauses)) in &sizes {
         let kind_index = kinds.iter().position(|k| k == kind).unwrap_or(0);

@@ -677,12 +677,10 @@ pub fn clip_segment(
             }
         }
     }
-    (t0 < t1).then(|| {
-        (
-            (px1 + t0 * dx, py1 + t0 * dy),
-            (px1 + t1 * dx, py1 + t1 * dy),
-        )
-    })
+    (t0 < t1).then_some((
+        (px1 + t0 * dx, py1 + t0 * dy),
+        (px1 + t1 * dx, py1 + t1 * dy),
+    ))
 }
 
 #[cfg(test)]
