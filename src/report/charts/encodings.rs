@@ -94,13 +94,13 @@ pub fn encodings(data: &ChartData) -> String {
     let panels = [
         Area {
             left: 95.0,
-            top: 70.0,
+            top: 90.0,
             width: 330.0,
             height: panel_h,
         },
         Area {
             left: 95.0 + 330.0 + 110.0,
-            top: 70.0,
+            top: 90.0,
             width: 330.0,
             height: panel_h,
         },

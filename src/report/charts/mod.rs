@@ -20,6 +20,12 @@ const SOLVER_COLORS: [&str; 10] = [
     "#3A3A3A", "#B22222",
 ];
 
+/// Colours of encodings where colour stands for the encoding (Paul Tol's muted scheme,
+/// chosen apart from the solver colours, so that no encoding looks like a solver).
+const ENCODING_COLORS: [&str; 6] = [
+    "#332288", "#CC6677", "#117733", "#AA4499", "#999933", "#44AA99",
+];
+
 /// Dash patterns per encoding, so solver × encoding lines differ by colour and dash.
 const ENCODING_DASHES: [Option<&str>; 5] = [
     None,
@@ -67,7 +73,7 @@ impl ChartData<'_> {
 
     /// The colour of `encoding`, for charts whose series are encodings.
     pub fn encoding_color(&self, encoding: &str) -> &'static str {
-        SOLVER_COLORS[self.encoding_index(encoding) % SOLVER_COLORS.len()]
+        ENCODING_COLORS[self.encoding_index(encoding) % ENCODING_COLORS.len()]
     }
 
     fn encoding_index(&self, encoding: &str) -> usize {

@@ -10,14 +10,14 @@
 use std::collections::HashMap;
 
 use crate::report::charts::svg::{
-    Anchor, Area, FONT, LegendEntry, Shape, Stroke, Svg, clip_segment, draw_frame, draw_legend,
-    draw_title, format_seconds, legend_width,
+    Anchor, Area, CHAR_WIDTH, FONT, LegendEntry, Shape, Stroke, Svg, clip_segment, draw_frame,
+    draw_legend, draw_title, format_seconds, legend_width,
 };
 use crate::report::charts::{ChartData, TIMEOUT_COLOR, WRONG_COLOR};
 use crate::report::outcome::{Answer, Outcome};
 
 /// The colour of the marks when colour does not stand for an encoding.
-const ONE_ENCODING_COLOR: &str = "#0072B2";
+const ONE_ENCODING_COLOR: &str = "#332288";
 
 /// What a mark says about a pair of outcomes, in the order the legend lists them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -197,14 +197,15 @@ pub fn scatter(data: &ChartData, x_solver: &str, y_solver: &str) -> String {
             if let Some(((x1, y1), (x2, y2))) = clip_segment((lo, lo * f), (hi, hi * f), &x, &y) {
                 svg.line(x1, y1, x2, y2, guide(dash));
                 if !label.is_empty() {
-                    // Above the diagonal the line leaves through the top; below, through
-                    // the right side: label it just inside where it leaves.
-                    let (tx, ty, anchor) = if f > 1.0 {
-                        (x2 - 4.0, y2 + 14.0, Anchor::End)
+                    // Labelled where the line enters the plot (left edge above the
+                    // diagonal, bottom edge below it): the top right corner is where the
+                    // timeout lines and the border marks crowd.
+                    let (tx, ty) = if f > 1.0 {
+                        (x1 + 5.0, y1 - 6.0)
                     } else {
-                        (x2 - 4.0, y2 - 6.0, Anchor::End)
+                        (x1 + 6.0, y1 - 5.0)
                     };
-                    svg.text(tx, ty, label, FONT, anchor, "fill=\"#666\"");
+                    svg.text(tx, ty, label, FONT, Anchor::Start, "fill=\"#666\"");
                 }
             }
         }
@@ -227,21 +228,33 @@ pub fn scatter(data: &ChartData, x_solver: &str, y_solver: &str) -> String {
         .iter()
         .filter(|(a, b)| a.answer.solved() && (!b.answer.solved() || a.time < b.time))
         .count();
-    svg.text(
-        area.left + 10.0,
-        area.top + 20.0,
-        &format!("{x_solver} faster: {x_faster}"),
-        FONT,
-        Anchor::Start,
-        "font-weight=\"bold\"",
-    );
-    svg.text(
-        area.right() - 10.0,
-        area.bottom() - 12.0,
-        &format!("{y_solver} faster: {y_faster}"),
-        FONT,
-        Anchor::End,
-        "font-weight=\"bold\"",
+    // Each count sits in the corner of the side it counts, inside the timeout lines,
+    // on a white ground so that marks under it do not garble it.
+    let x_label = format!("{x_solver} faster: {x_faster}");
+    let y_label = format!("{y_solver} faster: {y_faster}");
+    let boxed = |svg: &mut Svg, text: &str, left: f64, baseline: f64| {
+        let w = text.chars().count() as f64 * CHAR_WIDTH + 12.0;
+        svg.raw(&format!(
+            "<rect x=\"{:.1}\" y=\"{:.1}\" width=\"{w:.1}\" height=\"20\" fill=\"white\" fill-opacity=\"0.85\" stroke=\"#bbb\"/>",
+            left,
+            baseline - 14.5
+        ));
+        svg.text(
+            left + 6.0,
+            baseline,
+            text,
+            FONT,
+            Anchor::Start,
+            "font-weight=\"bold\"",
+        );
+    };
+    boxed(&mut svg, &x_label, area.left + 8.0, ty + 24.0);
+    let y_label_w = y_label.chars().count() as f64 * CHAR_WIDTH + 12.0;
+    boxed(
+        &mut svg,
+        &y_label,
+        tx - 8.0 - y_label_w,
+        area.bottom() - 10.0,
     );
 
     // Failures last, so that they are drawn over the answers they might hide.

@@ -74,12 +74,13 @@ pub fn times(data: &ChartData) -> String {
             dash: Some("6 4"),
         },
     );
+    // Ending at the line, so that it never runs into the "solved" column heading.
     svg.text(
-        tx - 4.0,
+        tx + 4.0,
         area.top - 6.0,
         &format!("timeout {} s", format_seconds(data.timeout)),
         FONT,
-        Anchor::Middle,
+        Anchor::End,
         &format!("fill=\"{TIMEOUT_COLOR}\""),
     );
     svg.text(
