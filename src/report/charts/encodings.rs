@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use crate::report::charts::ChartData;
 use crate::report::charts::svg::{
     Anchor, Area, FONT, LEGEND_ROW, LegendEntry, Stroke, Svg, draw_frame_with_ticks, draw_legend,
-    draw_title, format_number, legend_width,
+    draw_title, legend_width,
 };
 use crate::report::outcome::first_appearance;
 use crate::report::score::median;
@@ -125,7 +125,7 @@ pub fn encodings(data: &ChartData) -> String {
     let position = |side: u32| sides.iter().position(|s| *s == side).unwrap_or(0) as f64;
     // Encodings often share a size (the same grid variables): each series is shifted a
     // little within its category so that no mark hides another.
-    let spread = (0.8 / series.len().max(1) as f64).min(0.2);
+    let spread = (0.5 / series.len().max(1) as f64).min(0.2);
     let shift = |i: usize| (i as f64 - (series.len() as f64 - 1.0) / 2.0) * spread;
     for (panel, (area, what)) in panels.iter().zip(["variables", "clauses"]).enumerate() {
         let value = |p: &(u32, f64, f64)| if panel == 0 { p.1 } else { p.2 };
@@ -179,7 +179,7 @@ pub fn encodings(data: &ChartData) -> String {
                     svg.text(
                         x.map(position(p.0) + shift(i)) + 8.0,
                         y.map(value(p)) + 4.5,
-                        &format_number(value(p).round()),
+                        &format!("{:.0}", value(p)),
                         FONT - 1.0,
                         Anchor::Start,
                         "",

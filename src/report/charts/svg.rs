@@ -408,18 +408,34 @@ fn nice_step(raw: f64) -> f64 {
     10.0 * magnitude
 }
 
-/// A number as a tick label: no trailing zeros, powers of ten below 0.001 as `1e-4`.
+/// A number as a tick label: no trailing zeros, 10k and 1M for large ones, `1e-4` for tiny
+/// ones, so that labels stay short.
 pub fn format_number(v: f64) -> String {
     if v == 0.0 {
         return "0".into();
     }
-    if v.abs() >= 1e6 || v.abs() < 1e-3 {
-        let s = format!("{v:e}");
-        return s;
+    if v.abs() >= 1e6 {
+        return format!("{}M", trim_zeros(&format!("{:.2}", v / 1e6)));
     }
-    let s = format!("{v:.3}");
-    let s = s.trim_end_matches('0').trim_end_matches('.');
-    s.to_string()
+    if v.abs() >= 1e4 {
+        return format!("{}k", trim_zeros(&format!("{:.2}", v / 1e3)));
+    }
+    if v.abs() < 1e-3 {
+        return format!("{v:e}");
+    }
+    trim_zeros(&format!("{v:.3}"))
+}
+
+/// `12.500` → `12.5`, `3.000` → `3`.
+fn trim_zeros(fixed: &str) -> String {
+    if fixed.contains('.') {
+        fixed
+            .trim_end_matches('0')
+            .trim_end_matches('.')
+            .to_string()
+    } else {
+        fixed.to_string()
+    }
 }
 
 /// A number of seconds for labels and tables: three significant figures or so.
@@ -700,6 +716,10 @@ mod tests {
         let axis = Axis::new(0.0, 10.0, false, 0.0, 100.0);
         let labels: Vec<String> = axis.ticks().into_iter().map(|t| t.1).collect();
         assert_eq!(labels, ["0", "2", "4", "6", "8", "10"]);
+        assert_eq!(format_number(120_000.0), "120k");
+        assert_eq!(format_number(1_000_000.0), "1M");
+        assert_eq!(format_number(0.25), "0.25");
+        assert_eq!(format_number(800.0), "800");
     }
 
     #[test]
