@@ -57,6 +57,18 @@ pub enum Command {
         bench report a/results.csv b/results.csv --out merged/ --baseline minisat\n  \
         bench report results.csv --timeout 100     PAR-2 with an explicit timeout")]
     Report(ReportArgs),
+    /// Generate puzzles with exactly one solution (locally minimal unless --givens).
+    #[command(after_help = "Examples:\n  \
+        bench gen --seed 7 --count 10                       ten minimal 9×9 sudokus\n  \
+        bench gen --box 4 --count 5 --format grid           16×16, as grids\n  \
+        bench gen --kind latin --side 10 --count 3\n  \
+        bench gen --kind pair --box 2 --count 2             sudoku pairs in the seed's CSV format\n  \
+        bench gen --count 20 --min-rating 50 -o hard.txt    only hard ones\n  \
+        bench gen --box 5 --givens 300 --count 4            25×25 with 300 givens\n\n\
+        Each puzzle carries its rating (native's mean conflicts and decisions on the extended \
+        encoding over a few shuffles): an extra field in the line formats, a # comment line \
+        before a grid or CSV block.")]
+    Gen(GenArgs),
     /// List the solvers bench knows: found or not, where, which version.
     #[command(after_help = "Examples:\n  \
         bench solvers\n  \
@@ -221,4 +233,42 @@ pub struct ReportArgs {
     /// The timeout for PAR-2 and the charts, seconds (default: from the CSV).
     #[arg(long)]
     pub timeout: Option<f64>,
+}
+
+/// `bench gen`.
+#[derive(Debug, Args)]
+pub struct GenArgs {
+    /// sudoku, latin or pair.
+    #[arg(long, default_value = "sudoku")]
+    pub kind: String,
+    /// Box size k of a sudoku or pair (side k²).
+    #[arg(long = "box", value_name = "K", conflicts_with = "side")]
+    pub box_size: Option<usize>,
+    /// Side of a Latin square (or k² of a sudoku).
+    #[arg(long)]
+    pub side: Option<usize>,
+    /// How many puzzles.
+    #[arg(long, default_value_t = 1)]
+    pub count: usize,
+    /// Seed: the same seed gives the same puzzles on any machine.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Dig until no given can be removed (the default).
+    #[arg(long, conflicts_with = "givens")]
+    pub minimal: bool,
+    /// Stop digging at this many givens (over both boards of a pair).
+    #[arg(long)]
+    pub givens: Option<usize>,
+    /// Keep only puzzles rated at least this (mean conflicts of native).
+    #[arg(long = "min-rating")]
+    pub min_rating: Option<f64>,
+    /// Shuffled copies the rating averages over.
+    #[arg(long, default_value_t = 3)]
+    pub shuffles: usize,
+    /// Output format: line, prefixed, grid or csv (default: csv for pairs, else line).
+    #[arg(long)]
+    pub format: Option<String>,
+    /// Write to FILE (default: stdout).
+    #[arg(short = 'o', long = "out", value_name = "FILE")]
+    pub out: Option<PathBuf>,
 }

@@ -7,8 +7,10 @@
 pub mod check;
 pub mod cli;
 pub mod cnf;
+pub mod cnf_gen;
 pub mod commands;
 pub mod encode;
+pub mod generate;
 pub mod puzzle;
 pub mod report;
 pub mod run;

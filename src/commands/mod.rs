@@ -4,6 +4,7 @@
 
 mod check;
 mod encode;
+mod generate;
 mod report;
 mod run;
 mod solve;
@@ -27,6 +28,7 @@ pub fn run(cli: Cli) -> anyhow::Result<i32> {
         Command::Solve(args) => solve::run(args),
         Command::Run(args) => run::run(args),
         Command::Report(args) => report::run(args),
+        Command::Gen(args) => generate::run(args),
         Command::Solvers(args) => solvers::run(args),
     }
 }

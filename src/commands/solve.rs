@@ -66,7 +66,10 @@ fn solve_cnf(path: &Path, solver: &dyn Solver, limits: &Limits) -> anyhow::Resul
     {
         let mut grid = Vec::new();
         format::write(&mut grid, &solved, format::Format::Grid)?;
-        for line in String::from_utf8_lossy(&grid).lines() {
+        for line in String::from_utf8_lossy(&grid)
+            .lines()
+            .filter(|l| !l.is_empty())
+        {
             writeln!(out, "c {line}")?;
         }
     }

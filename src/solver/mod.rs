@@ -184,7 +184,7 @@ pub const BUILT_IN: &[&str] = &["native", "dpll"];
 /// Finds a solver by name: built-in, a `--solver` command, or a known external binary.
 pub fn by_name(name: &str, config: &SolverConfig) -> anyhow::Result<Box<dyn Solver>> {
     match name {
-        "native" => Ok(Box::new(cdcl::NativeSolver)),
+        "native" => Ok(Box::new(cdcl::NativeSolver::default())),
         "dpll" => Ok(Box::new(dpll::DpllSolver)),
         _ => external::find(name, config),
     }

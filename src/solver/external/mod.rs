@@ -1,10 +1,77 @@
-//! External solvers run as child processes. STUB: replaced by the real adapters.
+//! External solvers, run as child processes: finding them, running them, reading their
+//! answers.
+//!
+//! The pieces, one concept a file: `adapters.rs` is the table of what bench knows about
+//! each solver (invocation, answer shape, exit codes, memory-failure text, version,
+//! proof flags); `locate.rs` finds binaries and versions; `command.rs` splits and fills
+//! command templates; `run.rs` runs one child under limits and measures it; `verdict.rs`
+//! turns a finished child into an answer. This file ties them into [`Solver`]s.
+//!
+//! Every external solver gets the CNF as plain DIMACS written by bench into a temporary
+//! directory (solvers disagree on compressed input, and bench only hands them what it
+//! wrote itself), which is removed when the run ends.
 
-use super::{Solver, SolverConfig};
+pub mod adapters;
+pub mod command;
+pub mod locate;
+pub mod run;
+pub mod verdict;
 
-/// Finds an external solver by name.
-pub fn find(name: &str, _config: &SolverConfig) -> anyhow::Result<Box<dyn Solver>> {
-    anyhow::bail!("unknown solver `{name}`")
+use std::ffi::OsString;
+use std::io::{BufWriter, Write};
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, bail};
+
+use crate::cnf::Cnf;
+use crate::cnf::dimacs::write_cnf;
+
+use super::{Limits, Outcome, Solver, SolverConfig, Status};
+use adapters::{ADAPTERS, Adapter, GENERIC, RATE};
+use command::Values;
+
+/// Finds an external solver by name: a `--solver NAME=CMD` command first, then a known
+/// solver (at its `--solver-path`, or found by [`locate`]'s search), then a
+/// `--solver-path` with an unknown name (run as a competition-format solver).
+pub fn find(name: &str, config: &SolverConfig) -> anyhow::Result<Box<dyn Solver>> {
+    if let Some((_, cmd)) = config.commands.iter().rev().find(|(n, _)| n == name) {
+        return Ok(Box::new(ExternalSolver::from_command(name, cmd)?));
+    }
+    let explicit = config
+        .paths
+        .iter()
+        .rev()
+        .find(|(n, _)| n == name)
+        .map(|(_, p)| p);
+    let adapter = adapters::adapter(name);
+    if let Some(path) = explicit {
+        if !locate::is_executable(path) {
+            bail!(
+                "--solver-path {name}={}: not an executable file",
+                path.display()
+            );
+        }
+        let adapter = adapter.unwrap_or(&GENERIC);
+        return Ok(Box::new(ExternalSolver::new(name, path.clone(), adapter)));
+    }
+    let Some(adapter) = adapter else {
+        let known: Vec<&str> = ADAPTERS.iter().map(|a| a.name).collect();
+        bail!(
+            "unknown solver `{name}`; known: native, dpll, {}; any other solver that speaks the \
+             competition format: --solver {name}='/path/to/solver {{cnf}} --flags'",
+            known.join(", ")
+        );
+    };
+    let Some(path) = locate::find_binary(adapter.binaries) else {
+        bail!(
+            "solver `{name}` not found (looked for {} in ${}, ./{dir}, the crate's {dir} and PATH); \
+             run scripts/install-solvers.sh or pass --solver-path {name}=PATH",
+            adapter.binaries.join(", "),
+            locate::SOLVERS_DIR_ENV,
+            dir = locate::INSTALL_DIR,
+        );
+    };
+    Ok(Box::new(ExternalSolver::new(adapter.name, path, adapter)))
 }
 
 /// What discovery found out about one solver.
@@ -18,7 +85,219 @@ pub struct SolverInfo {
     pub version: Option<String>,
 }
 
-/// Every known external solver (and `--solver` command), found or not.
-pub fn discover(_config: &SolverConfig) -> Vec<SolverInfo> {
-    Vec::new()
+/// Every known external solver (and `--solver` command, and `--solver-path` entry), found
+/// or not, followed by the DRAT checker `rate`.
+pub fn discover(config: &SolverConfig) -> Vec<SolverInfo> {
+    let mut infos = Vec::new();
+    let mut names: Vec<&str> = ADAPTERS.iter().map(|a| a.name).collect();
+    let extra = config
+        .paths
+        .iter()
+        .map(|(n, _)| n)
+        .chain(config.commands.iter().map(|(n, _)| n));
+    for n in extra {
+        if n != RATE.name && !names.contains(&n.as_str()) {
+            names.push(n);
+        }
+    }
+    for name in names {
+        let info = match find(name, config) {
+            Ok(solver) => SolverInfo {
+                name: name.to_string(),
+                version: solver.version(),
+                path: solver_path(name, config),
+            },
+            Err(_) => SolverInfo {
+                name: name.to_string(),
+                path: None,
+                version: None,
+            },
+        };
+        infos.push(info);
+    }
+    let rate = find_rate(config);
+    infos.push(SolverInfo {
+        name: RATE.name.to_string(),
+        version: rate
+            .as_deref()
+            .and_then(|p| locate::version(p, RATE.version.as_ref())),
+        path: rate,
+    });
+    infos
+}
+
+/// Where the solver `name` runs from under `config` (the program of a `--solver` command).
+fn solver_path(name: &str, config: &SolverConfig) -> Option<PathBuf> {
+    if let Some((_, cmd)) = config.commands.iter().rev().find(|(n, _)| n == name) {
+        let words = command::split_words(cmd).ok()?;
+        return locate::resolve_program(words.first()?);
+    }
+    if let Some((_, p)) = config.paths.iter().rev().find(|(n, _)| n == name) {
+        return Some(p.clone());
+    }
+    locate::find_binary(adapters::adapter(name)?.binaries)
+}
+
+/// The DRAT checker `rate`: at `--solver-path rate=PATH`, or found like the solvers.
+pub fn find_rate(config: &SolverConfig) -> Option<PathBuf> {
+    match config.paths.iter().rev().find(|(n, _)| n == RATE.name) {
+        Some((_, p)) => locate::is_executable(p).then(|| p.clone()),
+        None => locate::find_binary(RATE.binaries),
+    }
+}
+
+/// A solver binary run through its adapter.
+#[derive(Clone, Debug)]
+pub struct ExternalSolver {
+    name: String,
+    program: PathBuf,
+    /// Argument templates (the adapter's, or a `--solver` command's).
+    args: Vec<String>,
+    adapter: &'static Adapter,
+}
+
+impl ExternalSolver {
+    /// The solver `name` at `program`, invoked as `adapter` says.
+    pub fn new(name: &str, program: PathBuf, adapter: &'static Adapter) -> ExternalSolver {
+        ExternalSolver {
+            name: name.to_string(),
+            program,
+            args: adapter.args.iter().map(|s| s.to_string()).collect(),
+            adapter,
+        }
+    }
+
+    /// A competition-format solver from a `--solver NAME='cmd {cnf} --flags'` command
+    /// (the input file goes last when the command has no `{cnf}`).
+    pub fn from_command(name: &str, cmd: &str) -> anyhow::Result<ExternalSolver> {
+        let mut words = command::split_words(cmd).map_err(anyhow::Error::msg)?;
+        if words.is_empty() {
+            bail!("--solver {name}: empty command");
+        }
+        let program_word = words.remove(0);
+        let program = locate::resolve_program(&program_word).with_context(|| {
+            format!("--solver {name}: `{program_word}` is not an executable file")
+        })?;
+        if !words.iter().any(|w| w.contains("{cnf}")) {
+            words.push("{cnf}".into());
+        }
+        Ok(ExternalSolver {
+            name: name.to_string(),
+            program,
+            args: words,
+            adapter: &GENERIC,
+        })
+    }
+
+    /// The binary this solver runs.
+    pub fn program(&self) -> &Path {
+        &self.program
+    }
+
+    /// The adapter (what bench knows about this solver).
+    pub fn adapter(&self) -> &'static Adapter {
+        self.adapter
+    }
+
+    /// The full argument list for one run.
+    fn arguments(&self, values: &Values, limits: &Limits) -> Result<Vec<OsString>, String> {
+        let mut templates: Vec<&str> = self.args.iter().map(String::as_str).collect();
+        if let Some(seed) = self.adapter.seed.filter(|_| limits.seed != 0) {
+            templates.extend(seed);
+        }
+        if limits.proof.is_some() {
+            let format = if limits.binary_proof {
+                "binary"
+            } else {
+                "text"
+            };
+            let flags = self.adapter.proof.and_then(|p| {
+                let extra = if limits.binary_proof {
+                    p.binary
+                } else {
+                    p.text
+                };
+                extra.map(|e| (p.args, e))
+            });
+            let Some((args, extra)) = flags else {
+                return Err(format!("{} cannot write a {format} DRAT proof", self.name));
+            };
+            templates.extend(args);
+            templates.extend(extra);
+        }
+        templates
+            .iter()
+            .map(|t| command::expand(t, values))
+            .collect()
+    }
+}
+
+impl Solver for ExternalSolver {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn version(&self) -> Option<String> {
+        locate::version(&self.program, self.adapter.version.as_ref())
+    }
+
+    fn solve(&self, cnf: &Cnf, limits: &Limits) -> Outcome {
+        let dir = match tempfile::Builder::new().prefix("bench-run-").tempdir() {
+            Ok(d) => d,
+            Err(e) => return Outcome::error(format!("cannot create a temporary directory: {e}")),
+        };
+        let input = dir.path().join("input.cnf");
+        if let Err(e) = write_input(&input, cnf) {
+            return Outcome::error(format!("cannot write {}: {e}", input.display()));
+        }
+        let res = dir.path().join("result.txt");
+        let values = Values {
+            cnf: Some(&input),
+            res: Some(&res),
+            proof: limits.proof.as_deref(),
+            seed: Some(limits.seed),
+            secs: limits.timeout.map(|t| t.as_secs() + 2),
+        };
+        let args = match self.arguments(&values, limits) {
+            Ok(a) => a,
+            Err(e) => return Outcome::error(e),
+        };
+        let mut spec = run::Spec::new(&self.program, &args);
+        spec.timeout = limits.timeout;
+        spec.mem_limit_mb = limits.mem_limit_mb;
+        spec.interrupt = limits.interrupt.as_deref();
+        let done = match run::run(&spec) {
+            Ok(d) => d,
+            Err(e) if limits.mem_limit_mb.is_some() && e.raw_os_error() == Some(libc::ENOMEM) => {
+                return Outcome {
+                    error: Some(format!(
+                        "cannot start {} within the memory limit: {e}",
+                        self.program.display()
+                    )),
+                    ..Outcome::new(Status::Memout)
+                };
+            }
+            Err(e) => return Outcome::error(format!("cannot run {}: {e}", self.program.display())),
+        };
+        let result_file = match self.adapter.answer {
+            adapters::Answer::MinisatFile => Some(std::fs::read(&res).unwrap_or_default()),
+            _ => None,
+        };
+        let mut outcome = verdict::verdict(self.adapter, &done, result_file.as_deref());
+        outcome.wall = done.wall;
+        outcome.cpu = Some(done.cpu);
+        outcome.max_rss_kb = Some(done.max_rss_kb);
+        outcome.exit_code = match done.exit {
+            run::Exit::Code(c) => Some(c),
+            // The shell's convention, so a CSV column shows a signal death distinctly.
+            run::Exit::Signal(s) => Some(128 + s),
+        };
+        outcome
+    }
+}
+
+fn write_input(path: &Path, cnf: &Cnf) -> std::io::Result<()> {
+    let file = std::fs::File::create(path)?;
+    let mut out = write_cnf(BufWriter::with_capacity(1 << 20, file), cnf, &[])?;
+    out.flush()
 }

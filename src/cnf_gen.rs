@@ -1,0 +1,203 @@
+//! Formula families for testing and benchmarking solvers: random k-SAT, 3-SAT with a
+//! planted solution, pigeonhole PHP(p, h), and unsatisfiable parity (XOR) chains.
+//!
+//! Every generator is a pure function of its parameters and a seed, through a small
+//! SplitMix64 generator (Steele, Lea and Flood) written out here, so that a formula named
+//! by its seed is the same on every machine and with every version of every crate: the
+//! benchmark script and the tests rely on that to compare runs.
+
+use crate::cnf::{ClauseSink, Cnf, Lit, Model, Var};
+
+/// SplitMix64: a 64-bit state advanced by a constant, output through a mixing function.
+/// Fast, statistically sound for this use, and fully specified by the seed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SplitMix64 {
+    /// The state; advances by the golden-ratio constant each draw.
+    state: u64,
+}
+
+impl SplitMix64 {
+    /// A generator seeded with `seed`.
+    pub fn new(seed: u64) -> SplitMix64 {
+        SplitMix64 { state: seed }
+    }
+
+    /// The next 64 random bits.
+    pub fn next_u64(&mut self) -> u64 {
+        self.state = self.state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    /// A uniform integer in `0..n` (`n > 0`), by Lemire's multiply-shift (the bias is
+    /// below 2⁻³² for the small `n` used here).
+    pub fn below(&mut self, n: u64) -> u64 {
+        debug_assert!(n > 0);
+        ((self.next_u64() as u128 * n as u128) >> 64) as u64
+    }
+
+    /// A uniform float in `[0, 1)`.
+    pub fn next_f64(&mut self) -> f64 {
+        (self.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
+    }
+
+    /// A fair coin.
+    pub fn coin(&mut self) -> bool {
+        self.next_u64() >> 63 == 1
+    }
+
+    /// Shuffles `items` uniformly (Fisher–Yates).
+    pub fn shuffle<T>(&mut self, items: &mut [T]) {
+        for i in (1..items.len()).rev() {
+            let j = self.below(i as u64 + 1) as usize;
+            items.swap(i, j);
+        }
+    }
+}
+
+/// `k` distinct variables out of `vars`, each with a random sign.
+fn random_clause(rng: &mut SplitMix64, vars: u32, k: usize) -> Vec<Lit> {
+    let mut clause: Vec<Lit> = Vec::with_capacity(k);
+    while clause.len() < k {
+        let v = Var::new(rng.below(vars as u64) as u32);
+        if clause.iter().all(|l| l.var() != v) {
+            clause.push(v.lit(rng.coin()));
+        }
+    }
+    clause
+}
+
+/// Uniform random k-SAT: `clauses` clauses of `k` distinct variables out of `vars`, signs
+/// at random. With k = 3 the satisfiability threshold is near 4.26 clauses per variable,
+/// where formulas are hardest and about half are satisfiable.
+pub fn random_ksat(vars: u32, clauses: usize, k: usize, seed: u64) -> Cnf {
+    assert!(k as u32 <= vars, "a clause needs {k} distinct variables");
+    let mut rng = SplitMix64::new(seed);
+    let mut cnf = Cnf::new(vars);
+    for _ in 0..clauses {
+        cnf.add_clause(&random_clause(&mut rng, vars, k));
+    }
+    cnf
+}
+
+/// Random 3-SAT with a planted solution: a random assignment is drawn first and clauses it
+/// falsifies are redrawn, so the formula is satisfiable. Returns the formula and the
+/// planted model.
+pub fn planted_3sat(vars: u32, clauses: usize, seed: u64) -> (Cnf, Model) {
+    assert!(vars >= 3);
+    let mut rng = SplitMix64::new(seed);
+    let planted: Vec<bool> = (0..vars).map(|_| rng.coin()).collect();
+    let mut cnf = Cnf::new(vars);
+    while cnf.num_clauses() < clauses {
+        let clause = random_clause(&mut rng, vars, 3);
+        if clause
+            .iter()
+            .any(|l| planted[l.var().index()] == l.is_positive())
+        {
+            cnf.add_clause(&clause);
+        }
+    }
+    (cnf, Model::from_values(planted))
+}
+
+/// The pigeonhole formula PHP(p, h): p pigeons each in one of h holes, no two in the same
+/// hole. Variable `i·h + j` says pigeon i sits in hole j. Unsatisfiable when p > h, and
+/// exponentially hard for resolution (so for CDCL).
+pub fn pigeonhole(pigeons: u32, holes: u32) -> Cnf {
+    let var = |i: u32, j: u32| Var::new(i * holes + j);
+    let mut cnf = Cnf::new(pigeons * holes);
+    for i in 0..pigeons {
+        let clause: Vec<Lit> = (0..holes).map(|j| var(i, j).pos()).collect();
+        cnf.add_clause(&clause);
+    }
+    for j in 0..holes {
+        for a in 0..pigeons {
+            for b in a + 1..pigeons {
+                cnf.add_clause(&[var(a, j).neg(), var(b, j).neg()]);
+            }
+        }
+    }
+    cnf
+}
+
+/// Adds the four clauses of `out ↔ a ⊕ b`.
+fn xor_gate(cnf: &mut Cnf, out: Var, a: Var, b: Var) {
+    let (o, a, b) = (out.pos(), a.pos(), b.pos());
+    cnf.add_clause(&[!o, a, b]);
+    cnf.add_clause(&[!o, !a, !b]);
+    cnf.add_clause(&[o, !a, b]);
+    cnf.add_clause(&[o, a, !b]);
+}
+
+/// An unsatisfiable parity formula: the XOR of `n ≥ 2` variables computed by two chains of
+/// XOR gates (Tseitin variables), the second over a seeded random permutation of the
+/// inputs, and the two results asserted different. Both chains compute the same parity,
+/// so no assignment works; the permutation hides that from a solver's unit propagation.
+pub fn parity_chains(n: u32, seed: u64) -> Cnf {
+    assert!(n >= 2);
+    let mut rng = SplitMix64::new(seed);
+    let mut cnf = Cnf::new(n);
+    let mut next = n;
+    let mut chain = |cnf: &mut Cnf, order: &[u32]| -> Var {
+        let mut acc = Var::new(order[0]);
+        for &x in &order[1..] {
+            let out = Var::new(next);
+            next += 1;
+            xor_gate(cnf, out, acc, Var::new(x));
+            acc = out;
+        }
+        acc
+    };
+    let first: Vec<u32> = (0..n).collect();
+    let mut second = first.clone();
+    rng.shuffle(&mut second);
+    let a = chain(&mut cnf, &first);
+    let b = chain(&mut cnf, &second);
+    cnf.add_clause(&[a.pos(), b.pos()]);
+    cnf.add_clause(&[a.neg(), b.neg()]);
+    cnf
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::check::check_model;
+
+    #[test]
+    fn splitmix_is_fixed_by_its_seed() {
+        // Reference values of SplitMix64 from seed 0 (as in the published algorithm).
+        let mut r = SplitMix64::new(0);
+        assert_eq!(r.next_u64(), 0xe220_a839_7b1d_cdaf);
+        assert_eq!(r.next_u64(), 0x6e78_9e6a_a1b9_65f4);
+        let mut r = SplitMix64::new(7);
+        for _ in 0..1000 {
+            assert!(r.below(10) < 10);
+            let f = r.next_f64();
+            assert!((0.0..1.0).contains(&f));
+        }
+    }
+
+    #[test]
+    fn generators_are_deterministic_and_well_formed() {
+        let a = random_ksat(50, 213, 3, 9);
+        assert_eq!(a, random_ksat(50, 213, 3, 9));
+        assert_ne!(a, random_ksat(50, 213, 3, 10));
+        assert_eq!(a.num_clauses(), 213);
+        for c in a.clauses() {
+            assert_eq!(c.len(), 3);
+            assert!(
+                c[0].var() != c[1].var() && c[1].var() != c[2].var() && c[0].var() != c[2].var()
+            );
+        }
+        let (p, model) = planted_3sat(40, 170, 3);
+        assert!(check_model(&p, &model).is_ok());
+        let php = pigeonhole(4, 3);
+        assert_eq!(php.num_vars(), 12);
+        assert_eq!(php.num_clauses(), 4 + 3 * 6);
+        let par = parity_chains(5, 1);
+        assert_eq!(par.num_vars(), 5 + 2 * 4);
+        assert_eq!(par.num_clauses(), 2 * 4 * 4 + 2);
+    }
+}

@@ -1,0 +1,161 @@
+//! `bench gen`: puzzles with exactly one solution.
+//!
+//! 1. A random full solution: the empty puzzle solved by `native` with random decisions
+//!    and random phases from the seed, so any valid grid can come out (not a pattern grid
+//!    in disguise).
+//! 2. Holes dug in a random order on ONE incremental solver holding the rules and a clause
+//!    that blocks the solution: removing a given is kept only if the solver, assuming the
+//!    remaining givens, finds no other solution (UNSAT means unique). One pass over every
+//!    cell gives a locally minimal puzzle (removing more givens only adds solutions, so a
+//!    given that had to stay still has to); `--givens G` stops earlier.
+//! 3. A rating: native's conflicts and decisions on the extended encoding, averaged over a
+//!    few random symmetric copies of the puzzle.
+//!
+//! Everything is drawn from one seeded generator and the solver is deterministic, so the
+//! same seed gives the same puzzles on any machine.
+
+pub mod dig;
+pub mod rating;
+pub mod shuffle;
+
+use crate::cnf::Lit;
+use crate::cnf_gen::SplitMix64;
+use crate::encode::{Amo, EncodeOptions, Encoding, encode, grid_var};
+use crate::puzzle::{Kind, Puzzle, ShapeError};
+use crate::solver::cdcl::{CdclSolver, Options, SolveResult};
+
+/// What to generate.
+#[derive(Clone, Debug)]
+pub struct GenOptions {
+    /// sudoku, latin or pair.
+    pub kind: Kind,
+    /// The side n (k² for sudokus and pairs).
+    pub side: usize,
+    /// How many puzzles.
+    pub count: usize,
+    /// The seed of everything random.
+    pub seed: u64,
+    /// Stop digging at this many givens (None: dig to a locally minimal puzzle).
+    pub target_givens: Option<usize>,
+    /// Keep only puzzles rated at least this.
+    pub min_rating: Option<f64>,
+    /// Shuffles averaged by the rating.
+    pub rating_shuffles: usize,
+}
+
+/// One generated puzzle.
+#[derive(Clone, Debug)]
+pub struct Generated {
+    /// The puzzle (unique solution).
+    pub puzzle: Puzzle,
+    /// Its solution.
+    pub solution: Puzzle,
+    /// The rating.
+    pub rating: rating::Rating,
+}
+
+/// The rules (extended encoding, no givens) of an empty puzzle of this shape, in `solver`.
+pub fn load_rules(solver: &mut CdclSolver, empty: &Puzzle) {
+    let mut cnf = crate::cnf::Cnf::new(0);
+    let vars = encode(
+        empty,
+        EncodeOptions {
+            encoding: Encoding::Extended,
+            amo: Amo::Pairwise,
+        },
+        &mut cnf,
+    );
+    solver.ensure_vars(vars);
+    for c in cnf.clauses() {
+        solver.add_clause(c);
+    }
+}
+
+/// The grid literal "board b, cell (r, c) holds v" for v in 1..=n.
+pub fn cell_lit(n: usize, b: usize, r: usize, c: usize, v: u16) -> Lit {
+    grid_var(n, b, r, c, v as usize - 1).pos()
+}
+
+/// Reads the grids off a solver's model.
+fn read_solution(solver: &CdclSolver, empty: &Puzzle) -> Puzzle {
+    let n = empty.side();
+    let mut out = empty.clone();
+    for (b, board) in out.boards_mut().iter_mut().enumerate() {
+        for r in 0..n {
+            for c in 0..n {
+                let v = (1..=n as u16)
+                    .find(|&v| solver.value(cell_lit(n, b, r, c, v)) == Some(true))
+                    .unwrap_or(0);
+                board.set(r, c, v);
+            }
+        }
+    }
+    out
+}
+
+/// A random full solution of the empty puzzle `empty`.
+pub fn random_solution(empty: &Puzzle, rng: &mut SplitMix64) -> Puzzle {
+    let options = Options {
+        seed: rng.next_u64() | 1,
+        random_var_freq: 0.5,
+        random_polarity: true,
+        ..Options::default()
+    };
+    let mut solver = CdclSolver::with_options(options);
+    load_rules(&mut solver, empty);
+    // A random first row (any permutation of the values is part of some solution) spreads
+    // the start further than random decisions alone.
+    let n = empty.side();
+    let mut first: Vec<u16> = (1..=n as u16).collect();
+    rng.shuffle(&mut first);
+    let assumptions: Vec<Lit> = first
+        .iter()
+        .enumerate()
+        .map(|(c, &v)| cell_lit(n, 0, 0, c, v))
+        .collect();
+    let result = solver.solve_with(&assumptions);
+    assert_eq!(
+        result,
+        SolveResult::Sat,
+        "an empty {} with a permuted first row always has a solution",
+        empty.kind()
+    );
+    let solution = read_solution(&solver, empty);
+    debug_assert!(empty.check_solution(&solution).is_ok());
+    solution
+}
+
+/// Generates puzzles, calling `emit` for each as soon as it is made (so a long run shows
+/// progress and a large `--count` never waits for the last puzzle).
+pub fn generate(
+    opts: &GenOptions,
+    mut emit: impl FnMut(&Generated) -> std::io::Result<()>,
+) -> anyhow::Result<usize> {
+    let empty =
+        Puzzle::empty(opts.kind, opts.side).map_err(|e: ShapeError| anyhow::anyhow!("{e}"))?;
+    let mut rng = SplitMix64::new(opts.seed);
+    let mut made = 0;
+    let mut attempts = 0usize;
+    while made < opts.count {
+        attempts += 1;
+        if opts.min_rating.is_some() && attempts > opts.count.saturating_mul(10_000).max(10_000) {
+            anyhow::bail!(
+                "gave up: only {made} of {} puzzles reached the rating after {attempts} attempts",
+                opts.count
+            );
+        }
+        let solution = random_solution(&empty, &mut rng);
+        let puzzle = dig::dig(&empty, &solution, opts.target_givens, &mut rng);
+        let rating = rating::rate(&puzzle, opts.rating_shuffles, &mut rng);
+        if opts.min_rating.is_some_and(|min| rating.score() < min) {
+            continue;
+        }
+        emit(&Generated {
+            puzzle,
+            solution,
+            rating,
+        })?;
+        made += 1;
+    }
+    Ok(made)
+}

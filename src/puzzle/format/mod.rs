@@ -1,0 +1,303 @@
+//! Puzzle file formats (DESIGN.md, "Formats"): read a file into puzzles, write a puzzle
+//! back in the format it came in.
+//!
+//! Four text formats, one concept a file:
+//! - [`line`]: one puzzle per line, n² symbols (a pair: 2·n² symbols, S1 then S2);
+//! - [`prefixed`]: the box size k, a space, then the symbols of a line;
+//! - [`grid`]: n rows of n symbols or integers, puzzles separated by blank lines;
+//! - [`csv`]: n rows (one board) or 2n rows (a pair) of comma-separated integers.
+//!
+//! [`detect`] picks the format of a file when [`ReadOptions::format`] does not force one.
+//! The kind is inferred from the shape (two boards make a pair; one board of side k²,
+//! k ≥ 2, a sudoku; any other side a Latin square) unless [`ReadOptions::kind`] forces it.
+//!
+//! A puzzle that breaks the format or the rules becomes an `Err` entry located at its
+//! `file:line`, and reading goes on with the next one: a corpus with a few bad puzzles is
+//! still usable. A broken rule is located at the line that shows it (the row of the second
+//! repeated given; for a pair clash, the row of the second board). Only problems with the
+//! whole file make [`read_path`] / [`read_str`] fail: unreadable, not UTF-8 (at the line of
+//! the first bad byte), no line that is not blank or a comment, or (when the format is
+//! detected) no puzzle at all in any format. With a forced format, every line or block
+//! that is not a puzzle is an `Err` entry instead. A byte-order mark is ignored.
+//! No input makes the reader panic (see the proptests in `tests/puzzle_formats.rs`).
+
+mod block;
+pub mod csv;
+pub mod detect;
+pub mod grid;
+pub mod line;
+pub mod prefixed;
+mod rules;
+mod text;
+
+use std::fmt;
+use std::io::{self, Write};
+use std::path::Path;
+
+use super::{Grid, Kind, Puzzle, exact_sqrt};
+
+/// A puzzle file format.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Format {
+    /// One puzzle per line, n² symbols.
+    Line,
+    /// `k symbols`: the box size, a space, n² symbols.
+    Prefixed,
+    /// n lines of n symbols or integers; blocks separated by blank lines.
+    Grid,
+    /// Rows of comma-separated integers (2n rows for a pair).
+    Csv,
+}
+
+impl Format {
+    /// Every format, in the order detection prefers them when two read a file equally well.
+    pub const ALL: [Format; 4] = [Format::Line, Format::Prefixed, Format::Csv, Format::Grid];
+
+    /// The name used on the command line.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Format::Line => "line",
+            Format::Prefixed => "prefixed",
+            Format::Grid => "grid",
+            Format::Csv => "csv",
+        }
+    }
+
+    /// Parses a format name.
+    pub fn parse(s: &str) -> Option<Format> {
+        match s {
+            "line" => Some(Format::Line),
+            "prefixed" => Some(Format::Prefixed),
+            "grid" => Some(Format::Grid),
+            "csv" => Some(Format::Csv),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for Format {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// How to read a puzzle file: both fields `None` means auto-detect.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ReadOptions {
+    /// Force a format instead of detecting it.
+    pub format: Option<Format>,
+    /// Force a kind (e.g. a 9×9 Latin square) instead of inferring it from the shape.
+    pub kind: Option<Kind>,
+}
+
+/// A malformed puzzle or file, located: displays as `file:line: message`.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{file}:{line}: {message}")]
+pub struct PuzzleError {
+    /// The file as the user named it.
+    pub file: String,
+    /// 1-based line number (0 when the error is about the whole file).
+    pub line: usize,
+    /// What is wrong.
+    pub message: String,
+}
+
+/// One puzzle read from a file, with where it starts.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Entry {
+    /// 1-based line on which the puzzle starts.
+    pub line: usize,
+    /// The puzzle.
+    pub puzzle: Puzzle,
+}
+
+/// Everything read from one file: its format and each puzzle or the error in its place.
+#[derive(Clone, Debug)]
+pub struct PuzzleFile {
+    /// The format the file was read in.
+    pub format: Format,
+    /// Each puzzle, or why the text in its place is not one, in file order.
+    pub entries: Vec<Result<Entry, PuzzleError>>,
+}
+
+/// Reads puzzles from a file.
+pub fn read_path(path: &Path, opts: &ReadOptions) -> Result<PuzzleFile, PuzzleError> {
+    let name = path.display().to_string();
+    match std::fs::read(path) {
+        Ok(bytes) => read_bytes(&bytes, &name, opts),
+        Err(e) => Err(PuzzleError {
+            file: name,
+            line: 0,
+            message: e.to_string(),
+        }),
+    }
+}
+
+/// Reads puzzles from raw bytes; text that is not UTF-8 is a file-level error located at
+/// the line of the first bad byte.
+pub fn read_bytes(bytes: &[u8], name: &str, opts: &ReadOptions) -> Result<PuzzleFile, PuzzleError> {
+    match std::str::from_utf8(bytes) {
+        Ok(text) => read_str(text, name, opts),
+        Err(e) => {
+            let at = e.valid_up_to();
+            Err(PuzzleError {
+                file: name.to_string(),
+                line: text::line_of_offset(bytes, at),
+                message: format!(
+                    "not UTF-8 text (byte 0x{:02x} at offset {at}); puzzle files are plain text",
+                    bytes[at]
+                ),
+            })
+        }
+    }
+}
+
+/// Reads puzzles from text; `name` names the source in errors.
+pub fn read_str(text: &str, name: &str, opts: &ReadOptions) -> Result<PuzzleFile, PuzzleError> {
+    // A byte-order mark is invisible in editors; it must not make the first puzzle bad.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let file_error = |line: usize, message: String| PuzzleError {
+        file: name.to_string(),
+        line,
+        message,
+    };
+    let Some((first_line, first_text)) = text::meaningful_lines(text).next() else {
+        return Err(file_error(
+            0,
+            "no puzzle: the file holds only blank lines and comments".into(),
+        ));
+    };
+    let format = match opts.format {
+        Some(format) => format,
+        None => detect::detect(text, opts.kind).ok_or_else(|| {
+            let why = line::explain(first_text, opts.kind);
+            file_error(
+                first_line,
+                format!(
+                    "no puzzle found in any format (line, prefixed, grid, csv); as a line: {why}"
+                ),
+            )
+        })?,
+    };
+    let mut entries = Vec::new();
+    read_as(format, text, opts.kind, &mut |parsed| {
+        entries.push(parsed.into_entry(name))
+    });
+    Ok(PuzzleFile { format, entries })
+}
+
+/// Writes one puzzle in `format`. Grid and CSV blocks end with a blank line, so that
+/// puzzles written one after another make a file that reads back as the same puzzles.
+///
+/// Line and prefixed refuse sides over 61 (no symbol for the values), and prefixed refuses
+/// a Latin square whose side is not k², with an error of kind `InvalidInput`.
+pub fn write(out: &mut dyn Write, puzzle: &Puzzle, format: Format) -> io::Result<()> {
+    let mut text = String::new();
+    match format {
+        Format::Line => line::write(&mut text, puzzle)?,
+        Format::Prefixed => prefixed::write(&mut text, puzzle)?,
+        Format::Grid => grid::write(&mut text, puzzle),
+        Format::Csv => csv::write(&mut text, puzzle),
+    }
+    out.write_all(text.as_bytes())
+}
+
+/// Runs the reader of `format` over `text`, handing each puzzle (or failure) to `sink`.
+fn read_as(format: Format, text: &str, kind: Option<Kind>, sink: &mut dyn FnMut(Parsed)) {
+    match format {
+        Format::Line => line::read(text, kind, sink),
+        Format::Prefixed => prefixed::read(text, kind, sink),
+        Format::Grid => grid::read(text, kind, sink),
+        Format::Csv => csv::read(text, kind, sink),
+    }
+}
+
+/// What a reader found at one place of a file: a puzzle or why there is none.
+#[derive(Debug)]
+struct Parsed {
+    /// The first line of the puzzle's text.
+    line: usize,
+    /// How many lines of text the puzzle spans (detection weighs formats by it).
+    span: usize,
+    /// The puzzle, or what is wrong with the text.
+    result: Result<Puzzle, Failure>,
+}
+
+/// Why the text at some place is not a valid puzzle.
+#[derive(Debug)]
+struct Failure {
+    /// The line to blame.
+    line: usize,
+    /// One line saying what is wrong.
+    message: String,
+    /// True when the text had the shape of a puzzle and only its givens break the rules:
+    /// detection counts such text as the format read correctly.
+    rules_only: bool,
+}
+
+impl Failure {
+    /// A failure of the format itself.
+    fn shape(line: usize, message: impl Into<String>) -> Failure {
+        Failure {
+            line,
+            message: message.into(),
+            rules_only: false,
+        }
+    }
+}
+
+impl Parsed {
+    fn into_entry(self, file: &str) -> Result<Entry, PuzzleError> {
+        match self.result {
+            Ok(puzzle) => Ok(Entry {
+                line: self.line,
+                puzzle,
+            }),
+            Err(f) => Err(PuzzleError {
+                file: file.to_string(),
+                line: f.line,
+                message: f.message,
+            }),
+        }
+    }
+}
+
+/// The kind of a puzzle of `boards` boards of side `side` when none is forced.
+fn inferred_kind(boards: usize, side: usize) -> Kind {
+    if boards == 2 {
+        Kind::Pair
+    } else if exact_sqrt(side).is_some_and(|k| k >= 2) {
+        Kind::Sudoku
+    } else {
+        Kind::Latin
+    }
+}
+
+/// Builds the puzzle from its boards (kind forced or inferred) and checks its givens.
+/// `row_line(board, row)` is the file line of a row, to locate a broken rule.
+fn assemble(
+    boards: Vec<Grid>,
+    forced: Option<Kind>,
+    line: usize,
+    row_line: &dyn Fn(usize, usize) -> usize,
+) -> Result<Puzzle, Failure> {
+    let kind = forced.unwrap_or_else(|| inferred_kind(boards.len(), boards[0].side()));
+    if boards.len() != kind.boards() {
+        let found = if boards.len() == 2 {
+            "two boards (a pair)"
+        } else {
+            "one board"
+        };
+        return Err(Failure::shape(
+            line,
+            format!("{found}, but the kind is {kind}"),
+        ));
+    }
+    let puzzle = Puzzle::new(kind, boards).map_err(|e| Failure::shape(line, e.to_string()))?;
+    rules::check(&puzzle).map_err(|(board, row, message)| Failure {
+        line: row_line(board, row),
+        message,
+        rules_only: true,
+    })?;
+    Ok(puzzle)
+}

@@ -1,0 +1,129 @@
+//! Clause database maintenance: reducing the learnt clauses, removing clauses satisfied at
+//! level 0, and compacting the arena.
+//!
+//! Learnt clauses slow propagation down, so every `2000 + 300·k` conflicts (glucose's
+//! schedule) half of them are deleted. Clauses of LBD ≤ 2 ("glue" or core clauses, which
+//! link only two decision levels) and binary clauses are kept for good; the others are
+//! ranked by LBD and then by activity (how often they took part in recent conflicts), and
+//! the worse half goes, except clauses that are the reason of a current assignment
+//! (locked). At level 0, clauses satisfied by the top-level units are useless forever and
+//! are removed too; the units are written to the proof first so that a DRAT checker keeps
+//! them after their reasons disappear. Deleting only marks clauses; their watchers are
+//! purged at once, and the arena is compacted when a fifth of it is garbage.
+
+use super::clause::{CRef, ClauseArena, NO_REASON};
+use super::solver::CdclSolver;
+use super::watch;
+
+impl CdclSolver {
+    /// True when clause `c` is the reason of a current assignment.
+    fn locked(&self, c: CRef) -> bool {
+        let lits = self.arena.lits(c);
+        let check = if lits.len() == 2 { 2 } else { 1 };
+        lits[..check]
+            .iter()
+            .any(|&x| self.vals[x as usize] == 1 && self.reason[(x >> 1) as usize] == c)
+    }
+
+    /// Deletes clause `c`, recording the deletion in the proof.
+    fn remove_clause(&mut self, c: CRef) {
+        if let Some(proof) = &mut self.proof {
+            proof.delete(self.arena.lits(c));
+        }
+        if self.arena.is_learnt(c) {
+            self.stats.deleted += 1;
+        }
+        self.arena.delete(c);
+    }
+
+    /// Deletes the worse half of the non-core learnt clauses.
+    pub(super) fn reduce_db(&mut self) {
+        self.stats.reductions += 1;
+        let arena = &self.arena;
+        // Worst first: higher LBD, then lower activity.
+        self.learnts.sort_unstable_by(|&a, &b| {
+            arena
+                .lbd(b)
+                .cmp(&arena.lbd(a))
+                .then(arena.activity(a).total_cmp(&arena.activity(b)))
+        });
+        let target = self.learnts.len() / 2;
+        let mut removed = 0;
+        let mut kept = Vec::with_capacity(self.learnts.len());
+        for i in 0..self.learnts.len() {
+            let c = self.learnts[i];
+            let core = self.arena.len(c) <= 2 || self.arena.lbd(c) <= 2;
+            if removed < target && !core && !self.locked(c) {
+                self.remove_clause(c);
+                removed += 1;
+            } else {
+                kept.push(c);
+            }
+        }
+        self.learnts = kept;
+        self.after_deletions();
+    }
+
+    /// At level 0: removes every clause satisfied by a top-level unit.
+    pub(super) fn remove_satisfied(&mut self) {
+        debug_assert_eq!(self.decision_level(), 0);
+        // The units survive their reasons: write them to the proof, forget the reasons.
+        for i in self.proof_units..self.trail.len() {
+            let l = self.trail[i];
+            if let Some(proof) = &mut self.proof {
+                proof.add(&[l.code() as u32]);
+            }
+            self.reason[l.var().index()] = NO_REASON;
+        }
+        self.proof_units = self.trail.len();
+        let learnts = std::mem::take(&mut self.learnts);
+        self.learnts = self.drop_satisfied(learnts);
+        let originals = std::mem::take(&mut self.originals);
+        self.originals = self.drop_satisfied(originals);
+        self.after_deletions();
+    }
+
+    /// Deletes the clauses of `clauses` that a true literal satisfies; returns the others.
+    fn drop_satisfied(&mut self, mut clauses: Vec<CRef>) -> Vec<CRef> {
+        clauses.retain(|&c| {
+            let satisfied = self
+                .arena
+                .lits(c)
+                .iter()
+                .any(|&x| self.vals[x as usize] == 1);
+            if satisfied {
+                self.remove_clause(c);
+            }
+            !satisfied
+        });
+        clauses
+    }
+
+    /// Purges watchers of deleted clauses; compacts the arena when it is 20% garbage.
+    fn after_deletions(&mut self) {
+        watch::purge_deleted(&mut self.watches, &self.arena);
+        watch::purge_deleted(&mut self.bin_watches, &self.arena);
+        if self.arena.wasted() * 5 > self.arena.size() {
+            self.compact();
+        }
+    }
+
+    /// Copies the live clauses into a fresh arena and rewrites every reference.
+    fn compact(&mut self) {
+        let mut from = std::mem::take(&mut self.arena);
+        let mut to = ClauseArena::with_capacity(from.size() - from.wasted());
+        watch::relocate_all(&mut self.watches, &mut from, &mut to);
+        watch::relocate_all(&mut self.bin_watches, &mut from, &mut to);
+        for l in &self.trail {
+            let r = &mut self.reason[l.var().index()];
+            if *r != NO_REASON {
+                *r = from.relocate(*r, &mut to);
+            }
+        }
+        for c in self.learnts.iter_mut().chain(self.originals.iter_mut()) {
+            *c = from.relocate(*c, &mut to);
+        }
+        self.arena = to;
+        self.stats.compactions += 1;
+    }
+}

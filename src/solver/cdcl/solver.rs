@@ -1,0 +1,672 @@
+//! The solver state and its incremental interface (in the spirit of IPASIR): add clauses,
+//! solve under assumptions, read the model or the failed assumptions, add more clauses,
+//! solve again. Learnt clauses, activities and phases carry over between calls.
+//!
+//! The search is MiniSat's: propagate; on a conflict, learn a clause (first UIP), backjump
+//! and let the clause assert; otherwise restart if the policy says so, clean the database
+//! when it is due, re-decide the assumptions (decision levels 1..=k are the k assumptions,
+//! an already-true one gets an empty level), then pick the most active unassigned variable
+//! and give it its saved phase. Limits (deadline, conflict budget, interrupt flag) are
+//! checked every 32 steps of the loop, each step being one decision or one conflict, so a
+//! limit stops the search within a fraction of a millisecond on ordinary formulas.
+
+use std::path::Path;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use super::clause::{CRef, ClauseArena, NO_REASON};
+use super::heap::VarOrder;
+use super::proof::DratWriter;
+use super::restart::{RestartPolicy, Restarts};
+use super::watch::Watcher;
+use crate::cnf::{Lit, Model, Var};
+use crate::cnf_gen::SplitMix64;
+
+/// The answer of one [`CdclSolver::solve_with`] call.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SolveResult {
+    /// Satisfiable under the assumptions: read the model with [`CdclSolver::value`].
+    Sat,
+    /// Unsatisfiable under the assumptions: see [`CdclSolver::failed_assumptions`].
+    Unsat,
+    /// A limit stopped the search.
+    Unknown,
+}
+
+/// Tunable choices of the solver.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// The restart policy.
+    pub restarts: RestartPolicy,
+    /// Seed of the solver's random choices.
+    pub seed: u64,
+    /// Probability of deciding a random variable instead of the most active one.
+    pub random_var_freq: f64,
+    /// Decide a random value instead of the saved phase.
+    pub random_polarity: bool,
+    /// Variable activity decay (EVSIDS), 0 < decay < 1.
+    pub var_decay: f64,
+    /// Learnt clause activity decay, 0 < decay < 1.
+    pub clause_decay: f64,
+    /// Conflicts before the first reduction of the learnt clauses.
+    pub first_reduce: u64,
+    /// Growth of the interval between reductions, in conflicts.
+    pub reduce_increment: u64,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            restarts: RestartPolicy::default(),
+            seed: 0,
+            random_var_freq: 0.0,
+            random_polarity: false,
+            var_decay: 0.95,
+            clause_decay: 0.999,
+            first_reduce: 2000,
+            reduce_increment: 300,
+        }
+    }
+}
+
+/// Limits of each solve call (each counted from the start of the call).
+#[derive(Clone, Debug, Default)]
+pub struct SolveLimits {
+    /// Wall-clock time per call.
+    pub timeout: Option<Duration>,
+    /// Conflicts per call.
+    pub conflicts: Option<u64>,
+    /// Stop when another thread sets this flag.
+    pub interrupt: Option<Arc<AtomicBool>>,
+}
+
+/// Counters of the solver's work, cumulative over all calls.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Stats {
+    /// Solve calls.
+    pub solves: u64,
+    /// Conflicts.
+    pub conflicts: u64,
+    /// Decisions (assumptions not counted).
+    pub decisions: u64,
+    /// Literals propagated.
+    pub propagations: u64,
+    /// Restarts.
+    pub restarts: u64,
+    /// Learnt clauses (units included).
+    pub learnt: u64,
+    /// Learnt clauses deleted.
+    pub deleted: u64,
+    /// Literals removed from learnt clauses by minimisation.
+    pub minimised_literals: u64,
+    /// Reductions of the learnt clause database.
+    pub reductions: u64,
+    /// Arena compactions.
+    pub compactions: u64,
+}
+
+impl Stats {
+    /// The counters as named pairs (for `c` lines and result rows).
+    pub fn pairs(&self) -> Vec<(String, u64)> {
+        [
+            ("conflicts", self.conflicts),
+            ("decisions", self.decisions),
+            ("propagations", self.propagations),
+            ("restarts", self.restarts),
+            ("learnt", self.learnt),
+            ("deleted", self.deleted),
+            ("minimised_literals", self.minimised_literals),
+            ("reductions", self.reductions),
+        ]
+        .into_iter()
+        .map(|(k, v)| (k.to_string(), v))
+        .collect()
+    }
+}
+
+/// A CDCL SAT solver with an incremental interface.
+#[derive(Debug)]
+pub struct CdclSolver {
+    // The formula.
+    /// Storage of every clause, original and learnt.
+    pub(super) arena: ClauseArena,
+    /// References of the original (problem) clauses of length ≥ 2.
+    pub(super) originals: Vec<CRef>,
+    /// References of the learnt clauses of length ≥ 2.
+    pub(super) learnts: Vec<CRef>,
+    /// `watches[l]`: long clauses watching literal code `l`, visited when `l` turns false.
+    pub(super) watches: Vec<Vec<Watcher>>,
+    /// `bin_watches[l]`: binary clauses containing `l`, the blocker being the other literal.
+    pub(super) bin_watches: Vec<Vec<Watcher>>,
+    /// False once the clauses alone are unsatisfiable (every later call answers UNSAT).
+    pub(super) ok: bool,
+
+    // The assignment.
+    /// Value of each literal code: 1 true, -1 false, 0 unassigned.
+    pub(super) vals: Vec<i8>,
+    /// Decision level at which each variable was assigned.
+    pub(super) level: Vec<u32>,
+    /// The clause that implied each variable, or `NO_REASON` (decision, unassigned, level 0).
+    pub(super) reason: Vec<CRef>,
+    /// Assigned literals in order; also the propagation queue.
+    pub(super) trail: Vec<Lit>,
+    /// `trail_lim[d]`: trail length when decision level `d + 1` began.
+    pub(super) trail_lim: Vec<usize>,
+    /// First trail literal not propagated yet.
+    pub(super) qhead: usize,
+
+    // Heuristics.
+    /// Variable activities (EVSIDS heap) and saved phases.
+    pub(super) order: VarOrder,
+    /// Bump amount of clause activities; grows by `1/clause_decay` each conflict.
+    pub(super) clause_inc: f32,
+    /// When to restart.
+    pub(super) restarts: Restarts,
+    /// Conflict count at which the learnt clauses are reduced next.
+    pub(super) next_reduce: u64,
+    /// Current interval between reductions.
+    pub(super) reduce_interval: u64,
+    /// Trail length at the last removal of satisfied clauses (level 0).
+    pub(super) simplified_trail: usize,
+    /// Random choices (decisions, phases, initial activities).
+    pub(super) rng: SplitMix64,
+    /// The options the solver was built with.
+    pub(super) options: Options,
+
+    // Scratch space of conflict analysis.
+    /// Per variable: met in the current analysis (1) or not (0).
+    pub(super) seen: Vec<u8>,
+    /// The clause being learnt.
+    pub(super) learnt: Vec<Lit>,
+    /// Literals whose `seen` mark must be cleared after minimisation.
+    pub(super) to_clear: Vec<Lit>,
+    /// Work stack of the recursive minimisation.
+    pub(super) stack: Vec<Lit>,
+    /// Per decision level: the stamp of the last LBD computation that counted it.
+    pub(super) level_stamp: Vec<u64>,
+    /// The current LBD stamp.
+    pub(super) lbd_stamp: u64,
+
+    // The incremental interface.
+    /// Assumptions of the current call.
+    pub(super) assumptions: Vec<Lit>,
+    /// After UNSAT under assumptions: the assumptions that together failed.
+    pub(super) failed: Vec<Lit>,
+    /// After SAT: the value of each variable.
+    pub(super) model: Vec<bool>,
+    /// Limits of each call.
+    pub(super) limits: SolveLimits,
+
+    // Output.
+    /// The DRAT proof being written, if any.
+    pub(super) proof: Option<DratWriter>,
+    /// Level-0 trail literals already written to the proof as units.
+    pub(super) proof_units: usize,
+    /// Work counters.
+    pub(super) stats: Stats,
+}
+
+impl Default for CdclSolver {
+    fn default() -> Self {
+        CdclSolver::new()
+    }
+}
+
+impl CdclSolver {
+    /// A solver with no variables and no clauses, default options.
+    pub fn new() -> CdclSolver {
+        CdclSolver::with_options(Options::default())
+    }
+
+    /// A solver with the given options.
+    pub fn with_options(options: Options) -> CdclSolver {
+        let mut order = VarOrder::default();
+        order.decay = options.var_decay;
+        CdclSolver {
+            arena: ClauseArena::default(),
+            originals: Vec::new(),
+            learnts: Vec::new(),
+            watches: Vec::new(),
+            bin_watches: Vec::new(),
+            ok: true,
+            vals: Vec::new(),
+            level: Vec::new(),
+            reason: Vec::new(),
+            trail: Vec::new(),
+            trail_lim: Vec::new(),
+            qhead: 0,
+            order,
+            clause_inc: 1.0,
+            restarts: Restarts::new(options.restarts),
+            next_reduce: options.first_reduce,
+            reduce_interval: options.first_reduce,
+            simplified_trail: 0,
+            rng: SplitMix64::new(options.seed),
+            options,
+            seen: Vec::new(),
+            learnt: Vec::new(),
+            to_clear: Vec::new(),
+            stack: Vec::new(),
+            level_stamp: vec![0],
+            lbd_stamp: 0,
+            assumptions: Vec::new(),
+            failed: Vec::new(),
+            model: Vec::new(),
+            limits: SolveLimits::default(),
+            proof: None,
+            proof_units: 0,
+            stats: Stats::default(),
+        }
+    }
+
+    /// Writes a DRAT proof (text, or binary) of the UNSAT answers to `path`.
+    pub fn set_proof(&mut self, path: &Path, binary: bool) -> std::io::Result<()> {
+        self.proof = Some(DratWriter::create(path, binary)?);
+        Ok(())
+    }
+
+    /// Flushes the proof; returns the first error met writing it.
+    pub fn finish_proof(&mut self) -> std::io::Result<()> {
+        match &mut self.proof {
+            Some(p) => p.finish(),
+            None => Ok(()),
+        }
+    }
+
+    /// Sets the limits of the following solve calls.
+    pub fn set_limits(&mut self, limits: SolveLimits) {
+        self.limits = limits;
+    }
+
+    /// The work counters so far.
+    pub fn stats(&self) -> &Stats {
+        &self.stats
+    }
+
+    /// The number of variables.
+    pub fn num_vars(&self) -> u32 {
+        self.level.len() as u32
+    }
+
+    /// The number of original clauses of length ≥ 2 kept (units are assigned instead).
+    pub fn num_clauses(&self) -> usize {
+        self.originals.len()
+    }
+
+    /// The number of learnt clauses of length ≥ 2 kept.
+    pub fn num_learnts(&self) -> usize {
+        self.learnts.len()
+    }
+
+    /// False once the clauses are known unsatisfiable without assumptions.
+    pub fn is_ok(&self) -> bool {
+        self.ok
+    }
+
+    /// Adds a fresh variable.
+    pub fn new_var(&mut self) -> Var {
+        let v = self.num_vars();
+        self.ensure_vars(v + 1);
+        Var::new(v)
+    }
+
+    /// Makes variables `0..n` known.
+    pub fn ensure_vars(&mut self, n: u32) {
+        let randomise = self.options.random_var_freq > 0.0 || self.options.random_polarity;
+        while self.num_vars() < n {
+            self.vals.extend([0, 0]);
+            self.level.push(0);
+            self.reason.push(NO_REASON);
+            self.seen.push(0);
+            self.level_stamp.push(0);
+            self.watches.extend([Vec::new(), Vec::new()]);
+            self.bin_watches.extend([Vec::new(), Vec::new()]);
+            // A tiny random activity breaks the ties of the initial order at random.
+            let activity = if randomise {
+                self.rng.next_f64() * 1e-5
+            } else {
+                0.0
+            };
+            self.order.add_var(activity);
+        }
+    }
+
+    /// Adds a clause (at level 0, between solve calls). Returns false when the formula is
+    /// now known to be unsatisfiable.
+    pub fn add_clause(&mut self, lits: &[Lit]) -> bool {
+        if !self.ok {
+            return false;
+        }
+        self.cancel_until(0);
+        if let Some(max) = lits.iter().map(|l| l.var().index() as u32 + 1).max() {
+            self.ensure_vars(max);
+        }
+        let mut clause: Vec<Lit> = lits.to_vec();
+        clause.sort_unstable();
+        clause.dedup();
+        let mut shortened = false;
+        let mut kept = 0;
+        for i in 0..clause.len() {
+            let l = clause[i];
+            if self.lit_value(l) == 1 || (i + 1 < clause.len() && clause[i + 1] == !l) {
+                return true; // satisfied at level 0, or a tautology
+            }
+            if self.lit_value(l) == -1 {
+                shortened = true;
+            } else {
+                clause[kept] = l;
+                kept += 1;
+            }
+        }
+        clause.truncate(kept);
+        if shortened {
+            if let Some(p) = &mut self.proof {
+                p.add_lits(&clause);
+            }
+        }
+        match clause.len() {
+            0 => self.set_unsat(),
+            1 => {
+                self.assign(clause[0], NO_REASON);
+                if self.propagate() != NO_REASON {
+                    self.set_unsat();
+                }
+            }
+            _ => {
+                let c = self.arena.alloc(&clause, false);
+                self.attach(c);
+                self.originals.push(c);
+            }
+        }
+        self.ok
+    }
+
+    /// Solves the clauses added so far.
+    pub fn solve(&mut self) -> SolveResult {
+        self.solve_with(&[])
+    }
+
+    /// Solves under `assumptions` (literals taken as true for this call only).
+    pub fn solve_with(&mut self, assumptions: &[Lit]) -> SolveResult {
+        self.model.clear();
+        self.failed.clear();
+        self.stats.solves += 1;
+        if !self.ok {
+            return SolveResult::Unsat;
+        }
+        if let Some(max) = assumptions.iter().map(|l| l.var().index() as u32 + 1).max() {
+            self.ensure_vars(max);
+        }
+        self.assumptions = assumptions.to_vec();
+        let budget = SearchBudget {
+            deadline: self.limits.timeout.map(|t| Instant::now() + t),
+            conflict_limit: self
+                .limits
+                .conflicts
+                .map(|c| self.stats.conflicts.saturating_add(c)),
+            interrupt: self.limits.interrupt.clone(),
+        };
+        let result = loop {
+            if let Some(r) = self.search(&budget) {
+                break r;
+            }
+        };
+        if result == SolveResult::Sat {
+            self.model = (0..self.num_vars() as usize)
+                .map(|v| self.vals[2 * v] == 1)
+                .collect();
+        }
+        self.cancel_until(0);
+        if let Some(p) = &mut self.proof {
+            // Flush now: a caller may read the proof before the solver goes away.
+            p.flush();
+        }
+        result
+    }
+
+    /// The value of `lit` in the model of the last SAT answer (`None` without a model).
+    pub fn value(&self, lit: Lit) -> Option<bool> {
+        self.model
+            .get(lit.var().index())
+            .map(|&b| b == lit.is_positive())
+    }
+
+    /// The model of the last SAT answer, every variable assigned.
+    pub fn model(&self) -> Option<Model> {
+        if self.model.is_empty() && self.num_vars() > 0 {
+            return None;
+        }
+        Some(Model::from_values(self.model.iter().copied()))
+    }
+
+    /// After UNSAT under assumptions: a subset of the assumptions that cannot all hold
+    /// (empty when the clauses alone are unsatisfiable).
+    pub fn failed_assumptions(&self) -> &[Lit] {
+        &self.failed
+    }
+
+    // ---- internals shared by the other files ----
+
+    /// The current decision level.
+    #[inline]
+    pub(super) fn decision_level(&self) -> u32 {
+        self.trail_lim.len() as u32
+    }
+
+    /// The value of `l`: 1 true, -1 false, 0 unassigned.
+    #[inline]
+    pub(super) fn lit_value(&self, l: Lit) -> i8 {
+        self.vals[l.code()]
+    }
+
+    /// Makes `l` true at the current level with `reason`.
+    #[inline]
+    pub(super) fn assign(&mut self, l: Lit, reason: CRef) {
+        let c = l.code();
+        debug_assert_eq!(self.vals[c], 0);
+        self.vals[c] = 1;
+        self.vals[c ^ 1] = -1;
+        let v = l.var().index();
+        self.level[v] = self.decision_level();
+        self.reason[v] = reason;
+        self.trail.push(l);
+    }
+
+    /// Undoes every assignment above `level`, saving phases.
+    pub(super) fn cancel_until(&mut self, level: u32) {
+        if self.decision_level() <= level {
+            return;
+        }
+        let lim = self.trail_lim[level as usize];
+        for i in (lim..self.trail.len()).rev() {
+            let l = self.trail[i];
+            let v = l.var().index();
+            self.vals[l.code()] = 0;
+            self.vals[l.code() ^ 1] = 0;
+            self.reason[v] = NO_REASON;
+            self.order.phase[v] = l.is_positive();
+            self.order.insert(v as u32);
+        }
+        self.trail.truncate(lim);
+        self.qhead = lim;
+        self.trail_lim.truncate(level as usize);
+    }
+
+    /// Watches the first two literals of clause `c`.
+    fn attach(&mut self, c: CRef) {
+        let (a, b) = (self.arena.lits(c)[0], self.arena.lits(c)[1]);
+        let lists = if self.arena.len(c) == 2 {
+            &mut self.bin_watches
+        } else {
+            &mut self.watches
+        };
+        lists[a as usize].push(Watcher {
+            cref: c,
+            blocker: b,
+        });
+        lists[b as usize].push(Watcher {
+            cref: c,
+            blocker: a,
+        });
+    }
+
+    /// Bumps the activity of learnt clause `c`.
+    pub(super) fn bump_clause(&mut self, c: CRef) {
+        let a = self.arena.activity(c) + self.clause_inc;
+        self.arena.set_activity(c, a);
+        if a > 1e20 {
+            for &l in &self.learnts {
+                let x = self.arena.activity(l);
+                self.arena.set_activity(l, x * 1e-20);
+            }
+            self.clause_inc *= 1e-20;
+        }
+    }
+
+    /// Records that the clauses are unsatisfiable (with the empty clause in the proof).
+    fn set_unsat(&mut self) {
+        if self.ok {
+            if let Some(p) = &mut self.proof {
+                p.add(&[]);
+            }
+        }
+        self.ok = false;
+    }
+
+    /// Picks the next decision literal, or `None` when every variable is assigned.
+    fn pick_branch(&mut self) -> Option<Lit> {
+        let mut next: Option<u32> = None;
+        if self.options.random_var_freq > 0.0
+            && self.order.heap_len() > 0
+            && self.rng.next_f64() < self.options.random_var_freq
+        {
+            let v = self
+                .order
+                .heap_entry(self.rng.below(self.order.heap_len() as u64) as usize);
+            next = v.filter(|&v| self.vals[2 * v as usize] == 0);
+        }
+        while next.is_none() {
+            let v = self.order.pop()?;
+            if self.vals[2 * v as usize] == 0 {
+                next = Some(v);
+            }
+        }
+        let v = next?;
+        let value = if self.options.random_polarity {
+            self.rng.next_u64() & 1 == 1
+        } else {
+            self.order.phase[v as usize]
+        };
+        Some(Var::new(v).lit(value))
+    }
+
+    /// Searches until an answer, a restart (`None`) or a limit.
+    fn search(&mut self, budget: &SearchBudget) -> Option<SolveResult> {
+        let mut steps = 0u32;
+        loop {
+            steps = steps.wrapping_add(1);
+            let conflict = self.propagate();
+            if conflict != NO_REASON {
+                self.stats.conflicts += 1;
+                if self.decision_level() == 0 {
+                    self.set_unsat();
+                    return Some(SolveResult::Unsat);
+                }
+                let trail_len = self.trail.len();
+                let (backjump, lbd) = self.analyze(conflict);
+                self.cancel_until(backjump);
+                if let Some(p) = &mut self.proof {
+                    p.add_lits(&self.learnt);
+                }
+                let asserting = self.learnt[0];
+                if self.learnt.len() == 1 {
+                    self.assign(asserting, NO_REASON);
+                } else {
+                    let c = self.arena.alloc(&self.learnt, true);
+                    self.arena.set_lbd(c, lbd);
+                    self.attach(c);
+                    self.learnts.push(c);
+                    self.bump_clause(c);
+                    self.assign(asserting, c);
+                }
+                self.stats.learnt += 1;
+                self.order.decay_all();
+                self.clause_inc /= self.options.clause_decay as f32;
+                self.restarts.on_conflict(lbd, trail_len);
+                if budget
+                    .conflict_limit
+                    .is_some_and(|l| self.stats.conflicts >= l)
+                {
+                    return Some(SolveResult::Unknown);
+                }
+            } else {
+                if self.restarts.should_restart() {
+                    self.restarts.restarted();
+                    self.stats.restarts += 1;
+                    self.cancel_until(0);
+                    return None;
+                }
+                if self.decision_level() == 0 && self.trail.len() > self.simplified_trail {
+                    self.remove_satisfied();
+                    self.simplified_trail = self.trail.len();
+                }
+                if self.stats.conflicts >= self.next_reduce {
+                    self.reduce_interval += self.options.reduce_increment;
+                    self.next_reduce = self.stats.conflicts + self.reduce_interval;
+                    self.reduce_db();
+                }
+                let mut next = None;
+                while (self.decision_level() as usize) < self.assumptions.len() {
+                    let p = self.assumptions[self.decision_level() as usize];
+                    match self.lit_value(p) {
+                        1 => self.trail_lim.push(self.trail.len()), // already true: empty level
+                        -1 => {
+                            self.analyze_final(p);
+                            return Some(SolveResult::Unsat);
+                        }
+                        _ => {
+                            next = Some(p);
+                            break;
+                        }
+                    }
+                }
+                let decision = match next {
+                    Some(p) => p,
+                    None => {
+                        self.stats.decisions += 1;
+                        match self.pick_branch() {
+                            Some(l) => l,
+                            None => return Some(SolveResult::Sat),
+                        }
+                    }
+                };
+                self.trail_lim.push(self.trail.len());
+                self.assign(decision, NO_REASON);
+            }
+            if steps % 32 == 0 && budget.exhausted() {
+                return Some(SolveResult::Unknown);
+            }
+        }
+    }
+}
+
+/// The limits of one solve call, made absolute.
+struct SearchBudget {
+    /// Stop after this instant.
+    deadline: Option<Instant>,
+    /// Stop when the conflict counter reaches this.
+    conflict_limit: Option<u64>,
+    /// Stop when this flag is set.
+    interrupt: Option<Arc<AtomicBool>>,
+}
+
+impl SearchBudget {
+    /// True when the deadline passed or the interrupt flag is set.
+    fn exhausted(&self) -> bool {
+        self.interrupt
+            .as_ref()
+            .is_some_and(|f| f.load(Ordering::Relaxed))
+            || self.deadline.is_some_and(|d| Instant::now() >= d)
+    }
+}

@@ -1,0 +1,298 @@
+//! What bench knows about each external solver, in one table: how to invoke it quietly,
+//! where its answer comes back and in which shape, what its exit codes mean, how it
+//! reports running out of memory, how to ask its version, and its time-limit, seed and
+//! proof flags. Every fact here was checked by running the binary on Debian bookworm (see
+//! DESIGN.md's solver table); the rest of the module reads this table and never asks
+//! "which solver is this?".
+//!
+//! Argument templates use placeholders: `{cnf}` the input file, `{res}` a result file
+//! (minisat), `{proof}` the proof file, `{seed}` the seed, `{secs}` a time limit.
+
+/// Where and in which shape a solver hands back its answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Answer {
+    /// `s` and `v` lines on stdout.
+    Competition,
+    /// minisat's result file (`{res}`): `SAT` + literals, `UNSAT`, `INDET`.
+    MinisatFile,
+    /// zchaff's report on stdout (`RESULT:` line, model after `Instance Satisfiable`).
+    Zchaff,
+}
+
+/// How a solver writes a DRAT proof.
+#[derive(Clone, Copy, Debug)]
+pub struct ProofFlags {
+    /// Arguments that ask for a proof into `{proof}`.
+    pub args: &'static [&'static str],
+    /// Extra arguments for binary DRAT; `None` if the solver cannot write it.
+    pub binary: Option<&'static [&'static str]>,
+    /// Extra arguments for text DRAT; `None` if the solver cannot write it.
+    pub text: Option<&'static [&'static str]>,
+}
+
+/// How to ask a binary for its version: run it with `args` and take the word after the
+/// first occurrence of `marker` in its output (stdout and stderr), or the first word of
+/// the output when `marker` is empty.
+#[derive(Clone, Copy, Debug)]
+pub struct VersionProbe {
+    /// The arguments.
+    pub args: &'static [&'static str],
+    /// The text just before the version.
+    pub marker: &'static str,
+}
+
+/// One external solver (or tool), as bench invokes it.
+#[derive(Clone, Copy, Debug)]
+pub struct Adapter {
+    /// The name on bench's command line and in results.
+    pub name: &'static str,
+    /// Executable file names to look for, in order.
+    pub binaries: &'static [&'static str],
+    /// Arguments for a quiet run (templates).
+    pub args: &'static [&'static str],
+    /// Where the answer comes back.
+    pub answer: Answer,
+    /// Exit code that goes with SAT.
+    pub exit_sat: i32,
+    /// Exit code that goes with UNSAT.
+    pub exit_unsat: i32,
+    /// Exit codes that go with an UNKNOWN / INDETERMINATE answer.
+    pub exit_unknown: &'static [i32],
+    /// Text in its stdout or stderr that, in a run without a SAT/UNSAT answer, means it
+    /// ran out of memory (checked by running each with a tiny RLIMIT_AS).
+    pub memout: &'static [&'static str],
+    /// How to ask its version (`None`: it has no version flag).
+    pub version: Option<VersionProbe>,
+    /// Its own time-limit flag (templates with `{secs}`). Documentation for now: bench's
+    /// wall clock is authoritative and solvers' own limits count CPU time.
+    pub time_limit: Option<&'static [&'static str]>,
+    /// Its seed flag (templates with `{seed}`), passed when the seed is not 0.
+    pub seed: Option<&'static [&'static str]>,
+    /// How it writes a DRAT proof (`None`: it cannot).
+    pub proof: Option<ProofFlags>,
+}
+
+/// The `s`/`v` exit-code convention shared by the competition-format solvers.
+const COMPETITION_UNKNOWN: &[i32] = &[0];
+
+/// Every external solver bench knows.
+pub static ADAPTERS: &[Adapter] = &[
+    Adapter {
+        name: "minisat",
+        binaries: &["minisat"],
+        // The model only ever goes to the result file; stdout carries statistics.
+        args: &["-verb=0", "{cnf}", "{res}"],
+        answer: Answer::MinisatFile,
+        exit_sat: 10,
+        exit_unsat: 20,
+        exit_unknown: &[0],
+        // A failed allocation: `INDETERMINATE` on stdout, exit 0, result file untouched.
+        memout: &["INDETERMINATE"],
+        // minisat 2.2 has no version flag.
+        version: None,
+        time_limit: Some(&["-cpu-lim={secs}"]),
+        seed: Some(&["-rnd-seed={seed}"]),
+        proof: None,
+    },
+    Adapter {
+        name: "kissat",
+        binaries: &["kissat"],
+        args: &["-q", "{cnf}"],
+        answer: Answer::Competition,
+        exit_sat: 10,
+        exit_unsat: 20,
+        exit_unknown: COMPETITION_UNKNOWN,
+        // `kissat: fatal error: out-of-memory allocating …`, then abort (exit 134).
+        memout: &["out-of-memory"],
+        version: Some(VersionProbe {
+            args: &["--version"],
+            marker: "",
+        }),
+        time_limit: Some(&["--time={secs}"]),
+        seed: Some(&["--seed={seed}"]),
+        proof: Some(ProofFlags {
+            args: &["{proof}"],
+            binary: Some(&[]),
+            text: Some(&["--no-binary"]),
+        }),
+    },
+    Adapter {
+        name: "cadical",
+        binaries: &["cadical"],
+        args: &["-q", "{cnf}"],
+        answer: Answer::Competition,
+        exit_sat: 10,
+        exit_unsat: 20,
+        exit_unknown: COMPETITION_UNKNOWN,
+        // `terminate called after throwing an instance of 'std::bad_alloc'`, abort.
+        memout: &["std::bad_alloc"],
+        // Debian's cadical 1.5.3 calls itself `sc2021`.
+        version: Some(VersionProbe {
+            args: &["--version"],
+            marker: "",
+        }),
+        time_limit: Some(&["-t", "{secs}"]),
+        seed: Some(&["--seed={seed}"]),
+        proof: Some(ProofFlags {
+            args: &["{proof}"],
+            binary: Some(&[]),
+            text: Some(&["--no-binary"]),
+        }),
+    },
+    Adapter {
+        name: "picosat",
+        binaries: &["picosat"],
+        args: &["{cnf}"],
+        answer: Answer::Competition,
+        exit_sat: 10,
+        exit_unsat: 20,
+        exit_unknown: COMPETITION_UNKNOWN,
+        // `*** picosat: out of memory in 'resize'` on stderr, abort.
+        memout: &["out of memory"],
+        version: Some(VersionProbe {
+            args: &["--version"],
+            marker: "",
+        }),
+        time_limit: Some(&["-L", "{secs}"]),
+        seed: Some(&["-s", "{seed}"]),
+        // Debian's picosat is built without trace support: no usable proof.
+        proof: None,
+    },
+    Adapter {
+        name: "cryptominisat",
+        binaries: &["cryptominisat5"],
+        args: &["--verb", "0", "{cnf}"],
+        answer: Answer::Competition,
+        exit_sat: 10,
+        exit_unsat: 20,
+        // Its own limit: `s INDETERMINATE`, exit 15.
+        exit_unknown: &[0, 15],
+        memout: &["std::bad_alloc"],
+        version: Some(VersionProbe {
+            args: &["--version"],
+            marker: "CryptoMiniSat version",
+        }),
+        time_limit: Some(&["--maxtime", "{secs}"]),
+        seed: Some(&["--random", "{seed}"]),
+        // FRAT only, which `rate` does not read.
+        proof: None,
+    },
+    Adapter {
+        name: "glucose",
+        binaries: &["glucose"],
+        // `-model` or it prints no `v` line; it prints `c` banner lines even at -verb=0.
+        args: &["-verb=0", "-model", "{cnf}"],
+        answer: Answer::Competition,
+        exit_sat: 10,
+        exit_unsat: 20,
+        exit_unknown: COMPETITION_UNKNOWN,
+        // Like minisat: a bare `INDETERMINATE` (no `s`) on a failed allocation, exit 0.
+        memout: &["INDETERMINATE"],
+        // Any run prints `c This is glucose 4.2.1`; `--help` runs nothing else.
+        version: Some(VersionProbe {
+            args: &["--help"],
+            marker: "This is glucose",
+        }),
+        time_limit: Some(&["-cpu-lim={secs}"]),
+        seed: Some(&["-rnd-seed={seed}"]),
+        proof: Some(ProofFlags {
+            args: &["-certified", "-certified-output={proof}"],
+            binary: Some(&["-vbyte"]),
+            text: Some(&[]),
+        }),
+    },
+    Adapter {
+        name: "zchaff",
+        binaries: &["zchaff"],
+        args: &["{cnf}"],
+        answer: Answer::Zchaff,
+        // zchaff always exits 0; the verdict is the `RESULT:` line.
+        exit_sat: 0,
+        exit_unsat: 0,
+        exit_unknown: &[0],
+        memout: &["MEM OUT"],
+        // With no arguments it prints `Z-Chaff Version: zChaff 2007.3.12` and its usage.
+        version: Some(VersionProbe {
+            args: &[],
+            marker: "Version: zChaff",
+        }),
+        time_limit: Some(&["{secs}"]),
+        seed: None,
+        proof: None,
+    },
+];
+
+/// Any solver given as `--solver NAME='cmd {cnf} …'`, or a `--solver-path` with a name
+/// bench does not know: the competition format and its exit codes.
+pub static GENERIC: Adapter = Adapter {
+    name: "competition",
+    binaries: &[],
+    args: &["{cnf}"],
+    answer: Answer::Competition,
+    exit_sat: 10,
+    exit_unsat: 20,
+    exit_unknown: COMPETITION_UNKNOWN,
+    memout: &[
+        "std::bad_alloc",
+        "out of memory",
+        "out-of-memory",
+        "Cannot allocate memory",
+    ],
+    version: None,
+    time_limit: None,
+    seed: None,
+    proof: None,
+};
+
+/// A tool bench finds the same way as the solvers but does not run as one.
+#[derive(Clone, Copy, Debug)]
+pub struct Tool {
+    /// Its name.
+    pub name: &'static str,
+    /// Executable file names to look for.
+    pub binaries: &'static [&'static str],
+    /// How to ask its version.
+    pub version: Option<VersionProbe>,
+}
+
+/// The DRAT checker: `rate IN PROOF` prints `s VERIFIED` (exit 0) or `s NOT VERIFIED`.
+pub static RATE: Tool = Tool {
+    name: "rate",
+    binaries: &["rate"],
+    version: Some(VersionProbe {
+        args: &["--version"],
+        marker: "rate",
+    }),
+};
+
+/// The adapter called `name`, if bench knows one (binary names count too:
+/// `cryptominisat5` is `cryptominisat`).
+pub fn adapter(name: &str) -> Option<&'static Adapter> {
+    ADAPTERS
+        .iter()
+        .find(|a| a.name == name || a.binaries.contains(&name))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn table_is_consistent() {
+        for a in ADAPTERS {
+            assert!(!a.binaries.is_empty(), "{}", a.name);
+            assert!(a.args.contains(&"{cnf}"), "{}", a.name);
+            assert_eq!(
+                a.args.contains(&"{res}"),
+                a.answer == Answer::MinisatFile,
+                "{}",
+                a.name
+            );
+            if let Some(p) = a.proof {
+                assert!(p.args.iter().any(|s| s.contains("{proof}")), "{}", a.name);
+            }
+        }
+        assert_eq!(adapter("cryptominisat5").unwrap().name, "cryptominisat");
+        assert!(adapter("nosuch").is_none());
+    }
+}

@@ -1,0 +1,280 @@
+//! Turning a finished child into an answer: SAT (with the model), UNSAT, UNKNOWN,
+//! TIMEOUT, MEMOUT or ERROR, from what it printed, how it exited and what its adapter
+//! says those mean.
+//!
+//! The rules, in order:
+//! 1. A run bench stopped is TIMEOUT (or UNKNOWN when interrupted), whatever it printed:
+//!    the output of a process killed mid-write cannot be trusted.
+//! 2. A stdout longer than the cap, or one left unread, is an ERROR: the answer may be cut.
+//! 3. A SAT or UNSAT answer stands only with the exit code that goes with it and no
+//!    signal; otherwise the solver contradicted itself (ERROR).
+//! 4. No answer, or UNKNOWN, with the solver's out-of-memory text is MEMOUT.
+//! 5. Death by a signal is an ERROR naming the signal.
+//! 6. UNKNOWN stands with one of its exit codes; no result line at all is an ERROR, never
+//!    UNKNOWN (picosat exits 0 with no `s` line on a parse error).
+//!
+//! Every ERROR carries the reason and the tail of the solver's stderr.
+
+use crate::cnf::Model;
+use crate::solver::output::{Claim, OutputError, parse_competition, parse_minisat, parse_zchaff};
+use crate::solver::{Outcome, Status};
+
+use super::adapters::{Adapter, Answer, GENERIC};
+use super::run::{Exit, Finished, Stop, signal_name};
+
+/// How many lines of stderr (or stdout) an error message quotes, at most.
+const TAIL_LINES: usize = 12;
+/// And how many bytes.
+const TAIL_BYTES: usize = 2000;
+
+/// The answer of a finished run (times and exit code are filled in by the caller).
+/// `result_file` is the content of the `{res}` file, for adapters that use one.
+pub fn verdict(adapter: &Adapter, done: &Finished, result_file: Option<&[u8]>) -> Outcome {
+    match done.stopped {
+        Some(Stop::Timeout) => return Outcome::new(Status::Timeout),
+        Some(Stop::Interrupt) => {
+            return Outcome {
+                error: Some("interrupted".into()),
+                ..Outcome::new(Status::Unknown)
+            };
+        }
+        None => {}
+    }
+    if done.stdout_overflowed() {
+        let reason = format!(
+            "stdout overflowed: {} bytes, more than the {} bytes bench keeps, so the answer may be cut",
+            done.stdout_len,
+            done.stdout.len()
+        );
+        return error(reason, done);
+    }
+    if !done.stdout_complete {
+        return error(
+            "stdout was still open after the run (a process escaped its group)".into(),
+            done,
+        );
+    }
+
+    let stdout = String::from_utf8_lossy(&done.stdout);
+    let parsed = match adapter.answer {
+        Answer::Competition => parse_competition(&stdout),
+        Answer::Zchaff => parse_zchaff(&stdout),
+        Answer::MinisatFile => {
+            parse_minisat(&String::from_utf8_lossy(result_file.unwrap_or_default()))
+        }
+    };
+
+    let claim = match parsed {
+        Ok(Claim::Sat(model)) => return decided(adapter, done, Status::Sat, Some(model)),
+        Ok(Claim::Unsat) => return decided(adapter, done, Status::Unsat, None),
+        Ok(Claim::Unknown(word)) => Ok(word),
+        Err(e) => Err(e),
+    };
+
+    if let Some(text) = memout_text(adapter, done) {
+        return Outcome {
+            error: Some(format!("out of memory (`{text}`)")),
+            ..Outcome::new(Status::Memout)
+        };
+    }
+    if let Exit::Signal(sig) = done.exit {
+        return error(format!("killed by {} ({sig})", signal_name(sig)), done);
+    }
+    let Exit::Code(code) = done.exit else {
+        unreachable!("signals handled above")
+    };
+    match claim {
+        Ok(word) if adapter.exit_unknown.contains(&code) => Outcome {
+            error: Some(format!("the solver answered {word}")),
+            ..Outcome::new(Status::Unknown)
+        },
+        Ok(word) => error(
+            format!("exit code {code} contradicts the answer {word}"),
+            done,
+        ),
+        Err(OutputError::NoResult) => error(
+            format!("no result line in the output (exit code {code})"),
+            done,
+        ),
+        Err(e) => error(format!("unreadable answer: {e} (exit code {code})"), done),
+    }
+}
+
+/// SAT or UNSAT, if the exit agrees.
+fn decided(adapter: &Adapter, done: &Finished, status: Status, model: Option<Model>) -> Outcome {
+    let expected = if status == Status::Sat {
+        adapter.exit_sat
+    } else {
+        adapter.exit_unsat
+    };
+    match done.exit {
+        Exit::Code(code) if code == expected => Outcome {
+            model,
+            ..Outcome::new(status)
+        },
+        Exit::Code(code) => error(
+            format!("exit code {code} contradicts the answer {status} (expected {expected})"),
+            done,
+        ),
+        Exit::Signal(sig) => error(
+            format!(
+                "answered {status} but was killed by {} ({sig})",
+                signal_name(sig)
+            ),
+            done,
+        ),
+    }
+}
+
+/// The out-of-memory text the solver printed, if any (its own, or the generic ones a
+/// failed allocation prints: C++'s `std::bad_alloc`, the loader's ENOMEM message).
+fn memout_text(adapter: &Adapter, done: &Finished) -> Option<&'static str> {
+    let stderr = String::from_utf8_lossy(&done.stderr_tail);
+    let out_tail = &done.stdout[done.stdout.len().saturating_sub(64 << 10)..];
+    let stdout = String::from_utf8_lossy(out_tail);
+    adapter
+        .memout
+        .iter()
+        .chain(GENERIC.memout)
+        .copied()
+        .find(|t| stderr.contains(t) || stdout.contains(t))
+}
+
+/// An ERROR with `reason` and the tail of stderr (or of stdout when stderr is empty,
+/// since some solvers, picosat for one, report errors on stdout).
+fn error(reason: String, done: &Finished) -> Outcome {
+    let mut message = reason;
+    let (label, tail) = if done.stderr_tail.iter().any(|b| !b.is_ascii_whitespace()) {
+        ("stderr", tail_text(&done.stderr_tail))
+    } else {
+        ("stdout", tail_text(&done.stdout))
+    };
+    if !tail.is_empty() {
+        message.push_str(&format!("\n{label} ends with:\n{tail}"));
+    }
+    Outcome {
+        error: Some(message),
+        ..Outcome::new(Status::Error)
+    }
+}
+
+/// The last few lines of `bytes`, at most [`TAIL_BYTES`], as text.
+pub fn tail_text(bytes: &[u8]) -> String {
+    let text = String::from_utf8_lossy(&bytes[bytes.len().saturating_sub(TAIL_BYTES)..]);
+    let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+    let keep = &lines[lines.len().saturating_sub(TAIL_LINES)..];
+    keep.join("\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::solver::external::adapters::adapter;
+    use std::time::Duration;
+
+    fn finished(exit: Exit, stdout: &str, stderr: &str) -> Finished {
+        Finished {
+            exit,
+            stopped: None,
+            stdout: stdout.as_bytes().to_vec(),
+            stdout_len: stdout.len() as u64,
+            stdout_complete: true,
+            stderr_tail: stderr.as_bytes().to_vec(),
+            wall: Duration::ZERO,
+            cpu: Duration::ZERO,
+            max_rss_kb: 0,
+        }
+    }
+
+    #[test]
+    fn competition_answers() {
+        let kissat = adapter("kissat").unwrap();
+        let sat = verdict(
+            kissat,
+            &finished(Exit::Code(10), "s SATISFIABLE\nv 1 -2 0\n", ""),
+            None,
+        );
+        assert_eq!(sat.status, Status::Sat);
+        assert_eq!(sat.model.unwrap().len(), 2);
+        let unsat = verdict(
+            kissat,
+            &finished(Exit::Code(20), "s UNSATISFIABLE\n", ""),
+            None,
+        );
+        assert_eq!(unsat.status, Status::Unsat);
+        // exit code that contradicts the output
+        let bad = verdict(
+            kissat,
+            &finished(Exit::Code(0), "s UNSATISFIABLE\n", ""),
+            None,
+        );
+        assert_eq!(bad.status, Status::Error);
+        assert!(bad.error.unwrap().contains("exit code 0"));
+        let unknown = verdict(kissat, &finished(Exit::Code(0), "s UNKNOWN\n", ""), None);
+        assert_eq!(unknown.status, Status::Unknown);
+    }
+
+    #[test]
+    fn failures() {
+        let picosat = adapter("picosat").unwrap();
+        // picosat's parse error: stdout, exit 0, no s line
+        let e = verdict(
+            picosat,
+            &finished(Exit::Code(0), "*** picosat: line 3: invalid\n", ""),
+            None,
+        );
+        assert_eq!(e.status, Status::Error);
+        assert!(e.error.as_deref().unwrap().contains("invalid"), "{e:?}");
+        let seg = verdict(picosat, &finished(Exit::Signal(11), "", "boom\n"), None);
+        assert_eq!(seg.status, Status::Error);
+        assert!(seg.error.as_deref().unwrap().contains("SIGSEGV"));
+        assert!(seg.error.as_deref().unwrap().contains("boom"));
+        let oom = verdict(
+            picosat,
+            &finished(Exit::Signal(6), "", "*** picosat: out of memory in 'new'\n"),
+            None,
+        );
+        assert_eq!(oom.status, Status::Memout);
+        let mut t = finished(Exit::Signal(15), "s SATISFIABLE\nv 1 0\n", "");
+        t.stopped = Some(Stop::Timeout);
+        assert_eq!(verdict(picosat, &t, None).status, Status::Timeout);
+    }
+
+    #[test]
+    fn minisat_result_file() {
+        let minisat = adapter("minisat").unwrap();
+        let done = finished(Exit::Code(10), "SATISFIABLE\n", "");
+        let sat = verdict(minisat, &done, Some(b"SAT\n1 -2 0\n"));
+        assert_eq!(sat.status, Status::Sat);
+        // a failed allocation: INDETERMINATE on stdout, empty result file, exit 0
+        let done = finished(Exit::Code(0), "=====\nINDETERMINATE\n", "");
+        assert_eq!(verdict(minisat, &done, Some(b"")).status, Status::Memout);
+        // parse error: exit 3, empty result file
+        let done = finished(Exit::Code(3), "PARSE ERROR! Unexpected char: x\n", "");
+        assert_eq!(verdict(minisat, &done, Some(b"")).status, Status::Error);
+    }
+
+    #[test]
+    fn zchaff_always_exits_zero() {
+        let zchaff = adapter("zchaff").unwrap();
+        let out = "Instance Satisfiable\n1 -2 Random Seed Used\t0\nRESULT:\tSAT\n";
+        assert_eq!(
+            verdict(zchaff, &finished(Exit::Code(0), out, ""), None).status,
+            Status::Sat
+        );
+        let out = "RESULT:\tABORT : MEM OUT\n";
+        assert_eq!(
+            verdict(zchaff, &finished(Exit::Code(0), out, ""), None).status,
+            Status::Memout
+        );
+        let out = "RESULT:\tABORT : TIME OUT\n";
+        assert_eq!(
+            verdict(zchaff, &finished(Exit::Code(0), out, ""), None).status,
+            Status::Unknown
+        );
+        assert_eq!(
+            verdict(zchaff, &finished(Exit::Signal(6), "", ""), None).status,
+            Status::Error
+        );
+    }
+}

@@ -1,0 +1,173 @@
+//! Every adapter against its real binary (as scripts/install-solvers.sh installs it): a
+//! satisfiable sudoku (the model is checked), an unsatisfiable pigeonhole formula, a
+//! timeout on pigeonhole 12/11 (stopped within the timeout plus the grace), a memory
+//! limit (MEMOUT), and the measurements every outcome must carry. A missing binary fails
+//! the test with a message to run the install script.
+
+mod external_common;
+
+use std::time::{Duration, Instant};
+
+use bench::check::check_model;
+use bench::solver::external::run::DEFAULT_GRACE;
+use bench::solver::{Limits, Status};
+use external_common::*;
+
+fn limits(timeout_s: f64) -> Limits {
+    Limits {
+        timeout: Some(Duration::from_secs_f64(timeout_s)),
+        ..Limits::default()
+    }
+}
+
+fn sat_unsat_timeout(name: &str) {
+    let solver = require(name);
+    assert_eq!(solver.name(), name);
+
+    let cnf = sudoku_cnf(SUDOKU_9);
+    let out = solver.solve(&cnf, &limits(60.0));
+    assert_eq!(
+        out.status,
+        Status::Sat,
+        "{name} on the sudoku: {:?}",
+        out.error
+    );
+    let model = out.model.as_ref().expect("a model");
+    check_model(&cnf, model).unwrap_or_else(|e| panic!("{name}'s model is wrong: {e}"));
+    assert!(out.wall > Duration::ZERO && out.wall < Duration::from_secs(30));
+    assert!(out.cpu.is_some() && out.max_rss_kb.is_some_and(|k| k > 0));
+    assert_eq!(out.exit_code, Some(if name == "zchaff" { 0 } else { 10 }));
+
+    let out = solver.solve(&pigeonhole(6, 5), &limits(60.0));
+    assert_eq!(
+        out.status,
+        Status::Unsat,
+        "{name} on php 6/5: {:?}",
+        out.error
+    );
+    assert!(out.model.is_none());
+
+    let timeout = Duration::from_secs(1);
+    let started = Instant::now();
+    let out = solver.solve(&pigeonhole(12, 11), &limits(1.0));
+    let took = started.elapsed();
+    assert_eq!(
+        out.status,
+        Status::Timeout,
+        "{name} on php 12/11: {:?}",
+        out.error
+    );
+    assert!(out.wall >= timeout, "{name}: stopped early: {:?}", out.wall);
+    // 1 s + the grace, with a little room for writing the CNF on a loaded machine.
+    assert!(
+        took < timeout + DEFAULT_GRACE + Duration::from_millis(300),
+        "{name}: the timed-out run took {took:?}"
+    );
+    // A solver that dies on SIGTERM has used about a second of CPU.
+    let cpu = out.cpu.expect("cpu time");
+    assert!(
+        cpu > Duration::from_millis(300) && cpu < took + Duration::from_millis(100),
+        "{name}: cpu {cpu:?}"
+    );
+}
+
+#[test]
+fn minisat() {
+    sat_unsat_timeout("minisat");
+}
+
+#[test]
+fn kissat() {
+    sat_unsat_timeout("kissat");
+}
+
+#[test]
+fn cadical() {
+    sat_unsat_timeout("cadical");
+}
+
+#[test]
+fn picosat() {
+    sat_unsat_timeout("picosat");
+}
+
+#[test]
+fn cryptominisat() {
+    sat_unsat_timeout("cryptominisat");
+}
+
+#[test]
+fn glucose() {
+    sat_unsat_timeout("glucose");
+}
+
+/// zchaff is built by hand (no package): with `BENCH_ZCHAFF=/path/to/zchaff` the real one
+/// runs; without, its output parser is tested on its documented output (see the unit
+/// tests of `solver::output` and `external::verdict`).
+#[test]
+fn zchaff_when_available() {
+    let Some(path) = std::env::var_os("BENCH_ZCHAFF") else {
+        eprintln!("BENCH_ZCHAFF not set: zchaff's real binary not tested");
+        return;
+    };
+    let config = bench::solver::SolverConfig {
+        paths: vec![("zchaff".into(), path.into())],
+        commands: Vec::new(),
+    };
+    let solver = bench::solver::external::find("zchaff", &config).expect("zchaff");
+    let cnf = sudoku_cnf(SUDOKU_9);
+    let out = solver.solve(&cnf, &limits(60.0));
+    assert_eq!(out.status, Status::Sat, "{:?}", out.error);
+    check_model(&cnf, out.model.as_ref().unwrap()).expect("zchaff's model");
+    let out = solver.solve(&pigeonhole(6, 5), &limits(60.0));
+    assert_eq!(out.status, Status::Unsat, "{:?}", out.error);
+    let out = solver.solve(&pigeonhole(12, 11), &limits(1.0));
+    assert_eq!(out.status, Status::Timeout, "{:?}", out.error);
+}
+
+/// A 24 MiB address-space limit on a formula of 300,000 variables: every solver fails
+/// to allocate, and each reports it in its own way (abort with a message, or minisat's
+/// and glucose's `INDETERMINATE`); all of them must come out as MEMOUT.
+#[test]
+fn memory_limit_is_memout() {
+    let cnf = random_3sat(300_000);
+    for name in INSTALLED {
+        let solver = require(name);
+        let limits = Limits {
+            timeout: Some(Duration::from_secs(30)),
+            mem_limit_mb: Some(24),
+            ..Limits::default()
+        };
+        let out = solver.solve(&cnf, &limits);
+        assert_eq!(out.status, Status::Memout, "{name}: {:?}", out.error);
+    }
+}
+
+/// A seed and a proof request reach the command line; a proof that a solver cannot write
+/// is an ERROR, not a silently missing file.
+#[test]
+fn proofs_from_the_table() {
+    let dir = tempfile::tempdir().unwrap();
+    for (name, binary) in [("kissat", true), ("cadical", true), ("glucose", false)] {
+        let solver = require(name);
+        let proof = dir.path().join(format!("{name}.drat"));
+        let limits = Limits {
+            timeout: Some(Duration::from_secs(60)),
+            proof: Some(proof.clone()),
+            binary_proof: binary,
+            seed: 7,
+            ..Limits::default()
+        };
+        let out = solver.solve(&pigeonhole(6, 5), &limits);
+        assert_eq!(out.status, Status::Unsat, "{name}: {:?}", out.error);
+        let len = std::fs::metadata(&proof).map(|m| m.len()).unwrap_or(0);
+        assert!(len > 0, "{name} wrote no proof");
+    }
+    let limits = Limits {
+        proof: Some(dir.path().join("minisat.drat")),
+        ..Limits::default()
+    };
+    let out = require("minisat").solve(&pigeonhole(3, 2), &limits);
+    assert_eq!(out.status, Status::Error);
+    assert!(out.error.unwrap().contains("cannot write"));
+}
