@@ -61,7 +61,7 @@ pub fn cactus(data: &ChartData, vbs: &VirtualBest) -> String {
         })
         .collect();
     legend.push(LegendEntry {
-        label: format!("timeout ({} s)", format_seconds(data.timeout)),
+        label: data.timeout_label(),
         color: TIMEOUT_COLOR.to_string(),
         shape: None,
         filled: false,
@@ -101,26 +101,28 @@ pub fn cactus(data: &ChartData, vbs: &VirtualBest) -> String {
         "wall time per instance (s, log scale)",
     );
 
-    let timeout_y = y.map(data.timeout);
-    svg.line(
-        area.left,
-        timeout_y,
-        area.right(),
-        timeout_y,
-        Stroke {
-            color: TIMEOUT_COLOR,
-            width: 1.5,
-            dash: Some("6 4"),
-        },
-    );
-    svg.text(
-        area.left + 8.0,
-        timeout_y - 7.0,
-        &format!("timeout {} s", format_seconds(data.timeout)),
-        FONT,
-        Anchor::Start,
-        &format!("fill=\"{TIMEOUT_COLOR}\""),
-    );
+    if data.timeout_on_scale() {
+        let timeout_y = y.map(data.timeout);
+        svg.line(
+            area.left,
+            timeout_y,
+            area.right(),
+            timeout_y,
+            Stroke {
+                color: TIMEOUT_COLOR,
+                width: 1.5,
+                dash: Some("6 4"),
+            },
+        );
+        svg.text(
+            area.left + 8.0,
+            timeout_y - 7.0,
+            &format!("timeout {} s", format_seconds(data.timeout)),
+            FONT,
+            Anchor::Start,
+            &format!("fill=\"{TIMEOUT_COLOR}\""),
+        );
+    }
 
     for line in &lines {
         let points: Vec<(f64, f64)> = line

@@ -122,25 +122,47 @@ impl ChartData<'_> {
     }
 
     /// The range of time axes: from a little below the fastest solved time to a little
-    /// above the timeout, so that the timeout line and the border marks are inside.
+    /// above the timeout, so that the timeout line and the border marks are inside. When
+    /// every run answered, nothing sits on the border: the axes then end a little above
+    /// the slowest answer instead, so that fast results are not squeezed into a corner.
     pub fn time_range(&self) -> (f64, f64) {
-        let fastest = self
-            .outcomes
-            .iter()
-            .filter(|o| o.answer.solved())
-            .map(|o| o.time)
-            .fold(f64::INFINITY, f64::min);
-        let top = if self.timeout > 0.0 {
+        let solved = || self.outcomes.iter().filter(|o| o.answer.solved());
+        let fastest = solved().map(|o| o.time).fold(f64::INFINITY, f64::min);
+        let slowest = solved().map(|o| o.time).fold(0.0, f64::max);
+        let timeout = if self.timeout > 0.0 {
             self.timeout
         } else {
             1.0
+        };
+        let all_answered = self.outcomes.iter().all(|o| o.answer.solved());
+        let top = if all_answered && slowest > 0.0 {
+            (slowest * 2.5).min(timeout * 1.6)
+        } else {
+            timeout * 1.6
         };
         let bottom = if fastest.is_finite() {
             (fastest / 1.6).max(1e-5)
         } else {
             top / 1000.0
         };
-        (bottom.min(top / 10.0), top * 1.6)
+        (bottom.min(top / 10.0), top)
+    }
+
+    /// True when the timeout lies on the time axes (see [`ChartData::time_range`]).
+    pub fn timeout_on_scale(&self) -> bool {
+        self.time_range().1 >= self.timeout
+    }
+
+    /// The legend entry of the timeout line.
+    pub fn timeout_label(&self) -> String {
+        if self.timeout_on_scale() {
+            format!("timeout ({} s)", svg::format_seconds(self.timeout))
+        } else {
+            format!(
+                "timeout {} s: not reached",
+                svg::format_seconds(self.timeout)
+            )
+        }
     }
 }
 

@@ -11,7 +11,7 @@ use std::collections::HashMap;
 
 use crate::report::charts::svg::{
     Anchor, Area, CHAR_WIDTH, FONT, LegendEntry, Shape, Stroke, Svg, clip_segment, draw_frame,
-    draw_legend, draw_title, format_seconds, legend_width,
+    draw_legend, draw_title, legend_width,
 };
 use crate::report::charts::{ChartData, TIMEOUT_COLOR, WRONG_COLOR};
 use crate::report::outcome::{Answer, Outcome};
@@ -135,7 +135,7 @@ pub fn scatter(data: &ChartData, x_solver: &str, y_solver: &str) -> String {
         });
     }
     legend.push(LegendEntry {
-        label: format!("timeout ({} s)", format_seconds(data.timeout)),
+        label: data.timeout_label(),
         color: TIMEOUT_COLOR.to_string(),
         shape: None,
         filled: false,
@@ -215,9 +215,14 @@ pub fn scatter(data: &ChartData, x_solver: &str, y_solver: &str) -> String {
         width: 1.5,
         dash: Some("6 4"),
     };
-    let (tx, ty) = (x.map(data.timeout), y.map(data.timeout));
-    svg.line(tx, area.top, tx, area.bottom(), border);
-    svg.line(area.left, ty, area.right(), ty, border);
+    let (tx, ty) = if data.timeout_on_scale() {
+        let (tx, ty) = (x.map(data.timeout), y.map(data.timeout));
+        svg.line(tx, area.top, tx, area.bottom(), border);
+        svg.line(area.left, ty, area.right(), ty, border);
+        (tx, ty)
+    } else {
+        (area.right(), area.top)
+    };
 
     // Faster on: a count per side, placed in the empty corners of the plot.
     let y_faster = pairs

@@ -350,7 +350,10 @@ impl Axis {
             let first = self.lo.log10().floor() as i32;
             let last = self.hi.log10().ceil() as i32;
             let decades = last - first;
-            let multiples: &[f64] = if decades <= 2 {
+            // Decide on the span actually shown: 0.005..0.15 covers 1.5 decades even
+            // though it touches four powers of ten.
+            let span = (self.hi / self.lo).log10();
+            let multiples: &[f64] = if span <= 2.5 {
                 &[1.0, 2.0, 5.0]
             } else {
                 &[1.0]
@@ -709,6 +712,9 @@ mod tests {
         let labels: Vec<String> = axis.ticks().into_iter().map(|t| t.1).collect();
         assert_eq!(labels, ["0.001", "0.01", "0.1", "1", "10", "100"]);
         assert!((axis.map(1.0) - 300.0).abs() < 1e-9);
+        let narrow = Axis::new(0.005, 0.15, true, 0.0, 500.0);
+        let labels: Vec<String> = narrow.ticks().into_iter().map(|t| t.1).collect();
+        assert_eq!(labels, ["0.005", "0.01", "0.02", "0.05", "0.1"]);
     }
 
     #[test]

@@ -62,27 +62,39 @@ pub fn times(data: &ChartData) -> String {
         "wall time (s, log scale)",
         "",
     );
-    let tx = x.map(data.timeout);
-    svg.line(
-        tx,
-        area.top,
-        tx,
-        area.bottom(),
-        Stroke {
-            color: TIMEOUT_COLOR,
-            width: 1.5,
-            dash: Some("6 4"),
-        },
-    );
-    // Ending at the line, so that it never runs into the "solved" column heading.
-    svg.text(
-        tx + 4.0,
-        area.top - 6.0,
-        &format!("timeout {} s", format_seconds(data.timeout)),
-        FONT,
-        Anchor::End,
-        &format!("fill=\"{TIMEOUT_COLOR}\""),
-    );
+    if data.timeout_on_scale() {
+        let tx = x.map(data.timeout);
+        svg.line(
+            tx,
+            area.top,
+            tx,
+            area.bottom(),
+            Stroke {
+                color: TIMEOUT_COLOR,
+                width: 1.5,
+                dash: Some("6 4"),
+            },
+        );
+        // Ending at the line, so that it never runs into the "solved" column heading.
+        svg.text(
+            tx + 4.0,
+            area.top - 6.0,
+            &format!("timeout {} s", format_seconds(data.timeout)),
+            FONT,
+            Anchor::End,
+            &format!("fill=\"{TIMEOUT_COLOR}\""),
+        );
+    } else {
+        svg.text(
+            area.right(),
+            area.top - 6.0,
+            &data.timeout_label(),
+            FONT,
+            Anchor::End,
+            &format!("fill=\"{TIMEOUT_COLOR}\""),
+        );
+    }
+
     svg.text(
         area.right() + 12.0,
         area.top - 6.0,
