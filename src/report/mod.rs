@@ -1,3 +1,239 @@
-//! Reading results back: scores per solver and encoding, and the summary tables.
+//! Reading results back: scores, the virtual best solver, speedups with bootstrap
+//! intervals, charts, and the summary in Markdown, JSON and one HTML page.
+//!
+//! Everything is computed from result rows alone (the CSV), so `bench report` can redraw
+//! any past run and merge several. The exporters ([`render_report`] and what it calls)
+//! return text and do no I/O; [`write_report`] is the one function that writes files, and
+//! it writes them all to a staging folder first, so that a failure never leaves a report
+//! that looks complete but is not.
 
+pub mod bootstrap;
+pub mod charts;
+pub mod html;
+pub mod merge;
+pub mod outcome;
 pub mod score;
+pub mod speedup;
+pub mod summary;
+#[cfg(test)]
+pub(crate) mod test_rows;
+pub mod vbs;
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, bail};
+
+use crate::run::results::Row;
+use charts::ChartData;
+use outcome::first_appearance;
+use summary::{Summary, WrongAnswer};
+
+/// How to build a report.
+#[derive(Clone, Debug, Default)]
+pub struct ReportOptions {
+    /// Compare every solver against this one (scatter plots and speedups). None: every
+    /// pair of solvers is plotted, and speedups are against the first solver in the rows.
+    pub baseline: Option<String>,
+    /// The timeout for scoring and charts, seconds. None: each row's own `timeout_s`.
+    pub timeout: Option<f64>,
+    /// Remarks for the summary (inputs skipped by the run, duplicates merged away).
+    pub notes: Vec<String>,
+}
+
+/// One output file: its name inside the report folder and its content.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ReportFile {
+    /// File name, no folders.
+    pub name: String,
+    /// Content.
+    pub bytes: Vec<u8>,
+}
+
+/// What [`write_report`] wrote.
+#[derive(Clone, Debug)]
+pub struct ReportFiles {
+    /// The report folder.
+    pub dir: PathBuf,
+    /// Every file written, in writing order (`index.html` last).
+    pub files: Vec<PathBuf>,
+}
+
+impl ReportFiles {
+    /// The path of `index.html`.
+    pub fn index(&self) -> PathBuf {
+        self.dir.join("index.html")
+    }
+}
+
+/// Builds the report from `rows` and writes it into `out_dir` (created if missing):
+/// `cactus.svg`, `scatter-A-vs-B.svg` per compared pair, `times.svg`, `encodings.svg` when
+/// there are several encodings, `summary.md`, `summary.json` and `index.html`. The files
+/// are written to a staging folder inside `out_dir` and renamed into place at the end, so
+/// an error leaves the folder as it was.
+pub fn write_report(
+    rows: &[Row],
+    out_dir: &Path,
+    opts: &ReportOptions,
+) -> anyhow::Result<ReportFiles> {
+    let files = render_report(rows, opts)?;
+    fs::create_dir_all(out_dir).with_context(|| format!("creating {}", out_dir.display()))?;
+    let staging = tempfile::Builder::new()
+        .prefix(".bench-report-")
+        .tempdir_in(out_dir)
+        .with_context(|| format!("creating a staging folder in {}", out_dir.display()))?;
+    for file in &files {
+        let path = staging.path().join(&file.name);
+        fs::write(&path, &file.bytes).with_context(|| format!("writing {}", path.display()))?;
+    }
+    // Same file system, so each rename is atomic; index.html, the page people open,
+    // comes last.
+    let mut written = Vec::new();
+    for file in &files {
+        let target = out_dir.join(&file.name);
+        fs::rename(staging.path().join(&file.name), &target)
+            .with_context(|| format!("moving {} into place", target.display()))?;
+        written.push(target);
+    }
+    Ok(ReportFiles {
+        dir: out_dir.to_path_buf(),
+        files: written,
+    })
+}
+
+/// Builds every file of the report, in memory, `index.html` last.
+pub fn render_report(rows: &[Row], opts: &ReportOptions) -> anyhow::Result<Vec<ReportFile>> {
+    if rows.is_empty() {
+        bail!("no result rows to report on");
+    }
+    if let Some(t) = opts.timeout
+        && !(t.is_finite() && t > 0.0)
+    {
+        bail!("the timeout must be a positive number of seconds, not {t}");
+    }
+    let solvers = first_appearance(rows.iter().map(|r| r.solver.as_str()));
+    let encodings = first_appearance(rows.iter().map(|r| r.encoding.as_str()));
+    if let Some(b) = &opts.baseline
+        && !solvers.contains(b)
+    {
+        bail!(
+            "the baseline `{b}` is not in the results (solvers: {})",
+            solvers.join(", ")
+        );
+    }
+    let baseline = opts
+        .baseline
+        .clone()
+        .or_else(|| (solvers.len() > 1).then(|| solvers[0].clone()));
+
+    let outcomes = outcome::outcomes(rows, opts.timeout);
+    let virtual_best = vbs::virtual_best(&outcomes);
+    let mut notes = opts.notes.clone();
+    let (shortest, longest) = rows
+        .iter()
+        .map(|r| r.timeout_s)
+        .fold((f64::INFINITY, 0.0f64), |(lo, hi), t| {
+            (lo.min(t), hi.max(t))
+        });
+    if opts.timeout.is_none() && shortest < longest {
+        notes.push(format!(
+            "runs had different timeouts ({shortest} to {longest} s): each run is scored \
+             against its own, the charts mark the longest; pass --timeout to use one for all"
+        ));
+    }
+    let timeout = opts.timeout.unwrap_or(longest);
+
+    let data = ChartData {
+        rows,
+        outcomes: &outcomes,
+        solvers: solvers.clone(),
+        encodings: encodings.clone(),
+        timeout,
+    };
+    let mut charts: Vec<(String, String)> = vec![(
+        "cactus.svg".into(),
+        charts::cactus::cactus(&data, &virtual_best),
+    )];
+    for (x_solver, y_solver) in scatter_pairs(&solvers, opts.baseline.as_deref()) {
+        charts.push((
+            format!(
+                "scatter-{}-vs-{}.svg",
+                charts::file_safe(y_solver),
+                charts::file_safe(x_solver)
+            ),
+            charts::scatter::scatter(&data, x_solver, y_solver),
+        ));
+    }
+    charts.push(("times.svg".into(), charts::times::times(&data)));
+    if charts::encodings::has_several_encodings(&data) {
+        charts.push(("encodings.svg".into(), charts::encodings::encodings(&data)));
+    }
+
+    let speedups = match &baseline {
+        Some(b) => speedup::speedups(&outcomes, b, &solvers, &encodings),
+        None => Vec::new(),
+    };
+    let summary = Summary {
+        wrong_answers: rows
+            .iter()
+            .filter(|r| r.wrong)
+            .map(WrongAnswer::of)
+            .collect(),
+        rows: rows.len(),
+        instances: virtual_best.instances,
+        solvers,
+        encodings,
+        timeout_s: timeout,
+        timeout_given: opts.timeout.is_some(),
+        scores: score::scores_with_timeout(rows, opts.timeout),
+        virtual_best,
+        baseline,
+        speedups,
+        bootstrap: Summary::bootstrap_settings(),
+        notes,
+        charts: charts.iter().map(|(name, _)| name.clone()).collect(),
+    };
+
+    let page = html::page(&summary, &charts);
+    let mut files: Vec<ReportFile> = charts
+        .into_iter()
+        .map(|(name, svg)| ReportFile {
+            name,
+            bytes: svg.into_bytes(),
+        })
+        .collect();
+    files.push(ReportFile {
+        name: "summary.md".into(),
+        bytes: summary.to_markdown().into_bytes(),
+    });
+    files.push(ReportFile {
+        name: "summary.json".into(),
+        bytes: summary.to_json().into_bytes(),
+    });
+    files.push(ReportFile {
+        name: "index.html".into(),
+        bytes: page.into_bytes(),
+    });
+    Ok(files)
+}
+
+/// The (x solver, y solver) pairs to plot: each solver against the baseline, or every
+/// pair in order of first appearance (the earlier one on x).
+fn scatter_pairs<'a>(solvers: &'a [String], baseline: Option<&'a str>) -> Vec<(&'a str, &'a str)> {
+    match baseline {
+        Some(b) => solvers
+            .iter()
+            .filter(|s| *s != b)
+            .map(|s| (b, s.as_str()))
+            .collect(),
+        None => {
+            let mut pairs = Vec::new();
+            for (i, x) in solvers.iter().enumerate() {
+                for y in &solvers[i + 1..] {
+                    pairs.push((x.as_str(), y.as_str()));
+                }
+            }
+            pairs
+        }
+    }
+}

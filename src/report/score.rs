@@ -2,8 +2,12 @@
 //!
 //! Per solver × encoding: runs, solved (SAT + UNSAT, wrong answers excluded), timeouts,
 //! memouts, errors, WRONG, PAR-2 (the mean over runs of the wall time for a solved run and
-//! twice the timeout otherwise), the median wall time of solved runs, and the total wall
-//! time of all runs. Wrong answers are listed before anything else.
+//! twice the timeout otherwise), the mean and median wall time of solved runs, and the
+//! total wall time of all runs. Wrong answers are listed before anything else.
+//!
+//! The timeout is each row's own `timeout_s`, unless the report is given one
+//! (`bench report --timeout`): then a run that answered after that timeout counts as a
+//! timeout, as it would have in a benchmark run with the shorter limit.
 
 use std::collections::BTreeMap;
 use std::fmt::Write;
@@ -36,6 +40,8 @@ pub struct Score {
     pub wrong: usize,
     /// Penalised average runtime, seconds.
     pub par2: f64,
+    /// Mean wall time of the solved runs, seconds (0 if none).
+    pub mean_s: f64,
     /// Median wall time of the solved runs, seconds (0 if none).
     pub median_s: f64,
     /// Total wall time of all runs, seconds.
@@ -56,8 +62,42 @@ pub fn median(values: &mut [f64]) -> f64 {
     }
 }
 
-/// Scores per (solver, encoding), in name order.
+/// The mean of `values` (0 for none).
+pub fn mean(values: &[f64]) -> f64 {
+    if values.is_empty() {
+        0.0
+    } else {
+        values.iter().sum::<f64>() / values.len() as f64
+    }
+}
+
+/// The timeout that scores `row`: the report's own if it has one, else the row's.
+pub fn effective_timeout(row: &Row, timeout: Option<f64>) -> f64 {
+    timeout.unwrap_or(row.timeout_s)
+}
+
+/// The status `row` counts as under `timeout`: an answer that came after the report's
+/// timeout is a timeout. Rows with an unparseable status count as errors.
+pub fn effective_status(row: &Row, timeout: Option<f64>) -> Status {
+    let status = row.status().unwrap_or(Status::Error);
+    match timeout {
+        Some(t) if status.is_solved() && row.wall_s > t => Status::Timeout,
+        _ => status,
+    }
+}
+
+/// Solved, right, and within the timeout: counts towards the solved total and PAR-2.
+pub fn counts_as_solved(row: &Row, timeout: Option<f64>) -> bool {
+    !row.wrong && effective_status(row, timeout).is_solved()
+}
+
+/// Scores per (solver, encoding), in name order, each row scored against its own timeout.
 pub fn scores(rows: &[Row]) -> Vec<Score> {
+    scores_with_timeout(rows, None)
+}
+
+/// Scores per (solver, encoding), in name order; `timeout` (if any) replaces the rows' own.
+pub fn scores_with_timeout(rows: &[Row], timeout: Option<f64>) -> Vec<Score> {
     let mut groups: BTreeMap<(String, String), Vec<&Row>> = BTreeMap::new();
     for r in rows {
         groups
@@ -81,23 +121,24 @@ pub fn scores(rows: &[Row]) -> Vec<Score> {
                 if r.wrong {
                     s.wrong += 1;
                 } else {
-                    match r.status() {
-                        Some(Status::Sat) => s.sat += 1,
-                        Some(Status::Unsat) => s.unsat += 1,
-                        Some(Status::Timeout) => s.timeouts += 1,
-                        Some(Status::Memout) => s.memouts += 1,
-                        _ => s.errors += 1,
+                    match effective_status(r, timeout) {
+                        Status::Sat => s.sat += 1,
+                        Status::Unsat => s.unsat += 1,
+                        Status::Timeout => s.timeouts += 1,
+                        Status::Memout => s.memouts += 1,
+                        Status::Unknown | Status::Error => s.errors += 1,
                     }
                 }
-                if r.solved() {
+                if counts_as_solved(r, timeout) {
                     solved_times.push(r.wall_s);
                     penalised += r.wall_s;
                 } else {
-                    penalised += 2.0 * r.timeout_s;
+                    penalised += 2.0 * effective_timeout(r, timeout);
                 }
             }
             s.solved = s.sat + s.unsat;
             s.par2 = penalised / rows.len() as f64;
+            s.mean_s = mean(&solved_times);
             s.median_s = median(&mut solved_times);
             s
         })
@@ -245,7 +286,17 @@ mod tests {
         // (1 + 3 + 20 + 20) / 4
         assert!((s.par2 - 11.0).abs() < 1e-9);
         assert!((s.median_s - 2.0).abs() < 1e-9);
+        assert!((s.mean_s - 2.0).abs() < 1e-9);
         assert!((s.total_s - 14.5).abs() < 1e-9);
         assert_eq!(wrong_lines(&rows).len(), 1);
+    }
+
+    #[test]
+    fn a_shorter_report_timeout_turns_late_answers_into_timeouts() {
+        let rows = vec![row("a", "SAT", 1.0, false), row("a", "UNSAT", 3.0, false)];
+        let s = &scores_with_timeout(&rows, Some(2.0))[0];
+        assert_eq!((s.solved, s.sat, s.unsat, s.timeouts), (1, 1, 0, 1));
+        // (1 + 2·2) / 2
+        assert!((s.par2 - 2.5).abs() < 1e-9);
     }
 }

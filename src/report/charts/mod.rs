@@ -1,0 +1,180 @@
+//! The report's charts, each a function from result data to SVG text (no I/O): the
+//! cactus plot, the pairwise scatter plots, the run-time distributions and the encoding
+//! sizes. This file holds what they share: which colour, mark and dash each solver and
+//! encoding gets, so that a series looks the same in every chart.
+
+pub mod cactus;
+pub mod encodings;
+pub mod scatter;
+pub mod svg;
+pub mod times;
+
+use crate::report::outcome::Outcome;
+use crate::run::results::Row;
+use svg::Shape;
+
+/// Okabe and Ito's colour-blind-safe palette (its yellow left out: unreadable on white),
+/// then a few darker extras for long solver lists.
+const SOLVER_COLORS: [&str; 10] = [
+    "#0072B2", "#E69F00", "#009E73", "#CC79A7", "#D55E00", "#56B4E9", "#7F3C8D", "#8C6D31",
+    "#3A3A3A", "#B22222",
+];
+
+/// Colours of encodings where colour stands for the encoding (Paul Tol's muted scheme,
+/// chosen apart from the solver colours, so that no encoding looks like a solver).
+const ENCODING_COLORS: [&str; 6] = [
+    "#332288", "#CC6677", "#117733", "#AA4499", "#999933", "#44AA99",
+];
+
+/// Dash patterns per encoding, so solver × encoding lines differ by colour and dash.
+const ENCODING_DASHES: [Option<&str>; 5] = [
+    None,
+    Some("7 4"),
+    Some("2 3"),
+    Some("10 3 2 3"),
+    Some("4 2"),
+];
+
+/// The colour of wrong answers wherever they are drawn.
+pub const WRONG_COLOR: &str = "#C00000";
+/// The colour of the timeout line.
+pub const TIMEOUT_COLOR: &str = "#C0392B";
+
+/// What every chart needs: the outcomes, the rows, the names in a fixed order, the timeout.
+pub struct ChartData<'a> {
+    /// The result rows (for sizes of encodings).
+    pub rows: &'a [Row],
+    /// One outcome per (instance, encoding, solver).
+    pub outcomes: &'a [Outcome],
+    /// Solvers, in the order they first appear in the results.
+    pub solvers: Vec<String>,
+    /// Encodings, in the order they first appear in the results.
+    pub encodings: Vec<String>,
+    /// The timeout the charts mark, seconds.
+    pub timeout: f64,
+}
+
+impl ChartData<'_> {
+    /// The colour of `solver`.
+    pub fn solver_color(&self, solver: &str) -> &'static str {
+        let i = self.solvers.iter().position(|s| s == solver).unwrap_or(0);
+        SOLVER_COLORS[i % SOLVER_COLORS.len()]
+    }
+
+    /// The mark of `encoding`.
+    pub fn encoding_shape(&self, encoding: &str) -> Shape {
+        Shape::CYCLE[self.encoding_index(encoding) % Shape::CYCLE.len()]
+    }
+
+    /// The dash of `encoding` (None: solid).
+    pub fn encoding_dash(&self, encoding: &str) -> Option<&'static str> {
+        ENCODING_DASHES[self.encoding_index(encoding) % ENCODING_DASHES.len()]
+    }
+
+    /// The colour of `encoding`, for charts whose series are encodings.
+    pub fn encoding_color(&self, encoding: &str) -> &'static str {
+        ENCODING_COLORS[self.encoding_index(encoding) % ENCODING_COLORS.len()]
+    }
+
+    fn encoding_index(&self, encoding: &str) -> usize {
+        self.encodings
+            .iter()
+            .position(|e| e == encoding)
+            .unwrap_or(0)
+    }
+
+    /// The name of a series: the solver, and the encoding when there are several.
+    pub fn series_label(&self, solver: &str, encoding: &str) -> String {
+        if self.encodings.len() > 1 {
+            format!("{solver} · {encoding}")
+        } else {
+            solver.to_string()
+        }
+    }
+
+    /// Every (solver, encoding) that has outcomes, solvers first.
+    pub fn series(&self) -> Vec<(String, String)> {
+        let mut series = Vec::new();
+        for solver in &self.solvers {
+            for encoding in &self.encodings {
+                if self
+                    .outcomes
+                    .iter()
+                    .any(|o| &o.solver == solver && &o.encoding == encoding)
+                {
+                    series.push((solver.clone(), encoding.clone()));
+                }
+            }
+        }
+        series
+    }
+
+    /// The wall times of the solved outcomes of one series, ascending.
+    pub fn solved_times(&self, solver: &str, encoding: &str) -> Vec<f64> {
+        let mut times: Vec<f64> = self
+            .outcomes
+            .iter()
+            .filter(|o| o.solver == solver && o.encoding == encoding && o.answer.solved())
+            .map(|o| o.time)
+            .collect();
+        times.sort_by(f64::total_cmp);
+        times
+    }
+
+    /// The range of time axes: from a little below the fastest solved time to a little
+    /// above the timeout, so that the timeout line and the border marks are inside. When
+    /// every run answered, nothing sits on the border: the axes then end a little above
+    /// the slowest answer instead, so that fast results are not squeezed into a corner.
+    pub fn time_range(&self) -> (f64, f64) {
+        let solved = || self.outcomes.iter().filter(|o| o.answer.solved());
+        let fastest = solved().map(|o| o.time).fold(f64::INFINITY, f64::min);
+        let slowest = solved().map(|o| o.time).fold(0.0, f64::max);
+        let timeout = if self.timeout > 0.0 {
+            self.timeout
+        } else {
+            1.0
+        };
+        let all_answered = self.outcomes.iter().all(|o| o.answer.solved());
+        let top = if all_answered && slowest > 0.0 {
+            (slowest * 2.5).min(timeout * 1.6)
+        } else {
+            timeout * 1.6
+        };
+        let bottom = if fastest.is_finite() {
+            (fastest / 1.6).max(1e-5)
+        } else {
+            top / 1000.0
+        };
+        (bottom.min(top / 10.0), top)
+    }
+
+    /// True when the timeout lies on the time axes (see [`ChartData::time_range`]).
+    pub fn timeout_on_scale(&self) -> bool {
+        self.time_range().1 >= self.timeout
+    }
+
+    /// The legend entry of the timeout line.
+    pub fn timeout_label(&self) -> String {
+        if self.timeout_on_scale() {
+            format!("timeout ({} s)", svg::format_seconds(self.timeout))
+        } else {
+            format!(
+                "timeout {} s: not reached",
+                svg::format_seconds(self.timeout)
+            )
+        }
+    }
+}
+
+/// A name made safe for a file name: letters, digits, `-`, `_` and `.` kept, the rest `_`.
+pub fn file_safe(name: &str) -> String {
+    name.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.') {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect()
+}

@@ -1,0 +1,113 @@
+//! Merging several results CSVs into one set of rows.
+//!
+//! Rows join by instance id, so two CSVs of different solvers on the same corpus become one
+//! comparison. A run is identified by its key (instance, encoding, solver, run): a key
+//! seen again, from the same file given twice or from a copy, is counted once. When the two
+//! rows of one key differ (two separate benchmarks that both call their run 1), the first
+//! is kept and the clash is reported, since silently mixing them would double-count.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use crate::run::results::{Row, read_rows};
+
+/// The rows of several sources, deduplicated.
+#[derive(Debug, Default)]
+pub struct Merged {
+    /// Every distinct run, in source order.
+    pub rows: Vec<Row>,
+    /// Rows dropped because an identical row came earlier.
+    pub duplicates: usize,
+    /// Rows dropped because a different row with the same key came earlier, described.
+    pub conflicts: Vec<String>,
+}
+
+impl Merged {
+    /// Lines for the summary's notes about what merging dropped.
+    pub fn notes(&self) -> Vec<String> {
+        let mut notes = Vec::new();
+        if self.duplicates > 0 {
+            notes.push(format!(
+                "{} duplicate row(s) (same run, same result) counted once",
+                self.duplicates
+            ));
+        }
+        const SHOWN: usize = 5;
+        for conflict in self.conflicts.iter().take(SHOWN) {
+            notes.push(conflict.clone());
+        }
+        if self.conflicts.len() > SHOWN {
+            notes.push(format!(
+                "... and {} more runs recorded twice with different results",
+                self.conflicts.len() - SHOWN
+            ));
+        }
+        notes
+    }
+}
+
+/// Merges `sources` (a name for messages, and its rows) in order.
+pub fn merge(sources: Vec<(String, Vec<Row>)>) -> Merged {
+    let mut merged = Merged::default();
+    // key → (index in merged.rows, source name)
+    let mut seen: HashMap<(String, String, String, u32), (usize, String)> = HashMap::new();
+    for (name, rows) in sources {
+        for row in rows {
+            match seen.get(&row.key()) {
+                Some((index, _)) if merged.rows[*index] == row => merged.duplicates += 1,
+                Some((_, first)) => merged.conflicts.push(format!(
+                    "{} on {} ({}, run {}) is in {first} and again, different, in {name}: \
+                     the first is kept",
+                    row.solver, row.instance, row.encoding, row.run
+                )),
+                None => {
+                    seen.insert(row.key(), (merged.rows.len(), name.clone()));
+                    merged.rows.push(row);
+                }
+            }
+        }
+    }
+    merged
+}
+
+/// Reads every CSV (strictly: a malformed row is an error naming `file:line`) and merges.
+pub fn read_and_merge(paths: &[PathBuf]) -> anyhow::Result<Merged> {
+    let mut sources = Vec::new();
+    for path in paths {
+        sources.push((display(path), read_rows(path, false)?));
+    }
+    Ok(merge(sources))
+}
+
+fn display(path: &Path) -> String {
+    path.display().to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::test_rows::row;
+
+    #[test]
+    fn the_same_run_twice_counts_once_and_a_clash_is_reported() {
+        let a = vec![
+            row("i1", "minimal", "x", "SAT", 1.0),
+            row("i2", "minimal", "x", "SAT", 1.0),
+        ];
+        let b = vec![
+            row("i1", "minimal", "x", "SAT", 1.0),
+            row("i2", "minimal", "x", "SAT", 2.0),
+            row("i1", "minimal", "y", "SAT", 3.0),
+        ];
+        let merged = merge(vec![("a.csv".into(), a), ("b.csv".into(), b)]);
+        assert_eq!(merged.rows.len(), 3);
+        assert_eq!(merged.duplicates, 1);
+        assert_eq!(merged.conflicts.len(), 1);
+        assert!(
+            merged.conflicts[0].contains("a.csv"),
+            "{:?}",
+            merged.conflicts
+        );
+        assert_eq!(merged.rows[1].wall_s, 1.0, "the first of a clash is kept");
+    }
+}

@@ -1,0 +1,145 @@
+//! One outcome per (instance, encoding, solver): what the per-instance charts and
+//! comparisons (cactus, scatter, virtual best solver, speedups) work on.
+//!
+//! With repetitions (`--repeat`) a cell has several rows. It counts as solved only if every
+//! repetition solved it, with the median wall time; a single wrong answer makes it wrong;
+//! otherwise it takes the outcome of its first unsolved run. Conservative on purpose: a
+//! solver that is right only sometimes should not look right.
+
+use std::collections::BTreeMap;
+
+use crate::report::score::{counts_as_solved, effective_status, effective_timeout, median};
+use crate::run::results::Row;
+use crate::solver::Status;
+
+/// What a solver's answer on one instance amounts to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
+pub enum Answer {
+    /// Satisfiable, and the model checked.
+    Sat,
+    /// Unsatisfiable, not contradicted.
+    Unsat,
+    /// Out of time or memory.
+    Timeout,
+    /// A crash, no usable output, or the solver gave up (UNKNOWN).
+    Error,
+    /// A wrong answer.
+    Wrong,
+}
+
+impl Answer {
+    /// SAT or UNSAT (and right).
+    pub fn solved(self) -> bool {
+        matches!(self, Answer::Sat | Answer::Unsat)
+    }
+}
+
+/// One solver on one instance under one encoding.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Outcome {
+    /// The instance id.
+    pub instance: String,
+    /// The encoding.
+    pub encoding: String,
+    /// The solver.
+    pub solver: String,
+    /// What came of it.
+    pub answer: Answer,
+    /// Wall seconds: the median over the repetitions when solved, else the timeout.
+    pub time: f64,
+    /// The timeout it was judged against, seconds.
+    pub timeout: f64,
+}
+
+/// The outcomes of `rows`, ordered by (instance, encoding, solver); `timeout` (if any)
+/// replaces the rows' own.
+pub fn outcomes(rows: &[Row], timeout: Option<f64>) -> Vec<Outcome> {
+    let mut cells: BTreeMap<(&str, &str, &str), Vec<&Row>> = BTreeMap::new();
+    for r in rows {
+        cells
+            .entry((&r.instance, &r.encoding, &r.solver))
+            .or_default()
+            .push(r);
+    }
+    cells
+        .into_iter()
+        .map(|((instance, encoding, solver), mut runs)| {
+            runs.sort_by_key(|r| r.run);
+            let limit = runs
+                .iter()
+                .map(|r| effective_timeout(r, timeout))
+                .fold(0.0, f64::max);
+            let (answer, time) = if runs.iter().any(|r| r.wrong) {
+                (Answer::Wrong, limit)
+            } else if runs.iter().all(|r| counts_as_solved(r, timeout)) {
+                let answer = match effective_status(runs[0], timeout) {
+                    Status::Sat => Answer::Sat,
+                    _ => Answer::Unsat,
+                };
+                let mut times: Vec<f64> = runs.iter().map(|r| r.wall_s).collect();
+                (answer, median(&mut times))
+            } else {
+                let first_failure = runs
+                    .iter()
+                    .find(|r| !counts_as_solved(r, timeout))
+                    .map(|r| effective_status(r, timeout));
+                let answer = match first_failure {
+                    Some(Status::Timeout | Status::Memout) => Answer::Timeout,
+                    _ => Answer::Error,
+                };
+                (answer, limit)
+            };
+            Outcome {
+                instance: instance.to_string(),
+                encoding: encoding.to_string(),
+                solver: solver.to_string(),
+                answer,
+                time,
+                timeout: limit,
+            }
+        })
+        .collect()
+}
+
+/// Names in the order they first appear, each once.
+pub fn first_appearance<'a>(names: impl IntoIterator<Item = &'a str>) -> Vec<String> {
+    let mut seen: Vec<String> = Vec::new();
+    for name in names {
+        if !seen.iter().any(|s| s == name) {
+            seen.push(name.to_string());
+        }
+    }
+    seen
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::test_rows::row;
+
+    #[test]
+    fn repetitions_are_solved_only_if_all_are() {
+        let mut again = row("i1", "minimal", "a", "TIMEOUT", 10.0);
+        again.run = 2;
+        let rows = vec![
+            row("i1", "minimal", "a", "SAT", 1.0),
+            again,
+            row("i2", "minimal", "a", "SAT", 1.0),
+            row("i3", "minimal", "a", "UNSAT", 2.0),
+            row("i4", "minimal", "a", "ERROR", 0.1),
+        ];
+        let answers: Vec<(Answer, f64)> = outcomes(&rows, None)
+            .iter()
+            .map(|o| (o.answer, o.time))
+            .collect();
+        assert_eq!(
+            answers,
+            [
+                (Answer::Timeout, 10.0),
+                (Answer::Sat, 1.0),
+                (Answer::Unsat, 2.0),
+                (Answer::Error, 10.0)
+            ]
+        );
+    }
+}

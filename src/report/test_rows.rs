@@ -1,0 +1,31 @@
+//! Hand-made result rows for the report's unit tests.
+
+use crate::run::results::Row;
+
+/// A row of `solver` on `instance` under `encoding`: `status` in `wall` seconds, a 10 s
+/// timeout, not wrong, a 9×9 sudoku.
+pub fn row(instance: &str, encoding: &str, solver: &str, status: &str, wall: f64) -> Row {
+    Row {
+        corpus: "c.txt".into(),
+        instance: instance.into(),
+        kind: "sudoku".into(),
+        side: 9,
+        encoding: encoding.into(),
+        vars: 729,
+        clauses: 10_000,
+        solver: solver.into(),
+        run: 1,
+        status: status.into(),
+        check: "unchecked".into(),
+        wall_s: wall,
+        cpu_s: None,
+        max_rss_kb: None,
+        exit_code: None,
+        timeout_s: 10.0,
+        jobs: 1,
+        error: String::new(),
+        wrong: false,
+        solutions: None,
+        givens: None,
+    }
+}
