@@ -87,7 +87,10 @@ fn a_plain_run_writes_results_run_json_and_summary() {
     assert!(meta["end"].is_string() && meta["machine"]["cores"].as_u64().unwrap() >= 1);
     assert_eq!(meta["skipped_inputs"], 1);
     let summary = std::fs::read_to_string(out.join("summary.md")).unwrap();
-    assert!(summary.contains("| native | pruned | 3 | 3 |"), "{summary}");
+    assert!(
+        summary.contains("| native | pruned | 0 | 3 | 3 |"),
+        "{summary}"
+    );
     // Never overwrite an earlier run.
     let again = bench()
         .arg("run")

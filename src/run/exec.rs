@@ -27,27 +27,6 @@ pub struct Built {
     pub header: Option<BenchHeader>,
 }
 
-/// CPU time of the calling thread, for solvers that run in-process.
-fn thread_cpu_time() -> Duration {
-    let mut ts = libc::timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
-    // SAFETY: clock_gettime writes into the struct we own.
-    unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
-    Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32)
-}
-
-/// Solves, measuring CPU time on this thread when the solver runs in-process.
-pub fn solve_measured(solver: &dyn Solver, cnf: &Cnf, limits: &Limits) -> Outcome {
-    let before = thread_cpu_time();
-    let mut outcome = solver.solve(cnf, limits);
-    if solver.in_process() && outcome.cpu.is_none() {
-        outcome.cpu = Some(thread_cpu_time().saturating_sub(before));
-    }
-    outcome
-}
-
 /// Checks a model: clauses, then rules and givens for puzzles.
 pub fn check_sat(built: &Built, model: &Model) -> Result<(), String> {
     match &built.header {
@@ -224,7 +203,7 @@ pub fn count_solutions(
         cnf,
         header: built.header.clone(),
     };
-    let outcome = solve_measured(solver, &again.cnf, limits);
+    let outcome = solver.solve(&again.cnf, limits);
     match outcome.status {
         Status::Unsat => Ok(Some(1)),
         Status::Sat => match outcome.model.as_ref().map(|m| check_sat(&again, m)) {

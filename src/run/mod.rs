@@ -28,7 +28,7 @@ use crate::cnf::dimacs::{ParseOptions, read_path};
 use crate::encode::header::BenchHeader;
 use crate::encode::{Amo, EncodeOptions, Encoding, encode};
 use crate::puzzle::format::ReadOptions;
-use crate::report::score;
+use crate::report::{ReportOptions, score, write_report};
 use crate::solver::{Limits, Solver, SolverConfig, Status, by_name};
 use corpus::{Corpus, Instance, Source};
 use exec::Built;
@@ -392,11 +392,20 @@ pub fn run(opts: &RunOptions, interrupt: Arc<AtomicBool>) -> anyhow::Result<RunS
         rewrite_rows(&csv_path, &rows)?;
     }
     let interrupted = interrupt.load(Ordering::Relaxed);
-    let scores = score::scores(&rows);
-    std::fs::write(
-        out_dir.join("summary.md"),
-        score::markdown(&rows, &scores, &skipped),
-    )?;
+    // The report (charts, summary.md/json, index.html) is a view of the rows: if it fails,
+    // the results stay, and a plain summary stands in for it.
+    let report_opts = ReportOptions {
+        notes: skipped.clone(),
+        ..ReportOptions::default()
+    };
+    if let Err(e) = write_report(&rows, &out_dir, &report_opts) {
+        eprintln!("bench: the report could not be drawn ({e:#}); writing the plain summary");
+        let scores = score::scores(&rows);
+        std::fs::write(
+            out_dir.join("summary.md"),
+            score::markdown(&rows, &scores, &skipped),
+        )?;
+    }
     run_meta.end = Some(meta::utc_stamps(SystemTime::now()).0);
     run_meta.skipped_inputs = skipped.len();
     run_meta.interrupted = interrupted;
@@ -434,7 +443,7 @@ fn run_one(
         binary_proof: true,
         seed: opts.seed,
     };
-    let outcome = exec::solve_measured(solver, &built.cnf, &limits);
+    let outcome = solver.solve(&built.cnf, &limits);
     if interrupt.load(Ordering::Relaxed) {
         return None;
     }
