@@ -178,14 +178,26 @@ pub struct SolverConfig {
     pub commands: Vec<(String, String)>,
 }
 
-/// The built-in solvers, always available.
-pub const BUILT_IN: &[&str] = &["native", "dpll"];
+/// The built-in solvers, always available. `native` and `dpll` run inside bench; the
+/// `-proc` forms run `bench solve` as a child process, measured exactly as an external
+/// solver is (spawn, temporary file, rusage), for comparisons where that matters.
+pub const BUILT_IN: &[&str] = &["native", "dpll", "native-proc", "dpll-proc"];
 
 /// Finds a solver by name: built-in, a `--solver` command, or a known external binary.
 pub fn by_name(name: &str, config: &SolverConfig) -> anyhow::Result<Box<dyn Solver>> {
     match name {
         "native" => Ok(Box::new(cdcl::NativeSolver::default())),
         "dpll" => Ok(Box::new(dpll::DpllSolver)),
+        "native-proc" | "dpll-proc" => {
+            let exe = std::env::current_exe()?;
+            let exe = exe.to_str().filter(|p| !p.contains('\'')).ok_or_else(|| {
+                anyhow::anyhow!("{name}: bench's own path {} cannot be quoted", exe.display())
+            })?;
+            let inner = name.trim_end_matches("-proc");
+            let mut config = config.clone();
+            config.commands.push((name.to_string(), format!("'{exe}' solve --solver {inner} {{cnf}}")));
+            external::find(name, &config)
+        }
         _ => external::find(name, config),
     }
 }
