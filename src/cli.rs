@@ -88,6 +88,17 @@ pub struct SolverLookupArgs {
     pub solver_cmd: Vec<String>,
 }
 
+/// How puzzle files are read, for every command that reads them.
+#[derive(Debug, Args, Clone, Default)]
+pub struct PuzzleInputArgs {
+    /// Read the puzzles as this kind: sudoku, latin or pair (default: from the shape).
+    #[arg(long)]
+    pub kind: Option<String>,
+    /// Input format: line, prefixed, grid or csv (default: detected).
+    #[arg(long)]
+    pub format: Option<String>,
+}
+
 /// `bench encode`.
 #[derive(Debug, Args)]
 pub struct EncodeArgs {
@@ -100,12 +111,9 @@ pub struct EncodeArgs {
     /// At-most-one sub-encoding: pairwise or sequential.
     #[arg(long, default_value = "pairwise")]
     pub amo: String,
-    /// Read the puzzles as this kind: sudoku, latin or pair (default: from the shape).
-    #[arg(long)]
-    pub kind: Option<String>,
-    /// Input format: line, prefixed, grid or csv (default: detected).
-    #[arg(long)]
-    pub format: Option<String>,
+    /// How puzzle files are read.
+    #[command(flatten)]
+    pub input: PuzzleInputArgs,
     /// Write one FILE-LINE.cnf per puzzle into this folder (default: stdout, one puzzle).
     #[arg(short = 'o', long = "out", value_name = "DIR")]
     pub out: Option<PathBuf>,
@@ -147,12 +155,9 @@ pub struct SolveArgs {
     /// Puzzle files: the at-most-one sub-encoding.
     #[arg(long, default_value = "pairwise")]
     pub amo: String,
-    /// Puzzle files: read as this kind.
-    #[arg(long)]
-    pub kind: Option<String>,
-    /// Puzzle files: input format (default: detected).
-    #[arg(long)]
-    pub format: Option<String>,
+    /// How puzzle files are read.
+    #[command(flatten)]
+    pub input: PuzzleInputArgs,
     /// A known solver at an explicit path: `NAME=PATH` (repeatable).
     #[arg(long = "solver-path", value_name = "NAME=PATH")]
     pub solver_path: Vec<String>,
@@ -203,19 +208,12 @@ pub struct RunArgs {
     /// A malformed puzzle stops the run instead of being skipped.
     #[arg(long)]
     pub strict: bool,
-    /// Read puzzles as this kind.
-    #[arg(long)]
-    pub kind: Option<String>,
-    /// Puzzle input format (default: detected).
-    #[arg(long)]
-    pub format: Option<String>,
-    /// A known solver at an explicit path: `NAME=PATH` (repeatable).
-    #[arg(long = "solver-path", value_name = "NAME=PATH")]
-    pub solver_path: Vec<String>,
-    /// Any solver that speaks the competition format: `NAME='/path/solver {cnf} --flags'`
-    /// (repeatable; add NAME to --solvers to run it).
-    #[arg(long = "solver", value_name = "NAME=CMD")]
-    pub solver_cmd: Vec<String>,
+    /// How puzzle files are read.
+    #[command(flatten)]
+    pub input: PuzzleInputArgs,
+    /// Where solvers are found (add a `--solver` NAME to --solvers to run it).
+    #[command(flatten)]
+    pub lookup: SolverLookupArgs,
 }
 
 /// `bench report`.
@@ -262,6 +260,14 @@ pub struct GenArgs {
     /// Keep only puzzles rated at least this (mean conflicts of native).
     #[arg(long = "min-rating")]
     pub min_rating: Option<f64>,
+    /// Generate a pool of this many and keep the --count hardest (by rating).
+    #[arg(long)]
+    pub pool: Option<usize>,
+    /// Spoil each (minimal) puzzle on purpose: `unsolvable` adds a given that contradicts
+    /// the unique solution without breaking a rule; `ambiguous` removes one given, so the
+    /// puzzle has several solutions. For testing UNSAT answers and `--count 2`.
+    #[arg(long, value_name = "unsolvable|ambiguous")]
+    pub variant: Option<String>,
     /// Shuffled copies the rating averages over.
     #[arg(long, default_value_t = 3)]
     pub shuffles: usize,

@@ -17,7 +17,7 @@ use crate::puzzle::format::{Entry, read_path};
 
 pub(super) fn run(args: EncodeArgs) -> anyhow::Result<i32> {
     let opts = super::encode_options(&args.encoding, &args.amo)?;
-    let read = super::read_options(args.kind.as_deref(), args.format.as_deref())?;
+    let read = super::read_options(&args.input)?;
     let mut puzzles: Vec<(PathBuf, Entry)> = Vec::new();
     let mut bad = 0;
     for path in &args.puzzles {

@@ -8,7 +8,7 @@ use std::time::Instant;
 use anyhow::{Context, bail};
 
 use crate::cli::GenArgs;
-use crate::generate::{GenOptions, Generated, generate};
+use crate::generate::{GenOptions, Generated, Variant, generate};
 use crate::puzzle::format::{Format, write};
 use crate::puzzle::{Kind, exact_sqrt};
 
@@ -36,7 +36,22 @@ fn options(args: &GenArgs) -> anyhow::Result<(GenOptions, Format)> {
         None if side > 61 => Format::Grid,
         None => Format::Line,
     };
+    let variant = args
+        .variant
+        .as_deref()
+        .map(|v| {
+            Variant::parse(v)
+                .with_context(|| format!("unknown variant `{v}` (unsolvable, ambiguous)"))
+        })
+        .transpose()?;
+    if variant == Some(Variant::Ambiguous) && args.givens.is_some() {
+        bail!(
+            "--variant ambiguous needs a minimal puzzle (drop --givens): only then does removing a given add solutions"
+        );
+    }
     let opts = GenOptions {
+        pool: args.pool,
+        variant,
         kind,
         side,
         count: args.count,

@@ -14,7 +14,7 @@ use std::path::PathBuf;
 
 use anyhow::{Context, bail};
 
-use crate::cli::{Cli, Command};
+use crate::cli::{Cli, Command, PuzzleInputArgs, SolverLookupArgs};
 use crate::encode::{Amo, EncodeOptions, Encoding};
 use crate::puzzle::Kind;
 use crate::puzzle::format::{Format, ReadOptions};
@@ -45,10 +45,8 @@ pub(crate) fn encode_options(encoding: &str, amo: &str) -> anyhow::Result<Encode
 }
 
 /// Validates `--kind` and `--format`.
-pub(crate) fn read_options(
-    kind: Option<&str>,
-    format: Option<&str>,
-) -> anyhow::Result<ReadOptions> {
+pub(crate) fn read_options(input: &PuzzleInputArgs) -> anyhow::Result<ReadOptions> {
+    let (kind, format) = (input.kind.as_deref(), input.format.as_deref());
     let kind = kind
         .map(|k| {
             Kind::parse(k).with_context(|| format!("unknown kind `{k}` (sudoku, latin, pair)"))
@@ -64,7 +62,8 @@ pub(crate) fn read_options(
 }
 
 /// Validates `--solver-path NAME=PATH` and `--solver NAME=CMD` lists.
-pub(crate) fn solver_config(paths: &[String], commands: &[String]) -> anyhow::Result<SolverConfig> {
+pub(crate) fn solver_config(lookup: &SolverLookupArgs) -> anyhow::Result<SolverConfig> {
+    let (paths, commands) = (&lookup.solver_path, &lookup.solver_cmd);
     let split = |s: &String, what: &str| -> anyhow::Result<(String, String)> {
         match s.split_once('=') {
             Some((name, value)) if !name.is_empty() && !value.is_empty() => {

@@ -110,8 +110,8 @@ pub(crate) fn options(args: RunArgs) -> anyhow::Result<RunOptions> {
     if args.repeat == 0 {
         bail!("--repeat must be at least 1");
     }
-    let config = super::solver_config(&args.solver_path, &args.solver_cmd)?;
-    let read = super::read_options(args.kind.as_deref(), args.format.as_deref())?;
+    let config = super::solver_config(&args.lookup)?;
+    let read = super::read_options(&args.input)?;
     Ok(RunOptions {
         corpora: args.corpora,
         solvers,

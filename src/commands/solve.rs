@@ -11,7 +11,7 @@ use std::time::Duration;
 use anyhow::bail;
 
 use crate::check::{check_model, check_puzzle_model};
-use crate::cli::SolveArgs;
+use crate::cli::{SolveArgs, SolverLookupArgs};
 use crate::cnf::Cnf;
 use crate::cnf::dimacs::{ParseOptions, read_path};
 use crate::encode::encode;
@@ -25,7 +25,10 @@ pub(super) fn run(args: SolveArgs) -> anyhow::Result<i32> {
         Some((name, _)) => (name.to_string(), vec![args.solver.clone()]),
         None => (args.solver.clone(), Vec::new()),
     };
-    let config = super::solver_config(&args.solver_path, &commands)?;
+    let config = super::solver_config(&SolverLookupArgs {
+        solver_path: args.solver_path.clone(),
+        solver_cmd: commands,
+    })?;
     let solver = by_name(&name, &config)?;
     let timeout = match args.timeout {
         Some(t) if !(t > 0.0 && t.is_finite()) => {
@@ -117,7 +120,7 @@ fn write_times(out: &mut dyn Write, outcome: &Outcome) -> io::Result<()> {
 
 fn solve_puzzles(args: &SolveArgs, solver: &dyn Solver, limits: &Limits) -> anyhow::Result<i32> {
     let opts = super::encode_options(&args.encoding, &args.amo)?;
-    let read = super::read_options(args.kind.as_deref(), args.format.as_deref())?;
+    let read = super::read_options(&args.input)?;
     let file = format::read_path(&args.file, &read)?;
     let mut out = io::stdout().lock();
     let mut failures = 0;

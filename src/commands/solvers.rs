@@ -4,7 +4,7 @@ use crate::cli::SolverLookupArgs;
 use crate::solver::{BUILT_IN, external};
 
 pub(super) fn run(args: SolverLookupArgs) -> anyhow::Result<i32> {
-    let config = super::solver_config(&args.solver_path, &args.solver_cmd)?;
+    let config = super::solver_config(&args)?;
     let version = env!("CARGO_PKG_VERSION");
     println!("{:<14} {:<9} {:<12} path", "solver", "status", "version");
     for name in BUILT_IN {

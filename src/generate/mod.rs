@@ -17,6 +17,7 @@
 pub mod dig;
 pub mod rating;
 pub mod shuffle;
+pub mod spoil;
 
 use crate::cnf::Lit;
 use crate::cnf_gen::SplitMix64;
@@ -41,6 +42,30 @@ pub struct GenOptions {
     pub min_rating: Option<f64>,
     /// Shuffles averaged by the rating.
     pub rating_shuffles: usize,
+    /// Generate this many and keep the `count` hardest.
+    pub pool: Option<usize>,
+    /// Spoil each puzzle on purpose.
+    pub variant: Option<Variant>,
+}
+
+/// A deliberately spoiled puzzle, for testing what a benchmark does with bad ones.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Variant {
+    /// One more given, contradicting the unique solution but breaking no rule: no solution.
+    Unsolvable,
+    /// One given fewer (of a minimal puzzle): several solutions.
+    Ambiguous,
+}
+
+impl Variant {
+    /// Parses `unsolvable` or `ambiguous`.
+    pub fn parse(s: &str) -> Option<Variant> {
+        match s {
+            "unsolvable" => Some(Variant::Unsolvable),
+            "ambiguous" => Some(Variant::Ambiguous),
+            _ => None,
+        }
+    }
 }
 
 /// One generated puzzle.
@@ -125,8 +150,30 @@ pub fn random_solution(empty: &Puzzle, rng: &mut SplitMix64) -> Puzzle {
     solution
 }
 
+/// Makes one puzzle: a random solution, dug, spoiled if asked, rated.
+fn one(empty: &Puzzle, opts: &GenOptions, rng: &mut SplitMix64) -> Generated {
+    let solution = random_solution(empty, rng);
+    let mut puzzle = dig::dig(empty, &solution, opts.target_givens, rng);
+    match opts.variant {
+        Some(Variant::Unsolvable) => spoil::contradict(&mut puzzle, &solution, rng),
+        Some(Variant::Ambiguous) => spoil::remove_one(&mut puzzle, rng),
+        None => {}
+    }
+    let rating = if opts.variant == Some(Variant::Unsolvable) {
+        rating::Rating::default()
+    } else {
+        rating::rate(&puzzle, opts.rating_shuffles, rng)
+    };
+    Generated {
+        puzzle,
+        solution,
+        rating,
+    }
+}
+
 /// Generates puzzles, calling `emit` for each as soon as it is made (so a long run shows
-/// progress and a large `--count` never waits for the last puzzle).
+/// progress and a large `--count` never waits for the last puzzle). With a pool, the pool
+/// is made first and the hardest `count` are emitted, hardest first.
 pub fn generate(
     opts: &GenOptions,
     mut emit: impl FnMut(&Generated) -> std::io::Result<()>,
@@ -134,6 +181,27 @@ pub fn generate(
     let empty =
         Puzzle::empty(opts.kind, opts.side).map_err(|e: ShapeError| anyhow::anyhow!("{e}"))?;
     let mut rng = SplitMix64::new(opts.seed);
+    if let Some(pool) = opts.pool {
+        let mut all: Vec<Generated> = (0..pool.max(opts.count))
+            .map(|_| one(&empty, opts, &mut rng))
+            .collect();
+        // Stable: equal ratings keep the order they were made in, so the pick is reproducible.
+        all.sort_by(|a, b| {
+            b.rating
+                .score()
+                .total_cmp(&a.rating.score())
+                .then(b.rating.decisions.total_cmp(&a.rating.decisions))
+        });
+        let keep: Vec<&Generated> = all
+            .iter()
+            .filter(|g| opts.min_rating.is_none_or(|m| g.rating.score() >= m))
+            .take(opts.count)
+            .collect();
+        for g in &keep {
+            emit(g)?;
+        }
+        return Ok(keep.len());
+    }
     let mut made = 0;
     let mut attempts = 0usize;
     while made < opts.count {
@@ -144,17 +212,11 @@ pub fn generate(
                 opts.count
             );
         }
-        let solution = random_solution(&empty, &mut rng);
-        let puzzle = dig::dig(&empty, &solution, opts.target_givens, &mut rng);
-        let rating = rating::rate(&puzzle, opts.rating_shuffles, &mut rng);
-        if opts.min_rating.is_some_and(|min| rating.score() < min) {
+        let g = one(&empty, opts, &mut rng);
+        if opts.min_rating.is_some_and(|min| g.rating.score() < min) {
             continue;
         }
-        emit(&Generated {
-            puzzle,
-            solution,
-            rating,
-        })?;
+        emit(&g)?;
         made += 1;
     }
     Ok(made)

@@ -43,13 +43,9 @@ pub fn shuffled(puzzle: &Puzzle, rng: &mut SplitMix64) -> Puzzle {
     let mut out = puzzle.clone();
     for (b, board) in out.boards_mut().iter_mut().enumerate() {
         let source = &puzzle.boards()[b];
-        for r in 0..n {
-            for c in 0..n {
-                let (sr, sc) = if transpose {
-                    (cols[c], rows[r])
-                } else {
-                    (rows[r], cols[c])
-                };
+        for (r, &row) in rows.iter().enumerate() {
+            for (c, &col) in cols.iter().enumerate() {
+                let (sr, sc) = if transpose { (col, row) } else { (row, col) };
                 let v = source.get(sr, sc);
                 board.set(
                     r,

@@ -8,7 +8,7 @@
 //! flipped (its other branch is then a forced, not a free, choice); when none is left the
 //! formula is unsatisfiable. Branching follows MOMS (maximum occurrences in clauses of
 //! minimum size): among the unsatisfied clauses with the fewest unassigned literals, take
-//! the literal occurring most often, and try it true first. That scan is linear in the
+//! the variable occurring most often in both signs, and try first the sign occurring more. That scan is linear in the
 //! formula, which is fine for a baseline and for puzzles that propagation mostly solves.
 
 use std::sync::atomic::Ordering;
@@ -24,6 +24,10 @@ pub struct DpllSolver;
 impl Solver for DpllSolver {
     fn name(&self) -> &str {
         "dpll"
+    }
+
+    fn in_process(&self) -> bool {
+        true
     }
 
     fn solve(&self, cnf: &Cnf, limits: &Limits) -> Outcome {
@@ -206,10 +210,22 @@ impl Dpll {
                 }
             }
         }
-        let best = touched
-            .iter()
-            .copied()
-            .max_by_key(|&l| (self.score[l as usize], std::cmp::Reverse(l)));
+        // Score each variable of those clauses by f(x)·f(¬x) first (balanced variables,
+        // Freeman's POSIT rule: both branches shorten clauses), then by f(x) + f(¬x), and
+        // try first the literal that satisfies more of them.
+        let mut best: Option<(u64, u32)> = None;
+        for &l in &touched {
+            let (pos, neg) = (
+                self.score[(l & !1) as usize] as u64,
+                self.score[(l | 1) as usize] as u64,
+            );
+            let key = ((pos * neg) << 32) + pos + neg;
+            let lit = if pos >= neg { l & !1 } else { l | 1 };
+            if best.is_none_or(|(k, b)| key > k || (key == k && lit < b)) {
+                best = Some((key, lit));
+            }
+        }
+        let best = best.map(|(_, lit)| lit);
         for &l in &touched {
             self.score[l as usize] = 0;
         }
@@ -247,7 +263,7 @@ impl Dpll {
         let mut steps = 0u64;
         loop {
             steps += 1;
-            if steps % 64 == 0
+            if steps.is_multiple_of(64)
                 && (deadline.is_some_and(|d| Instant::now() >= d)
                     || limits
                         .interrupt

@@ -48,6 +48,11 @@ impl ClauseArena {
         }
     }
 
+    /// Makes room for `words` more words.
+    pub fn reserve(&mut self, words: usize) {
+        self.data.reserve(words);
+    }
+
     /// Stores a clause and returns its reference.
     pub fn alloc(&mut self, lits: &[Lit], learnt: bool) -> CRef {
         let cref = self.data.len();

@@ -47,6 +47,14 @@ impl Solver for NativeSolver {
         Some(env!("CARGO_PKG_VERSION").to_string())
     }
 
+    fn can_prove(&self) -> bool {
+        true
+    }
+
+    fn in_process(&self) -> bool {
+        true
+    }
+
     fn solve(&self, cnf: &Cnf, limits: &Limits) -> Outcome {
         let start = Instant::now();
         let cpu_start = thread_cpu_time();
@@ -55,22 +63,17 @@ impl Solver for NativeSolver {
             options.seed = limits.seed;
         }
         let mut s = CdclSolver::with_options(options);
-        s.ensure_vars(cnf.num_vars());
-        if let Some(path) = &limits.proof {
-            if let Err(e) = s.set_proof(path, limits.binary_proof) {
-                return Outcome::error(format!("cannot write the proof {}: {e}", path.display()));
-            }
+        if let Some(path) = &limits.proof
+            && let Err(e) = s.set_proof(path, limits.binary_proof)
+        {
+            return Outcome::error(format!("cannot write the proof {}: {e}", path.display()));
         }
         s.set_limits(SolveLimits {
             timeout: limits.timeout,
             conflicts: None,
             interrupt: limits.interrupt.clone(),
         });
-        for clause in cnf.clauses() {
-            if !s.add_clause(clause) {
-                break;
-            }
-        }
+        s.add_cnf(cnf);
         let result = s.solve();
         let mut outcome = match result {
             SolveResult::Sat => {

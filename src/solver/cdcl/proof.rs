@@ -54,10 +54,10 @@ impl DratWriter {
 
     /// Flushes what was written so far (an error is kept for [`DratWriter::finish`]).
     pub fn flush(&mut self) {
-        if self.error.is_none() {
-            if let Err(e) = self.out.flush() {
-                self.error = Some(e);
-            }
+        if self.error.is_none()
+            && let Err(e) = self.out.flush()
+        {
+            self.error = Some(e);
         }
     }
 

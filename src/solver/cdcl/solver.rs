@@ -20,7 +20,7 @@ use super::heap::VarOrder;
 use super::proof::DratWriter;
 use super::restart::{RestartPolicy, Restarts};
 use super::watch::Watcher;
-use crate::cnf::{Lit, Model, Var};
+use crate::cnf::{Cnf, Lit, Model, Var};
 use crate::cnf_gen::SplitMix64;
 
 /// The answer of one [`CdclSolver::solve_with`] call.
@@ -169,6 +169,9 @@ pub struct CdclSolver {
     pub(super) reduce_interval: u64,
     /// Trail length at the last removal of satisfied clauses (level 0).
     pub(super) simplified_trail: usize,
+    /// No removal of satisfied clauses before this many propagations: a removal scans
+    /// every clause, so it must be paid for by as much propagation work (MiniSat's rule).
+    pub(super) next_simplify: u64,
     /// Random choices (decisions, phases, initial activities).
     pub(super) rng: SplitMix64,
     /// The options the solver was built with.
@@ -189,6 +192,8 @@ pub struct CdclSolver {
     pub(super) lbd_stamp: u64,
 
     // The incremental interface.
+    /// Scratch space of `add_clause`.
+    pub(super) add_buf: Vec<Lit>,
     /// Assumptions of the current call.
     pub(super) assumptions: Vec<Lit>,
     /// After UNSAT under assumptions: the assumptions that together failed.
@@ -242,6 +247,7 @@ impl CdclSolver {
             next_reduce: options.first_reduce,
             reduce_interval: options.first_reduce,
             simplified_trail: 0,
+            next_simplify: 0,
             rng: SplitMix64::new(options.seed),
             options,
             seen: Vec::new(),
@@ -250,6 +256,7 @@ impl CdclSolver {
             stack: Vec::new(),
             level_stamp: vec![0],
             lbd_stamp: 0,
+            add_buf: Vec::new(),
             assumptions: Vec::new(),
             failed: Vec::new(),
             model: Vec::new(),
@@ -282,6 +289,28 @@ impl CdclSolver {
     /// The work counters so far.
     pub fn stats(&self) -> &Stats {
         &self.stats
+    }
+
+    /// Adds every clause of `cnf` (and its variables), sizing the clause storage and the
+    /// binary watch lists up front. Returns false when the formula is now known UNSAT.
+    pub fn add_cnf(&mut self, cnf: &Cnf) -> bool {
+        self.ensure_vars(cnf.num_vars());
+        self.arena.reserve(3 * cnf.num_clauses() + cnf.num_lits());
+        self.originals.reserve(cnf.num_clauses());
+        let mut binary = vec![0u32; 2 * self.num_vars() as usize];
+        for c in cnf.clauses().filter(|c| c.len() == 2) {
+            binary[c[0].code()] += 1;
+            binary[c[1].code()] += 1;
+        }
+        for (list, n) in self.bin_watches.iter_mut().zip(binary) {
+            list.reserve(n as usize);
+        }
+        for clause in cnf.clauses() {
+            if !self.add_clause(clause) {
+                return false;
+            }
+        }
+        true
     }
 
     /// The number of variables.
@@ -342,7 +371,10 @@ impl CdclSolver {
         if let Some(max) = lits.iter().map(|l| l.var().index() as u32 + 1).max() {
             self.ensure_vars(max);
         }
-        let mut clause: Vec<Lit> = lits.to_vec();
+        // A scratch buffer, not a fresh vector: formulas bring millions of clauses.
+        let mut clause = std::mem::take(&mut self.add_buf);
+        clause.clear();
+        clause.extend_from_slice(lits);
         clause.sort_unstable();
         clause.dedup();
         let mut shortened = false;
@@ -350,6 +382,7 @@ impl CdclSolver {
         for i in 0..clause.len() {
             let l = clause[i];
             if self.lit_value(l) == 1 || (i + 1 < clause.len() && clause[i + 1] == !l) {
+                self.add_buf = clause;
                 return true; // satisfied at level 0, or a tautology
             }
             if self.lit_value(l) == -1 {
@@ -360,10 +393,8 @@ impl CdclSolver {
             }
         }
         clause.truncate(kept);
-        if shortened {
-            if let Some(p) = &mut self.proof {
-                p.add_lits(&clause);
-            }
+        if shortened && let Some(p) = &mut self.proof {
+            p.add_lits(&clause);
         }
         match clause.len() {
             0 => self.set_unsat(),
@@ -379,6 +410,7 @@ impl CdclSolver {
                 self.originals.push(c);
             }
         }
+        self.add_buf = clause;
         self.ok
     }
 
@@ -526,10 +558,10 @@ impl CdclSolver {
 
     /// Records that the clauses are unsatisfiable (with the empty clause in the proof).
     fn set_unsat(&mut self) {
-        if self.ok {
-            if let Some(p) = &mut self.proof {
-                p.add(&[]);
-            }
+        if self.ok
+            && let Some(p) = &mut self.proof
+        {
+            p.add(&[]);
         }
         self.ok = false;
     }
@@ -607,9 +639,13 @@ impl CdclSolver {
                     self.cancel_until(0);
                     return None;
                 }
-                if self.decision_level() == 0 && self.trail.len() > self.simplified_trail {
+                if self.decision_level() == 0
+                    && self.trail.len() > self.simplified_trail
+                    && self.stats.propagations >= self.next_simplify
+                {
                     self.remove_satisfied();
                     self.simplified_trail = self.trail.len();
+                    self.next_simplify = self.stats.propagations + self.arena.size() as u64;
                 }
                 if self.stats.conflicts >= self.next_reduce {
                     self.reduce_interval += self.options.reduce_increment;
@@ -644,7 +680,7 @@ impl CdclSolver {
                 self.trail_lim.push(self.trail.len());
                 self.assign(decision, NO_REASON);
             }
-            if steps % 32 == 0 && budget.exhausted() {
+            if steps.is_multiple_of(32) && budget.exhausted() {
                 return Some(SolveResult::Unknown);
             }
         }

@@ -103,6 +103,8 @@ fn ask_version(binary: &Path, probe: &VersionProbe) -> Option<String> {
     spec.timeout = Some(Duration::from_secs(5));
     spec.grace = Duration::from_millis(200);
     spec.stdout_cap = 64 << 10;
+    // Nothing to measure here: spare the extra process.
+    spec.use_helper = false;
     let done = run::run(&spec).ok()?;
     if done.stopped.is_some() {
         return None;

@@ -285,8 +285,8 @@ impl Solver for ExternalSolver {
         };
         let mut outcome = verdict::verdict(self.adapter, &done, result_file.as_deref());
         outcome.wall = done.wall;
-        outcome.cpu = Some(done.cpu);
-        outcome.max_rss_kb = Some(done.max_rss_kb);
+        outcome.cpu = done.cpu;
+        outcome.max_rss_kb = done.max_rss_kb;
         outcome.exit_code = match done.exit {
             run::Exit::Code(c) => Some(c),
             // The shell's convention, so a CSV column shows a signal death distinctly.

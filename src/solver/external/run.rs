@@ -11,16 +11,25 @@
 //! reaped with `wait4`, whose `rusage` is the kernel's own account of its CPU time and
 //! peak RSS (children it reaped included), as `/usr/bin/time` measures it.
 //!
-//! One limit of `wait4`'s peak RSS, measured and documented rather than hidden: Linux
-//! carries a forked process's resident memory at `exec` into its `ru_maxrss`, so the
-//! figure can never be below bench's own anonymous RSS at the moment of the fork (a few
-//! MiB for `bench solve`; more for a bench process that holds a large CNF).
+//! Peak RSS needs one more step. Linux carries a process's resident memory at `exec` into
+//! its `ru_maxrss`, and a forked child's resident memory is its parent's, so a solver
+//! forked straight from a bench holding 300 MiB of formulas would report 300 MiB however
+//! little it used (measured: 308,240 KiB for a 3 MiB minisat run). So when the
+//! `bench-exec` helper binary is found (next to the bench executable, or at
+//! `$BENCH_EXEC`), the child is the helper: a fresh ~1 MiB process that forks the solver,
+//! reaps it with `wait4`, and reports the solver's own status and rusage on a pipe. The
+//! helper ignores SIGTERM so that it survives a stop long enough to report; if it is
+//! SIGKILLed after the grace too, the solver's CPU time and peak RSS are unknown (None).
+//! Without the helper the child is the solver itself and its peak RSS has bench's
+//! resident memory at the fork as a floor.
 
 use std::ffi::OsString;
 use std::io::{self, Read};
+use std::os::fd::{AsRawFd, OwnedFd};
 use std::os::unix::process::CommandExt;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
+use std::sync::OnceLock;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 use std::thread;
@@ -59,6 +68,8 @@ pub struct Spec<'a> {
     pub interrupt: Option<&'a AtomicBool>,
     /// How much stdout to keep.
     pub stdout_cap: usize,
+    /// Run through the `bench-exec` helper when it is found (exact peak RSS).
+    pub use_helper: bool,
 }
 
 impl<'a> Spec<'a> {
@@ -72,6 +83,7 @@ impl<'a> Spec<'a> {
             mem_limit_mb: None,
             interrupt: None,
             stdout_cap: STDOUT_CAP,
+            use_helper: true,
         }
     }
 }
@@ -112,10 +124,11 @@ pub struct Finished {
     pub stderr_tail: Vec<u8>,
     /// Wall-clock time from spawn to exit.
     pub wall: Duration,
-    /// User + system CPU time of the child and the descendants it reaped.
-    pub cpu: Duration,
-    /// Peak resident set size in KiB (`ru_maxrss`).
-    pub max_rss_kb: u64,
+    /// User + system CPU time of the child and the descendants it reaped (None when the
+    /// helper was killed before it could report).
+    pub cpu: Option<Duration>,
+    /// Peak resident set size in KiB (`ru_maxrss`), None like `cpu`.
+    pub max_rss_kb: Option<u64>,
 }
 
 impl Finished {
@@ -128,18 +141,47 @@ impl Finished {
 /// Runs `spec` to the end (or until stopped) and measures it. Errors only when the child
 /// cannot be started; everything the child does is in [`Finished`].
 pub fn run(spec: &Spec) -> io::Result<Finished> {
-    let mut command = Command::new(spec.program);
+    let helper = if spec.use_helper { helper() } else { None };
+    // The report pipe: CLOEXEC in bench, so no other child inherits it; the write end is
+    // made inheritable only in this child, between fork and exec.
+    let report = helper.map(|_| pipe()).transpose()?;
+    let mut command = match (helper, &report) {
+        (Some(h), Some((_, write))) => {
+            let mut c = Command::new(h);
+            // The address-space limit goes to the helper, which sets it in the solver
+            // alone: the helper itself must never be the one that runs out.
+            let limit = spec.mem_limit_mb.map_or(0, |mb| mb.saturating_mul(1 << 20));
+            c.arg(write.as_raw_fd().to_string())
+                .arg(limit.to_string())
+                .arg(spec.program)
+                .args(spec.args);
+            c
+        }
+        _ => {
+            let mut c = Command::new(spec.program);
+            c.args(spec.args);
+            c
+        }
+    };
     command
-        .args(spec.args)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .process_group(0);
-    let mem_bytes = spec.mem_limit_mb.map(|mb| mb.saturating_mul(1 << 20));
-    // SAFETY: the closure runs between fork and exec and calls only setrlimit, which is
-    // async-signal-safe; it allocates nothing and touches no lock.
+    let mem_bytes = spec
+        .mem_limit_mb
+        .filter(|_| helper.is_none())
+        .map(|mb| mb.saturating_mul(1 << 20));
+    let report_fd = report.as_ref().map(|(_, w)| w.as_raw_fd());
+    // SAFETY: the closure runs between fork and exec and calls only setrlimit and fcntl,
+    // which are async-signal-safe; it allocates nothing and touches no lock.
     unsafe {
         command.pre_exec(move || {
+            if let Some(fd) = report_fd
+                && libc::fcntl(fd, libc::F_SETFD, 0) != 0
+            {
+                return Err(io::Error::last_os_error());
+            }
             // No core files: a solver that aborts on a failed allocation would otherwise
             // spend seconds writing one, inside its measured time.
             let no_core = libc::rlimit {
@@ -161,7 +203,10 @@ pub fn run(spec: &Spec) -> io::Result<Finished> {
     }
 
     let start = Instant::now();
-    let mut child = command.spawn()?;
+    let spawned = command.spawn();
+    // Only the child may hold the write end, or the report would never reach EOF.
+    let report = report.map(|(read, _write)| read);
+    let mut child = spawned?;
     let pid = child.id() as libc::pid_t;
     let stdout = child.stdout.take().expect("stdout is piped");
     let stderr = child.stderr.take().expect("stderr is piped");
@@ -253,12 +298,36 @@ pub fn run(spec: &Spec) -> io::Result<Finished> {
     };
     let _ = err_ok;
 
+    let mut cpu = Some(timeval(usage.ru_utime) + timeval(usage.ru_stime));
+    let mut max_rss_kb = Some(usage.ru_maxrss.max(0) as u64);
+    let mut status = status;
+    if let Some(read) = report {
+        let mut text = String::new();
+        let _ = std::fs::File::from(read).read_to_string(&mut text);
+        match parse_report(&text) {
+            Some(Report::Status {
+                status: s,
+                cpu: c,
+                max_rss_kb: m,
+            }) => {
+                status = s;
+                cpu = Some(c);
+                max_rss_kb = Some(m);
+            }
+            Some(Report::Error(errno)) => return Err(io::Error::from_raw_os_error(errno)),
+            // The helper died before the solver did (SIGKILL after the grace): the exit
+            // status is the helper's, the solver's costs are unknown.
+            None => {
+                cpu = None;
+                max_rss_kb = None;
+            }
+        }
+    }
     let exit = if libc::WIFSIGNALED(status) {
         Exit::Signal(libc::WTERMSIG(status))
     } else {
         Exit::Code(libc::WEXITSTATUS(status))
     };
-    let cpu = timeval(usage.ru_utime) + timeval(usage.ru_stime);
     Ok(Finished {
         exit,
         stopped,
@@ -268,8 +337,76 @@ pub fn run(spec: &Spec) -> io::Result<Finished> {
         stderr_tail,
         wall,
         cpu,
-        max_rss_kb: usage.ru_maxrss.max(0) as u64,
+        max_rss_kb,
     })
+}
+
+/// What the helper reported.
+#[derive(Debug, PartialEq, Eq)]
+enum Report {
+    /// The solver's wait status, CPU time and peak RSS.
+    Status {
+        status: libc::c_int,
+        cpu: Duration,
+        max_rss_kb: u64,
+    },
+    /// The solver could not be started (errno).
+    Error(i32),
+}
+
+fn parse_report(text: &str) -> Option<Report> {
+    let mut words = text.split_whitespace();
+    match words.next()? {
+        "status" => {
+            let mut num = || words.next()?.parse::<i64>().ok();
+            let status = num()? as libc::c_int;
+            let user = num()?.max(0) as u64;
+            let system = num()?.max(0) as u64;
+            let rss = num()?.max(0) as u64;
+            Some(Report::Status {
+                status,
+                cpu: Duration::from_micros(user + system),
+                max_rss_kb: rss,
+            })
+        }
+        "error" => Some(Report::Error(words.next()?.parse().ok()?)),
+        _ => None,
+    }
+}
+
+/// The environment variable that names the helper binary explicitly.
+pub const HELPER_ENV: &str = "BENCH_EXEC";
+
+/// The `bench-exec` helper: `$BENCH_EXEC`, else next to the running executable (or one
+/// directory up, where cargo puts the binaries of a test executable in `deps/`).
+pub fn helper() -> Option<&'static Path> {
+    static HELPER: OnceLock<Option<PathBuf>> = OnceLock::new();
+    HELPER
+        .get_or_init(|| {
+            if let Some(p) = std::env::var_os(HELPER_ENV).filter(|p| !p.is_empty()) {
+                return super::locate::is_executable(Path::new(&p)).then(|| PathBuf::from(p));
+            }
+            let exe = std::env::current_exe().ok()?;
+            let dir = exe.parent()?;
+            [dir.join("bench-exec"), dir.parent()?.join("bench-exec")]
+                .into_iter()
+                .find(|p| super::locate::is_executable(p))
+        })
+        .as_deref()
+}
+
+/// A pipe whose both ends are close-on-exec.
+fn pipe() -> io::Result<(OwnedFd, OwnedFd)> {
+    let mut fds = [0 as libc::c_int; 2];
+    // SAFETY: pipe2 writes two descriptors into the array.
+    if unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) } != 0 {
+        return Err(io::Error::last_os_error());
+    }
+    // SAFETY: both descriptors were just created and are owned by nobody else.
+    unsafe {
+        use std::os::fd::FromRawFd;
+        Ok((OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])))
+    }
 }
 
 /// Reads `r` to its end, keeping the first `cap` bytes; returns them and the total length.
@@ -410,6 +547,21 @@ mod tests {
         assert_eq!(kept, &data[..100]);
         assert_eq!(read_tail(&data[..], 100), &data[900..]);
         assert_eq!(read_tail(&data[..10], 100), &data[..10]);
+    }
+
+    #[test]
+    fn helper_reports() {
+        assert_eq!(
+            parse_report("status 2560 1500000 250000 4096\n"),
+            Some(Report::Status {
+                status: 2560,
+                cpu: Duration::from_millis(1750),
+                max_rss_kb: 4096
+            })
+        );
+        assert_eq!(parse_report("error 2\n"), Some(Report::Error(2)));
+        assert_eq!(parse_report(""), None);
+        assert_eq!(parse_report("status 1 2"), None);
     }
 
     #[test]

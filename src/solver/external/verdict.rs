@@ -181,8 +181,8 @@ mod tests {
             stdout_complete: true,
             stderr_tail: stderr.as_bytes().to_vec(),
             wall: Duration::ZERO,
-            cpu: Duration::ZERO,
-            max_rss_kb: 0,
+            cpu: None,
+            max_rss_kb: None,
         }
     }
 

@@ -1,0 +1,158 @@
+//! Property tests of `native`: formulas with a planted solution must come out SAT with a
+//! model that satisfies every clause; pigeonhole and parity formulas must come out UNSAT
+//! with a DRAT proof (text and binary) that the independent checker `rate` verifies.
+//! `rate` is required: when it is missing these tests fail and say how to install it.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+use bench::check::check_model;
+use bench::cnf::Cnf;
+use bench::cnf::dimacs::write_cnf;
+use bench::cnf_gen::{parity_chains, pigeonhole, planted_3sat, random_ksat};
+use bench::solver::cdcl::NativeSolver;
+use bench::solver::dpll::DpllSolver;
+use bench::solver::{Limits, Solver, Status};
+use proptest::prelude::*;
+
+/// The `rate` binary: on PATH or in ~/.cargo/bin. Panics with instructions otherwise.
+fn rate() -> PathBuf {
+    let mut candidates: Vec<PathBuf> = std::env::var_os("PATH")
+        .map(|p| std::env::split_paths(&p).map(|d| d.join("rate")).collect())
+        .unwrap_or_default();
+    if let Some(home) = std::env::var_os("HOME") {
+        candidates.push(PathBuf::from(home).join(".cargo/bin/rate"));
+    }
+    candidates.into_iter().find(|p| p.is_file()).expect(
+        "the DRAT checker `rate` is needed by this test: install it with `cargo install rate`",
+    )
+}
+
+/// Solves `cnf` with native, writing a proof, and has `rate` check it.
+fn assert_unsat_with_verified_proof(cnf: &Cnf, binary: bool) {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("f.cnf");
+    let proof = dir.path().join("f.drat");
+    write_cnf(std::fs::File::create(&input).unwrap(), cnf, &[]).unwrap();
+    let limits = Limits {
+        proof: Some(proof.clone()),
+        binary_proof: binary,
+        ..Limits::default()
+    };
+    let out = NativeSolver::default().solve(cnf, &limits);
+    assert_eq!(out.status, Status::Unsat, "{:?}", out.error);
+    let run = Command::new(rate())
+        .arg(&input)
+        .arg(&proof)
+        .output()
+        .expect("running rate");
+    let stdout = String::from_utf8_lossy(&run.stdout);
+    assert!(
+        run.status.success() && stdout.lines().any(|l| l == "s VERIFIED"),
+        "rate rejected the proof (binary={binary}):\n{stdout}\n{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+}
+
+#[test]
+fn pigeonhole_proofs_verify() {
+    for p in 2..=8 {
+        assert_unsat_with_verified_proof(&pigeonhole(p, p - 1), p % 2 == 0);
+    }
+}
+
+#[test]
+fn pigeonhole_with_enough_holes_is_sat() {
+    for p in 1..=8 {
+        let cnf = pigeonhole(p, p);
+        let out = NativeSolver::default().solve(&cnf, &Limits::default());
+        assert_eq!(out.status, Status::Sat);
+        check_model(&cnf, out.model.as_ref().unwrap()).unwrap();
+    }
+}
+
+#[test]
+fn trivial_unsat_inputs_have_proofs() {
+    // An empty clause in the input, and complementary units.
+    assert_unsat_with_verified_proof(&Cnf::from_dimacs_clauses(2, &[vec![1, 2], vec![]]), false);
+    assert_unsat_with_verified_proof(
+        &Cnf::from_dimacs_clauses(2, &[vec![1], vec![-1, 2], vec![-2]]),
+        true,
+    );
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+
+    #[test]
+    fn planted_formulas_are_sat_with_checked_models(vars in 5u32..80, ratio in 2.0f64..7.0, seed in any::<u64>()) {
+        let clauses = (vars as f64 * ratio) as usize;
+        let (cnf, planted) = planted_3sat(vars, clauses, seed);
+        prop_assert!(check_model(&cnf, &planted).is_ok());
+        for solver in [&NativeSolver::default() as &dyn Solver, &DpllSolver] {
+            let out = solver.solve(&cnf, &Limits::default());
+            prop_assert_eq!(out.status, Status::Sat);
+            let model = out.model.expect("SAT comes with a model");
+            prop_assert!(check_model(&cnf, &model).is_ok(), "{} gave a wrong model", solver.name());
+        }
+    }
+
+    #[test]
+    fn parity_chains_are_unsat_with_verified_proofs(n in 2u32..24, seed in any::<u64>(), binary in any::<bool>()) {
+        assert_unsat_with_verified_proof(&parity_chains(n, seed), binary);
+    }
+
+    #[test]
+    fn random_3sat_answers_are_checked(vars in 10u32..60, seed in any::<u64>()) {
+        // Near the threshold: both answers occur. SAT models are checked, UNSAT proofs too.
+        let cnf = random_ksat(vars, (vars as f64 * 4.3) as usize, 3, seed);
+        let out = NativeSolver::default().solve(&cnf, &Limits::default());
+        match out.status {
+            Status::Sat => prop_assert!(check_model(&cnf, out.model.as_ref().unwrap()).is_ok()),
+            Status::Unsat => assert_unsat_with_verified_proof(&cnf, seed % 2 == 0),
+            s => prop_assert!(false, "unexpected {s}"),
+        }
+    }
+}
+
+#[test]
+fn answers_stay_right_through_reductions_and_compactions() {
+    // Formulas big enough for thousands of conflicts: learnt clauses get reduced, the arena
+    // compacted, the clauses satisfied at level 0 removed. SAT models are checked, UNSAT
+    // proofs (which record every deletion) verified.
+    use bench::solver::cdcl::{CdclSolver, SolveResult};
+    let (mut reductions, mut compactions) = (0, 0);
+    for seed in 0..8 {
+        let cnf = random_ksat(160, 682, 3, seed);
+        let dir = tempfile::tempdir().unwrap();
+        let input = dir.path().join("f.cnf");
+        let proof = dir.path().join("f.drat");
+        write_cnf(std::fs::File::create(&input).unwrap(), &cnf, &[]).unwrap();
+        let mut s = CdclSolver::new();
+        s.set_proof(&proof, seed % 2 == 1).unwrap();
+        s.add_cnf(&cnf);
+        match s.solve() {
+            SolveResult::Sat => check_model(&cnf, &s.model().unwrap()).unwrap(),
+            SolveResult::Unsat => {
+                s.finish_proof().unwrap();
+                let run = Command::new(rate())
+                    .arg(&input)
+                    .arg(&proof)
+                    .output()
+                    .unwrap();
+                assert!(
+                    run.status.success(),
+                    "seed {seed}: {}",
+                    String::from_utf8_lossy(&run.stdout)
+                );
+            }
+            SolveResult::Unknown => panic!("no limit was set"),
+        }
+        reductions += s.stats().reductions;
+        compactions += s.stats().compactions;
+    }
+    assert!(
+        reductions > 0 && compactions > 0,
+        "{reductions} reductions, {compactions} compactions"
+    );
+}
