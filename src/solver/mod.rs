@@ -191,11 +191,17 @@ pub fn by_name(name: &str, config: &SolverConfig) -> anyhow::Result<Box<dyn Solv
         "native-proc" | "dpll-proc" => {
             let exe = std::env::current_exe()?;
             let exe = exe.to_str().filter(|p| !p.contains('\'')).ok_or_else(|| {
-                anyhow::anyhow!("{name}: bench's own path {} cannot be quoted", exe.display())
+                anyhow::anyhow!(
+                    "{name}: bench's own path {} cannot be quoted",
+                    exe.display()
+                )
             })?;
             let inner = name.trim_end_matches("-proc");
             let mut config = config.clone();
-            config.commands.push((name.to_string(), format!("'{exe}' solve --solver {inner} {{cnf}}")));
+            config.commands.push((
+                name.to_string(),
+                format!("'{exe}' solve --solver {inner} {{cnf}}"),
+            ));
             external::find(name, &config)
         }
         _ => external::find(name, config),
