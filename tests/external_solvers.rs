@@ -172,3 +172,28 @@ fn proofs_from_the_table() {
     assert_eq!(out.status, Status::Error);
     assert!(out.error.unwrap().contains("cannot write"));
 }
+
+/// `bench solvers` after the install script: every installed solver and `rate` found,
+/// each with a version (minisat's from its Debian package: it has no version flag).
+#[test]
+fn bench_solvers_lists_every_installed_solver_with_a_version() {
+    let out = assert_cmd::Command::cargo_bin("bench")
+        .unwrap()
+        .arg("solvers")
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    for name in INSTALLED.iter().chain(&["rate"]) {
+        let line = text
+            .lines()
+            .find(|l| l.split_whitespace().next() == Some(name))
+            .unwrap_or_else(|| panic!("{name} not listed:\n{text}"));
+        let words: Vec<&str> = line.split_whitespace().collect();
+        assert_eq!(words[1], "found", "{line}");
+        assert!(
+            words[2].chars().next().is_some_and(|c| c.is_ascii_digit() || c == 's'),
+            "{name} has no version: {line}"
+        );
+    }
+}

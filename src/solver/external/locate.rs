@@ -7,7 +7,10 @@
 //! setting beats a convention, and the project's own copies beat whatever the system has.
 //!
 //! Versions come from running the binary with its version flag (the table in
-//! `adapters.rs` says which), once per binary per process.
+//! `adapters.rs` says which), once per binary per process. A binary installed by a Debian
+//! package also gets the package's upstream version: minisat 2.2 has no version flag at
+//! all, and Debian's cadical 1.5.3 calls itself `sc2021`, so the package is the only
+//! place that says which release ran.
 
 use std::collections::HashMap;
 use std::ffi::OsString;
@@ -80,15 +83,17 @@ pub fn is_executable(path: &Path) -> bool {
     std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
 }
 
-/// The version `binary` reports under `probe`, asked once per process.
+/// The version of `binary`: what it reports under `probe`, and the upstream version of
+/// the Debian package that installed it when that says something else. Asked once per
+/// binary per process.
 pub fn version(binary: &Path, probe: Option<&VersionProbe>) -> Option<String> {
-    let probe = probe?;
     static CACHE: OnceLock<Mutex<HashMap<PathBuf, Option<String>>>> = OnceLock::new();
     let cache = CACHE.get_or_init(Default::default);
     if let Some(v) = cache.lock().unwrap_or_else(|e| e.into_inner()).get(binary) {
         return v.clone();
     }
-    let found = ask_version(binary, probe);
+    let own = probe.and_then(|probe| ask_version(binary, probe));
+    let found = combine_versions(own, debian_package_version(binary));
     cache
         .lock()
         .unwrap_or_else(|e| e.into_inner())
@@ -113,6 +118,49 @@ fn ask_version(binary: &Path, probe: &VersionProbe) -> Option<String> {
     text.push('\n');
     text.push_str(&String::from_utf8_lossy(&done.stderr_tail));
     extract_version(&text, probe.marker)
+}
+
+/// The binary's own word, with the package's version beside it when that says more than
+/// a repackaging suffix (`5.11.4` beside `5.11.4+dfsg1` says nothing new).
+fn combine_versions(own: Option<String>, package: Option<String>) -> Option<String> {
+    match (own, package) {
+        (Some(own), Some(package)) if !package.starts_with(&own) => {
+            Some(format!("{own} (deb {package})"))
+        }
+        (own, package) => own.or(package),
+    }
+}
+
+/// The upstream version of the Debian package that owns `binary` (`1:2.2.1-5+b3` gives
+/// `2.2.1`), or `None` off Debian or for a file no package installed.
+fn debian_package_version(binary: &Path) -> Option<String> {
+    let query = |args: &[&std::ffi::OsStr]| -> Option<String> {
+        let out = std::process::Command::new("dpkg-query")
+            .args(args)
+            .stderr(std::process::Stdio::null())
+            .output()
+            .ok()?;
+        out.status
+            .success()
+            .then(|| String::from_utf8_lossy(&out.stdout).into_owned())
+    };
+    // With merged /usr, dpkg may know the file under its link's name or its real one.
+    let real = std::fs::canonicalize(binary).ok();
+    let owner = [Some(binary), real.as_deref()]
+        .into_iter()
+        .flatten()
+        .find_map(|path| query(&["-S".as_ref(), path.as_os_str()]))?;
+    let package = owner.lines().next()?.split(':').next()?.trim().to_string();
+    let version = query(&["-W".as_ref(), "-f=${Version}".as_ref(), package.as_ref()])?;
+    upstream_version(&version)
+}
+
+/// `EPOCH:UPSTREAM-REVISION` → `UPSTREAM`.
+fn upstream_version(debian: &str) -> Option<String> {
+    let debian = debian.trim();
+    let no_epoch = debian.split_once(':').map_or(debian, |(_, rest)| rest);
+    let upstream = no_epoch.rsplit_once('-').map_or(no_epoch, |(up, _)| up);
+    (!upstream.is_empty()).then(|| upstream.to_string())
 }
 
 /// The word after `marker` in `text` (the first word of `text` for an empty marker),
@@ -152,6 +200,24 @@ mod tests {
         );
         assert_eq!(extract_version("nothing", "rate"), None);
         assert_eq!(extract_version("", ""), None);
+    }
+
+    #[test]
+    fn debian_versions() {
+        assert_eq!(upstream_version("1:2.2.1-5+b3").as_deref(), Some("2.2.1"));
+        assert_eq!(upstream_version("1.5.3-2\n").as_deref(), Some("1.5.3"));
+        assert_eq!(upstream_version("965").as_deref(), Some("965"));
+        let both = combine_versions(Some("sc2021".into()), Some("1.5.3".into()));
+        assert_eq!(both.as_deref(), Some("sc2021 (deb 1.5.3)"));
+        let same = combine_versions(Some("965".into()), Some("965".into()));
+        assert_eq!(same.as_deref(), Some("965"));
+        let repackaged = combine_versions(Some("5.11.4".into()), Some("5.11.4+dfsg1".into()));
+        assert_eq!(repackaged.as_deref(), Some("5.11.4"));
+        assert_eq!(
+            combine_versions(None, Some("2.2.1".into())).as_deref(),
+            Some("2.2.1")
+        );
+        assert_eq!(combine_versions(None, None), None);
     }
 
     #[test]
