@@ -10,6 +10,8 @@
 # ratio native/minisat, against the targets 1.5, 1.5 and 2. Every answer is checked:
 # native's models inside `bench solve`, minisat's with `bench check`, and both solvers must
 # agree on SAT/UNSAT for every formula; any disagreement or wrong model fails the script.
+# After the timing (so that proof writing costs nothing in the figures), native solves
+# every UNSAT formula again with a DRAT proof, and `rate` must answer `s VERIFIED`.
 #
 # Usage: scripts/versus-minisat.sh [WORKDIR]   (WORKDIR keeps the formulas; default: temp)
 set -euo pipefail
@@ -109,6 +111,29 @@ for spec in "random:a) random 3-SAT 200/852 x100:1.5" "sudoku25:b) 25x25 sudoku,
     echo "${summary[-1]}"
 done
 
+# Native's UNSAT answers again, now with a proof each, checked by rate.
+RATE=${RATE:-rate}
+if command -v "$RATE" >/dev/null; then
+    proofs=0
+    for set in random sudoku25 php; do
+        while read -r name rc; do
+            [[ $rc == 20 ]] || continue
+            f="$WORK/$set/$name.cnf"
+            "$BENCH" solve "$f" --solver native --proof "$WORK/res/$name.drat" </dev/null >/dev/null 2>&1 && rc=0 || rc=$?
+            if [[ $rc != 20 ]] || ! "$RATE" "$f" "$WORK/res/$name.drat" </dev/null 2>/dev/null | grep -qx 's VERIFIED'; then
+                echo "PROOF NOT VERIFIED for native on $set/$name" >&2
+                failures=$((failures + 1))
+            fi
+            proofs=$((proofs + 1))
+            rm -f "$WORK/res/$name.drat"
+        done <"$WORK/$set.native"
+    done
+    echo "native's $proofs UNSAT answers re-solved with a DRAT proof, each checked by rate"
+else
+    echo "rate not found (cargo install rate): native's UNSAT proofs not checked" >&2
+    failures=$((failures + 1))
+fi
+
 echo
 echo "== native vs minisat, total CPU time per set =="
 printf '%s\n' "${summary[@]}"
@@ -116,4 +141,4 @@ if ((failures > 0)); then
     echo "FAILED: $failures disagreements or wrong answers" >&2
     exit 1
 fi
-echo "all answers agree and every model checked"
+echo "all answers agree, every model checked, every UNSAT proof of native verified"
