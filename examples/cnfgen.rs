@@ -16,9 +16,10 @@ use std::io::{self, Write};
 use anyhow::{Context, bail};
 use bench::cnf::Cnf;
 use bench::cnf::dimacs::write_cnf;
-use bench::cnf_gen::{SplitMix64, parity_chains, pigeonhole, planted_3sat, random_ksat};
+use bench::cnf_gen::{parity_chains, pigeonhole, planted_3sat, random_ksat};
 use bench::encode::{EncodeOptions, decode::decode, encode};
 use bench::puzzle::{Kind, Puzzle, format};
+use bench::rng::SplitMix64;
 use bench::solver::cdcl::{CdclSolver, Options, SolveResult};
 
 fn main() -> anyhow::Result<()> {

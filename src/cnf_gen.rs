@@ -1,61 +1,13 @@
 //! Formula families for testing and benchmarking solvers: random k-SAT, 3-SAT with a
 //! planted solution, pigeonhole PHP(p, h), and unsatisfiable parity (XOR) chains.
 //!
-//! Every generator is a pure function of its parameters and a seed, through a small
-//! SplitMix64 generator (Steele, Lea and Flood) written out here, so that a formula named
-//! by its seed is the same on every machine and with every version of every crate: the
-//! benchmark script and the tests rely on that to compare runs.
+//! Every generator is a pure function of its parameters and a seed, through the project's
+//! own [`SplitMix64`], so that a formula named by its seed is the same on every machine
+//! and with every version of every crate: the benchmark script and the tests rely on that
+//! to compare runs.
 
 use crate::cnf::{ClauseSink, Cnf, Lit, Model, Var};
-
-/// SplitMix64: a 64-bit state advanced by a constant, output through a mixing function.
-/// Fast, statistically sound for this use, and fully specified by the seed.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SplitMix64 {
-    /// The state; advances by the golden-ratio constant each draw.
-    state: u64,
-}
-
-impl SplitMix64 {
-    /// A generator seeded with `seed`.
-    pub fn new(seed: u64) -> SplitMix64 {
-        SplitMix64 { state: seed }
-    }
-
-    /// The next 64 random bits.
-    pub fn next_u64(&mut self) -> u64 {
-        self.state = self.state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    /// A uniform integer in `0..n` (`n > 0`), by Lemire's multiply-shift (the bias is
-    /// below 2⁻³² for the small `n` used here).
-    pub fn below(&mut self, n: u64) -> u64 {
-        debug_assert!(n > 0);
-        ((self.next_u64() as u128 * n as u128) >> 64) as u64
-    }
-
-    /// A uniform float in `[0, 1)`.
-    pub fn next_f64(&mut self) -> f64 {
-        (self.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
-    }
-
-    /// A fair coin.
-    pub fn coin(&mut self) -> bool {
-        self.next_u64() >> 63 == 1
-    }
-
-    /// Shuffles `items` uniformly (Fisher–Yates).
-    pub fn shuffle<T>(&mut self, items: &mut [T]) {
-        for i in (1..items.len()).rev() {
-            let j = self.below(i as u64 + 1) as usize;
-            items.swap(i, j);
-        }
-    }
-}
+use crate::rng::SplitMix64;
 
 /// `k` distinct variables out of `vars`, each with a random sign.
 fn random_clause(rng: &mut SplitMix64, vars: u32, k: usize) -> Vec<Lit> {
@@ -164,20 +116,6 @@ pub fn parity_chains(n: u32, seed: u64) -> Cnf {
 mod tests {
     use super::*;
     use crate::check::check_model;
-
-    #[test]
-    fn splitmix_is_fixed_by_its_seed() {
-        // Reference values of SplitMix64 from seed 0 (as in the published algorithm).
-        let mut r = SplitMix64::new(0);
-        assert_eq!(r.next_u64(), 0xe220_a839_7b1d_cdaf);
-        assert_eq!(r.next_u64(), 0x6e78_9e6a_a1b9_65f4);
-        let mut r = SplitMix64::new(7);
-        for _ in 0..1000 {
-            assert!(r.below(10) < 10);
-            let f = r.next_f64();
-            assert!((0.0..1.0).contains(&f));
-        }
-    }
 
     #[test]
     fn generators_are_deterministic_and_well_formed() {

@@ -13,5 +13,6 @@ pub mod encode;
 pub mod generate;
 pub mod puzzle;
 pub mod report;
+pub mod rng;
 pub mod run;
 pub mod solver;

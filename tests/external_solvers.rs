@@ -192,7 +192,10 @@ fn bench_solvers_lists_every_installed_solver_with_a_version() {
         let words: Vec<&str> = line.split_whitespace().collect();
         assert_eq!(words[1], "found", "{line}");
         assert!(
-            words[2].chars().next().is_some_and(|c| c.is_ascii_digit() || c == 's'),
+            words[2]
+                .chars()
+                .next()
+                .is_some_and(|c| c.is_ascii_digit() || c == 's'),
             "{name} has no version: {line}"
         );
     }

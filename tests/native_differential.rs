@@ -9,7 +9,7 @@ use std::process::Command;
 use bench::check::check_model;
 use bench::cnf::dimacs::write_cnf;
 use bench::cnf::{ClauseSink, Cnf, Lit, Var};
-use bench::cnf_gen::SplitMix64;
+use bench::rng::SplitMix64;
 use bench::solver::cdcl::NativeSolver;
 use bench::solver::dpll::DpllSolver;
 use bench::solver::{Limits, Solver, Status};

@@ -8,10 +8,11 @@ use std::time::{Duration, Instant};
 
 use bench::check::check_model;
 use bench::cnf::{ClauseSink, Cnf, Lit, Var};
-use bench::cnf_gen::{SplitMix64, pigeonhole, planted_3sat, random_ksat};
+use bench::cnf_gen::{pigeonhole, planted_3sat, random_ksat};
 use bench::encode::{EncodeOptions, decode::decode, encode, grid_var};
 use bench::puzzle::format::{ReadOptions, read_str};
 use bench::puzzle::{Kind, Puzzle};
+use bench::rng::SplitMix64;
 use bench::solver::cdcl::{CdclSolver, NativeSolver, Options, SolveLimits, SolveResult};
 use bench::solver::{Limits, Solver, Status};
 

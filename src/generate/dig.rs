@@ -8,8 +8,8 @@
 
 use super::{cell_lit, load_rules};
 use crate::cnf::Lit;
-use crate::cnf_gen::SplitMix64;
 use crate::puzzle::Puzzle;
+use crate::rng::SplitMix64;
 use crate::solver::cdcl::{CdclSolver, SolveResult};
 
 /// A uniqueness oracle for puzzles whose givens come from one fixed solution.

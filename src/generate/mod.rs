@@ -20,9 +20,9 @@ pub mod shuffle;
 pub mod spoil;
 
 use crate::cnf::Lit;
-use crate::cnf_gen::SplitMix64;
 use crate::encode::{Amo, EncodeOptions, Encoding, encode, grid_var};
 use crate::puzzle::{Kind, Puzzle, ShapeError};
+use crate::rng::SplitMix64;
 use crate::solver::cdcl::{CdclSolver, Options, SolveResult};
 
 /// What to generate.

@@ -5,9 +5,9 @@
 
 use super::shuffle::shuffled;
 use crate::cnf::Cnf;
-use crate::cnf_gen::SplitMix64;
 use crate::encode::{EncodeOptions, encode};
 use crate::puzzle::Puzzle;
+use crate::rng::SplitMix64;
 use crate::solver::cdcl::{CdclSolver, Options, SolveResult};
 
 /// Mean work of the native solver over the shuffles.

@@ -5,8 +5,8 @@
 //! sees a differently numbered formula: averaging over shuffles makes a rating that does
 //! not hang on one lucky variable order.
 
-use crate::cnf_gen::SplitMix64;
 use crate::puzzle::{Kind, Puzzle};
+use crate::rng::SplitMix64;
 
 /// A random permutation of 0..n.
 fn permutation(n: usize, rng: &mut SplitMix64) -> Vec<usize> {

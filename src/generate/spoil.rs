@@ -6,8 +6,8 @@
 //!   within the rules, so the contradiction is for the solver to find, not the reader.
 //! - `remove_one`: a locally minimal puzzle loses uniqueness without any one of its givens.
 
-use crate::cnf_gen::SplitMix64;
 use crate::puzzle::Puzzle;
+use crate::rng::SplitMix64;
 
 /// Adds a given that no solution can have and no rule forbids outright.
 pub fn contradict(puzzle: &mut Puzzle, solution: &Puzzle, rng: &mut SplitMix64) {

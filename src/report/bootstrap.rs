@@ -2,43 +2,16 @@
 //!
 //! Resamples the values with replacement (10,000 times in the report), takes the median of
 //! each resample, and reads the interval off the percentiles of those medians. The random
-//! numbers come from splitmix64 with a fixed seed, written here rather than taken from a
-//! crate, so the same results always give the same report, on every machine and version.
+//! numbers come from the project's SplitMix64 with a fixed seed, so the same results
+//! always give the same report, on every machine and version.
 
 use crate::report::score::median;
+use crate::rng::SplitMix64;
 
 /// Resamples the report uses.
 pub const RESAMPLES: usize = 10_000;
 /// The seed the report uses.
 pub const SEED: u64 = 0x5EED_BE4C_u64;
-
-/// Steele, Lea and Flood's splitmix64: a tiny, fast, well-mixed 64-bit generator.
-#[derive(Clone, Debug)]
-pub struct SplitMix64 {
-    state: u64,
-}
-
-impl SplitMix64 {
-    /// A generator that starts from `seed`.
-    pub fn new(seed: u64) -> SplitMix64 {
-        SplitMix64 { state: seed }
-    }
-
-    /// The next 64 random bits.
-    pub fn next_u64(&mut self) -> u64 {
-        self.state = self.state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// A number in `0..n` (n > 0), by Lemire's multiply-shift: no division, and a bias of
-    /// at most n / 2⁶⁴, far below anything a bootstrap could notice.
-    pub fn below(&mut self, n: usize) -> usize {
-        ((u128::from(self.next_u64()) * n as u128) >> 64) as usize
-    }
-}
 
 /// A point estimate and its confidence interval.
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
@@ -68,7 +41,7 @@ pub fn median_interval(
     let mut medians = Vec::with_capacity(resamples);
     for _ in 0..resamples {
         for slot in sample.iter_mut() {
-            *slot = values[rng.below(values.len())];
+            *slot = values[rng.below(values.len() as u64) as usize];
         }
         medians.push(fast_median(&mut sample));
     }
@@ -105,14 +78,6 @@ fn fast_median(values: &mut [f64]) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn splitmix64_matches_the_reference() {
-        // The first outputs of Vigna's reference splitmix64.c from state 0.
-        let mut rng = SplitMix64::new(0);
-        assert_eq!(rng.next_u64(), 0xE220_A839_7B1D_CDAF);
-        assert_eq!(rng.next_u64(), 7_960_286_522_194_355_700);
-    }
 
     #[test]
     fn the_interval_holds_the_median_and_is_reproducible() {

@@ -21,7 +21,7 @@ use super::proof::DratWriter;
 use super::restart::{RestartPolicy, Restarts};
 use super::watch::Watcher;
 use crate::cnf::{Cnf, Lit, Model, Var};
-use crate::cnf_gen::SplitMix64;
+use crate::rng::SplitMix64;
 
 /// The answer of one [`CdclSolver::solve_with`] call.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
