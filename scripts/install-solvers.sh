@@ -5,6 +5,7 @@
 # every start. What goes where (DESIGN.md, "External solvers as they really behave"):
 #   apt     minisat cadical picosat cryptominisat          -> /usr/bin
 #           time (GNU /usr/bin/time, the tests compare bench's measurements with it)
+#           chromium (the report test renders index.html in it, headless)
 #   PyPI    passagemath-kissat passagemath-glucose         -> .solvers/venv, with the
 #           kissat and glucose binaries they ship (site-packages/sage_wheels/bin/)
 #           linked into .solvers/bin/
@@ -34,13 +35,13 @@ say() { printf '==> %s\n' "$*"; }
 install_apt() {
     local missing=()
     local pkg
-    for pkg in minisat cadical picosat cryptominisat time; do
+    for pkg in minisat cadical picosat cryptominisat time chromium; do
         if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed'; then
             missing+=("$pkg")
         fi
     done
     if [[ ${#missing[@]} -eq 0 ]]; then
-        say "apt: minisat cadical picosat cryptominisat time already installed"
+        say "apt: minisat cadical picosat cryptominisat time chromium already installed"
         return
     fi
     local sudo=()

@@ -144,31 +144,106 @@ fn memory_limit_is_memout() {
     }
 }
 
-/// A seed and a proof request reach the command line; a proof that a solver cannot write
-/// is an ERROR, not a silently missing file.
+/// A seed and a proof request reach the command line, and every proof a solver writes, in
+/// every DRAT format its adapter declares, is VERIFIED by `rate`, on pigeonhole 6/5 and on
+/// a sudoku whose givens have no solution. glucose 4.2.1 is the odd one: its binary proofs
+/// are malformed (it is asked for text), and its text proofs delete reason units, so they
+/// are read as drat-trim reads them; under strict DRAT semantics `rate` rejects them, which
+/// this test also shows so the adapter's fact stays true. A proof a solver cannot write is
+/// an ERROR, not a silently missing file.
 #[test]
-fn proofs_from_the_table() {
+fn proofs_from_the_table_are_verified_by_rate() {
+    use bench::run::exec::check_proof;
+    use bench::solver::{DratFormat, ProofStyle, SolverConfig, by_name};
     let dir = tempfile::tempdir().unwrap();
-    for (name, binary) in [("kissat", true), ("cadical", true), ("glucose", false)] {
-        let solver = require(name);
-        let proof = dir.path().join(format!("{name}.drat"));
-        let limits = Limits {
-            timeout: Some(Duration::from_secs(60)),
-            proof: Some(proof.clone()),
-            binary_proof: binary,
-            seed: 7,
-            ..Limits::default()
-        };
-        let out = solver.solve(&pigeonhole(6, 5), &limits);
-        assert_eq!(out.status, Status::Unsat, "{name}: {:?}", out.error);
-        let len = std::fs::metadata(&proof).map(|m| m.len()).unwrap_or(0);
-        assert!(len > 0, "{name} wrote no proof");
+    let minute = Duration::from_secs(60);
+    let no_solution = include_str!("../corpora/nosolution.txt")
+        .lines()
+        .nth(3)
+        .and_then(|l| l.split_whitespace().next())
+        .unwrap();
+    let formulas = [
+        ("php-6-5", pigeonhole(6, 5)),
+        ("sudoku", sudoku_cnf(no_solution)),
+    ];
+    let strict = |format| ProofStyle {
+        format,
+        skip_unit_deletions: false,
+    };
+    let provers: [(&str, ProofStyle, &[bool]); 4] = [
+        ("kissat", strict(DratFormat::Binary), &[true, false]),
+        ("cadical", strict(DratFormat::Binary), &[true, false]),
+        (
+            "glucose",
+            ProofStyle {
+                format: DratFormat::Text,
+                skip_unit_deletions: true,
+            },
+            &[false],
+        ),
+        ("native-proc", strict(DratFormat::Binary), &[true, false]),
+    ];
+    for (name, style, formats) in provers {
+        let solver = by_name(name, &SolverConfig::default()).unwrap();
+        assert_eq!(solver.proof_style(), Some(style), "{name}");
+        for (label, cnf) in &formulas {
+            for &binary in formats {
+                let proof = dir.path().join(format!("{name}-{label}-{binary}.drat"));
+                let limits = Limits {
+                    timeout: Some(minute),
+                    proof: Some(proof.clone()),
+                    binary_proof: binary,
+                    seed: 7,
+                    ..Limits::default()
+                };
+                let out = solver.solve(cnf, &limits);
+                assert_eq!(
+                    out.status,
+                    Status::Unsat,
+                    "{name} on {label}: {:?}",
+                    out.error
+                );
+                assert_eq!(
+                    check_proof(cnf, &proof, style, minute),
+                    Ok(true),
+                    "{name}'s {} proof of {label} is not verified by rate",
+                    if binary { "binary" } else { "text" }
+                );
+            }
+        }
     }
+    let glucose = require("glucose");
+    let proof = dir.path().join("glucose-php-strict.drat");
+    let limits = Limits {
+        proof: Some(proof.clone()),
+        ..Limits::default()
+    };
+    let php = &formulas[0].1;
+    assert_eq!(glucose.solve(php, &limits).status, Status::Unsat);
+    assert_eq!(
+        check_proof(php, &proof, strict(DratFormat::Text), minute),
+        Ok(false),
+        "glucose's proofs now pass strict DRAT: skip_unit_deletions may go"
+    );
+    let binary_glucose = Limits {
+        proof: Some(dir.path().join("glucose.drat")),
+        binary_proof: true,
+        ..Limits::default()
+    };
+    let out = glucose.solve(&pigeonhole(3, 2), &binary_glucose);
+    assert_eq!(out.status, Status::Error);
+    assert!(
+        out.error
+            .unwrap()
+            .contains("cannot write a binary DRAT proof")
+    );
+    let minisat = require("minisat");
+    assert_eq!(minisat.proof_style(), None);
     let limits = Limits {
         proof: Some(dir.path().join("minisat.drat")),
         ..Limits::default()
     };
-    let out = require("minisat").solve(&pigeonhole(3, 2), &limits);
+    let out = minisat.solve(&pigeonhole(3, 2), &limits);
     assert_eq!(out.status, Status::Error);
     assert!(out.error.unwrap().contains("cannot write"));
 }

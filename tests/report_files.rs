@@ -138,8 +138,8 @@ fn the_default_folder_is_the_csvs_and_a_baseline_limits_the_scatters() {
     assert!(String::from_utf8_lossy(&unknown.stderr).contains("cadical"));
 }
 
-/// Renders index.html in headless Chromium, if there is one: the page must load and
-/// produce a screenshot. Looking at it is for people; set REPORT_SCREENSHOT=path to keep it.
+/// Renders index.html in headless Chromium (scripts/install-solvers.sh installs it): the page
+/// must load and produce a screenshot. Looking at it is for people; REPORT_SCREENSHOT=path keeps it.
 #[test]
 fn index_html_renders_in_headless_chromium() {
     let Some(chromium) = ["chromium", "chromium-browser", "google-chrome"]
@@ -151,8 +151,7 @@ fn index_html_renders_in_headless_chromium() {
                 .is_ok_and(|o| o.status.success())
         })
     else {
-        eprintln!("no chromium: rendering check skipped");
-        return;
+        panic!("chromium is needed to render the report: run scripts/install-solvers.sh");
     };
     let dir = tempfile::tempdir().unwrap();
     let out = report(dir.path());

@@ -150,6 +150,138 @@ fn a_liar_is_wrong_listed_first_and_fails_the_run() {
     assert!(summary.find("WRONG answers").unwrap() < summary.find("| solver |").unwrap());
 }
 
+/// The benchmark as users run it: a 9×9 corpus × the real native, minisat, kissat and
+/// cadical × two encodings, one row per run, every SAT answer `model-ok`, and a summary
+/// line per solver × encoding.
+#[test]
+fn real_solvers_times_encodings_give_one_checked_row_per_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let corpus = dir.path().join("s.txt");
+    std::fs::write(&corpus, SUDOKUS).unwrap();
+    let out = dir.path().join("out");
+    let result = bench()
+        .arg("run")
+        .arg(&corpus)
+        .args([
+            "--solvers",
+            "native,minisat,kissat,cadical",
+            "--encodings",
+            "minimal,extended",
+            "--timeout",
+            "60",
+        ])
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&result.stdout);
+    assert_eq!(
+        result.status.code(),
+        Some(0),
+        "{stdout}{}",
+        String::from_utf8_lossy(&result.stderr)
+    );
+    let rows = read_rows(&out.join("results.csv"), false).unwrap();
+    assert_eq!(rows.len(), 3 * 4 * 2);
+    let distinct: BTreeSet<_> = keys(&rows).into_iter().collect();
+    assert_eq!(distinct.len(), rows.len(), "a run is recorded twice");
+    for r in &rows {
+        assert!(
+            r.status == "SAT" && r.check == "model-ok" && !r.wrong,
+            "{r:?}"
+        );
+        assert!(r.cpu_s.is_some() && r.wall_s > 0.0, "{r:?}");
+    }
+    let summary = std::fs::read_to_string(out.join("summary.md")).unwrap();
+    for solver in ["native", "minisat", "kissat", "cadical"] {
+        for encoding in ["minimal", "extended"] {
+            assert!(
+                summary.contains(&format!("| {solver} | {encoding} | 0 | 3 | 3 |")),
+                "{solver} × {encoding} missing from the summary:\n{summary}"
+            );
+        }
+    }
+}
+
+/// `--proofs`: native (in bench and as a child), kissat, cadical and glucose write DRAT
+/// proofs of their UNSAT answers and `rate` verifies each (`proof-ok`); minisat writes
+/// none (`unchecked`). A solver that answers UNSAT rightly but with a bogus proof is
+/// caught by the proof check alone: `proof-failed`, WRONG, exit status 1.
+#[test]
+fn proofs_are_checked_and_a_bogus_proof_is_wrong() {
+    let dir = tempfile::tempdir().unwrap();
+    let corpus = dir.path().join("none.txt");
+    let unsolvable: String = include_str!("../corpora/nosolution.txt")
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .take(3)
+        .map(|l| format!("{}\n", l.split_whitespace().next().unwrap()))
+        .collect();
+    std::fs::write(&corpus, unsolvable).unwrap();
+    let cnf = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpora/cnf/php-7-6.cnf");
+    let run = |solvers: &str, extra: &[String], out: &Path| {
+        bench()
+            .arg("run")
+            .arg(&corpus)
+            .arg(&cnf)
+            .args(["--proofs", "--timeout", "60", "--solvers", solvers])
+            .args(extra)
+            .arg("--out")
+            .arg(out)
+            .output()
+            .unwrap()
+    };
+    let out = dir.path().join("real");
+    let result = run(
+        "native,native-proc,kissat,cadical,glucose,minisat",
+        &[],
+        &out,
+    );
+    assert_eq!(
+        result.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&result.stderr)
+    );
+    let rows = read_rows(&out.join("results.csv"), false).unwrap();
+    assert_eq!(rows.len(), 4 * 6);
+    for r in &rows {
+        let expected = if r.solver == "minisat" {
+            "unchecked"
+        } else {
+            "proof-ok"
+        };
+        assert!(
+            r.status == "UNSAT" && r.check == expected && !r.wrong,
+            "{r:?}"
+        );
+    }
+
+    // kissat's command line, a right answer, and a proof that proves nothing.
+    let fake = script(
+        dir.path(),
+        "kissat",
+        "for last; do :; done\nprintf 'd 1 0\\n' > \"$last\"\necho 's UNSATISFIABLE'\nexit 20",
+    );
+    let out = dir.path().join("fake");
+    let path = vec![
+        "--solver-path".to_string(),
+        format!("kissat={}", fake.display()),
+    ];
+    let result = run("native,kissat", &path, &out);
+    assert_eq!(result.status.code(), Some(1));
+    let rows = read_rows(&out.join("results.csv"), false).unwrap();
+    for r in &rows {
+        // The spoiled sudokus fall to unit propagation alone, so any proof certifies
+        // them (rightly); pigeonhole needs real lemmas.
+        if r.solver == "kissat" && r.instance.starts_with("php") {
+            assert!(r.wrong && r.check == "proof-failed", "{r:?}");
+        } else {
+            assert!(!r.wrong && r.check == "proof-ok", "{r:?}");
+        }
+    }
+}
+
 #[test]
 fn sigkill_then_resume_gives_exactly_the_uninterrupted_rows() {
     let dir = tempfile::tempdir().unwrap();

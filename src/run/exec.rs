@@ -16,7 +16,7 @@ use crate::cnf::{Cnf, Lit, Model};
 use crate::encode::grid_var;
 use crate::encode::header::BenchHeader;
 use crate::run::results::{Row, check};
-use crate::solver::{Limits, Outcome, Solver, Status};
+use crate::solver::{Limits, Outcome, ProofStyle, Solver, Status};
 
 /// A formula ready to solve, built once and shared by every solver of its instance.
 #[derive(Debug)]
@@ -50,14 +50,21 @@ pub fn find_rate() -> Option<PathBuf> {
         .find(|p| p.is_file())
 }
 
-/// Runs `rate CNF PROOF` with a time limit; true for `s VERIFIED`.
-pub fn check_proof(cnf: &Cnf, proof: &Path, limit: Duration) -> Result<bool, String> {
+/// Runs `rate CNF PROOF` with a time limit (with `--skip-unit-deletions` for a solver
+/// whose proofs need drat-trim's reading); true for `s VERIFIED`.
+pub fn check_proof(
+    cnf: &Cnf,
+    proof: &Path,
+    style: ProofStyle,
+    limit: Duration,
+) -> Result<bool, String> {
     let rate = find_rate().ok_or("rate is not installed (cargo install rate)")?;
     let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
     let cnf_path = dir.path().join("f.cnf");
     let file = std::fs::File::create(&cnf_path).map_err(|e| e.to_string())?;
     crate::cnf::dimacs::write_cnf(file, cnf, &[]).map_err(|e| e.to_string())?;
     let mut child = Command::new(rate)
+        .args(style.skip_unit_deletions.then_some("--skip-unit-deletions"))
         .arg(&cnf_path)
         .arg(proof)
         .stdout(Stdio::piped())
@@ -113,7 +120,7 @@ pub struct Verdict {
 pub fn verdict(
     built: &Built,
     outcome: &Outcome,
-    proof: Option<&Path>,
+    proof: Option<(&Path, ProofStyle)>,
     proof_limit: Duration,
 ) -> Verdict {
     match outcome.status {
@@ -134,8 +141,8 @@ pub fn verdict(
                 reason: Some("SAT without a model".into()),
             },
         },
-        Status::Unsat => match proof.filter(|p| p.exists()) {
-            Some(p) => match check_proof(&built.cnf, p, proof_limit) {
+        Status::Unsat => match proof.filter(|(p, _)| p.exists()) {
+            Some((p, style)) => match check_proof(&built.cnf, p, style, proof_limit) {
                 Ok(true) => Verdict {
                     check: check::PROOF_OK,
                     wrong: false,

@@ -29,7 +29,7 @@ use crate::encode::header::BenchHeader;
 use crate::encode::{Amo, EncodeOptions, Encoding, encode};
 use crate::puzzle::format::ReadOptions;
 use crate::report::{ReportOptions, score, write_report};
-use crate::solver::{Limits, Solver, SolverConfig, Status, by_name};
+use crate::solver::{DratFormat, Limits, Solver, SolverConfig, Status, by_name};
 use corpus::{Corpus, Instance, Source};
 use exec::Built;
 use results::{ResultsWriter, Row};
@@ -429,18 +429,15 @@ fn run_one(
     run: u32,
     interrupt: &Arc<AtomicBool>,
 ) -> Option<Row> {
-    let proof_dir = if opts.proofs && solver.can_prove() {
-        tempfile::tempdir().ok()
-    } else {
-        None
-    };
+    let proof_style = solver.proof_style().filter(|_| opts.proofs);
+    let proof_dir = proof_style.and_then(|_| tempfile::tempdir().ok());
     let proof = proof_dir.as_ref().map(|d| d.path().join("proof.drat"));
     let limits = Limits {
         timeout: Some(opts.timeout),
         mem_limit_mb: opts.mem_limit_mb,
         interrupt: Some(interrupt.clone()),
         proof: proof.clone(),
-        binary_proof: true,
+        binary_proof: proof_style.is_some_and(|s| s.format == DratFormat::Binary),
         seed: opts.seed,
     };
     let outcome = solver.solve(&built.cnf, &limits);
@@ -448,7 +445,8 @@ fn run_one(
         return None;
     }
     let proof_limit = opts.timeout.saturating_mul(10).max(Duration::from_secs(60));
-    let verdict = exec::verdict(built, &outcome, proof.as_deref(), proof_limit);
+    let proof_to_check = proof.as_deref().zip(proof_style);
+    let verdict = exec::verdict(built, &outcome, proof_to_check, proof_limit);
     let mut row = Row {
         corpus: instance.corpus.clone(),
         instance: instance.id.clone(),

@@ -68,6 +68,26 @@ impl std::fmt::Display for Status {
     }
 }
 
+/// The two encodings of a DRAT proof; `rate` reads both.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DratFormat {
+    /// `a`/`d` bytes and variable-length literals: smaller and faster to check.
+    Binary,
+    /// Clauses as DIMACS lines, `d` before a deletion.
+    Text,
+}
+
+/// How a solver writes DRAT proofs, and so how `rate` must read them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ProofStyle {
+    /// The format the solver writes correctly (binary where it can).
+    pub format: DratFormat,
+    /// The solver deletes unit clauses that are reasons on the trail, which strict DRAT
+    /// semantics reject and drat-trim (the SAT competition's checker) ignores: its proofs
+    /// are checked as drat-trim does (`rate --skip-unit-deletions`).
+    pub skip_unit_deletions: bool,
+}
+
 /// The limits and options of one solver run.
 #[derive(Clone, Debug, Default)]
 pub struct Limits {
@@ -153,9 +173,10 @@ pub trait Solver: Send + Sync {
         None
     }
 
-    /// Whether the solver writes a DRAT proof to `Limits::proof` when asked.
-    fn can_prove(&self) -> bool {
-        false
+    /// How the solver writes a DRAT proof to `Limits::proof` when asked, or `None` if it
+    /// writes no proof that `rate` can check.
+    fn proof_style(&self) -> Option<ProofStyle> {
+        None
     }
 
     /// True for solvers that run inside bench's process (their CPU time is measured on the
@@ -183,13 +204,29 @@ pub struct SolverConfig {
 /// solver is (spawn, temporary file, rusage), for comparisons where that matters.
 pub const BUILT_IN: &[&str] = &["native", "dpll", "native-proc", "dpll-proc"];
 
+/// The `bench` executable, for the `-proc` solvers: this process when it is bench; from
+/// another program built on the library (a test, a criterion bench), the `bench` that
+/// cargo builds beside it (`target/debug/bench` next to `target/debug/deps/…`).
+fn own_executable() -> anyhow::Result<PathBuf> {
+    let exe = std::env::current_exe()?;
+    if exe.file_stem().is_some_and(|s| s == "bench") {
+        return Ok(exe);
+    }
+    exe.ancestors()
+        .skip(1)
+        .take(2)
+        .map(|dir| dir.join("bench"))
+        .find(|p| external::locate::is_executable(p))
+        .ok_or_else(|| anyhow::anyhow!("no bench executable beside {}", exe.display()))
+}
+
 /// Finds a solver by name: built-in, a `--solver` command, or a known external binary.
 pub fn by_name(name: &str, config: &SolverConfig) -> anyhow::Result<Box<dyn Solver>> {
     match name {
         "native" => Ok(Box::new(cdcl::NativeSolver::default())),
         "dpll" => Ok(Box::new(dpll::DpllSolver)),
         "native-proc" | "dpll-proc" => {
-            let exe = std::env::current_exe()?;
+            let exe = own_executable()?;
             let exe = exe.to_str().filter(|p| !p.contains('\'')).ok_or_else(|| {
                 anyhow::anyhow!(
                     "{name}: bench's own path {} cannot be quoted",
@@ -197,12 +234,14 @@ pub fn by_name(name: &str, config: &SolverConfig) -> anyhow::Result<Box<dyn Solv
                 )
             })?;
             let inner = name.trim_end_matches("-proc");
-            let mut config = config.clone();
-            config.commands.push((
-                name.to_string(),
-                format!("'{exe}' solve --solver {inner} {{cnf}}"),
-            ));
-            external::find(name, &config)
+            let command = format!("'{exe}' solve --solver {inner} {{cnf}}");
+            let solver = external::ExternalSolver::from_command(name, &command)?;
+            // native writes DRAT proofs as a child too; dpll has none to write.
+            Ok(Box::new(if inner == "native" {
+                solver.with_adapter(&external::adapters::BENCH_NATIVE)
+            } else {
+                solver
+            }))
         }
         _ => external::find(name, config),
     }

@@ -29,7 +29,7 @@ pub use restart::RestartPolicy;
 pub use solver::{CdclSolver, Options, SolveLimits, SolveResult, Stats};
 
 use crate::cnf::{Cnf, Model};
-use crate::solver::{Limits, Outcome, Solver, Status};
+use crate::solver::{DratFormat, Limits, Outcome, ProofStyle, Solver, Status};
 
 /// `native` as a [`Solver`]: a fresh [`CdclSolver`] per formula.
 #[derive(Clone, Debug, Default)]
@@ -47,8 +47,11 @@ impl Solver for NativeSolver {
         Some(env!("CARGO_PKG_VERSION").to_string())
     }
 
-    fn can_prove(&self) -> bool {
-        true
+    fn proof_style(&self) -> Option<ProofStyle> {
+        Some(ProofStyle {
+            format: DratFormat::Binary,
+            skip_unit_deletions: false,
+        })
     }
 
     fn in_process(&self) -> bool {

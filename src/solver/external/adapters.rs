@@ -28,6 +28,8 @@ pub struct ProofFlags {
     pub binary: Option<&'static [&'static str]>,
     /// Extra arguments for text DRAT; `None` if the solver cannot write it.
     pub text: Option<&'static [&'static str]>,
+    /// Its proofs delete unit clauses that are reasons: check them as drat-trim does.
+    pub skip_unit_deletions: bool,
 }
 
 /// How to ask a binary for its version: run it with `args` and take the word after the
@@ -114,6 +116,7 @@ pub static ADAPTERS: &[Adapter] = &[
             args: &["{proof}"],
             binary: Some(&[]),
             text: Some(&["--no-binary"]),
+            skip_unit_deletions: false,
         }),
     },
     Adapter {
@@ -137,6 +140,7 @@ pub static ADAPTERS: &[Adapter] = &[
             args: &["{proof}"],
             binary: Some(&[]),
             text: Some(&["--no-binary"]),
+            skip_unit_deletions: false,
         }),
     },
     Adapter {
@@ -195,10 +199,15 @@ pub static ADAPTERS: &[Adapter] = &[
         }),
         time_limit: Some(&["-cpu-lim={secs}"]),
         seed: Some(&["-rnd-seed={seed}"]),
+        // Text DRAT only: with `-vbyte`, glucose 4.2.1 writes the final empty clause as a
+        // text `0` line after the binary steps, and `rate` rejects the whole proof. Its
+        // text proofs delete reason units (`rate` says "conflict claimed but not
+        // detected" unless it skips unit deletions, as drat-trim does).
         proof: Some(ProofFlags {
             args: &["-certified", "-certified-output={proof}"],
-            binary: Some(&["-vbyte"]),
+            binary: None,
             text: Some(&[]),
+            skip_unit_deletions: true,
         }),
     },
     Adapter {
@@ -224,7 +233,23 @@ pub static ADAPTERS: &[Adapter] = &[
 
 /// Any solver given as `--solver NAME='cmd {cnf} …'`, or a `--solver-path` with a name
 /// bench does not know: the competition format and its exit codes.
-pub static GENERIC: Adapter = Adapter {
+pub static GENERIC: Adapter = COMPETITION;
+
+/// bench's own native solver run as a child (`native-proc`: `bench solve --solver
+/// native`): the competition format, plus the `--proof` flags of `bench solve`.
+pub static BENCH_NATIVE: Adapter = Adapter {
+    name: "native-proc",
+    proof: Some(ProofFlags {
+        args: &["--proof", "{proof}"],
+        binary: Some(&["--binary-proof"]),
+        text: Some(&[]),
+        skip_unit_deletions: false,
+    }),
+    ..COMPETITION
+};
+
+/// The competition format with nothing solver-specific: `s`/`v` lines, exit 10/20/0.
+const COMPETITION: Adapter = Adapter {
     name: "competition",
     binaries: &[],
     args: &["{cnf}"],

@@ -26,7 +26,7 @@ use anyhow::{Context, bail};
 use crate::cnf::Cnf;
 use crate::cnf::dimacs::write_cnf;
 
-use super::{Limits, Outcome, Solver, SolverConfig, Status};
+use super::{DratFormat, Limits, Outcome, ProofStyle, Solver, SolverConfig, Status};
 use adapters::{ADAPTERS, Adapter, GENERIC, RATE};
 use command::Values;
 
@@ -55,9 +55,13 @@ pub fn find(name: &str, config: &SolverConfig) -> anyhow::Result<Box<dyn Solver>
         return Ok(Box::new(ExternalSolver::new(name, path.clone(), adapter)));
     }
     let Some(adapter) = adapter else {
-        let known: Vec<&str> = ADAPTERS.iter().map(|a| a.name).collect();
+        let known: Vec<&str> = crate::solver::BUILT_IN
+            .iter()
+            .copied()
+            .chain(ADAPTERS.iter().map(|a| a.name))
+            .collect();
         bail!(
-            "unknown solver `{name}`; known: native, dpll, {}; any other solver that speaks the \
+            "unknown solver `{name}`; known: {}; any other solver that speaks the \
              competition format: --solver {name}='/path/to/solver {{cnf}} --flags'",
             known.join(", ")
         );
@@ -189,6 +193,12 @@ impl ExternalSolver {
         })
     }
 
+    /// The same command read through `adapter` (its answer shape, exit codes, proof
+    /// flags) instead of the generic competition format.
+    pub fn with_adapter(self, adapter: &'static Adapter) -> ExternalSolver {
+        ExternalSolver { adapter, ..self }
+    }
+
     /// The binary this solver runs.
     pub fn program(&self) -> &Path {
         &self.program
@@ -239,6 +249,19 @@ impl Solver for ExternalSolver {
 
     fn version(&self) -> Option<String> {
         locate::version(&self.program, self.adapter.version.as_ref())
+    }
+
+    fn proof_style(&self) -> Option<ProofStyle> {
+        let flags = self.adapter.proof?;
+        let format = if flags.binary.is_some() {
+            DratFormat::Binary
+        } else {
+            flags.text.map(|_| DratFormat::Text)?
+        };
+        Some(ProofStyle {
+            format,
+            skip_unit_deletions: flags.skip_unit_deletions,
+        })
     }
 
     fn solve(&self, cnf: &Cnf, limits: &Limits) -> Outcome {
