@@ -261,7 +261,8 @@ fn proofs_are_checked_and_a_bogus_proof_is_wrong() {
     let fake = script(
         dir.path(),
         "kissat",
-        "for last; do :; done\nprintf 'd 1 0\\n' > \"$last\"\necho 's UNSATISFIABLE'\nexit 20",
+        "[ \"$1\" = --version ] && { echo fake; exit 0; }\n\
+         for last; do :; done\nprintf 'd 1 0\\n' > \"$last\"\necho 's UNSATISFIABLE'\nexit 20",
     );
     let out = dir.path().join("fake");
     let path = vec![
