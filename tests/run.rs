@@ -360,6 +360,65 @@ fn sigkill_then_resume_gives_exactly_the_uninterrupted_rows() {
     assert_eq!(keys(&rows), expected, "no duplicates, none missing");
 }
 
+/// A disk that fills up mid-run (here a file-size limit, which fails writes part-way just
+/// as a full disk does): bench stops with an error naming results.csv, the file holds
+/// only whole rows (a strict read accepts it), and once there is room `--resume` finishes
+/// with exactly the rows of an uninterrupted run.
+#[test]
+fn a_full_disk_keeps_every_whole_row_and_resume_finishes() {
+    let dir = tempfile::tempdir().unwrap();
+    let corpus = dir.path().join("s.txt");
+    std::fs::write(&corpus, SUDOKUS.repeat(20)).unwrap();
+    let out = dir.path().join("out");
+    let args = [
+        "--encodings",
+        "minimal,efficient,extended",
+        "--solvers",
+        "native,dpll",
+    ];
+    // 4 KiB of results: the header and about thirty rows, of 360.
+    let limited = Command::new("sh")
+        .arg("-c")
+        .arg("trap '' XFSZ; ulimit -f 4; exec \"$@\"")
+        .arg("sh")
+        .arg(bench_path())
+        .arg("run")
+        .arg(&corpus)
+        .args(args)
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&limited.stderr);
+    assert_ne!(limited.status.code(), Some(0), "{stderr}");
+    assert!(
+        stderr.contains("results.csv") && stderr.contains("--resume"),
+        "{stderr}"
+    );
+    let csv = out.join("results.csv");
+    let text = std::fs::read_to_string(&csv).unwrap();
+    assert!(text.ends_with('\n'), "a broken last line was left behind");
+    let kept = read_rows(&csv, false).unwrap();
+    assert!(!kept.is_empty() && kept.len() < 360, "{} rows", kept.len());
+
+    let resumed = bench()
+        .arg("run")
+        .arg("--resume")
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(
+        resumed.status.success(),
+        "{}",
+        String::from_utf8_lossy(&resumed.stderr)
+    );
+    let rows = read_rows(&csv, false).unwrap();
+    assert_eq!(rows.len(), 20 * 3 * 3 * 2);
+    let distinct: BTreeSet<_> = keys(&rows).into_iter().collect();
+    assert_eq!(distinct.len(), rows.len(), "a run is recorded twice");
+    assert!(rows.iter().all(|r| r.check == "model-ok"));
+}
+
 #[test]
 fn ctrl_c_stops_every_solver_and_keeps_finished_rows() {
     let dir = tempfile::tempdir().unwrap();

@@ -378,8 +378,10 @@ pub fn run(opts: &RunOptions, interrupt: Arc<AtomicBool>) -> anyhow::Result<RunS
     drop(writer);
     if let Some(e) = write_error.into_inner().unwrap_or_else(|p| p.into_inner()) {
         return Err(anyhow::Error::from(e).context(format!(
-            "writing {} (the rows before this one are kept)",
-            csv_path.display()
+            "writing {} (every row before this one is kept: make room, then \
+             `bench run --resume {}` runs what is missing)",
+            csv_path.display(),
+            out_dir.display()
         )));
     }
     for (_, e) in failures.into_inner().unwrap_or_else(|p| p.into_inner()) {

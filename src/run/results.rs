@@ -6,7 +6,7 @@
 //! is an error naming its line.
 
 use std::fs::{self, File, OpenOptions};
-use std::io;
+use std::io::{self, Write};
 use std::path::Path;
 
 use anyhow::{Context, bail};
@@ -98,31 +98,62 @@ impl Row {
     }
 }
 
-/// Appends rows to a results CSV, flushing each one to the kernel as it is written.
+/// Appends rows to a results CSV, each handed to the kernel whole as it is written, so the
+/// file only ever ends with a complete row: a write that fails (a full disk) is cut back
+/// off, and every row before it stays readable by `--resume` and `bench report`.
 pub struct ResultsWriter {
-    out: csv::Writer<File>,
+    /// The file, opened for appending.
+    file: File,
+    /// Its length after the last whole row: where a failed write is cut back to.
+    len: u64,
+    /// Formats each row (after the header, when the file started empty) into memory.
+    csv: csv::Writer<Vec<u8>>,
 }
 
 impl ResultsWriter {
     /// Opens `path` for appending; writes the header if the file is new or empty.
     pub fn append(path: &Path) -> anyhow::Result<ResultsWriter> {
-        let existing = fs::metadata(path).map(|m| m.len()).unwrap_or(0);
         let file = OpenOptions::new()
             .create(true)
             .append(true)
             .open(path)
             .with_context(|| format!("opening {}", path.display()))?;
-        let out = csv::WriterBuilder::new()
-            .has_headers(existing == 0)
-            .from_writer(file);
-        Ok(ResultsWriter { out })
+        let len = file.metadata()?.len();
+        Ok(ResultsWriter {
+            file,
+            len,
+            csv: formatter(len == 0),
+        })
     }
 
-    /// Writes one row and flushes it.
+    /// Writes one row in a single write; on failure the file is left as it was.
     pub fn write(&mut self, row: &Row) -> io::Result<()> {
-        self.out.serialize(row).map_err(io::Error::other)?;
-        self.out.flush()
+        self.csv.serialize(row).map_err(io::Error::other)?;
+        // The header, if any, is in this row's bytes: the next formatter goes without.
+        let bytes = std::mem::replace(&mut self.csv, formatter(false))
+            .into_inner()
+            .map_err(|e| e.into_error())?;
+        match self.file.write_all(&bytes) {
+            Ok(()) => {
+                self.len += bytes.len() as u64;
+                Ok(())
+            }
+            Err(e) => {
+                // Whatever part of the row got through would be a broken last line (and
+                // the header, if it went with this row, must go with the next one).
+                let _ = self.file.set_len(self.len);
+                self.csv = formatter(self.len == 0);
+                Err(e)
+            }
+        }
     }
+}
+
+/// A CSV formatter into memory, starting with the header if `header`.
+fn formatter(header: bool) -> csv::Writer<Vec<u8>> {
+    csv::WriterBuilder::new()
+        .has_headers(header)
+        .from_writer(Vec::new())
 }
 
 /// Reads a results CSV. A last line cut short by a kill is dropped when `repair` is set
