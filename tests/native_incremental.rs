@@ -241,7 +241,7 @@ fn one_second_timeout_on_pigeonhole_12_11() {
     let start = Instant::now();
     let out = NativeSolver::default().solve(&cnf, &limits);
     let elapsed = start.elapsed();
-    assert_eq!(out.status, Status::Unknown);
+    assert_eq!(out.status, Status::Timeout);
     assert!(
         elapsed >= Duration::from_secs(1),
         "stopped early: {elapsed:?}"

@@ -419,6 +419,43 @@ fn a_full_disk_keeps_every_whole_row_and_resume_finishes() {
     assert!(rows.iter().all(|r| r.check == "model-ok"));
 }
 
+/// A run stopped by the clock is TIMEOUT for every solver alike: the in-process native
+/// and dpll as well as the child processes (which the harness kills), so PAR-2 and the
+/// timeout counts compare like with like.
+#[test]
+fn the_clock_stops_every_solver_as_timeout() {
+    let dir = tempfile::tempdir().unwrap();
+    let cnf = dir.path().join("php-12-11.cnf");
+    let file = std::fs::File::create(&cnf).unwrap();
+    bench::cnf::dimacs::write_cnf(file, &bench::cnf_gen::pigeonhole(12, 11), &[]).unwrap();
+    let out = dir.path().join("out");
+    let result = bench()
+        .arg("run")
+        .arg(&cnf)
+        .args([
+            "--solvers",
+            "native,dpll,native-proc,minisat",
+            "--timeout",
+            "0.5",
+        ])
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert_eq!(
+        result.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&result.stderr)
+    );
+    let rows = read_rows(&out.join("results.csv"), false).unwrap();
+    assert_eq!(rows.len(), 4);
+    for r in &rows {
+        assert!(r.status == "TIMEOUT" && !r.wrong, "{r:?}");
+        assert!(r.wall_s >= 0.5 && r.wall_s < 3.0, "{r:?}");
+    }
+}
+
 #[test]
 fn ctrl_c_stops_every_solver_and_keeps_finished_rows() {
     let dir = tempfile::tempdir().unwrap();

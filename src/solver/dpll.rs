@@ -39,10 +39,7 @@ impl Solver for DpllSolver {
             Status::Sat => Outcome::sat(Model::from_values(
                 dpll.vals.iter().step_by(2).map(|&v| v == 1),
             )),
-            Status::Unknown => Outcome {
-                error: Some("limit reached".into()),
-                ..Outcome::new(Status::Unknown)
-            },
+            Status::Unknown => Outcome::stopped(limits),
             s => Outcome::new(s),
         };
         outcome.stats = vec![

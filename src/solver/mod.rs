@@ -156,6 +156,24 @@ impl Outcome {
             ..Outcome::new(Status::Sat)
         }
     }
+
+    /// The outcome of an in-process solver that stopped without an answer: UNKNOWN when
+    /// `limits`' interrupt flag stopped it, else TIMEOUT (the deadline is its only other
+    /// limit), so it is counted exactly as a child process stopped by the clock is.
+    pub fn stopped(limits: &Limits) -> Outcome {
+        let interrupted = limits
+            .interrupt
+            .as_ref()
+            .is_some_and(|f| f.load(std::sync::atomic::Ordering::Relaxed));
+        if interrupted {
+            Outcome {
+                error: Some("interrupted".into()),
+                ..Outcome::new(Status::Unknown)
+            }
+        } else {
+            Outcome::new(Status::Timeout)
+        }
+    }
 }
 
 /// A SAT solver as bench runs it.

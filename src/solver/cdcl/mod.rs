@@ -85,21 +85,7 @@ impl Solver for NativeSolver {
                 Outcome::sat(Model::from_values(values))
             }
             SolveResult::Unsat => Outcome::new(Status::Unsat),
-            SolveResult::Unknown => {
-                let why = if limits
-                    .interrupt
-                    .as_ref()
-                    .is_some_and(|f| f.load(std::sync::atomic::Ordering::Relaxed))
-                {
-                    "interrupted"
-                } else {
-                    "time limit reached"
-                };
-                Outcome {
-                    error: Some(why.to_string()),
-                    ..Outcome::new(Status::Unknown)
-                }
-            }
+            SolveResult::Unknown => Outcome::stopped(limits),
         };
         if let Err(e) = s.finish_proof() {
             outcome = Outcome::error(format!("writing the proof failed: {e}"));
