@@ -33,6 +33,18 @@ fn script(dir: &Path, name: &str, body: &str) -> PathBuf {
     path
 }
 
+/// Asserts `result` exited with `code`, showing both outputs if not; returns stdout.
+fn assert_exit(result: &std::process::Output, code: i32) -> String {
+    let stdout = String::from_utf8_lossy(&result.stdout).into_owned();
+    assert_eq!(
+        result.status.code(),
+        Some(code),
+        "{stdout}{}",
+        String::from_utf8_lossy(&result.stderr)
+    );
+    stdout
+}
+
 fn keys(rows: &[Row]) -> Vec<(String, String, String, u32)> {
     let mut k: Vec<_> = rows.iter().map(Row::key).collect();
     k.sort();
@@ -126,13 +138,7 @@ fn a_liar_is_wrong_listed_first_and_fails_the_run() {
         .arg(&out)
         .output()
         .unwrap();
-    let stdout = String::from_utf8_lossy(&result.stdout);
-    assert_eq!(
-        result.status.code(),
-        Some(1),
-        "{stdout}{}",
-        String::from_utf8_lossy(&result.stderr)
-    );
+    let stdout = assert_exit(&result, 1);
     let first = stdout.lines().next().unwrap();
     assert!(first.starts_with("WRONG "), "{stdout}");
     let rows = read_rows(&out.join("results.csv"), false).unwrap();
@@ -174,13 +180,7 @@ fn real_solvers_times_encodings_give_one_checked_row_per_run() {
         .arg(&out)
         .output()
         .unwrap();
-    let stdout = String::from_utf8_lossy(&result.stdout);
-    assert_eq!(
-        result.status.code(),
-        Some(0),
-        "{stdout}{}",
-        String::from_utf8_lossy(&result.stderr)
-    );
+    assert_exit(&result, 0);
     let rows = read_rows(&out.join("results.csv"), false).unwrap();
     assert_eq!(rows.len(), 3 * 4 * 2);
     let distinct: BTreeSet<_> = keys(&rows).into_iter().collect();
@@ -237,12 +237,7 @@ fn proofs_are_checked_and_a_bogus_proof_is_wrong() {
         &[],
         &out,
     );
-    assert_eq!(
-        result.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&result.stderr)
-    );
+    assert_exit(&result, 0);
     let rows = read_rows(&out.join("results.csv"), false).unwrap();
     assert_eq!(rows.len(), 4 * 6);
     for r in &rows {
@@ -270,7 +265,7 @@ fn proofs_are_checked_and_a_bogus_proof_is_wrong() {
         format!("kissat={}", fake.display()),
     ];
     let result = run("native,kissat", &path, &out);
-    assert_eq!(result.status.code(), Some(1));
+    assert_exit(&result, 1);
     let rows = read_rows(&out.join("results.csv"), false).unwrap();
     for r in &rows {
         // The spoiled sudokus fall to unit propagation alone, so any proof certifies
@@ -442,12 +437,7 @@ fn the_clock_stops_every_solver_as_timeout() {
         .arg(&out)
         .output()
         .unwrap();
-    assert_eq!(
-        result.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&result.stderr)
-    );
+    assert_exit(&result, 0);
     let rows = read_rows(&out.join("results.csv"), false).unwrap();
     assert_eq!(rows.len(), 4);
     for r in &rows {
