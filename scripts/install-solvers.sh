@@ -53,7 +53,13 @@ install_apt() {
         "${sudo[@]}" apt-get update -qq
     fi
     say "apt: installing ${missing[*]}"
-    DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq "${missing[@]}"
+    # Lists that exist but are stale name package versions the mirror no longer has: one
+    # refresh and a second try.
+    if ! DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq "${missing[@]}"; then
+        say "apt: refreshing the package lists and trying again"
+        "${sudo[@]}" apt-get update -qq
+        DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq "${missing[@]}"
+    fi
 }
 
 # --- PyPI: kissat and glucose binaries inside passagemath wheels ------------------------
