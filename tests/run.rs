@@ -340,17 +340,8 @@ fn sigkill_then_resume_gives_exactly_the_uninterrupted_rows() {
         "killed after {before} rows"
     );
 
-    let resumed = bench()
-        .arg("run")
-        .arg("--resume")
-        .arg(&part)
-        .output()
-        .unwrap();
-    assert!(
-        resumed.status.success(),
-        "{}",
-        String::from_utf8_lossy(&resumed.stderr)
-    );
+    let resumed = bench().arg("run").arg("--resume").arg(&part).output();
+    assert_exit(&resumed.unwrap(), 0);
     let rows = read_rows(&part.join("results.csv"), false).unwrap();
     assert_eq!(keys(&rows), expected, "no duplicates, none missing");
 }
@@ -396,17 +387,8 @@ fn a_full_disk_keeps_every_whole_row_and_resume_finishes() {
     let kept = read_rows(&csv, false).unwrap();
     assert!(!kept.is_empty() && kept.len() < 360, "{} rows", kept.len());
 
-    let resumed = bench()
-        .arg("run")
-        .arg("--resume")
-        .arg(&out)
-        .output()
-        .unwrap();
-    assert!(
-        resumed.status.success(),
-        "{}",
-        String::from_utf8_lossy(&resumed.stderr)
-    );
+    let resumed = bench().arg("run").arg("--resume").arg(&out).output();
+    assert_exit(&resumed.unwrap(), 0);
     let rows = read_rows(&csv, false).unwrap();
     assert_eq!(rows.len(), 20 * 3 * 3 * 2);
     let distinct: BTreeSet<_> = keys(&rows).into_iter().collect();
