@@ -45,6 +45,14 @@ fn assert_exit(result: &std::process::Output, code: i32) -> String {
     stdout
 }
 
+/// A temporary folder holding the corpus `s.txt` with `text`.
+fn corpus_of(text: &str) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let corpus = dir.path().join("s.txt");
+    std::fs::write(&corpus, text).unwrap();
+    (dir, corpus)
+}
+
 fn keys(rows: &[Row]) -> Vec<(String, String, String, u32)> {
     let mut k: Vec<_> = rows.iter().map(Row::key).collect();
     k.sort();
@@ -53,13 +61,7 @@ fn keys(rows: &[Row]) -> Vec<(String, String, String, u32)> {
 
 #[test]
 fn a_plain_run_writes_results_run_json_and_summary() {
-    let dir = tempfile::tempdir().unwrap();
-    let corpus = dir.path().join("s.txt");
-    std::fs::write(
-        &corpus,
-        format!("# three puzzles and a bad line\n{SUDOKUS}12\n"),
-    )
-    .unwrap();
+    let (dir, corpus) = corpus_of(&format!("# three puzzles and a bad line\n{SUDOKUS}12\n"));
     let out = dir.path().join("out");
     let result = bench()
         .arg("run")
@@ -116,9 +118,7 @@ fn a_plain_run_writes_results_run_json_and_summary() {
 
 #[test]
 fn a_liar_is_wrong_listed_first_and_fails_the_run() {
-    let dir = tempfile::tempdir().unwrap();
-    let corpus = dir.path().join("s.txt");
-    std::fs::write(&corpus, SUDOKUS).unwrap();
+    let (dir, corpus) = corpus_of(SUDOKUS);
     let liar = script(dir.path(), "liar.sh", "echo 's UNSATISFIABLE'\nexit 20");
     let bad_model = script(
         dir.path(),
@@ -161,9 +161,7 @@ fn a_liar_is_wrong_listed_first_and_fails_the_run() {
 /// line per solver × encoding.
 #[test]
 fn real_solvers_times_encodings_give_one_checked_row_per_run() {
-    let dir = tempfile::tempdir().unwrap();
-    let corpus = dir.path().join("s.txt");
-    std::fs::write(&corpus, SUDOKUS).unwrap();
+    let (dir, corpus) = corpus_of(SUDOKUS);
     let out = dir.path().join("out");
     let result = bench()
         .arg("run")
@@ -280,9 +278,7 @@ fn proofs_are_checked_and_a_bogus_proof_is_wrong() {
 
 #[test]
 fn sigkill_then_resume_gives_exactly_the_uninterrupted_rows() {
-    let dir = tempfile::tempdir().unwrap();
-    let corpus = dir.path().join("s.txt");
-    std::fs::write(&corpus, SUDOKUS.repeat(4)).unwrap();
+    let (dir, corpus) = corpus_of(&SUDOKUS.repeat(4));
     // A real solver, slowed down so that the kill lands half-way.
     let slow = script(
         dir.path(),
@@ -352,9 +348,7 @@ fn sigkill_then_resume_gives_exactly_the_uninterrupted_rows() {
 /// with exactly the rows of an uninterrupted run.
 #[test]
 fn a_full_disk_keeps_every_whole_row_and_resume_finishes() {
-    let dir = tempfile::tempdir().unwrap();
-    let corpus = dir.path().join("s.txt");
-    std::fs::write(&corpus, SUDOKUS.repeat(20)).unwrap();
+    let (dir, corpus) = corpus_of(&SUDOKUS.repeat(20));
     let out = dir.path().join("out");
     let args = [
         "--encodings",
@@ -430,9 +424,7 @@ fn the_clock_stops_every_solver_as_timeout() {
 
 #[test]
 fn ctrl_c_stops_every_solver_and_keeps_finished_rows() {
-    let dir = tempfile::tempdir().unwrap();
-    let corpus = dir.path().join("s.txt");
-    std::fs::write(&corpus, SUDOKUS).unwrap();
+    let (dir, corpus) = corpus_of(SUDOKUS);
     let pids = dir.path().join("pids");
     let hang = script(
         dir.path(),
