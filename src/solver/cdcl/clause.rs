@@ -118,6 +118,15 @@ impl ClauseArena {
         self.wasted += HEADER + self.len(c);
     }
 
+    /// Shortens clause `c` to its first `len` literals (strengthening); the words cut off
+    /// count as garbage.
+    pub fn shrink(&mut self, c: CRef, len: usize) {
+        let old = self.len(c);
+        debug_assert!(len <= old);
+        self.data[c as usize] = len as u32;
+        self.wasted += old - len;
+    }
+
     /// The literal block distance recorded for clause `c`.
     #[inline]
     pub fn lbd(&self, c: CRef) -> u32 {

@@ -8,6 +8,9 @@
 //! (1UIP, minimisation, LBD, failed assumptions), [`heap`] (EVSIDS and phases),
 //! [`restart`] (Luby, glucose), [`reduce`] (learnt clause reduction, arena compaction),
 //! [`proof`] (DRAT) and [`solver`] (the state, the search loop and the incremental API).
+//! Simplification between restarts: [`inprocess`] (schedule, effort, occurrence lists),
+//! [`subsume`] (subsumption, strengthening), [`elim`] (bounded variable elimination) and
+//! [`extend`] (the reconstruction stack, frozen variables, restoring eliminated ones).
 //!
 //! [`CdclSolver`] is the incremental interface (clauses between calls, assumptions, failed
 //! assumptions, limits, seeded random decisions) that the puzzle generator and the
@@ -15,12 +18,16 @@
 
 pub mod analyze;
 pub mod clause;
+pub mod elim;
+pub mod extend;
 pub mod heap;
+pub mod inprocess;
 pub mod proof;
 pub mod propagate;
 pub mod reduce;
 pub mod restart;
 pub mod solver;
+pub mod subsume;
 pub mod watch;
 
 use std::time::{Duration, Instant};

@@ -109,7 +109,7 @@ impl CdclSolver {
     }
 
     /// Copies the live clauses into a fresh arena and rewrites every reference.
-    fn compact(&mut self) {
+    pub(super) fn compact(&mut self) {
         let mut from = std::mem::take(&mut self.arena);
         let mut to = ClauseArena::with_capacity(from.size() - from.wasted());
         watch::relocate_all(&mut self.watches, &mut from, &mut to);

@@ -16,6 +16,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use super::clause::{CRef, ClauseArena, NO_REASON};
+use super::extend::Extension;
 use super::heap::VarOrder;
 use super::proof::DratWriter;
 use super::restart::{RestartPolicy, Restarts};
@@ -53,6 +54,25 @@ pub struct Options {
     pub first_reduce: u64,
     /// Growth of the interval between reductions, in conflicts.
     pub reduce_increment: u64,
+    /// Simplify the formula before the search (first round) and between restarts, at
+    /// level 0; false switches every technique below off at once.
+    pub inprocess: bool,
+    /// Bounded variable elimination (`elim.rs`).
+    pub elim: bool,
+    /// Subsumption and self-subsuming strengthening of the irredundant clauses (`subsume.rs`).
+    pub subsume: bool,
+    /// Clauses an elimination may add beyond those it removes (SatELite's bound: 0).
+    pub elim_bound: usize,
+    /// Longest resolvent an elimination may add.
+    pub elim_clause_limit: usize,
+    /// Occurrences (both signs together) beyond which a variable is not tried.
+    pub elim_occ_limit: usize,
+    /// Conflicts before the first simplification round during the search; the interval
+    /// grows by as much after every round.
+    pub inprocess_interval: u64,
+    /// Effort of a simplification round, in per mille of the search's propagations since
+    /// the previous round (each round also gets a fixed base, see `inprocess.rs`).
+    pub inprocess_effort: u64,
 }
 
 impl Default for Options {
@@ -66,6 +86,14 @@ impl Default for Options {
             clause_decay: 0.999,
             first_reduce: 2000,
             reduce_increment: 300,
+            inprocess: true,
+            elim: true,
+            subsume: true,
+            elim_bound: 0,
+            elim_clause_limit: 100,
+            elim_occ_limit: 1000,
+            inprocess_interval: 10_000,
+            inprocess_effort: 100,
         }
     }
 }
@@ -104,6 +132,18 @@ pub struct Stats {
     pub reductions: u64,
     /// Arena compactions.
     pub compactions: u64,
+    /// Simplification rounds.
+    pub inprocessings: u64,
+    /// Variables eliminated.
+    pub eliminated: u64,
+    /// Eliminated variables restored by a later clause or assumption.
+    pub restored: u64,
+    /// Resolvents added by elimination.
+    pub resolvents: u64,
+    /// Irredundant clauses removed because another one subsumes them.
+    pub subsumed: u64,
+    /// Literals removed from irredundant clauses (self-subsumption, level-0 units).
+    pub strengthened: u64,
 }
 
 impl Stats {
@@ -118,6 +158,10 @@ impl Stats {
             ("deleted", self.deleted),
             ("minimised_literals", self.minimised_literals),
             ("reductions", self.reductions),
+            ("inprocessings", self.inprocessings),
+            ("eliminated", self.eliminated),
+            ("subsumed", self.subsumed),
+            ("strengthened", self.strengthened),
         ]
         .into_iter()
         .map(|(k, v)| (k.to_string(), v))
@@ -210,6 +254,24 @@ pub struct CdclSolver {
     pub(super) proof_units: usize,
     /// Work counters.
     pub(super) stats: Stats,
+
+    // Simplification.
+    /// Per variable: eliminated (its clauses are on the extension stack).
+    pub(super) eliminated: Vec<bool>,
+    /// Per variable: how often frozen (frozen variables are never eliminated).
+    pub(super) frozen: Vec<u32>,
+    /// The clauses removed by elimination, to extend models.
+    pub(super) extension: Extension,
+    /// Occurrence lists of the irredundant clauses, by literal code (only during a round).
+    pub(super) occs: Vec<Vec<CRef>>,
+    /// Per variable: +1 / -1 when its positive / negative literal is marked (scratch).
+    pub(super) marks: Vec<i8>,
+    /// Conflict count at which the next simplification round is due.
+    pub(super) next_inprocess: u64,
+    /// Propagations at the end of the last simplification round (effort accounting).
+    pub(super) inprocess_propagations: u64,
+    /// During a round: the first trail literal not yet pushed through the occurrences.
+    pub(super) occ_head: usize,
 }
 
 impl Default for CdclSolver {
@@ -264,6 +326,14 @@ impl CdclSolver {
             proof: None,
             proof_units: 0,
             stats: Stats::default(),
+            eliminated: Vec::new(),
+            frozen: Vec::new(),
+            extension: Extension::default(),
+            occs: Vec::new(),
+            marks: Vec::new(),
+            next_inprocess: 0,
+            inprocess_propagations: 0,
+            occ_head: 0,
         }
     }
 
@@ -349,6 +419,9 @@ impl CdclSolver {
             self.reason.push(NO_REASON);
             self.seen.push(0);
             self.level_stamp.push(0);
+            self.eliminated.push(false);
+            self.frozen.push(0);
+            self.marks.push(0);
             self.watches.extend([Vec::new(), Vec::new()]);
             self.bin_watches.extend([Vec::new(), Vec::new()]);
             // A tiny random activity breaks the ties of the initial order at random.
@@ -370,6 +443,9 @@ impl CdclSolver {
         self.cancel_until(0);
         if let Some(max) = lits.iter().map(|l| l.var().index() as u32 + 1).max() {
             self.ensure_vars(max);
+        }
+        if !self.restore_eliminated(lits) {
+            return false;
         }
         // A scratch buffer, not a fresh vector: formulas bring millions of clauses.
         let mut clause = std::mem::take(&mut self.add_buf);
@@ -430,6 +506,13 @@ impl CdclSolver {
         if let Some(max) = assumptions.iter().map(|l| l.var().index() as u32 + 1).max() {
             self.ensure_vars(max);
         }
+        if !self.restore_eliminated(assumptions) {
+            return SolveResult::Unsat;
+        }
+        // Assumptions are frozen for the call: elimination must leave them alone.
+        for a in assumptions {
+            self.frozen[a.var().index()] += 1;
+        }
         self.assumptions = assumptions.to_vec();
         let budget = SearchBudget {
             deadline: self.limits.timeout.map(|t| Instant::now() + t),
@@ -440,14 +523,21 @@ impl CdclSolver {
             interrupt: self.limits.interrupt.clone(),
         };
         let result = loop {
+            if self.inprocess_due() && !self.inprocess(&budget) {
+                break SolveResult::Unsat;
+            }
             if let Some(r) = self.search(&budget) {
                 break r;
             }
         };
+        for a in assumptions {
+            self.frozen[a.var().index()] -= 1;
+        }
         if result == SolveResult::Sat {
             self.model = (0..self.num_vars() as usize)
                 .map(|v| self.vals[2 * v] == 1)
                 .collect();
+            self.extension.extend(&mut self.model);
         }
         self.cancel_until(0);
         if let Some(p) = &mut self.proof {
@@ -526,7 +616,7 @@ impl CdclSolver {
     }
 
     /// Watches the first two literals of clause `c`.
-    fn attach(&mut self, c: CRef) {
+    pub(super) fn attach(&mut self, c: CRef) {
         let (a, b) = (self.arena.lits(c)[0], self.arena.lits(c)[1]);
         let lists = if self.arena.len(c) == 2 {
             &mut self.bin_watches
@@ -557,7 +647,7 @@ impl CdclSolver {
     }
 
     /// Records that the clauses are unsatisfiable (with the empty clause in the proof).
-    fn set_unsat(&mut self) {
+    pub(super) fn set_unsat(&mut self) {
         if self.ok
             && let Some(p) = &mut self.proof
         {
@@ -576,11 +666,11 @@ impl CdclSolver {
             let v = self
                 .order
                 .heap_entry(self.rng.below(self.order.heap_len() as u64) as usize);
-            next = v.filter(|&v| self.vals[2 * v as usize] == 0);
+            next = v.filter(|&v| self.vals[2 * v as usize] == 0 && !self.eliminated[v as usize]);
         }
         while next.is_none() {
             let v = self.order.pop()?;
-            if self.vals[2 * v as usize] == 0 {
+            if self.vals[2 * v as usize] == 0 && !self.eliminated[v as usize] {
                 next = Some(v);
             }
         }
@@ -688,7 +778,7 @@ impl CdclSolver {
 }
 
 /// The limits of one solve call, made absolute.
-struct SearchBudget {
+pub(super) struct SearchBudget {
     /// Stop after this instant.
     deadline: Option<Instant>,
     /// Stop when the conflict counter reaches this.
@@ -699,7 +789,7 @@ struct SearchBudget {
 
 impl SearchBudget {
     /// True when the deadline passed or the interrupt flag is set.
-    fn exhausted(&self) -> bool {
+    pub(super) fn exhausted(&self) -> bool {
         self.interrupt
             .as_ref()
             .is_some_and(|f| f.load(Ordering::Relaxed))

@@ -1,0 +1,181 @@
+//! Bounded variable elimination (SatELite, as in MiniSat's SimpSolver and CaDiCaL).
+//!
+//! Eliminating variable `x` replaces the clauses that contain `x` or `¬x` by all their
+//! non-tautological resolvents on `x`: the formula without `x` is satisfiable exactly when
+//! the original is (Davis–Putnam). It is done only when it does not make the formula
+//! bigger: at most as many resolvents as removed clauses plus `elim_bound`, none longer
+//! than `elim_clause_limit`. Candidates are the unassigned, unfrozen variables, cheapest
+//! first (fewest `|occ(x)|·|occ(¬x)|` pairs); a variable with more than `elim_occ_limit`
+//! occurrences is not tried, and a pure variable (one sign only) goes with no resolvent.
+//! The removed clauses are pushed on the extension stack ([`super::extend`]) so that
+//! models can be completed, resolvents are queued for subsumption, and the variables of
+//! the removed clauses are tried again in the next pass (their occurrences shrank).
+//!
+//! Effort: resolving costs the length of the second clause of each pair, counted
+//! against the round's steps whether the elimination happens or not; the passes stop when
+//! the steps are spent (or the caller's clock runs out).
+//! Proof: resolvents are RUP and are added before the clauses they come from are deleted.
+
+use super::clause::CRef;
+use super::inprocess::Effort;
+use super::solver::{CdclSolver, SearchBudget};
+use crate::cnf::Lit;
+
+impl CdclSolver {
+    /// True when variable `v` may be eliminated now.
+    fn can_eliminate(&self, v: u32) -> bool {
+        let v = v as usize;
+        !self.eliminated[v] && self.frozen[v] == 0 && self.vals[2 * v] == 0
+    }
+
+    /// Tries to eliminate each of `candidates`, cheapest first. Returns (false on the
+    /// empty clause, the variables worth trying again).
+    pub(super) fn eliminate_candidates(
+        &mut self,
+        candidates: &[u32],
+        queue: &mut Vec<CRef>,
+        effort: &mut Effort,
+        budget: &SearchBudget,
+    ) -> (bool, Vec<u32>) {
+        let mut order: Vec<(u64, u32)> = candidates
+            .iter()
+            .copied()
+            .filter(|&v| self.can_eliminate(v))
+            .map(|v| {
+                let p = self.occs[2 * v as usize].len() as u64;
+                let n = self.occs[2 * v as usize + 1].len() as u64;
+                (p * n, v)
+            })
+            .collect();
+        order.sort_unstable();
+        let mut touched = Vec::new();
+        let mut is_touched = vec![false; self.num_vars() as usize];
+        for (i, &(_, v)) in order.iter().enumerate() {
+            if effort.exhausted() || (i % 32 == 0 && budget.exhausted()) {
+                break;
+            }
+            if !self.can_eliminate(v) {
+                continue;
+            }
+            match self.try_eliminate(v, queue, effort) {
+                Err(()) => return (false, touched),
+                Ok(None) => {}
+                Ok(Some(vars)) => {
+                    for u in vars {
+                        if !is_touched[u as usize] {
+                            is_touched[u as usize] = true;
+                            touched.push(u);
+                        }
+                    }
+                    if self.options.subsume
+                        && !queue.is_empty()
+                        && !self.subsume_queue(queue, effort)
+                    {
+                        return (false, touched);
+                    }
+                    queue.clear();
+                }
+            }
+        }
+        (true, touched)
+    }
+
+    /// Eliminates `v` if the bound allows. Returns `Ok(None)` when `v` stays, the variables
+    /// of its removed clauses when it went, `Err` on the empty clause.
+    fn try_eliminate(
+        &mut self,
+        v: u32,
+        queue: &mut Vec<CRef>,
+        effort: &mut Effort,
+    ) -> Result<Option<Vec<u32>>, ()> {
+        let (pl, nl) = (2 * v as usize, 2 * v as usize + 1);
+        let arena = &self.arena;
+        self.occs[pl].retain(|&c| !arena.is_deleted(c));
+        self.occs[nl].retain(|&c| !arena.is_deleted(c));
+        let pos = self.occs[pl].clone();
+        let neg = self.occs[nl].clone();
+        if !pos.is_empty() && !neg.is_empty() && pos.len() + neg.len() > self.options.elim_occ_limit
+        {
+            return Ok(None);
+        }
+        // Count (and keep) the non-tautological resolvents, giving up past the bound.
+        let bound = pos.len() + neg.len() + self.options.elim_bound;
+        let mut resolvents: Vec<Vec<u32>> = Vec::new();
+        for &p in &pos {
+            for &x in self.arena.lits(p) {
+                self.marks[(x >> 1) as usize] = if x & 1 == 0 { 1 } else { -1 };
+            }
+            let mut give_up = false;
+            for &q in &neg {
+                effort.steps += self.arena.len(q) as u64;
+                let mut resolvent: Vec<u32> = self
+                    .arena
+                    .lits(p)
+                    .iter()
+                    .copied()
+                    .filter(|&x| (x >> 1) != v)
+                    .collect();
+                let mut tautology = false;
+                for &y in self.arena.lits(q) {
+                    if (y >> 1) == v {
+                        continue;
+                    }
+                    let m = self.marks[(y >> 1) as usize];
+                    let sign = if y & 1 == 0 { 1 } else { -1 };
+                    if m == -sign {
+                        tautology = true;
+                        break;
+                    } else if m == 0 {
+                        resolvent.push(y);
+                    }
+                }
+                if tautology {
+                    continue;
+                }
+                if resolvent.len() > self.options.elim_clause_limit
+                    || resolvents.len() >= bound
+                    || effort.exhausted()
+                {
+                    give_up = true;
+                    break;
+                }
+                resolvents.push(resolvent);
+            }
+            for &x in self.arena.lits(p) {
+                self.marks[(x >> 1) as usize] = 0;
+            }
+            if give_up {
+                return Ok(None);
+            }
+        }
+
+        // Eliminate: resolvents first (they are RUP while their antecedents exist), then
+        // the old clauses go onto the extension stack and out of the formula.
+        for r in &resolvents {
+            self.stats.resolvents += 1;
+            if !self.add_derived(r, queue) {
+                return Err(());
+            }
+        }
+        let mut vars = Vec::new();
+        for (list, witness) in [(&pos, Lit::from_code(pl as u32)), (&neg, Lit::from_code(nl as u32))] {
+            for &c in list {
+                let lits = self.arena.lits(c);
+                self.extension
+                    .push(witness, lits.iter().map(|&x| Lit::from_code(x)));
+                vars.extend(lits.iter().map(|&x| x >> 1).filter(|&u| u != v));
+            }
+        }
+        for &c in pos.iter().chain(&neg) {
+            self.delete_irredundant(c);
+        }
+        self.occs[pl].clear();
+        self.occs[nl].clear();
+        self.eliminated[v as usize] = true;
+        self.stats.eliminated += 1;
+        if !self.flush_units() {
+            return Err(());
+        }
+        Ok(Some(vars))
+    }
+}
