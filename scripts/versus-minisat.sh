@@ -1,24 +1,50 @@
 #!/usr/bin/env bash
-# versus-minisat.sh: the built-in CDCL solver against minisat, both run as whole processes
-# (`bench solve --solver native` vs `minisat -verb=0 IN RES`) on three fixed sets:
-#   (a) 100 random 3-SAT formulas, 200 variables, 852 clauses (seeds 1..100)
-#   (b) 20 25×25 sudokus, 55% of the cells blanked out of random full grids (seed 2025),
-#       extended encoding
-#   (c) pigeonhole 9/8
-# For each set it prints the total CPU time (user + system of the child processes, from
-# bash's `times`, i.e. the kernel's rusage of the reaped children) of each solver and the
-# ratio native/minisat, against the targets 1.5, 1.5 and 2. Every answer is checked:
-# native's models inside `bench solve`, minisat's with `bench check`, and both solvers must
-# agree on SAT/UNSAT for every formula; any disagreement or wrong model fails the script.
-# After the timing (so that proof writing costs nothing in the figures), native solves
-# every UNSAT formula again with a DRAT proof, and `rate` must answer `s VERIFIED`.
+# versus-minisat.sh: native side by side with minisat, kissat and cadical (and, with
+# BEFORE=path/to/an/older/bench, that older native), every solver run as a whole process
+# (`bench solve --solver native FILE`, `minisat -verb=0 FILE RES`, `kissat -q FILE`,
+# `cadical -q FILE`), on formula families generated reproducibly by examples/cnfgen.rs:
+#   random    random 3-SAT, 250 variables, 1065 clauses (ratio 4.26), 10 seeds
+#   sudoku25  10 25x25 sudokus, 55% blanked out of random full grids, extended encoding
+#   php       pigeonhole 9/8 and 10/9
+#   color     3-colouring of flat random graphs with a planted colouring (SAT)
+#   tseitin   Tseitin parity of random 4-regular graphs, odd charge (UNSAT)
+#   parity    two XOR chains over the same inputs asserted different (UNSAT)
+#   factor    array multipliers: semiprimes (SAT) and primes (UNSAT)
+#   order     ordering principle GT_n (UNSAT)
+#   counter   BMC of a counter with a free increment and a redundant twin (UNSAT)
+# Each run has a CPU-time limit of TIMEOUT seconds (default 30, by `timeout` on wall time,
+# which on an idle machine is the same). The CPU time of a run is user + system of the
+# solver process as reported by GNU time (the kernel's rusage of the reaped child). Per
+# family the script prints each solver's total CPU (a timed-out run counts its time up
+# to the limit), its PAR-2 (a timed-out run counts 2·TIMEOUT) and the number solved,
+# then native's ratios to minisat and to the better of kissat and cadical.
+#
+# Every answer is checked: SAT models of the external solvers with `bench check`
+# (native's are checked inside `bench solve`), and all solvers that answered must agree
+# on SAT/UNSAT for every formula. After the timing, native solves every UNSAT formula it
+# answered again with a DRAT proof, and `rate` must answer `s VERIFIED`.
 #
 # Usage: scripts/versus-minisat.sh [WORKDIR]   (WORKDIR keeps the formulas; default: temp)
+# Environment: TIMEOUT (seconds), FAMILIES (space-separated subset), BEFORE (an older
+# bench binary to compare with), SOLVERS (default "native minisat kissat cadical").
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
-MINISAT=${MINISAT:-minisat}
-command -v "$MINISAT" >/dev/null || { echo "minisat not found (apt install minisat)" >&2; exit 2; }
+export PATH="$PWD/.solvers/bin:$HOME/.cargo/bin:$PATH"
+TIMEOUT=${TIMEOUT:-30}
+FAMILIES=${FAMILIES:-"random sudoku25 php color tseitin parity factor order counter"}
+SOLVERS=${SOLVERS:-"native minisat kissat cadical"}
+if [[ -n ${BEFORE:-} ]]; then
+    SOLVERS="native before ${SOLVERS#native }"
+fi
+for s in $SOLVERS; do
+    case $s in native | before) ;; *) command -v "$s" >/dev/null || {
+        echo "$s not found (scripts/install-solvers.sh)" >&2
+        exit 2
+    } ;;
+    esac
+done
+command -v time >/dev/null && [[ -x /usr/bin/time ]] || { echo "GNU time (/usr/bin/time) is needed" >&2; exit 2; }
 
 cargo build --release --quiet --bin bench --example cnfgen
 BENCH=$PWD/target/release/bench
@@ -33,112 +59,130 @@ else
 fi
 
 echo "generating formulas in $WORK"
-mkdir -p "$WORK/random" "$WORK/sudoku25" "$WORK/php" "$WORK/res"
-for s in $(seq 1 100); do
-    "$GEN" ksat 200 852 3 "$s" >"$WORK/random/r$(printf %03d "$s").cnf"
+gen() { # gen FAMILY NAME ARGS...: one formula
+    local fam=$1 name=$2
+    shift 2
+    mkdir -p "$WORK/$fam"
+    "$GEN" "$@" >"$WORK/$fam/$name.cnf"
+}
+for fam in $FAMILIES; do
+    rm -rf "${WORK:?}/$fam"
+    case $fam in
+    random) for s in $(seq 1 10); do gen random "r$s" ksat 250 1065 3 "$s"; done ;;
+    sudoku25)
+        mkdir -p "$WORK/sudoku25"
+        "$GEN" grids 5 10 2025 55 >"$WORK/sudoku25.txt"
+        "$BENCH" encode "$WORK/sudoku25.txt" --encoding extended -o "$WORK/sudoku25" >/dev/null
+        ;;
+    php) gen php php-9-8 php 9 8 && gen php php-10-9 php 10 9 ;;
+    color) for s in 1 2 3 4; do gen color "flat500-$s" color 500 1200 3 "$s"; done ;;
+    tseitin) for s in 1 2 3; do gen tseitin "ts28-$s" tseitin 28 4 "$s"; done ;;
+    parity) for s in 1 2 3; do gen parity "par36-$s" parity 36 "$s"; done ;;
+    factor)
+        gen factor fac18-sat1 factor 18 $((104729 * 130363))
+        gen factor fac18-sat2 factor 18 $((199999 * 180001))
+        gen factor fac20-prime factor 20 1000000007
+        ;;
+    order) gen order order24 order 24 && gen order order28 order 28 ;;
+    counter) gen counter cnt-9-120 counter 9 120 121 && gen counter cnt-10-160 counter 10 160 161 ;;
+    *) echo "unknown family $fam" >&2 && exit 2 ;;
+    esac
 done
-"$GEN" grids 5 20 2025 55 >"$WORK/sudoku25.txt"
-"$BENCH" encode "$WORK/sudoku25.txt" --encoding extended -o "$WORK/sudoku25" >/dev/null
-"$GEN" php 9 8 >"$WORK/php/php-9-8.cnf"
 
-# Children's CPU seconds (user + system) from `times`, whose second line reads
-# "0m1.234s 0m0.056s". `times` must run in the measuring shell itself (in a pipeline it
-# would report a fresh subshell with no children), so it writes to a file first.
-child_cpu() {
-    times >"$WORK/times"
-    tail -n 1 "$WORK/times" | awk '{
-        split($1, u, /[ms]/); split($2, s, /[ms]/);
-        printf "%.3f\n", u[1] * 60 + u[2] + s[1] * 60 + s[2] }'
-}
-
-# run_set SET SOLVER: solves every formula of SET, one process each, in a subshell whose
-# children's CPU time is the measurement. Writes "file exit-code" lines to $WORK/SET.SOLVER
-# and prints the CPU seconds.
-run_set() {
-    local set=$1 solver=$2
-    (
-        for f in "$WORK/$set"/*.cnf; do
-            name=${f##*/} # no basename process: it would count as CPU time
-            name=${name%.cnf}
-            if [[ $solver == native ]]; then
-                "$BENCH" solve "$f" --solver native >"$WORK/res/$name.native" 2>&1 && rc=0 || rc=$?
-            else
-                "$MINISAT" -verb=0 "$f" "$WORK/res/$name.minisat" >/dev/null 2>&1 && rc=0 || rc=$?
-            fi
-            echo "$name $rc" >>"$WORK/$set.$solver"
-        done
-        child_cpu
-    )
-}
-
-status_of() { # exit code -> answer
-    case $1 in 10) echo SAT ;; 20) echo UNSAT ;; 0) echo UNKNOWN ;; *) echo "ERROR($1)" ;; esac
-}
-
+mkdir -p "$WORK/res"
 failures=0
-summary=()
-for spec in "random:a) random 3-SAT 200/852 x100:1.5" "sudoku25:b) 25x25 sudoku, 45% given x20:1.5" "php:c) pigeonhole 9/8:2"; do
-    IFS=: read -r set label target <<<"$spec"
-    rm -f "$WORK/$set.native" "$WORK/$set.minisat"
-    native_cpu=$(run_set "$set" native)
-    minisat_cpu=$(run_set "$set" minisat)
-    # Compare the answers formula by formula.
-    sat=0
-    unsat=0
-    while read -r name n_rc && read -r name2 m_rc <&3; do
-        [[ $name == "$name2" ]] || { echo "internal: $name vs $name2" >&2; exit 2; }
-        n=$(status_of "$n_rc")
-        m=$(status_of "$m_rc")
-        if [[ $n != "$m" || $n == ERROR* || $n == UNKNOWN ]]; then
-            echo "DISAGREEMENT on $set/$name: native $n, minisat $m" >&2
-            failures=$((failures + 1))
-            continue
-        fi
-        if [[ $m == SAT ]]; then
-            sat=$((sat + 1))
-            if ! "$BENCH" check "$WORK/$set/$name.cnf" "$WORK/res/$name.minisat" >/dev/null 2>&1; then
-                echo "WRONG minisat model on $set/$name" >&2
+# run SOLVER FILE NAME: one timed run; prints "cpu status" (status 10/20, else unsolved).
+run() {
+    local solver=$1 f=$2 name=$3 out="$WORK/res/$3.$1" cmd
+    case $solver in
+    native) cmd=("$BENCH" solve "$f" --solver native) ;;
+    before) cmd=("$BEFORE" solve "$f" --solver native) ;;
+    minisat) cmd=(minisat -verb=0 "$f" "$out.res") ;;
+    *) cmd=("$solver" -q "$f") ;;
+    esac
+    local rc=0
+    /usr/bin/time -o "$WORK/time" -f "%U %S" timeout "$TIMEOUT" "${cmd[@]}" >"$out" 2>/dev/null || rc=$?
+    local cpu
+    cpu=$(tail -n 1 "$WORK/time" | awk '{ printf "%.3f", $1 + $2 }')
+    echo "$cpu $rc"
+}
+
+declare -A CPU PAR SOLVED
+rows=()
+for fam in $FAMILIES; do
+    n=0
+    for s in $SOLVERS; do CPU[$s]=0 PAR[$s]=0 SOLVED[$s]=0; done
+    for f in "$WORK/$fam"/*.cnf; do
+        name=${f##*/}
+        name=${name%.cnf}
+        n=$((n + 1))
+        answer=""
+        for s in $SOLVERS; do
+            read -r cpu rc < <(run "$s" "$f" "$fam-$name")
+            CPU[$s]=$(awk -v a="${CPU[$s]}" -v b="$cpu" 'BEGIN { print a + b }')
+            if [[ $rc == 10 || $rc == 20 ]]; then
+                SOLVED[$s]=$((SOLVED[$s] + 1))
+                PAR[$s]=$(awk -v a="${PAR[$s]}" -v b="$cpu" 'BEGIN { print a + b }')
+                if [[ -n $answer && $answer != "$rc" ]]; then
+                    echo "DISAGREEMENT on $fam/$name: $s says $rc, another said $answer" >&2
+                    failures=$((failures + 1))
+                fi
+                answer=$rc
+                if [[ $rc == 10 && $s != native && $s != before ]]; then
+                    model="$WORK/res/$fam-$name.$s"
+                    [[ $s == minisat ]] && model="$model.res"
+                    if ! "$BENCH" check "$f" "$model" >/dev/null 2>&1; then
+                        echo "WRONG $s model on $fam/$name" >&2
+                        failures=$((failures + 1))
+                    fi
+                fi
+                if [[ $rc == 20 && $s == native ]]; then
+                    echo "$f" >>"$WORK/native-unsat"
+                fi
+            elif [[ $rc == 124 || $rc == 0 ]]; then
+                PAR[$s]=$(awk -v a="${PAR[$s]}" -v t="$TIMEOUT" 'BEGIN { print a + 2 * t }')
+            else
+                echo "ERROR: $s exited with $rc on $fam/$name" >&2
                 failures=$((failures + 1))
             fi
-        else
-            unsat=$((unsat + 1))
-        fi
-    done <"$WORK/$set.native" 3<"$WORK/$set.minisat"
-    ratio=$(awk -v a="$native_cpu" -v b="$minisat_cpu" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }')
-    verdict=$(awk -v r="$ratio" -v t="$target" 'BEGIN { print (r <= t ? "met" : "MISSED") }')
-    summary+=("$(printf '%-38s native %8.3f s  minisat %8.3f s  ratio %5s (target <= %s: %s)  [%d SAT, %d UNSAT]' \
-        "$label" "$native_cpu" "$minisat_cpu" "$ratio" "$target" "$verdict" "$sat" "$unsat")")
-    echo "${summary[-1]}"
+        done
+        rm -f "$WORK/res/$fam-$name".*
+    done
+    row=$(printf '%-9s %3d' "$fam" "$n")
+    for s in $SOLVERS; do
+        row+=$(printf ' | %8.2f %8.2f %2d' "${CPU[$s]}" "${PAR[$s]}" "${SOLVED[$s]}")
+    done
+    ratios=$(awk -v n="${CPU[native]}" -v m="${CPU[minisat]:-0}" -v k="${CPU[kissat]:-0}" -v c="${CPU[cadical]:-0}" 'BEGIN {
+        best = (k > 0 && (c == 0 || k < c)) ? k : c
+        printf " | %5.2f %5.2f", (m > 0 ? n / m : 0), (best > 0 ? n / best : 0) }')
+    rows+=("$row$ratios")
+    echo "${rows[-1]}"
 done
 
 # Native's UNSAT answers again, now with a proof each, checked by rate.
-RATE=${RATE:-rate}
-if command -v "$RATE" >/dev/null; then
+if [[ -s $WORK/native-unsat ]]; then
     proofs=0
-    for set in random sudoku25 php; do
-        while read -r name rc; do
-            [[ $rc == 20 ]] || continue
-            f="$WORK/$set/$name.cnf"
-            "$BENCH" solve "$f" --solver native --proof "$WORK/res/$name.drat" </dev/null >/dev/null 2>&1 && rc=0 || rc=$?
-            if [[ $rc != 20 ]] || ! "$RATE" "$f" "$WORK/res/$name.drat" </dev/null 2>/dev/null | grep -qx 's VERIFIED'; then
-                echo "PROOF NOT VERIFIED for native on $set/$name" >&2
-                failures=$((failures + 1))
-            fi
-            proofs=$((proofs + 1))
-            rm -f "$WORK/res/$name.drat"
-        done <"$WORK/$set.native"
-    done
+    while read -r f; do
+        "$BENCH" solve "$f" --solver native --proof "$WORK/res/p.drat" </dev/null >/dev/null 2>&1 && rc=0 || rc=$?
+        if [[ $rc != 20 ]] || ! rate "$f" "$WORK/res/p.drat" </dev/null 2>/dev/null | grep -qx 's VERIFIED'; then
+            echo "PROOF NOT VERIFIED for native on $f" >&2
+            failures=$((failures + 1))
+        fi
+        proofs=$((proofs + 1))
+        rm -f "$WORK/res/p.drat"
+    done <"$WORK/native-unsat"
+    rm -f "$WORK/native-unsat"
     echo "native's $proofs UNSAT answers re-solved with a DRAT proof, each checked by rate"
-else
-    echo "rate not found (cargo install rate): native's UNSAT proofs not checked" >&2
-    failures=$((failures + 1))
 fi
 
 echo
-echo "== native vs minisat, total CPU time per set =="
-printf '%s\n' "${summary[@]}"
+echo "== total CPU s, PAR-2 s (timeout $TIMEOUT s) and solved, per family; native's CPU ratios =="
+header=$(printf '%-9s %3s' family n)
+for s in $SOLVERS; do header+=$(printf ' | %-20s' "$s cpu par2 ok"); done
+echo "$header | /minisat /best(kissat,cadical)"
+printf '%s\n' "${rows[@]}"
 if ((failures > 0)); then
-    echo "FAILED: $failures disagreements or wrong answers" >&2
+    echo "FAILED: $failures disagreements, errors or wrong answers" >&2
     exit 1
 fi
 echo "all answers agree, every model checked, every UNSAT proof of native verified"

@@ -2,7 +2,8 @@
 //! 32-bit reference (the offset of its header), as in MiniSat's `ClauseAllocator`.
 //!
 //! A clause is a three-word header followed by its literal codes (`2·var + sign`):
-//! word 0 is the length, word 1 holds the flags (learnt, deleted, relocated) and the LBD,
+//! word 0 is the length, word 1 holds the flags (learnt, deleted, relocated, vivified)
+//! and the LBD,
 //! word 2 the activity of a learnt clause as `f32` bits (or the forwarding address while
 //! the arena is being compacted). One allocation for millions of clauses keeps the
 //! propagation loop on contiguous memory and makes a reference four bytes instead of a
@@ -27,8 +28,10 @@ const LEARNT: u32 = 1;
 const DELETED: u32 = 2;
 /// Flag: the clause was copied during compaction; word 2 holds its new reference.
 const RELOCATED: u32 = 4;
+/// Flag: vivification has already tried this clause.
+const VIVIFIED: u32 = 8;
 /// The LBD sits above the flag bits.
-const LBD_SHIFT: u32 = 3;
+const LBD_SHIFT: u32 = 4;
 
 /// All clauses of one solver.
 #[derive(Clone, Debug, Default)]
@@ -125,6 +128,17 @@ impl ClauseArena {
         debug_assert!(len <= old);
         self.data[c as usize] = len as u32;
         self.wasted += old - len;
+    }
+
+    /// True when vivification has tried clause `c` already.
+    #[inline]
+    pub fn is_vivified(&self, c: CRef) -> bool {
+        self.data[c as usize + 1] & VIVIFIED != 0
+    }
+
+    /// Records that vivification has tried clause `c`.
+    pub fn set_vivified(&mut self, c: CRef) {
+        self.data[c as usize + 1] |= VIVIFIED;
     }
 
     /// The literal block distance recorded for clause `c`.

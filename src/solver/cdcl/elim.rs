@@ -94,6 +94,9 @@ impl CdclSolver {
         self.occs[nl].retain(|&c| !arena.is_deleted(c));
         let pos = self.occs[pl].clone();
         let neg = self.occs[nl].clone();
+        if pos.is_empty() && neg.is_empty() {
+            return Ok(None); // in no clause: nothing to gain, and callers may still use it
+        }
         if !pos.is_empty() && !neg.is_empty() && pos.len() + neg.len() > self.options.elim_occ_limit
         {
             return Ok(None);

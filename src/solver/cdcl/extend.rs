@@ -143,10 +143,9 @@ impl CdclSolver {
     /// Restores every eliminated variable among `lits` (see the module note). Returns
     /// false when the restored clauses make the formula unsatisfiable.
     pub(super) fn restore_eliminated(&mut self, lits: &[Lit]) -> bool {
-        if self.extension.is_empty()
-            || !lits
-                .iter()
-                .any(|l| self.eliminated.get(l.var().index()) == Some(&true))
+        if !lits
+            .iter()
+            .any(|l| self.eliminated.get(l.var().index()) == Some(&true))
         {
             return true;
         }

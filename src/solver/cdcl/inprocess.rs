@@ -19,7 +19,9 @@
 //! lists at once (satisfied clauses go, false literals are cut off). At the end, learnt
 //! clauses that mention an eliminated variable are deleted, the watches are rebuilt from
 //! the first two literals of each clause (which the watch invariant leaves non-false),
-//! and the new units are propagated over all clauses. Every addition, strengthening and
+//! and the new units are propagated over all clauses. With the watches back, failed-literal
+//! probing ([`super::probe`]) and vivification of learnt clauses ([`super::vivify`]) run,
+//! each limited to the same share of the search's propagations. Every addition, strengthening and
 //! deletion is written to the DRAT proof: resolvents and strengthened clauses are RUP,
 //! and a strengthened clause is added before its old version is deleted.
 
@@ -52,7 +54,7 @@ impl CdclSolver {
     /// True when a simplification round is due (call at level 0 only).
     pub(super) fn inprocess_due(&self) -> bool {
         self.options.inprocess
-            && (self.options.elim || self.options.subsume)
+            && (self.options.elim || self.options.subsume || self.options.probe || self.options.vivify)
             && self.stats.conflicts >= self.next_inprocess
     }
 
@@ -82,16 +84,25 @@ impl CdclSolver {
         };
         self.remove_satisfied();
         self.simplified_trail = self.trail.len();
-        let start_trail = self.trail.len();
-        self.occ_head = start_trail;
-        self.connect_occurrences();
-        let mut ok = self.strip_false_literals();
-        if ok {
-            ok = self.simplify_occurrences(&mut effort, budget);
+        let mut ok = true;
+        if self.options.elim || self.options.subsume {
+            let start_trail = self.trail.len();
+            self.occ_head = start_trail;
+            self.connect_occurrences();
+            ok = self.strip_false_literals();
+            if ok {
+                ok = self.simplify_occurrences(&mut effort, budget);
+            }
+            self.reconnect_watches(start_trail);
+            if ok && self.propagate() != NO_REASON {
+                ok = false;
+            }
         }
-        self.reconnect_watches(start_trail);
-        if ok && self.propagate() != NO_REASON {
-            ok = false;
+        if ok && self.options.probe && !budget.exhausted() {
+            ok = self.probe(share);
+        }
+        if ok && self.options.vivify && !budget.exhausted() {
+            ok = self.vivify(share);
         }
         if !ok {
             self.set_unsat();

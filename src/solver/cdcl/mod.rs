@@ -9,8 +9,10 @@
 //! [`restart`] (Luby, glucose), [`reduce`] (learnt clause reduction, arena compaction),
 //! [`proof`] (DRAT) and [`solver`] (the state, the search loop and the incremental API).
 //! Simplification between restarts: [`inprocess`] (schedule, effort, occurrence lists),
-//! [`subsume`] (subsumption, strengthening), [`elim`] (bounded variable elimination) and
-//! [`extend`] (the reconstruction stack, frozen variables, restoring eliminated ones).
+//! [`subsume`] (subsumption, strengthening), [`elim`] (bounded variable elimination),
+//! [`extend`] (the reconstruction stack, frozen variables, restoring eliminated ones),
+//! [`probe`] (failed literals) and [`vivify`] (shortening learnt clauses); [`config`]
+//! sets options by name.
 //!
 //! [`CdclSolver`] is the incremental interface (clauses between calls, assumptions, failed
 //! assumptions, limits, seeded random decisions) that the puzzle generator and the
@@ -18,16 +20,19 @@
 
 pub mod analyze;
 pub mod clause;
+pub mod config;
 pub mod elim;
 pub mod extend;
 pub mod heap;
 pub mod inprocess;
+pub mod probe;
 pub mod proof;
 pub mod propagate;
 pub mod reduce;
 pub mod restart;
 pub mod solver;
 pub mod subsume;
+pub mod vivify;
 pub mod watch;
 
 use std::time::{Duration, Instant};
@@ -69,6 +74,11 @@ impl Solver for NativeSolver {
         let start = Instant::now();
         let cpu_start = thread_cpu_time();
         let mut options = self.options.clone();
+        if let Ok(settings) = std::env::var("BENCH_NATIVE_OPTIONS")
+            && let Err(e) = options.apply(&settings)
+        {
+            return Outcome::error(format!("BENCH_NATIVE_OPTIONS: {e}"));
+        }
         if limits.seed != 0 {
             options.seed = limits.seed;
         }

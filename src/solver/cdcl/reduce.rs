@@ -116,7 +116,11 @@ impl CdclSolver {
         watch::relocate_all(&mut self.bin_watches, &mut from, &mut to);
         for l in &self.trail {
             let r = &mut self.reason[l.var().index()];
-            if *r != NO_REASON {
+            if *r != NO_REASON && from.is_deleted(*r) {
+                // Only a level-0 reason can be deleted (simplification), and those are
+                // never read: level-0 literals take no part in conflict analysis.
+                *r = NO_REASON;
+            } else if *r != NO_REASON {
                 *r = from.relocate(*r, &mut to);
             }
         }

@@ -73,6 +73,10 @@ pub struct Options {
     /// Effort of a simplification round, in per mille of the search's propagations since
     /// the previous round (each round also gets a fixed base, see `inprocess.rs`).
     pub inprocess_effort: u64,
+    /// Failed-literal probing on the roots of the binary implication graph (`probe.rs`).
+    pub probe: bool,
+    /// Vivification of the learnt clauses of low LBD (`vivify.rs`).
+    pub vivify: bool,
 }
 
 impl Default for Options {
@@ -94,6 +98,8 @@ impl Default for Options {
             elim_occ_limit: 1000,
             inprocess_interval: 10_000,
             inprocess_effort: 100,
+            probe: true,
+            vivify: true,
         }
     }
 }
@@ -144,6 +150,10 @@ pub struct Stats {
     pub subsumed: u64,
     /// Literals removed from irredundant clauses (self-subsumption, level-0 units).
     pub strengthened: u64,
+    /// Failed literals found by probing (their negations became units).
+    pub failed_literals: u64,
+    /// Learnt clauses shortened by vivification.
+    pub vivified: u64,
 }
 
 impl Stats {
@@ -162,6 +172,8 @@ impl Stats {
             ("eliminated", self.eliminated),
             ("subsumed", self.subsumed),
             ("strengthened", self.strengthened),
+            ("failed_literals", self.failed_literals),
+            ("vivified", self.vivified),
         ]
         .into_iter()
         .map(|(k, v)| (k.to_string(), v))
@@ -272,6 +284,8 @@ pub struct CdclSolver {
     pub(super) inprocess_propagations: u64,
     /// During a round: the first trail literal not yet pushed through the occurrences.
     pub(super) occ_head: usize,
+    /// Where probing resumes in its candidate list (a rotation offset).
+    pub(super) probe_next: u32,
 }
 
 impl Default for CdclSolver {
@@ -334,6 +348,7 @@ impl CdclSolver {
             next_inprocess: 0,
             inprocess_propagations: 0,
             occ_head: 0,
+            probe_next: 0,
         }
     }
 
@@ -597,6 +612,12 @@ impl CdclSolver {
 
     /// Undoes every assignment above `level`, saving phases.
     pub(super) fn cancel_until(&mut self, level: u32) {
+        self.backtrack(level, true);
+    }
+
+    /// Undoes every assignment above `level`; saves the phases only when `save_phases`
+    /// (probing and vivification assign on purpose, not as the search would).
+    pub(super) fn backtrack(&mut self, level: u32, save_phases: bool) {
         if self.decision_level() <= level {
             return;
         }
@@ -607,7 +628,9 @@ impl CdclSolver {
             self.vals[l.code()] = 0;
             self.vals[l.code() ^ 1] = 0;
             self.reason[v] = NO_REASON;
-            self.order.phase[v] = l.is_positive();
+            if save_phases {
+                self.order.phase[v] = l.is_positive();
+            }
             self.order.insert(v as u32);
         }
         self.trail.truncate(lim);

@@ -1,0 +1,112 @@
+//! Vivification of learnt clauses (Piette, Hamadi and Saïs; as in CaDiCaL and Kissat).
+//!
+//! For a clause `C = l1 ∨ … ∨ lk`, the literals are falsified one at a time at fresh
+//! decision levels, propagating after each. If some `li` is already false, it is implied
+//! false by the earlier ones and can go. If some `li` is already true, the clause can be
+//! cut to the literals falsified so far plus `li`. If propagation conflicts, the clause
+//! can be cut to the literals falsified so far. Each shortened clause is RUP (that
+//! propagation is its proof), is added before the old one is deleted, and keeps the
+//! better LBD. Candidates are the learnt clauses of low LBD (the ones reduction keeps
+//! longest) not tried before, best LBD first. Phases are not saved while vivifying.
+//!
+//! Effort: the propagations vivification does, limited to the round's share of the
+//! search's propagations (at least `MIN_VIVIFY_PROPAGATIONS`).
+
+use super::clause::NO_REASON;
+use super::solver::CdclSolver;
+use super::watch;
+use crate::cnf::Lit;
+
+/// Propagations a vivification round may always use.
+const MIN_VIVIFY_PROPAGATIONS: u64 = 200_000;
+/// Learnt clauses up to this LBD are candidates.
+const VIVIFY_MAX_LBD: u32 = 8;
+
+impl CdclSolver {
+    /// Vivifies learnt clauses until the effort is spent. Returns false when the formula
+    /// turned out unsatisfiable.
+    pub(super) fn vivify(&mut self, share: u64) -> bool {
+        debug_assert_eq!(self.decision_level(), 0);
+        let arena = &self.arena;
+        let mut candidates: Vec<_> = self
+            .learnts
+            .iter()
+            .copied()
+            .filter(|&c| {
+                !arena.is_deleted(c) && !arena.is_vivified(c) && arena.lbd(c) <= VIVIFY_MAX_LBD
+            })
+            .collect();
+        candidates.sort_by_key(|&c| (arena.lbd(c), arena.len(c)));
+        let limit = self.stats.propagations + share.max(MIN_VIVIFY_PROPAGATIONS);
+        let mut changed = false;
+        let mut ok = true;
+        for c in candidates {
+            if self.stats.propagations >= limit {
+                break;
+            }
+            self.arena.set_vivified(c);
+            let lits = self.arena.to_lits(c);
+            if lits.iter().any(|&l| self.lit_value(l) == 1 && self.level[l.var().index()] == 0) {
+                continue; // satisfied at level 0: the next removal of satisfied clauses
+            }
+            let mut kept: Vec<Lit> = Vec::with_capacity(lits.len());
+            for &l in &lits {
+                match self.lit_value(l) {
+                    1 => {
+                        kept.push(l);
+                        break;
+                    }
+                    -1 => {}
+                    _ => {
+                        kept.push(l);
+                        self.trail_lim.push(self.trail.len());
+                        self.assign(!l, NO_REASON);
+                        if self.propagate() != NO_REASON {
+                            break;
+                        }
+                    }
+                }
+            }
+            self.backtrack(0, false);
+            if kept.len() == lits.len() {
+                continue;
+            }
+            self.stats.vivified += 1;
+            changed = true;
+            if let Some(p) = &mut self.proof {
+                p.add_lits(&kept);
+                p.delete(self.arena.lits(c));
+            }
+            let lbd = self.arena.lbd(c).min(kept.len() as u32);
+            self.arena.delete(c);
+            match kept.len() {
+                0 => {
+                    ok = false;
+                    break;
+                }
+                1 => {
+                    // Not false at level 0: every literal false there was dropped.
+                    self.assign(kept[0], NO_REASON);
+                    if self.propagate() != NO_REASON {
+                        ok = false;
+                        break;
+                    }
+                }
+                _ => {
+                    let d = self.arena.alloc(&kept, true);
+                    self.arena.set_lbd(d, lbd);
+                    self.arena.set_vivified(d);
+                    self.attach(d);
+                    self.learnts.push(d);
+                }
+            }
+        }
+        if changed {
+            let arena = &self.arena;
+            self.learnts.retain(|&c| !arena.is_deleted(c));
+            watch::purge_deleted(&mut self.watches, &self.arena);
+            watch::purge_deleted(&mut self.bin_watches, &self.arena);
+        }
+        ok
+    }
+}

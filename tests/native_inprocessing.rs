@@ -1,0 +1,428 @@
+//! The simplification techniques of `native` (bounded variable elimination, subsumption and
+//! strengthening, probing, vivification, …), each switched on and off through
+//! [`Options`]: every model checked against the ORIGINAL formula (so the reconstruction of
+//! eliminated variables is tested), every UNSAT answer's DRAT proof verified by `rate`,
+//! elimination under assumptions and frozen variables, clauses added after elimination
+//! that mention eliminated variables, and a differential test against minisat and cadical.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use bench::check::check_model;
+use bench::cnf::dimacs::write_cnf;
+use bench::cnf::{ClauseSink, Cnf, Lit, Var};
+use bench::cnf_gen::{parity_chains, pigeonhole, planted_3sat, random_ksat};
+use bench::rng::SplitMix64;
+use bench::solver::cdcl::{CdclSolver, Options, SolveResult, Stats};
+use proptest::prelude::*;
+
+/// The configurations compared: everything off, each technique alone, everything on, and
+/// everything on with rounds every few conflicts (so that rounds meet learnt clauses).
+fn configs() -> Vec<(&'static str, Options)> {
+    let all = Options::default();
+    let only = |f: &dyn Fn(&mut Options)| {
+        let mut o = Options {
+            elim: false,
+            subsume: false,
+            probe: false,
+            vivify: false,
+            ..Options::default()
+        };
+        f(&mut o);
+        o
+    };
+    vec![
+        (
+            "off",
+            Options {
+                inprocess: false,
+                ..Options::default()
+            },
+        ),
+        ("elim", only(&|o| o.elim = true)),
+        ("subsume", only(&|o| o.subsume = true)),
+        (
+            "probe+vivify-often",
+            only(&|o| {
+                o.probe = true;
+                o.vivify = true;
+                o.inprocess_interval = 15;
+            }),
+        ),
+        ("all", all.clone()),
+        (
+            "all-often",
+            Options {
+                inprocess_interval: 20,
+                elim_bound: 8,
+                ..all
+            },
+        ),
+    ]
+}
+
+/// The DRAT checker `rate`: on PATH or in ~/.cargo/bin.
+fn rate() -> PathBuf {
+    let mut candidates: Vec<PathBuf> = std::env::var_os("PATH")
+        .map(|p| std::env::split_paths(&p).map(|d| d.join("rate")).collect())
+        .unwrap_or_default();
+    if let Some(home) = std::env::var_os("HOME") {
+        candidates.push(PathBuf::from(home).join(".cargo/bin/rate"));
+    }
+    candidates.into_iter().find(|p| p.is_file()).expect(
+        "the DRAT checker `rate` is needed by this test: install it with `cargo install rate`",
+    )
+}
+
+fn verify_proof(input: &Path, proof: &Path) -> Result<(), String> {
+    let run = Command::new(rate())
+        .arg(input)
+        .arg(proof)
+        .output()
+        .map_err(|e| format!("running rate: {e}"))?;
+    let stdout = String::from_utf8_lossy(&run.stdout);
+    if run.status.success() && stdout.lines().any(|l| l == "s VERIFIED") {
+        Ok(())
+    } else {
+        Err(format!(
+            "rate rejected the proof:\n{stdout}\n{}",
+            String::from_utf8_lossy(&run.stderr)
+        ))
+    }
+}
+
+/// Solves `cnf` with `options` (a proof written when `prove`), checks a model against the
+/// formula and has `rate` verify an UNSAT proof. Returns the answer and the counters.
+fn solve_checked(
+    cnf: &Cnf,
+    options: &Options,
+    prove: bool,
+    binary: bool,
+) -> Result<(SolveResult, Stats), String> {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("f.cnf");
+    let proof = dir.path().join("f.drat");
+    let mut s = CdclSolver::with_options(options.clone());
+    if prove {
+        write_cnf(std::fs::File::create(&input).unwrap(), cnf, &[]).unwrap();
+        s.set_proof(&proof, binary).unwrap();
+    }
+    s.add_cnf(cnf);
+    let result = s.solve();
+    s.finish_proof().unwrap();
+    match result {
+        SolveResult::Sat => {
+            let model = s.model().ok_or("SAT without a model")?;
+            check_model(cnf, &model).map_err(|e| format!("wrong model: {e}"))?;
+        }
+        SolveResult::Unsat if prove => verify_proof(&input, &proof)?,
+        SolveResult::Unsat => {}
+        SolveResult::Unknown => return Err("no limit was set".into()),
+    }
+    Ok((result, s.stats().clone()))
+}
+
+/// A random formula of mixed clause lengths (1..=5, mostly 3), 3..=40 variables, at a
+/// density where both answers occur.
+fn random_formula(rng: &mut SplitMix64) -> Cnf {
+    let vars = 3 + rng.below(38) as u32;
+    let density = 1.5 + 4.5 * rng.next_f64();
+    let clauses = ((vars as f64) * density) as usize;
+    let mut cnf = Cnf::new(vars);
+    for _ in 0..clauses {
+        let len = match rng.below(20) {
+            0 => 1,
+            1..=4 => 2,
+            5..=15 => 3,
+            16..=18 => 4,
+            _ => 5,
+        }
+        .min(vars as u64) as usize;
+        let mut clause: Vec<Lit> = Vec::with_capacity(len);
+        while clause.len() < len {
+            let v = Var::new(rng.below(vars as u64) as u32);
+            if clause.iter().all(|l| l.var() != v) {
+                clause.push(v.lit(rng.coin()));
+            }
+        }
+        if len == 1 && rng.below(4) != 0 {
+            continue;
+        }
+        cnf.add_clause(&clause);
+    }
+    cnf
+}
+
+/// Tseitin parity formula on a random graph: each vertex's incident edge variables XOR to
+/// its charge; unsatisfiable exactly when the total charge is odd on a connected graph.
+fn tseitin(vertices: u32, extra_edges: u32, odd: bool, seed: u64) -> Cnf {
+    let mut rng = SplitMix64::new(seed);
+    let mut edges: Vec<(u32, u32)> = (1..vertices)
+        .map(|v| (rng.below(v as u64) as u32, v))
+        .collect();
+    for _ in 0..extra_edges {
+        let a = rng.below(vertices as u64) as u32;
+        let b = rng.below(vertices as u64) as u32;
+        if a != b {
+            edges.push((a, b));
+        }
+    }
+    let mut cnf = Cnf::new(edges.len() as u32);
+    for v in 0..vertices {
+        let incident: Vec<u32> = (0..edges.len() as u32)
+            .filter(|&e| edges[e as usize].0 == v || edges[e as usize].1 == v)
+            .collect();
+        let charge = odd && v == 0;
+        // All sign patterns of the incident edges with the wrong parity are excluded.
+        for bits in 0u32..1 << incident.len() {
+            if (bits.count_ones() % 2 == 1) != charge {
+                // The clause falsified exactly by this assignment.
+                let clause: Vec<Lit> = incident
+                    .iter()
+                    .enumerate()
+                    .map(|(i, &e)| Var::new(e).lit(bits >> i & 1 == 0))
+                    .collect();
+                cnf.add_clause(&clause);
+            }
+        }
+    }
+    cnf
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 16, ..ProptestConfig::default() })]
+
+    #[test]
+    fn random_formulas_every_config(seed in any::<u64>(), binary in any::<bool>()) {
+        let mut rng = SplitMix64::new(seed);
+        let cnf = random_formula(&mut rng);
+        let mut answers = Vec::new();
+        for (name, options) in configs() {
+            let (r, _) = solve_checked(&cnf, &options, true, binary)
+                .map_err(|e| TestCaseError::fail(format!("{name}: {e}")))?;
+            answers.push(r);
+        }
+        prop_assert!(answers.windows(2).all(|w| w[0] == w[1]), "{answers:?}");
+    }
+
+    #[test]
+    fn parity_and_tseitin_every_config(n in 2u32..22, seed in any::<u64>(), odd in any::<bool>()) {
+        let formulas = [parity_chains(n, seed), tseitin(3 + n / 2, n / 3, odd, seed)];
+        for (i, cnf) in formulas.iter().enumerate() {
+            for (name, options) in configs() {
+                let (r, _) = solve_checked(cnf, &options, true, seed % 2 == 0)
+                    .map_err(|e| TestCaseError::fail(format!("formula {i}, {name}: {e}")))?;
+                let expected = if i == 0 || odd { SolveResult::Unsat } else { SolveResult::Sat };
+                prop_assert_eq!(r, expected, "formula {}, {}", i, name);
+            }
+        }
+    }
+
+    #[test]
+    fn planted_formulas_every_config(vars in 5u32..120, ratio in 1.0f64..6.0, seed in any::<u64>()) {
+        let (cnf, _) = planted_3sat(vars, (vars as f64 * ratio) as usize, seed);
+        for (name, options) in configs() {
+            let (r, _) = solve_checked(&cnf, &options, false, false)
+                .map_err(|e| TestCaseError::fail(format!("{name}: {e}")))?;
+            prop_assert_eq!(r, SolveResult::Sat, "{}", name);
+        }
+    }
+}
+
+#[test]
+fn techniques_do_work_and_proofs_verify_on_harder_formulas() {
+    // Formulas with thousands of conflicts, so that rounds run during the search too.
+    let mut total = Stats::default();
+    let formulas = [
+        pigeonhole(6, 5),
+        parity_chains(24, 3),
+        tseitin(12, 5, true, 9),
+        random_ksat(120, 512, 3, 4),
+        random_ksat(150, 640, 3, 5),
+    ];
+    for (i, cnf) in formulas.iter().enumerate() {
+        for (name, options) in configs() {
+            let (_, stats) = solve_checked(cnf, &options, true, i % 2 == 0)
+                .unwrap_or_else(|e| panic!("formula {i}, {name}: {e}"));
+            if name == "off" {
+                assert_eq!(stats.inprocessings, 0);
+            }
+            total.eliminated += stats.eliminated;
+            total.subsumed += stats.subsumed;
+            total.strengthened += stats.strengthened;
+            total.inprocessings += stats.inprocessings;
+            total.failed_literals += stats.failed_literals;
+            total.vivified += stats.vivified;
+        }
+    }
+    eprintln!("{total:?}");
+    assert!(total.eliminated > 0 && total.subsumed > 0 && total.strengthened > 0);
+    assert!(total.failed_literals > 0 && total.vivified > 0);
+    assert!(total.inprocessings > formulas.len() as u64 * 4);
+}
+
+/// A fresh solver's answer to `cnf` plus the assumptions as units.
+fn answer_with_units(cnf: &Cnf, assumptions: &[Lit]) -> SolveResult {
+    let mut s = CdclSolver::with_options(Options {
+        inprocess: false,
+        ..Options::default()
+    });
+    s.add_cnf(cnf);
+    if assumptions.iter().all(|&a| s.add_clause(&[a])) {
+        s.solve()
+    } else {
+        SolveResult::Unsat
+    }
+}
+
+#[test]
+fn frozen_variables_are_never_eliminated_and_assumptions_stay_right() {
+    let mut rng = SplitMix64::new(1234);
+    let (mut restored, mut eliminated) = (0, 0);
+    for case in 0..300 {
+        let cnf = random_formula(&mut rng);
+        let n = cnf.num_vars();
+        let options = if case % 2 == 0 {
+            Options::default()
+        } else {
+            Options {
+                inprocess_interval: 10,
+                ..Options::default()
+            }
+        };
+        let mut s = CdclSolver::with_options(options);
+        s.add_cnf(&cnf);
+        let frozen: Vec<Var> = (0..n)
+            .filter(|_| rng.below(3) == 0)
+            .map(Var::new)
+            .collect();
+        for &v in &frozen {
+            s.freeze(v);
+        }
+        for call in 0..6 {
+            // Assumptions over frozen variables mostly, now and then over any variable
+            // (which may have been eliminated by an earlier call and must come back).
+            let assumptions: Vec<Lit> = (0..rng.below(4))
+                .map(|_| {
+                    let v = if call % 3 == 2 || frozen.is_empty() {
+                        Var::new(rng.below(n as u64) as u32)
+                    } else {
+                        frozen[rng.below(frozen.len() as u64) as usize]
+                    };
+                    v.lit(rng.coin())
+                })
+                .collect();
+            let got = s.solve_with(&assumptions);
+            for &v in &frozen {
+                assert!(!s.is_eliminated(v), "case {case}: frozen {v} was eliminated");
+            }
+            // (Once the clauses alone are UNSAT, nothing is restored any more.)
+            for a in assumptions.iter().filter(|_| s.is_ok()) {
+                assert!(!s.is_eliminated(a.var()), "case {case}: assumption eliminated");
+            }
+            eliminated += s.num_eliminated();
+            assert_eq!(got, answer_with_units(&cnf, &assumptions), "case {case} call {call}");
+            match got {
+                SolveResult::Sat => {
+                    check_model(&cnf, &s.model().unwrap()).unwrap();
+                    assert!(assumptions.iter().all(|&a| s.value(a) == Some(true)));
+                }
+                SolveResult::Unsat => {
+                    let failed = s.failed_assumptions().to_vec();
+                    assert!(failed.iter().all(|f| assumptions.contains(f)));
+                    assert_eq!(answer_with_units(&cnf, &failed), SolveResult::Unsat);
+                }
+                SolveResult::Unknown => unreachable!(),
+            }
+        }
+        restored += s.stats().restored;
+    }
+    eprintln!("{eliminated} eliminated (summed over calls), {restored} restored");
+    assert!(eliminated > 100, "elimination hardly ran: {eliminated}");
+    assert!(restored > 0, "no assumption ever needed a restored variable");
+}
+
+#[test]
+fn clauses_added_after_elimination_restore_their_variables() {
+    let mut rng = SplitMix64::new(99);
+    let mut restored = 0;
+    for case in 0..300 {
+        let mut cnf = random_formula(&mut rng);
+        let n = cnf.num_vars();
+        let mut s = CdclSolver::new();
+        s.add_cnf(&cnf);
+        for round in 0..5 {
+            let got = s.solve();
+            let expected = answer_with_units(&cnf, &[]);
+            assert_eq!(got, expected, "case {case} round {round}");
+            if got == SolveResult::Sat {
+                check_model(&cnf, &s.model().unwrap()).unwrap();
+            } else {
+                break;
+            }
+            // New clauses preferably over eliminated variables.
+            let elim: Vec<Var> = (0..n).map(Var::new).filter(|&v| s.is_eliminated(v)).collect();
+            for _ in 0..1 + rng.below(3) {
+                let len = 1 + rng.below(3) as usize;
+                let clause: Vec<Lit> = (0..len)
+                    .map(|i| {
+                        let v = if i == 0 && !elim.is_empty() {
+                            elim[rng.below(elim.len() as u64) as usize]
+                        } else {
+                            Var::new(rng.below(n as u64) as u32)
+                        };
+                        v.lit(rng.coin())
+                    })
+                    .collect();
+                cnf.add_clause(&clause);
+                s.add_clause(&clause);
+            }
+        }
+        restored += s.stats().restored;
+    }
+    assert!(restored > 50, "only {restored} restorations");
+}
+
+/// An external solver's answer from its exit code (10 SAT, 20 UNSAT).
+fn external(solver: &str, args: &[&str], input: &Path) -> SolveResult {
+    let status = Command::new(solver)
+        .args(args)
+        .arg(input)
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run {solver}: {e}"))
+        .status;
+    match status.code() {
+        Some(10) => SolveResult::Sat,
+        Some(20) => SolveResult::Unsat,
+        other => panic!("{solver} exited with {other:?} on {}", input.display()),
+    }
+}
+
+#[test]
+fn differential_against_minisat_and_cadical() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("f.cnf");
+    let mut rng = SplitMix64::new(20_261_123);
+    let configs = configs();
+    let mut counts = [0; 2];
+    for case in 0..240u64 {
+        let cnf = match case % 4 {
+            0 | 1 => random_formula(&mut rng),
+            2 => tseitin(4 + rng.below(8) as u32, rng.below(6) as u32, rng.coin(), case),
+            _ => {
+                let vars = 20 + rng.below(60) as u32;
+                random_ksat(vars, (vars as f64 * (3.5 + rng.next_f64())) as usize, 3, case)
+            }
+        };
+        write_cnf(std::fs::File::create(&input).unwrap(), &cnf, &[]).unwrap();
+        let minisat = external("/usr/bin/minisat", &["-verb=0"], &input);
+        let cadical = external("/usr/bin/cadical", &["-q", "-n"], &input);
+        assert_eq!(minisat, cadical, "case {case}: minisat and cadical disagree");
+        let (name, options) = &configs[case as usize % configs.len()];
+        let (got, _) = solve_checked(&cnf, options, false, false)
+            .unwrap_or_else(|e| panic!("case {case}, {name}: {e}"));
+        assert_eq!(got, minisat, "case {case}, {name}");
+        counts[usize::from(got == SolveResult::Unsat)] += 1;
+    }
+    assert!(counts[0] > 50 && counts[1] > 50, "unbalanced: {counts:?}");
+}
