@@ -4,6 +4,7 @@
 //! eliminated variables is tested), every UNSAT answer's DRAT proof verified by `rate`,
 //! elimination under assumptions and frozen variables, clauses added after elimination
 //! that mention eliminated variables, and a differential test against minisat and cadical.
+//! (`Options::default()` leaves simplification off; `Options::simplifying()` is native's.)
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -19,14 +20,14 @@ use proptest::prelude::*;
 /// The configurations compared: everything off, each technique alone, everything on, and
 /// everything on with rounds every few conflicts (so that rounds meet learnt clauses).
 fn configs() -> Vec<(&'static str, Options)> {
-    let all = Options::default();
+    let all = Options::simplifying();
     let only = |f: &dyn Fn(&mut Options)| {
         let mut o = Options {
             elim: false,
             subsume: false,
             probe: false,
             vivify: false,
-            ..Options::default()
+            ..Options::simplifying()
         };
         f(&mut o);
         o
@@ -36,7 +37,7 @@ fn configs() -> Vec<(&'static str, Options)> {
             "off",
             Options {
                 inprocess: false,
-                ..Options::default()
+                ..Options::simplifying()
             },
         ),
         ("elim", only(&|o| o.elim = true)),
@@ -189,6 +190,22 @@ fn tseitin(vertices: u32, extra_edges: u32, odd: bool, seed: u64) -> Cnf {
     cnf
 }
 
+/// `cnf` plus `k` gadgets over fresh variables a, b, c: a → b, a → c, b ∧ c → ¬a, so
+/// that `a` is a failed literal (probing finds ¬a), tied to the formula by (a ∨ x ∨ y).
+fn with_failed_literals(mut cnf: Cnf, k: u32) -> Cnf {
+    let n = cnf.num_vars();
+    for i in 0..k {
+        let a = Var::new(n + 3 * i).pos();
+        let b = Var::new(n + 3 * i + 1).pos();
+        let c = Var::new(n + 3 * i + 2).pos();
+        cnf.add_clause(&[!a, b]);
+        cnf.add_clause(&[!a, c]);
+        cnf.add_clause(&[!b, !c, !a]);
+        cnf.add_clause(&[a, Var::new(i % n).pos(), Var::new((i + 1) % n).neg()]);
+    }
+    cnf
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 16, ..ProptestConfig::default() })]
 
@@ -239,6 +256,7 @@ fn techniques_do_work_and_proofs_verify_on_harder_formulas() {
         tseitin(12, 5, true, 9),
         random_ksat(120, 512, 3, 4),
         random_ksat(150, 640, 3, 5),
+        with_failed_literals(random_ksat(80, 300, 3, 6), 10),
     ];
     for (i, cnf) in formulas.iter().enumerate() {
         for (name, options) in configs() {
@@ -265,7 +283,7 @@ fn techniques_do_work_and_proofs_verify_on_harder_formulas() {
 fn answer_with_units(cnf: &Cnf, assumptions: &[Lit]) -> SolveResult {
     let mut s = CdclSolver::with_options(Options {
         inprocess: false,
-        ..Options::default()
+        ..Options::simplifying()
     });
     s.add_cnf(cnf);
     if assumptions.iter().all(|&a| s.add_clause(&[a])) {
@@ -283,11 +301,11 @@ fn frozen_variables_are_never_eliminated_and_assumptions_stay_right() {
         let cnf = random_formula(&mut rng);
         let n = cnf.num_vars();
         let options = if case % 2 == 0 {
-            Options::default()
+            Options::simplifying()
         } else {
             Options {
                 inprocess_interval: 10,
-                ..Options::default()
+                ..Options::simplifying()
             }
         };
         let mut s = CdclSolver::with_options(options);
@@ -349,7 +367,7 @@ fn clauses_added_after_elimination_restore_their_variables() {
     for case in 0..300 {
         let mut cnf = random_formula(&mut rng);
         let n = cnf.num_vars();
-        let mut s = CdclSolver::new();
+        let mut s = CdclSolver::with_options(Options::simplifying());
         s.add_cnf(&cnf);
         for round in 0..5 {
             let got = s.solve();

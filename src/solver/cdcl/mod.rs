@@ -44,10 +44,19 @@ use crate::cnf::{Cnf, Model};
 use crate::solver::{DratFormat, Limits, Outcome, ProofStyle, Solver, Status};
 
 /// `native` as a [`Solver`]: a fresh [`CdclSolver`] per formula.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct NativeSolver {
     /// Options of every solver built (the seed comes from [`Limits::seed`] when non-zero).
     pub options: Options,
+}
+
+impl Default for NativeSolver {
+    /// Every simplification technique on ([`Options::simplifying`]).
+    fn default() -> Self {
+        NativeSolver {
+            options: Options::simplifying(),
+        }
+    }
 }
 
 impl Solver for NativeSolver {

@@ -55,7 +55,9 @@ pub struct Options {
     /// Growth of the interval between reductions, in conflicts.
     pub reduce_increment: u64,
     /// Simplify the formula before the search (first round) and between restarts, at
-    /// level 0; false switches every technique below off at once.
+    /// level 0; false switches every technique below off at once. Off in
+    /// `Options::default()` (the plain engine, whose search the puzzle generator's
+    /// reproducibility rests on), on in [`Options::simplifying`] (what `native` uses).
     pub inprocess: bool,
     /// Bounded variable elimination (`elim.rs`).
     pub elim: bool,
@@ -90,7 +92,7 @@ impl Default for Options {
             clause_decay: 0.999,
             first_reduce: 2000,
             reduce_increment: 300,
-            inprocess: true,
+            inprocess: false,
             elim: true,
             subsume: true,
             elim_bound: 0,
@@ -100,6 +102,16 @@ impl Default for Options {
             inprocess_effort: 100,
             probe: true,
             vivify: true,
+        }
+    }
+}
+
+impl Options {
+    /// The default options with every simplification technique on: what `native` runs.
+    pub fn simplifying() -> Options {
+        Options {
+            inprocess: true,
+            ..Options::default()
         }
     }
 }
