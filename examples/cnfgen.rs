@@ -24,8 +24,8 @@
 use std::io::{self, Write};
 
 use anyhow::{Context, bail};
-use bench::cnf::{ClauseSink, Cnf, Lit, Var};
 use bench::cnf::dimacs::write_cnf;
+use bench::cnf::{ClauseSink, Cnf, Lit, Var};
 use bench::cnf_gen::{parity_chains, pigeonhole, planted_3sat, random_ksat};
 use bench::encode::{EncodeOptions, decode::decode, encode};
 use bench::puzzle::{Kind, Puzzle, format};
@@ -142,7 +142,7 @@ fn flat_coloring(n: u32, edges: usize, k: u32, seed: u64) -> Cnf {
 /// asks the XOR of its edges to equal its charge, and the charges add up to 1, which no
 /// assignment can meet. Hard for resolution on expanders.
 fn tseitin_regular(n: u32, degree: u32, seed: u64) -> anyhow::Result<Cnf> {
-    if (n * degree) % 2 != 0 || degree == 0 || n < 2 || degree > 10 {
+    if !(n * degree).is_multiple_of(2) || degree == 0 || n < 2 || degree > 10 {
         bail!("tseitin: VERTICES·DEGREE must be even, 1 <= DEGREE <= 10");
     }
     let mut rng = SplitMix64::new(seed);
@@ -290,7 +290,10 @@ fn ordering(n: u32) -> Cnf {
             }
         }
         // Element i is not minimal: some j < i.
-        let clause: Vec<Lit> = (0..n).filter(|&j| j != i).map(|j| var(j, i).pos()).collect();
+        let clause: Vec<Lit> = (0..n)
+            .filter(|&j| j != i)
+            .map(|j| var(j, i).pos())
+            .collect();
         cnf.add_clause(&clause);
     }
     cnf

@@ -6,11 +6,11 @@
 #   random    random 3-SAT, 250 variables, 1065 clauses (ratio 4.26), 10 seeds
 #   sudoku25  10 25x25 sudokus, 55% blanked out of random full grids, extended encoding
 #   php       pigeonhole 9/8 and 10/9
-#   color     3-colouring of flat random graphs with a planted colouring (SAT)
-#   tseitin   Tseitin parity of random 4-regular graphs, odd charge (UNSAT)
-#   parity    two XOR chains over the same inputs asserted different (UNSAT)
-#   factor    array multipliers: semiprimes (SAT) and primes (UNSAT)
-#   order     ordering principle GT_n (UNSAT)
+#   color     3-colouring of 8 flat random graphs, 400 vertices, 960 edges, planted (SAT)
+#   tseitin   Tseitin parity of 6 random 4-regular graphs on 26 vertices (UNSAT)
+#   parity    8 pairs of XOR chains over 32 inputs asserted different (UNSAT)
+#   factor    18-bit array multipliers of 3 semiprimes (SAT), 20-bit of 2 primes (UNSAT)
+#   order     ordering principle GT_n, n = 16, 18, 20, 22 (UNSAT)
 #   counter   BMC of a counter with a free increment and a redundant twin (UNSAT)
 # Each run has a CPU-time limit of TIMEOUT seconds (default 30, by `timeout` on wall time,
 # which on an idle machine is the same). The CPU time of a run is user + system of the
@@ -75,15 +75,17 @@ for fam in $FAMILIES; do
         "$BENCH" encode "$WORK/sudoku25.txt" --encoding extended -o "$WORK/sudoku25" >/dev/null
         ;;
     php) gen php php-9-8 php 9 8 && gen php php-10-9 php 10 9 ;;
-    color) for s in 1 2 3 4; do gen color "flat500-$s" color 500 1200 3 "$s"; done ;;
-    tseitin) for s in 1 2 3; do gen tseitin "ts28-$s" tseitin 28 4 "$s"; done ;;
-    parity) for s in 1 2 3; do gen parity "par36-$s" parity 36 "$s"; done ;;
+    color) for s in $(seq 1 8); do gen color "flat400-$s" color 400 960 3 "$s"; done ;;
+    tseitin) for s in $(seq 1 6); do gen tseitin "ts26-$s" tseitin 26 4 "$s"; done ;;
+    parity) for s in $(seq 1 8); do gen parity "par32-$s" parity 32 "$s"; done ;;
     factor)
         gen factor fac18-sat1 factor 18 $((104729 * 130363))
         gen factor fac18-sat2 factor 18 $((199999 * 180001))
-        gen factor fac20-prime factor 20 1000000007
+        gen factor fac18-sat3 factor 18 $((131071 * 65521))
+        gen factor fac20-prime1 factor 20 1000000007
+        gen factor fac20-prime2 factor 20 998244353
         ;;
-    order) gen order order24 order 24 && gen order order28 order 28 ;;
+    order) for n in 16 18 20 22; do gen order "order$n" order "$n"; done ;;
     counter) gen counter cnt-9-120 counter 9 120 121 && gen counter cnt-10-160 counter 10 160 161 ;;
     *) echo "unknown family $fam" >&2 && exit 2 ;;
     esac

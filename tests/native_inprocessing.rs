@@ -310,10 +310,7 @@ fn frozen_variables_are_never_eliminated_and_assumptions_stay_right() {
         };
         let mut s = CdclSolver::with_options(options);
         s.add_cnf(&cnf);
-        let frozen: Vec<Var> = (0..n)
-            .filter(|_| rng.below(3) == 0)
-            .map(Var::new)
-            .collect();
+        let frozen: Vec<Var> = (0..n).filter(|_| rng.below(3) == 0).map(Var::new).collect();
         for &v in &frozen {
             s.freeze(v);
         }
@@ -332,14 +329,24 @@ fn frozen_variables_are_never_eliminated_and_assumptions_stay_right() {
                 .collect();
             let got = s.solve_with(&assumptions);
             for &v in &frozen {
-                assert!(!s.is_eliminated(v), "case {case}: frozen {v} was eliminated");
+                assert!(
+                    !s.is_eliminated(v),
+                    "case {case}: frozen {v} was eliminated"
+                );
             }
             // (Once the clauses alone are UNSAT, nothing is restored any more.)
             for a in assumptions.iter().filter(|_| s.is_ok()) {
-                assert!(!s.is_eliminated(a.var()), "case {case}: assumption eliminated");
+                assert!(
+                    !s.is_eliminated(a.var()),
+                    "case {case}: assumption eliminated"
+                );
             }
             eliminated += s.num_eliminated();
-            assert_eq!(got, answer_with_units(&cnf, &assumptions), "case {case} call {call}");
+            assert_eq!(
+                got,
+                answer_with_units(&cnf, &assumptions),
+                "case {case} call {call}"
+            );
             match got {
                 SolveResult::Sat => {
                     check_model(&cnf, &s.model().unwrap()).unwrap();
@@ -357,7 +364,10 @@ fn frozen_variables_are_never_eliminated_and_assumptions_stay_right() {
     }
     eprintln!("{eliminated} eliminated (summed over calls), {restored} restored");
     assert!(eliminated > 100, "elimination hardly ran: {eliminated}");
-    assert!(restored > 0, "no assumption ever needed a restored variable");
+    assert!(
+        restored > 0,
+        "no assumption ever needed a restored variable"
+    );
 }
 
 #[test]
@@ -379,7 +389,10 @@ fn clauses_added_after_elimination_restore_their_variables() {
                 break;
             }
             // New clauses preferably over eliminated variables.
-            let elim: Vec<Var> = (0..n).map(Var::new).filter(|&v| s.is_eliminated(v)).collect();
+            let elim: Vec<Var> = (0..n)
+                .map(Var::new)
+                .filter(|&v| s.is_eliminated(v))
+                .collect();
             for _ in 0..1 + rng.below(3) {
                 let len = 1 + rng.below(3) as usize;
                 let clause: Vec<Lit> = (0..len)
@@ -426,16 +439,29 @@ fn differential_against_minisat_and_cadical() {
     for case in 0..240u64 {
         let cnf = match case % 4 {
             0 | 1 => random_formula(&mut rng),
-            2 => tseitin(4 + rng.below(8) as u32, rng.below(6) as u32, rng.coin(), case),
+            2 => tseitin(
+                4 + rng.below(8) as u32,
+                rng.below(6) as u32,
+                rng.coin(),
+                case,
+            ),
             _ => {
                 let vars = 20 + rng.below(60) as u32;
-                random_ksat(vars, (vars as f64 * (3.5 + rng.next_f64())) as usize, 3, case)
+                random_ksat(
+                    vars,
+                    (vars as f64 * (3.5 + rng.next_f64())) as usize,
+                    3,
+                    case,
+                )
             }
         };
         write_cnf(std::fs::File::create(&input).unwrap(), &cnf, &[]).unwrap();
         let minisat = external("/usr/bin/minisat", &["-verb=0"], &input);
         let cadical = external("/usr/bin/cadical", &["-q", "-n"], &input);
-        assert_eq!(minisat, cadical, "case {case}: minisat and cadical disagree");
+        assert_eq!(
+            minisat, cadical,
+            "case {case}: minisat and cadical disagree"
+        );
         let (name, options) = &configs[case as usize % configs.len()];
         let (got, _) = solve_checked(&cnf, options, false, false)
             .unwrap_or_else(|e| panic!("case {case}, {name}: {e}"));

@@ -86,14 +86,19 @@ mod tests {
     #[test]
     fn settings_apply_and_errors_name_the_key() {
         let mut o = Options::default();
-        o.apply("elim=false, vivify=off,inprocess_interval=500").unwrap();
+        o.apply("elim=false, vivify=off,inprocess_interval=500")
+            .unwrap();
         assert!(!o.elim && !o.vivify && o.subsume);
         assert_eq!(o.inprocess_interval, 500);
         assert!(o.apply("elim=maybe").unwrap_err().contains("elim"));
         assert!(o.apply("bogus=1").unwrap_err().contains("bogus"));
         assert!(o.apply("elim").unwrap_err().contains("key=value"));
         for key in KEYS {
-            let value = if o.clone().set(key, "1").is_ok() { "1" } else { "0.5" };
+            let value = if o.clone().set(key, "1").is_ok() {
+                "1"
+            } else {
+                "0.5"
+            };
             o.clone().set(key, value).unwrap();
         }
     }

@@ -161,7 +161,10 @@ impl CdclSolver {
             }
         }
         let mut vars = Vec::new();
-        for (list, witness) in [(&pos, Lit::from_code(pl as u32)), (&neg, Lit::from_code(nl as u32))] {
+        for (list, witness) in [
+            (&pos, Lit::from_code(pl as u32)),
+            (&neg, Lit::from_code(nl as u32)),
+        ] {
             for &c in list {
                 let lits = self.arena.lits(c);
                 self.extension

@@ -54,7 +54,10 @@ impl CdclSolver {
     /// True when a simplification round is due (call at level 0 only).
     pub(super) fn inprocess_due(&self) -> bool {
         self.options.inprocess
-            && (self.options.elim || self.options.subsume || self.options.probe || self.options.vivify)
+            && (self.options.elim
+                || self.options.subsume
+                || self.options.probe
+                || self.options.vivify)
             && self.stats.conflicts >= self.next_inprocess
     }
 
@@ -159,7 +162,11 @@ impl CdclSolver {
         for i in 0..self.originals.len() {
             let c = self.originals[i];
             if !self.arena.is_deleted(c)
-                && self.arena.lits(c).iter().any(|&x| self.vals[x as usize] != 0)
+                && self
+                    .arena
+                    .lits(c)
+                    .iter()
+                    .any(|&x| self.vals[x as usize] != 0)
                 && !self.simplify_clause(c)
             {
                 return false;

@@ -29,8 +29,7 @@ impl CdclSolver {
         let mut roots = Vec::new();
         let mut others = Vec::new();
         for code in 0..2 * n {
-            if self.vals[code] != 0 || self.eliminated[code >> 1] || !has_implications(self, code)
-            {
+            if self.vals[code] != 0 || self.eliminated[code >> 1] || !has_implications(self, code) {
                 continue;
             }
             // `code` is implied by something when a binary clause holds it: `¬y ∨ code`.

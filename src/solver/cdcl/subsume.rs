@@ -52,9 +52,10 @@ impl CdclSolver {
     fn subsume_from(&mut self, c: CRef, queue: &mut Vec<CRef>, effort: &mut Effort) -> bool {
         let lits: Vec<u32> = self.arena.lits(c).to_vec();
         // The variable of c with the fewest occurrences (both signs).
-        let Some(&pivot) = lits.iter().min_by_key(|&&x| {
-            self.occs[x as usize].len() + self.occs[(x ^ 1) as usize].len()
-        }) else {
+        let Some(&pivot) = lits
+            .iter()
+            .min_by_key(|&&x| self.occs[x as usize].len() + self.occs[(x ^ 1) as usize].len())
+        else {
             return true;
         };
         if self.occs[pivot as usize].len() + self.occs[(pivot ^ 1) as usize].len() > OCC_LIMIT {

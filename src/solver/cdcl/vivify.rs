@@ -46,7 +46,10 @@ impl CdclSolver {
             }
             self.arena.set_vivified(c);
             let lits = self.arena.to_lits(c);
-            if lits.iter().any(|&l| self.lit_value(l) == 1 && self.level[l.var().index()] == 0) {
+            if lits
+                .iter()
+                .any(|&l| self.lit_value(l) == 1 && self.level[l.var().index()] == 0)
+            {
                 continue; // satisfied at level 0: the next removal of satisfied clauses
             }
             let mut kept: Vec<Lit> = Vec::with_capacity(lits.len());
