@@ -65,6 +65,24 @@ impl Cnf {
         self.starts.windows(2).map(|w| &self.lits[w[0]..w[1]])
     }
 
+    /// Which variables occur in at least one clause, indexed by [`Var::index`]: as long as
+    /// the highest variable used (not the header's claim), so an index past the end is a
+    /// variable that occurs nowhere. A variable that occurs in no clause is free: a solver
+    /// may give it either value, and no check may read anything into it.
+    pub fn used_vars(&self) -> Vec<bool> {
+        let top = self
+            .lits
+            .iter()
+            .map(|l| l.var().index() + 1)
+            .max()
+            .unwrap_or(0);
+        let mut used = vec![false; top];
+        for l in &self.lits {
+            used[l.var().index()] = true;
+        }
+        used
+    }
+
     /// Builds a formula from DIMACS integer clauses (handy in tests).
     pub fn from_dimacs_clauses(num_vars: u32, clauses: &[Vec<i32>]) -> Cnf {
         let mut cnf = Cnf::new(num_vars);

@@ -144,6 +144,21 @@ pub(super) fn run(args: RunArgs) -> anyhow::Result<i32> {
     if !wrong.is_empty() {
         println!();
     }
+    // Right answers to a formula that leaves the puzzle open: the encoding's fault.
+    let open: Vec<_> = summary
+        .rows
+        .iter()
+        .filter(|r| r.check == crate::run::results::check::ENCODING_OPEN)
+        .collect();
+    for r in &open {
+        println!(
+            "ENCODING OPEN {} on {} ({}, run {}): {}",
+            r.solver, r.instance, r.encoding, r.run, r.error
+        );
+    }
+    if !open.is_empty() {
+        println!();
+    }
     print!("{}", score::text_table(&score::scores(&summary.rows)));
     if !summary.skipped.is_empty() {
         println!(

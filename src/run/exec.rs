@@ -11,8 +11,9 @@ use std::time::Duration;
 
 use wait_timeout::ChildExt;
 
-use crate::check::{check_model, check_puzzle_model};
+use crate::check::{Reading, check_model, check_puzzle_model, read_grids};
 use crate::cnf::{Cnf, Lit, Model};
+use crate::encode::decode::is_used;
 use crate::encode::grid_var;
 use crate::encode::header::BenchHeader;
 use crate::run::results::{Row, check};
@@ -27,13 +28,32 @@ pub struct Built {
     pub header: Option<BenchHeader>,
 }
 
-/// Checks a model: clauses, then rules and givens for puzzles.
-pub fn check_sat(built: &Built, model: &Model) -> Result<(), String> {
+/// What the check of a SAT answer found when the model satisfies every clause.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SatCheck {
+    /// The model is right (and, for puzzles, its grids solve the puzzle).
+    Ok,
+    /// The model is right, but the formula leaves the puzzle open: its grids are no
+    /// solution. A fact about the encoding, not the solver.
+    Open(String),
+}
+
+/// Checks a model: every clause (else `Err`, a wrong answer), then for puzzles the grids
+/// read from the variables the formula uses.
+pub fn check_sat(built: &Built, model: &Model) -> Result<SatCheck, String> {
     match &built.header {
-        Some(h) => check_puzzle_model(&built.cnf, &h.puzzle, model)
-            .map(|_| ())
+        Some(h) => match check_puzzle_model(&built.cnf, &h.puzzle, model) {
+            Ok(Reading::Solved(_)) => Ok(SatCheck::Ok),
+            Ok(Reading::Open(e)) => Ok(SatCheck::Open(format!(
+                "the formula leaves the puzzle open: {e} (the model satisfies every clause; \
+                 a fact about the {} encoding, not the solver)",
+                h.opts.encoding
+            ))),
+            Err(e) => Err(e.to_string()),
+        },
+        None => check_model(&built.cnf, model)
+            .map(|()| SatCheck::Ok)
             .map_err(|e| e.to_string()),
-        None => check_model(&built.cnf, model).map_err(|e| e.to_string()),
     }
 }
 
@@ -89,17 +109,25 @@ pub fn check_proof(
     Ok(status.success() && out.lines().any(|l| l.trim() == "s VERIFIED"))
 }
 
-/// The clause that excludes a puzzle solution: not all of its grid literals again.
+/// The clause that excludes a puzzle solution: not all of its grid literals again, over
+/// the grid variables the formula uses. A variable that occurs in no clause cannot carry
+/// the block (a solver would satisfy it by flipping that free variable and hand back the
+/// same grid). None for a plain CNF or a model whose grids are no solution; an empty
+/// clause when the formula uses no variable of the solution (the givens decide it all).
 pub fn blocking_clause(built: &Built, model: &Model) -> Option<Vec<Lit>> {
     let h = built.header.as_ref()?;
-    let solved = crate::encode::decode::decode(&h.puzzle, model).ok()?;
+    let used = built.cnf.used_vars();
+    let solved = crate::check::read_grids_used(&h.puzzle, model, &used).solved()?;
     let n = solved.side();
     let mut clause = Vec::new();
     for (b, board) in solved.boards().iter().enumerate() {
         for r in 0..n {
             for c in 0..n {
                 let v = board.get(r, c) as usize;
-                clause.push(!grid_var(n, b, r, c, v - 1).pos());
+                let var = grid_var(n, b, r, c, v - 1);
+                if is_used(&used, var) {
+                    clause.push(!var.pos());
+                }
             }
         }
     }
@@ -108,7 +136,7 @@ pub fn blocking_clause(built: &Built, model: &Model) -> Option<Vec<Lit>> {
 
 /// What checking one answer gave: the check column, whether it is wrong, and why.
 pub struct Verdict {
-    /// model-ok, model-wrong, proof-ok, proof-failed, unchecked.
+    /// model-ok, encoding-open, model-wrong, proof-ok, proof-failed, unchecked.
     pub check: &'static str,
     /// Wrong answer.
     pub wrong: bool,
@@ -125,10 +153,15 @@ pub fn verdict(
 ) -> Verdict {
     match outcome.status {
         Status::Sat => match outcome.model.as_ref().map(|m| check_sat(built, m)) {
-            Some(Ok(())) => Verdict {
+            Some(Ok(SatCheck::Ok)) => Verdict {
                 check: check::MODEL_OK,
                 wrong: false,
                 reason: None,
+            },
+            Some(Ok(SatCheck::Open(why))) => Verdict {
+                check: check::ENCODING_OPEN,
+                wrong: false,
+                reason: Some(why),
             },
             Some(Err(e)) => Verdict {
                 check: check::MODEL_WRONG,
@@ -194,7 +227,9 @@ pub fn fill_row(row: &mut Row, outcome: &Outcome, verdict: &Verdict) {
 }
 
 /// With `--count 2`: solves again with the solution blocked. Some(1) unique, Some(2)
-/// several (the second solution verified), None if the second solve gave no answer.
+/// several (the second solution verified: it satisfies every clause, its grids solve the
+/// puzzle, and they differ from the first), None if the second solve gave no answer or
+/// the count cannot be read from the formula. `Err` only for a wrong second answer.
 pub fn count_solutions(
     solver: &dyn Solver,
     built: &Built,
@@ -204,20 +239,32 @@ pub fn count_solutions(
     let Some(block) = blocking_clause(built, model) else {
         return Ok(None);
     };
+    if block.is_empty() {
+        // The givens decide every cell: the formula has this one solution.
+        return Ok(Some(1));
+    }
     let mut cnf = built.cnf.clone();
     crate::cnf::ClauseSink::add_clause(&mut cnf, &block);
-    let again = Built {
-        cnf,
-        header: built.header.clone(),
-    };
-    let outcome = solver.solve(&again.cnf, limits);
+    let outcome = solver.solve(&cnf, limits);
     match outcome.status {
         Status::Unsat => Ok(Some(1)),
-        Status::Sat => match outcome.model.as_ref().map(|m| check_sat(&again, m)) {
-            Some(Ok(())) => Ok(Some(2)),
-            Some(Err(e)) => Err(format!("second solution is wrong: {e}")),
-            None => Err("second solve said SAT without a model".into()),
-        },
+        Status::Sat => {
+            let Some(second) = outcome.model.as_ref() else {
+                return Err("second solve said SAT without a model".into());
+            };
+            check_model(&cnf, second).map_err(|e| format!("second solution is wrong: {e}"))?;
+            let h = built
+                .header
+                .as_ref()
+                .expect("a blocking clause needs a header");
+            let first = read_grids(&built.cnf, &h.puzzle, model).solved();
+            match (first, read_grids(&cnf, &h.puzzle, second)) {
+                (Some(first), Reading::Solved(again)) if again != first => Ok(Some(2)),
+                // Satisfying the block with the same grids, or with grids that are no
+                // solution, is the formula's looseness, not a wrong answer: no count.
+                _ => Ok(None),
+            }
+        }
         _ => Ok(None),
     }
 }

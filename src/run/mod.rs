@@ -495,24 +495,36 @@ fn run_one(
     Some(row)
 }
 
-/// Holds every UNSAT answer against the verified models of the same instance (all
-/// encodings of a puzzle have the same solutions): a contradicted UNSAT is WRONG. Returns
-/// true if any row changed.
+/// Holds every UNSAT answer against the verified models of the same instance: a
+/// contradicted UNSAT is WRONG. A model whose grids solve the puzzle refutes UNSAT under
+/// every encoding (all encodings of a puzzle have the same solutions); a model that only
+/// satisfies the clauses of an encoding that leaves the puzzle open refutes UNSAT under
+/// that encoding alone. Returns true if any row changed.
 pub fn cross_check_unsat(rows: &mut [Row]) -> bool {
-    let mut witnessed: BTreeMap<String, String> = BTreeMap::new();
+    // (instance, encoding or "" for every encoding) -> who witnessed a model.
+    let mut witnessed: BTreeMap<(String, String), String> = BTreeMap::new();
     for r in rows.iter() {
-        if r.status() == Some(Status::Sat) && r.check == results::check::MODEL_OK {
-            witnessed
-                .entry(r.instance.clone())
-                .or_insert_with(|| format!("{} ({})", r.solver, r.encoding));
+        if r.status() != Some(Status::Sat) {
+            continue;
         }
+        let scope = match r.check.as_str() {
+            results::check::MODEL_OK => String::new(),
+            results::check::ENCODING_OPEN => r.encoding.clone(),
+            _ => continue,
+        };
+        witnessed
+            .entry((r.instance.clone(), scope))
+            .or_insert_with(|| format!("{} ({})", r.solver, r.encoding));
     }
     let mut changed = false;
     for r in rows.iter_mut() {
-        if r.status() == Some(Status::Unsat)
-            && !r.wrong
-            && let Some(by) = witnessed.get(&r.instance)
-        {
+        if r.status() != Some(Status::Unsat) || r.wrong {
+            continue;
+        }
+        let by = witnessed
+            .get(&(r.instance.clone(), String::new()))
+            .or_else(|| witnessed.get(&(r.instance.clone(), r.encoding.clone())));
+        if let Some(by) = by {
             r.wrong = true;
             r.error = format!("UNSAT contradicted by the verified model of {by}");
             changed = true;

@@ -18,6 +18,9 @@ use crate::solver::Status;
 pub mod check {
     /// The model satisfies every clause (and, for puzzles, the rules and givens).
     pub const MODEL_OK: &str = "model-ok";
+    /// The model satisfies every clause, but the formula leaves the puzzle open: the grids
+    /// read from it are no solution (a defect of the encoding; the solver is right).
+    pub const ENCODING_OPEN: &str = "encoding-open";
     /// The model is wrong.
     pub const MODEL_WRONG: &str = "model-wrong";
     /// `rate` verified the DRAT proof of UNSAT.
@@ -51,7 +54,7 @@ pub struct Row {
     pub run: u32,
     /// SAT, UNSAT, UNKNOWN, TIMEOUT, MEMOUT, ERROR.
     pub status: String,
-    /// model-ok, model-wrong, proof-ok, proof-failed, unchecked.
+    /// model-ok, encoding-open, model-wrong, proof-ok, proof-failed, unchecked.
     pub check: String,
     /// Wall-clock seconds.
     pub wall_s: f64,
