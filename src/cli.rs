@@ -46,10 +46,17 @@ pub enum Command {
         bench run corpora/easy.txt --encodings minimal,extended --jobs 1 --repeat 3\n  \
         bench run corpora/cnf/ --solvers native,cadical --proofs   DIMACS folder, UNSAT proofs checked\n  \
         bench run corpora/multisolution.txt --count 2              is each solution unique?\n  \
+        bench run tdoku-test.txt --count all                       count every puzzle's solutions\n  \
         bench run --resume reports/hard-20261121-140000            finish an interrupted run\n  \
         bench run x.txt --solver mine='/opt/mine {cnf} -q' --solvers native,mine\n\n\
         Writes results.csv (one row per run, as each ends), run.json and summary.md into the \
-        output folder. Exit status: 0, or 1 if any answer was WRONG, 130 after Ctrl-C.")]
+        output folder. Exit status: 0, or 1 if any answer was WRONG, 130 after Ctrl-C.\n\n\
+        What a corpus records is used: a line `puzzle,solution` or `puzzle:count:solution` \
+        (Kaggle, tdoku) gives a solution and a count. A solver that claims UNSAT, or fewer \
+        solutions than recorded, is WRONG (the recorded solution is checked against the \
+        rules and givens when read, so it refutes the claim). A verified model that differs \
+        from the record proves the record wrong, not the solver: it is noted, not WRONG. \
+        Givens that break a rule make a puzzle without solution: its formula is UNSAT.")]
     Run(RunArgs),
     /// Charts and scores (SVG, Markdown, JSON, HTML) from one or more results CSVs.
     #[command(after_help = "Examples:\n  \
@@ -202,8 +209,10 @@ pub struct RunArgs {
     /// Seed for randomised solvers.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
-    /// 2: after a SAT answer on a puzzle, block the solution and solve again (uniqueness).
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=2))]
+    /// Count the solutions of each puzzle, up to N (or `all`, up to 10000): after a SAT
+    /// answer, block the solution and solve again, every solution checked and distinct.
+    /// 2 asks "is it unique?". The `solutions` column holds the count (N: at least N).
+    #[arg(long, default_value = "1", value_name = "N|all", value_parser = parse_count)]
     pub count: u32,
     /// A malformed puzzle stops the run instead of being skipped.
     #[arg(long)]
@@ -277,4 +286,20 @@ pub struct GenArgs {
     /// Write to FILE (default: stdout).
     #[arg(short = 'o', long = "out", value_name = "FILE")]
     pub out: Option<PathBuf>,
+}
+
+/// The largest count `--count all` asks for.
+pub const COUNT_ALL: u32 = 10_000;
+
+/// `--count`: a positive number, or `all` ([`COUNT_ALL`]).
+fn parse_count(s: &str) -> Result<u32, String> {
+    if s == "all" {
+        return Ok(COUNT_ALL);
+    }
+    match s.parse::<u32>() {
+        Ok(n) if n >= 1 => Ok(n),
+        _ => Err(format!(
+            "`{s}` is not a count: give a number ≥ 1, or `all` (up to {COUNT_ALL})"
+        )),
+    }
 }

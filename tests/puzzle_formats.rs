@@ -264,7 +264,8 @@ fn read_path_reads_a_file() {
     assert_eq!(read.entries[0].as_ref().unwrap().line, 1);
 }
 
-/// Bad puzzles are skipped with their `file:line`, and the rest still read.
+/// Bad puzzles are skipped with their `file:line`, and the rest still read; a puzzle whose
+/// givens clash is read (it has no solution) and says why.
 #[test]
 fn bad_puzzles_do_not_stop_reading() {
     let good = "003020600900305001001806400008102900700000008006708200002609500800203009005010300";
@@ -279,10 +280,15 @@ fn bad_puzzles_do_not_stop_reading() {
         .iter()
         .map(|e| e.as_ref().map(|e| e.line).map_err(|e| e.line))
         .collect();
-    assert_eq!(lines, [Ok(1), Err(2), Err(3), Ok(4)]);
+    assert_eq!(lines, [Ok(1), Ok(2), Err(3), Ok(4)]);
     assert_eq!(
-        file.entries[1].as_ref().unwrap_err().to_string(),
-        "hard.txt:2: value 3 appears twice in row 1 (at r1c1 and r1c3)"
+        file.entries[1].as_ref().unwrap().clash.as_deref(),
+        Some("value 3 appears twice in row 1 (at r1c1 and r1c3)")
+    );
+    assert_eq!(file.entries[0].as_ref().unwrap().clash, None);
+    assert_eq!(
+        file.entries[2].as_ref().unwrap_err().to_string(),
+        "hard.txt:3: 80 symbols: a puzzle line has n² symbols (81 for 9×9), or 2·n² for a pair"
     );
 }
 

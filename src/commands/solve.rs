@@ -162,7 +162,10 @@ fn solve_puzzles(args: &SolveArgs, solver: &dyn Solver, limits: &Limits) -> anyh
                 }
             },
             (Status::Unsat, _) => {
-                writeln!(out, "# {place}: no solution")?;
+                match &entry.clash {
+                    Some(why) => writeln!(out, "# {place}: no solution (the givens clash: {why})")?,
+                    None => writeln!(out, "# {place}: no solution")?,
+                }
                 failures += 1;
             }
             (status, _) => {

@@ -212,7 +212,7 @@ impl<'a> GivenFilter<'a> {
             }
         }
         // Givens last, so that a given wins over a "false" set by the loops above; clashing
-        // givens were rejected by the puzzle reader (and would only make this unsatisfiable).
+        // givens then falsify every literal of some clause, which makes the formula UNSAT.
         for (b, board) in puzzle.boards().iter().enumerate() {
             for r in 0..n {
                 for c in 0..n {
@@ -245,6 +245,15 @@ impl ClauseSink for GivenFilter<'_> {
                 Some(false) => {}
                 None => self.buf.push(l),
             }
+        }
+        if self.buf.is_empty() {
+            // Every literal falsified: the givens clash (two 5s in a row). The formula is
+            // UNSAT; say so with `x ∧ ¬x` rather than an empty clause, which not every
+            // solver's DIMACS reader accepts.
+            let x = Var::new(0).pos();
+            self.inner.add_clause(&[x]);
+            self.inner.add_clause(&[!x]);
+            return;
         }
         let buf = std::mem::take(&mut self.buf);
         self.inner.add_clause(&buf);

@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, bail};
 
 use crate::puzzle::Puzzle;
-use crate::puzzle::format::{ReadOptions, read_path};
+use crate::puzzle::format::{Expected, ReadOptions, read_path};
 
 /// Where an instance's formula comes from.
 #[derive(Clone, Debug)]
@@ -30,6 +30,8 @@ pub struct Instance {
     pub id: String,
     /// The formula's source.
     pub source: Source,
+    /// What the corpus records of the answer (puzzles in the line format).
+    pub expected: Expected,
 }
 
 impl Instance {
@@ -65,6 +67,8 @@ pub struct Corpus {
     pub instances: Vec<Instance>,
     /// One `file:line: message` per input left out.
     pub skipped: Vec<String>,
+    /// One `file:line: message` per puzzle whose givens clash (it has no solution).
+    pub notes: Vec<String>,
 }
 
 fn is_dimacs_name(path: &Path) -> bool {
@@ -114,6 +118,7 @@ pub fn load(paths: &[PathBuf], read: &ReadOptions, strict: bool) -> anyhow::Resu
                     corpus: name.clone(),
                     id: rel,
                     source: Source::Dimacs(file),
+                    expected: Expected::default(),
                 });
             }
         } else if is_dimacs_name(path) || crate::commands::is_dimacs(path) {
@@ -129,6 +134,7 @@ pub fn load(paths: &[PathBuf], read: &ReadOptions, strict: bool) -> anyhow::Resu
                 corpus: name.clone(),
                 id,
                 source: Source::Dimacs(path.clone()),
+                expected: Expected::default(),
             });
         } else {
             let file = read_path(path, read)?;
@@ -139,11 +145,20 @@ pub fn load(paths: &[PathBuf], read: &ReadOptions, strict: bool) -> anyhow::Resu
                 .to_string();
             for entry in file.entries {
                 match entry {
-                    Ok(e) => corpus.instances.push(Instance {
-                        corpus: name.clone(),
-                        id: format!("{stem}:{}", e.line),
-                        source: Source::Puzzle(e.puzzle),
-                    }),
+                    Ok(e) => {
+                        if let Some(why) = &e.clash {
+                            corpus.notes.push(format!(
+                                "{name}:{}: the givens clash ({why}): the puzzle has no solution",
+                                e.line
+                            ));
+                        }
+                        corpus.instances.push(Instance {
+                            corpus: name.clone(),
+                            id: format!("{stem}:{}", e.line),
+                            source: Source::Puzzle(e.puzzle),
+                            expected: e.expected,
+                        });
+                    }
                     Err(e) if strict => bail!("{e}"),
                     Err(e) => corpus.skipped.push(e.to_string()),
                 }

@@ -16,6 +16,8 @@ use crate::cnf::{Cnf, Lit, Model};
 use crate::encode::decode::is_used;
 use crate::encode::grid_var;
 use crate::encode::header::BenchHeader;
+use crate::puzzle::Puzzle;
+use crate::puzzle::format::Expected;
 use crate::run::results::{Row, check};
 use crate::solver::{Limits, Outcome, ProofStyle, Solver, Status};
 
@@ -109,15 +111,12 @@ pub fn check_proof(
     Ok(status.success() && out.lines().any(|l| l.trim() == "s VERIFIED"))
 }
 
-/// The clause that excludes a puzzle solution: not all of its grid literals again, over
-/// the grid variables the formula uses. A variable that occurs in no clause cannot carry
-/// the block (a solver would satisfy it by flipping that free variable and hand back the
-/// same grid). None for a plain CNF or a model whose grids are no solution; an empty
-/// clause when the formula uses no variable of the solution (the givens decide it all).
-pub fn blocking_clause(built: &Built, model: &Model) -> Option<Vec<Lit>> {
-    let h = built.header.as_ref()?;
-    let used = built.cnf.used_vars();
-    let solved = crate::check::read_grids_used(&h.puzzle, model, &used).solved()?;
+/// The clause that excludes a solved puzzle: not all of its grid literals again, over the
+/// grid variables the formula uses (`used`, [`Cnf::used_vars`]). A variable that occurs
+/// in no clause cannot carry the block (a solver would satisfy it by flipping that free
+/// variable and hand back the same grids). Empty when the formula uses no variable of the
+/// solution (the givens decide it all).
+pub fn blocking_clause_of(solved: &crate::puzzle::Puzzle, used: &[bool]) -> Vec<Lit> {
     let n = solved.side();
     let mut clause = Vec::new();
     for (b, board) in solved.boards().iter().enumerate() {
@@ -125,13 +124,13 @@ pub fn blocking_clause(built: &Built, model: &Model) -> Option<Vec<Lit>> {
             for c in 0..n {
                 let v = board.get(r, c) as usize;
                 let var = grid_var(n, b, r, c, v - 1);
-                if is_used(&used, var) {
+                if is_used(used, var) {
                     clause.push(!var.pos());
                 }
             }
         }
     }
-    Some(clause)
+    clause
 }
 
 /// What checking one answer gave: the check column, whether it is wrong, and why.
@@ -226,45 +225,142 @@ pub fn fill_row(row: &mut Row, outcome: &Outcome, verdict: &Verdict) {
     row.error = why.join("; ").replace(['\n', '\r'], " ");
 }
 
-/// With `--count 2`: solves again with the solution blocked. Some(1) unique, Some(2)
-/// several (the second solution verified: it satisfies every clause, its grids solve the
-/// puzzle, and they differ from the first), None if the second solve gave no answer or
-/// the count cannot be read from the formula. `Err` only for a wrong second answer.
+/// With `--count N`: blocks each verified solution and solves again, until the formula is
+/// UNSAT (the count is exact) or `limit` solutions are found (there are at least that
+/// many). Every solution is checked: it satisfies every clause, its grids solve the
+/// puzzle, and they differ from every earlier one. `Ok(None)` when a solve gave no
+/// answer or the count cannot be read from the formula (a plain CNF, a loose encoding);
+/// `Err` only for a wrong answer.
 pub fn count_solutions(
     solver: &dyn Solver,
     built: &Built,
     model: &Model,
     limits: &Limits,
+    limit: u32,
 ) -> Result<Option<u32>, String> {
-    let Some(block) = blocking_clause(built, model) else {
+    let Some(h) = built.header.as_ref() else {
         return Ok(None);
     };
-    if block.is_empty() {
-        // The givens decide every cell: the formula has this one solution.
-        return Ok(Some(1));
-    }
+    let Some(first) = read_grids(&built.cnf, &h.puzzle, model).solved() else {
+        return Ok(None);
+    };
+    let used = built.cnf.used_vars();
     let mut cnf = built.cnf.clone();
-    crate::cnf::ClauseSink::add_clause(&mut cnf, &block);
-    let outcome = solver.solve(&cnf, limits);
-    match outcome.status {
-        Status::Unsat => Ok(Some(1)),
-        Status::Sat => {
-            let Some(second) = outcome.model.as_ref() else {
-                return Err("second solve said SAT without a model".into());
-            };
-            check_model(&cnf, second).map_err(|e| format!("second solution is wrong: {e}"))?;
-            let h = built
-                .header
-                .as_ref()
-                .expect("a blocking clause needs a header");
-            let first = read_grids(&built.cnf, &h.puzzle, model).solved();
-            match (first, read_grids(&cnf, &h.puzzle, second)) {
-                (Some(first), Reading::Solved(again)) if again != first => Ok(Some(2)),
-                // Satisfying the block with the same grids, or with grids that are no
+    let mut seen = std::collections::HashSet::new();
+    let mut last = first;
+    let mut found = 1u32;
+    loop {
+        seen.insert(grid_cells(&last));
+        if found >= limit {
+            return Ok(Some(found));
+        }
+        let block = blocking_clause_of(&last, &used);
+        if block.is_empty() {
+            // The givens decide every cell: the formula has this one solution.
+            return Ok(Some(found));
+        }
+        crate::cnf::ClauseSink::add_clause(&mut cnf, &block);
+        let outcome = solver.solve(&cnf, limits);
+        match outcome.status {
+            Status::Unsat => return Ok(Some(found)),
+            Status::Sat => {
+                let Some(next) = outcome.model.as_ref() else {
+                    return Err(format!("solve {} said SAT without a model", found + 1));
+                };
+                check_model(&cnf, next)
+                    .map_err(|e| format!("solution {} is wrong: {e}", found + 1))?;
+                // Satisfying the blocks with grids seen before, or with grids that are no
                 // solution, is the formula's looseness, not a wrong answer: no count.
-                _ => Ok(None),
+                let Some(grids) = read_grids(&cnf, &h.puzzle, next).solved() else {
+                    return Ok(None);
+                };
+                if seen.contains(&grid_cells(&grids)) {
+                    return Ok(None);
+                }
+                found += 1;
+                last = grids;
+            }
+            _ => return Ok(None),
+        }
+    }
+}
+
+/// Every cell of every board, to tell solutions apart.
+fn grid_cells(p: &crate::puzzle::Puzzle) -> Vec<u16> {
+    p.boards()
+        .iter()
+        .flat_map(|b| b.cells().iter().copied())
+        .collect()
+}
+
+/// Holds a row against what the corpus records of the answer (`puzzle,solution`,
+/// `puzzle:count:solution`). A claim the solver cannot back is WRONG when the record
+/// contradicts it: UNSAT, or fewer solutions than recorded (the recorded solution was
+/// checked against the rules and givens when read, so it is a witness). A verified model
+/// that disagrees with the record proves the record wrong, not the solver: it is noted.
+/// `grids` are the SAT answer's grids, `limit` the `--count` asked for.
+pub fn hold_against_record(row: &mut Row, expected: &Expected, grids: Option<&Puzzle>, limit: u32) {
+    if row.wrong || expected.is_empty() {
+        return;
+    }
+    let note = |row: &mut Row, wrong: bool, text: String| {
+        if wrong {
+            row.wrong = true;
+        }
+        if !row.error.is_empty() {
+            row.error.push_str("; ");
+        }
+        row.error.push_str(&text);
+    };
+    let differs = match (grids, &expected.solution) {
+        (Some(g), Some(s)) => g != s,
+        _ => false,
+    };
+    match row.status() {
+        Some(Status::Unsat) => {
+            if expected.solution.is_some() {
+                note(row, true, "UNSAT, but the corpus records a solution".into());
+            } else if let Some(c) = expected.count.filter(|&c| c > 0) {
+                note(
+                    row,
+                    true,
+                    format!("UNSAT, but the corpus records {c} solutions"),
+                );
             }
         }
-        _ => Ok(None),
+        Some(Status::Sat) if row.check == check::MODEL_OK => {
+            if expected.count == Some(0) {
+                note(
+                    row,
+                    false,
+                    "the corpus records no solution: this verified model proves the record wrong"
+                        .into(),
+                );
+            }
+            match (row.solutions, expected.count) {
+                (Some(1), _) if differs => note(
+                    row,
+                    true,
+                    "claims a unique solution, but the corpus records another one".into(),
+                ),
+                (Some(k), Some(c)) if u64::from(k) < c.min(u64::from(limit)) => note(
+                    row,
+                    true,
+                    format!("found {k} solution(s), the corpus records {c}"),
+                ),
+                (Some(k), Some(c)) if u64::from(k) > c => note(
+                    row,
+                    false,
+                    format!("{k} verified solutions, the corpus records {c}: the record is wrong"),
+                ),
+                _ if differs && expected.count == Some(1) => note(
+                    row,
+                    false,
+                    "a verified solution other than the corpus's: the puzzle is not unique as recorded".into(),
+                ),
+                _ => {}
+            }
+        }
+        _ => {}
     }
 }

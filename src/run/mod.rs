@@ -209,9 +209,13 @@ pub fn run(opts: &RunOptions, interrupt: Arc<AtomicBool>) -> anyhow::Result<RunS
     let Corpus {
         instances,
         mut skipped,
+        notes,
     } = corpus::load(&opts.corpora, &opts.read, opts.strict)?;
     for s in &skipped {
         eprintln!("bench: skipped {s}");
+    }
+    for n in &notes {
+        eprintln!("bench: {n}");
     }
 
     let out_dir = match (&opts.resume, &opts.out) {
@@ -480,7 +484,7 @@ fn run_one(
     {
         let mut again = limits.clone();
         again.proof = None;
-        match exec::count_solutions(solver, built, model, &again) {
+        match exec::count_solutions(solver, built, model, &again, opts.count) {
             Ok(n) => row.solutions = n,
             Err(e) => {
                 row.wrong = true;
@@ -491,6 +495,13 @@ fn run_one(
         if interrupt.load(Ordering::Relaxed) {
             return None;
         }
+    }
+    if !instance.expected.is_empty() {
+        let grids = match (&outcome.model, &built.header) {
+            (Some(m), Some(h)) => crate::check::read_grids(&built.cnf, &h.puzzle, m).solved(),
+            _ => None,
+        };
+        exec::hold_against_record(&mut row, &instance.expected, grids.as_ref(), opts.count);
     }
     Some(row)
 }

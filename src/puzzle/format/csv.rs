@@ -130,7 +130,14 @@ mod tests {
         .unwrap();
         file.entries
             .into_iter()
-            .map(|e| e.map(|e| (e.line, e.puzzle)).map_err(|e| e.to_string()))
+            .map(|e| {
+                e.map_err(|e| e.to_string()).and_then(|e| match e.clash {
+                    // Givens that clash are a puzzle without solution, not a format
+                    // error; shown as an error here to test the message.
+                    Some(why) => Err(format!("c.csv:{}: clash: {why}", e.line)),
+                    None => Ok((e.line, e.puzzle)),
+                })
+            })
             .collect()
     }
 
@@ -176,11 +183,11 @@ mod tests {
         );
         assert_eq!(
             bad(&PAIR.replacen("0,4,0,0", "0,4,0,4", 1)),
-            "c.csv:16: board 2: value 4 appears twice in row 3 (at r3c2 and r3c4)"
+            "c.csv:10: clash: board 2: value 4 appears twice in row 3 (at r3c2 and r3c4)"
         );
         assert_eq!(
             bad(&PAIR.replacen("2,0,0,0", "1,0,0,0", 1)),
-            "c.csv:14: both boards hold 1 at r1c1"
+            "c.csv:10: clash: both boards hold 1 at r1c1"
         );
         assert_eq!(
             bad("1,0,0\n0,0,0\n"),

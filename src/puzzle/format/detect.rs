@@ -50,8 +50,8 @@ fn best_format(text: &str, kind: Option<Kind>) -> Option<Format> {
     best.map(|(_, format)| format)
 }
 
-/// (lines in well-shaped puzzles, lines in puzzles that obey the rules) of `text` read as
-/// `format`.
+/// (lines in well-shaped puzzles, lines in puzzles whose givens obey the rules) of `text`
+/// read as `format`.
 fn score(format: Format, text: &str, kind: Option<Kind>) -> (usize, usize) {
     let (mut shaped, mut valid) = (0, 0);
     read_as(
@@ -59,11 +59,12 @@ fn score(format: Format, text: &str, kind: Option<Kind>) -> (usize, usize) {
         text,
         kind,
         &mut |parsed: Parsed| match &parsed.result {
-            Ok(_) => {
+            Ok((puzzle, _)) => {
                 shaped += parsed.span;
-                valid += parsed.span;
+                if super::rules::check(puzzle).is_ok() {
+                    valid += parsed.span;
+                }
             }
-            Err(failure) if failure.rules_only => shaped += parsed.span,
             Err(_) => {}
         },
     );
