@@ -54,20 +54,14 @@ fn best_format(text: &str, kind: Option<Kind>) -> Option<Format> {
 /// read as `format`.
 fn score(format: Format, text: &str, kind: Option<Kind>) -> (usize, usize) {
     let (mut shaped, mut valid) = (0, 0);
-    read_as(
-        format,
-        text,
-        kind,
-        &mut |parsed: Parsed| match &parsed.result {
-            Ok((puzzle, _)) => {
-                shaped += parsed.span;
-                if super::rules::check(puzzle).is_ok() {
-                    valid += parsed.span;
-                }
+    read_as(format, text, kind, &mut |parsed: Parsed| {
+        if let Ok((puzzle, _)) = &parsed.result {
+            shaped += parsed.span;
+            if super::rules::check(puzzle).is_ok() {
+                valid += parsed.span;
             }
-            Err(_) => {}
-        },
-    );
+        }
+    });
     (shaped, valid)
 }
 
