@@ -104,6 +104,11 @@ pub struct PuzzleInputArgs {
     /// Input format: line, prefixed, grid or csv (default: detected).
     #[arg(long)]
     pub format: Option<String>,
+    /// The symbols of 1, 2, 3, … when a corpus does not use bench's `1`-`9`, `A`-`Z`, `a`-`z`
+    /// (`ABCDEFGHIJKLMNOP` for 16×16 written with letters, `0123456789ABCDEF` for hex
+    /// digits; `letters` for `A`-`Z` then `a`-`z`). `.` is a blank, and `0` unless used.
+    #[arg(long, value_name = "SYMBOLS")]
+    pub alphabet: Option<String>,
 }
 
 /// `bench encode`.

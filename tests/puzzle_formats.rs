@@ -79,7 +79,16 @@ fn writable(format: Format, puzzle: &Puzzle) -> bool {
 }
 
 fn read_back(text: &str, format: Option<Format>, kind: Option<Kind>) -> PuzzleFile {
-    read_str(text, "round.txt", &ReadOptions { format, kind }).unwrap()
+    read_str(
+        text,
+        "round.txt",
+        &ReadOptions {
+            format,
+            kind,
+            alphabet: None,
+        },
+    )
+    .unwrap()
 }
 
 proptest! {
@@ -116,7 +125,7 @@ proptest! {
     fn random_bytes_never_panic(bytes in prop::collection::vec(any::<u8>(), 0..600)) {
         for format in [None, Some(Format::Line), Some(Format::Prefixed), Some(Format::Grid), Some(Format::Csv)] {
             for kind in [None, Some(Kind::Latin), Some(Kind::Pair)] {
-                let _ = read_bytes(&bytes, "fuzz", &ReadOptions { format, kind });
+                let _ = read_bytes(&bytes, "fuzz", &ReadOptions { format, kind, alphabet: None });
             }
         }
     }
@@ -127,7 +136,7 @@ proptest! {
     ) {
         for format in [None, Some(Format::Line), Some(Format::Prefixed), Some(Format::Grid), Some(Format::Csv)] {
             for kind in [None, Some(Kind::Sudoku), Some(Kind::Latin), Some(Kind::Pair)] {
-                if let Ok(file) = read_str(&text, "fuzz", &ReadOptions { format, kind }) {
+                if let Ok(file) = read_str(&text, "fuzz", &ReadOptions { format, kind, alphabet: None }) {
                     for entry in file.entries.iter().flatten() {
                         // Whatever is read obeys the rules, as promised.
                         prop_assert!(entry.puzzle.check_givens().is_ok());
@@ -148,7 +157,7 @@ proptest! {
             out[i] = byte;
             let _ = read_bytes(&out, "mutant", &ReadOptions::default());
             out.insert(i, b'\n');
-            let _ = read_bytes(&out, "mutant", &ReadOptions { format: Some(format), kind: None });
+            let _ = read_bytes(&out, "mutant", &ReadOptions { format: Some(format), kind: None, alphabet: None });
         }
     }
 }

@@ -18,6 +18,7 @@ use crate::cli::{Cli, Command, PuzzleInputArgs, SolverLookupArgs};
 use crate::encode::{Amo, EncodeOptions, Encoding};
 use crate::puzzle::Kind;
 use crate::puzzle::format::{Format, ReadOptions};
+use crate::puzzle::symbols::Alphabet;
 use crate::solver::SolverConfig;
 
 /// Runs a parsed command line; returns the exit code.
@@ -58,7 +59,16 @@ pub(crate) fn read_options(input: &PuzzleInputArgs) -> anyhow::Result<ReadOption
                 .with_context(|| format!("unknown format `{f}` (line, prefixed, grid, csv)"))
         })
         .transpose()?;
-    Ok(ReadOptions { format, kind })
+    let alphabet = input
+        .alphabet
+        .as_deref()
+        .map(|a| Alphabet::parse(a).map_err(|e| anyhow::anyhow!("--alphabet {a}: {e}")))
+        .transpose()?;
+    Ok(ReadOptions {
+        format,
+        kind,
+        alphabet,
+    })
 }
 
 /// Validates `--solver-path NAME=PATH` and `--solver NAME=CMD` lists.

@@ -155,7 +155,9 @@ fn solve_puzzles(args: &SolveArgs, solver: &dyn Solver, limits: &Limits) -> anyh
         let place = format!("{}:{}", args.file.display(), entry.line);
         match (outcome.status, &outcome.model) {
             (Status::Sat, Some(model)) => match read_grids(&cnf, &entry.puzzle, model) {
-                Reading::Solved(solved) => format::write(&mut out, &solved, file.format)?,
+                Reading::Solved(solved) => {
+                    format::write_in(&mut out, &solved, file.format, read.alphabet.as_ref())?
+                }
                 Reading::Open(e) => {
                     writeln!(out, "# {place}: the formula leaves the puzzle open: {e}")?;
                     failures += 1;

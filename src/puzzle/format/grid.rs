@@ -206,6 +206,7 @@ mod tests {
             &ReadOptions {
                 format: Some(Format::Grid),
                 kind,
+                alphabet: None,
             },
         )
         .unwrap();

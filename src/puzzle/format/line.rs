@@ -127,14 +127,6 @@ fn expected_answer(
     Ok(expected)
 }
 
-/// Why the (trimmed) line `line` is not a line-format puzzle, for a file-level message.
-pub(super) fn explain(line: &str, kind: Option<Kind>) -> String {
-    match parse_line_puzzle(first_field(line), kind, 0) {
-        Ok(_) => "it reads as a puzzle".to_string(),
-        Err(failure) => failure.message,
-    }
-}
-
 /// The text before the first `,`, `:` or whitespace.
 pub(super) fn first_field(line: &str) -> &str {
     let is_separator = |c: char| c == ',' || c == ':' || c.is_whitespace();
@@ -291,6 +283,7 @@ mod tests {
             &ReadOptions {
                 format: Some(Format::Line),
                 kind,
+                alphabet: None,
             },
         )
         .unwrap()

@@ -35,6 +35,7 @@ use std::fmt;
 use std::io::{self, Write};
 use std::path::Path;
 
+use super::symbols::Alphabet;
 use super::{Grid, Kind, Puzzle, exact_sqrt};
 
 /// A puzzle file format.
@@ -82,13 +83,15 @@ impl fmt::Display for Format {
     }
 }
 
-/// How to read a puzzle file: both fields `None` means auto-detect.
+/// How to read a puzzle file: all fields `None` means auto-detect, default symbols.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct ReadOptions {
     /// Force a format instead of detecting it.
     pub format: Option<Format>,
     /// Force a kind (e.g. a 9×9 Latin square) instead of inferring it from the shape.
     pub kind: Option<Kind>,
+    /// The values are written in another alphabet (16×16 as `A`–`P`).
+    pub alphabet: Option<Alphabet>,
 }
 
 /// A malformed puzzle or file, located: displays as `file:line: message`.
@@ -178,12 +181,20 @@ pub fn read_bytes(bytes: &[u8], name: &str, opts: &ReadOptions) -> Result<Puzzle
 pub fn read_str(text: &str, name: &str, opts: &ReadOptions) -> Result<PuzzleFile, PuzzleError> {
     // A byte-order mark is invisible in editors; it must not make the first puzzle bad.
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let translated;
+    let text = match &opts.alphabet {
+        Some(alphabet) => {
+            translated = alphabet.to_default(text);
+            translated.as_str()
+        }
+        None => text,
+    };
     let file_error = |line: usize, message: String| PuzzleError {
         file: name.to_string(),
         line,
         message,
     };
-    let Some((first_line, first_text)) = text::meaningful_lines(text).next() else {
+    let Some((first_line, _)) = text::meaningful_lines(text).next() else {
         return Err(file_error(
             0,
             "no puzzle: the file holds only blank lines and comments".into(),
@@ -192,11 +203,11 @@ pub fn read_str(text: &str, name: &str, opts: &ReadOptions) -> Result<PuzzleFile
     let format = match opts.format {
         Some(format) => format,
         None => detect::detect(text, opts.kind).ok_or_else(|| {
-            let why = line::explain(first_text, opts.kind);
             file_error(
                 first_line,
                 format!(
-                    "no puzzle found in any format (line, prefixed, grid, csv); as a line: {why}"
+                    "no puzzle found in any format: {} (--format picks one)",
+                    detect::explain(text, opts.kind)
                 ),
             )
         })?,
@@ -222,6 +233,37 @@ pub fn write(out: &mut dyn Write, puzzle: &Puzzle, format: Format) -> io::Result
         Format::Csv => csv::write(&mut text, puzzle),
     }
     out.write_all(text.as_bytes())
+}
+
+/// [`write`] in the symbols of `alphabet` (as the file was read): line, prefixed (after the
+/// box size) and symbol grids are translated; CSV and integer grids have no symbols.
+pub fn write_in(
+    out: &mut dyn Write,
+    puzzle: &Puzzle,
+    format: Format,
+    alphabet: Option<&Alphabet>,
+) -> io::Result<()> {
+    let Some(alphabet) = alphabet else {
+        return write(out, puzzle, format);
+    };
+    let mut buf = Vec::new();
+    write(&mut buf, puzzle, format)?;
+    let text = String::from_utf8_lossy(&buf);
+    let translated = match format {
+        Format::Csv => text.into_owned(),
+        Format::Grid if puzzle.side() > super::symbols::MAX_SYMBOL_VALUE as usize => {
+            text.into_owned()
+        }
+        Format::Prefixed => text
+            .lines()
+            .map(|l| match l.split_once(' ') {
+                Some((k, rest)) => format!("{k} {}\n", alphabet.from_default(rest)),
+                None => format!("{l}\n"),
+            })
+            .collect(),
+        Format::Line | Format::Grid => alphabet.from_default(&text),
+    };
+    out.write_all(translated.as_bytes())
 }
 
 /// Runs the reader of `format` over `text`, handing each puzzle (or failure) to `sink`.

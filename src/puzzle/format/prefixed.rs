@@ -105,6 +105,7 @@ mod tests {
             &ReadOptions {
                 format: Some(Format::Prefixed),
                 kind,
+                alphabet: None,
             },
         )
         .unwrap();
