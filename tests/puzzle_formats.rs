@@ -244,7 +244,7 @@ fn file_level_errors() {
     // column header).
     let forced = ReadOptions {
         format: Some(Format::Line),
-        kind: None,
+        ..ReadOptions::default()
     };
     let file = read_str("The quick brown fox\njumps over\n", "notes.md", &forced).unwrap();
     assert_eq!(file.entries.len(), 1);

@@ -46,6 +46,9 @@ impl Alphabet {
             "letters" => ('A'..='Z').chain('a'..='z').collect(),
             _ => s.to_string(),
         };
+        if let Some(c) = symbols.chars().find(|c| !c.is_ascii_alphanumeric()) {
+            return Err(format!("`{c}` cannot be a symbol: letters and digits only"));
+        }
         if symbols.len() < 2 || symbols.len() > MAX_SYMBOL_VALUE as usize {
             return Err(format!(
                 "an alphabet lists the symbols of 1, 2, 3, … in order (2 to {MAX_SYMBOL_VALUE} of them, as `ABCDEFGHIJKLMNOP`), or is `letters`"
@@ -55,14 +58,11 @@ impl Alphabet {
             symbols: [0; MAX_SYMBOL_VALUE as usize],
             len: symbols.len(),
         };
-        for (i, c) in symbols.chars().enumerate() {
-            if !c.is_ascii_alphanumeric() {
-                return Err(format!("`{c}` cannot be a symbol: letters and digits only"));
+        for (i, b) in symbols.bytes().enumerate() {
+            if symbols.as_bytes()[..i].contains(&b) {
+                return Err(format!("`{}` appears twice in the alphabet", b as char));
             }
-            if symbols[..i].contains(c) {
-                return Err(format!("`{c}` appears twice in the alphabet"));
-            }
-            out.symbols[i] = c as u8;
+            out.symbols[i] = b;
         }
         Ok(out)
     }
