@@ -222,6 +222,10 @@ pub struct RunArgs {
     /// A malformed puzzle stops the run instead of being skipped.
     #[arg(long)]
     pub strict: bool,
+    /// Keep the solved grids: one file per corpus, solver and encoding under solutions/ of
+    /// the output folder, in the corpus's own format (a comment names each puzzle).
+    #[arg(long)]
+    pub solutions: bool,
     /// How puzzle files are read.
     #[command(flatten)]
     pub input: PuzzleInputArgs,

@@ -83,10 +83,22 @@ fn clashing_givens_are_puzzles_without_solution() {
             "native,minisat,kissat",
             "--encodings",
             "minimal,extended,pruned",
+            "--solutions",
         ],
         &out,
     );
     assert_eq!(o.status.code(), Some(0), "{}", said(&o));
+    // --solutions: the solved grids in the corpus's format, in corpus order, and a
+    // puzzle without solution named as such.
+    let kept = std::fs::read_to_string(out.join("solutions/clash.kissat.pruned.txt")).unwrap();
+    assert_eq!(
+        kept,
+        format!(
+            "# solution of clash.txt:1 SAT\n{HARDEST_SOLVED}\n# solution of clash.txt:2 UNSAT\n"
+        )
+    );
+    let pairs = std::fs::read_to_string(out.join("solutions/pair.native.minimal.csv")).unwrap();
+    assert_eq!(pairs, "# solution of pair.csv:1 UNSAT\n");
     assert!(
         said(&o).contains("clash.txt:2: the givens clash (value 4 appears twice in row 1"),
         "{}",

@@ -128,6 +128,7 @@ pub(crate) fn options(args: RunArgs) -> anyhow::Result<RunOptions> {
         seed: args.seed,
         count: args.count,
         strict: args.strict,
+        solutions: args.solutions,
         read,
         command_line,
     })

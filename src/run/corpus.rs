@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, bail};
 
 use crate::puzzle::Puzzle;
-use crate::puzzle::format::{Expected, ReadOptions, read_path};
+use crate::puzzle::format::{Expected, Format, ReadOptions, read_path};
 
 /// Where an instance's formula comes from.
 #[derive(Clone, Debug)]
@@ -32,6 +32,8 @@ pub struct Instance {
     pub source: Source,
     /// What the corpus records of the answer (puzzles in the line format).
     pub expected: Expected,
+    /// The format of the puzzle file (None for DIMACS).
+    pub format: Option<Format>,
 }
 
 impl Instance {
@@ -119,6 +121,7 @@ pub fn load(paths: &[PathBuf], read: &ReadOptions, strict: bool) -> anyhow::Resu
                     id: rel,
                     source: Source::Dimacs(file),
                     expected: Expected::default(),
+                    format: None,
                 });
             }
         } else if is_dimacs_name(path) || crate::commands::is_dimacs(path) {
@@ -135,6 +138,7 @@ pub fn load(paths: &[PathBuf], read: &ReadOptions, strict: bool) -> anyhow::Resu
                 id,
                 source: Source::Dimacs(path.clone()),
                 expected: Expected::default(),
+                format: None,
             });
         } else {
             let file = read_path(path, read)?;
@@ -157,6 +161,7 @@ pub fn load(paths: &[PathBuf], read: &ReadOptions, strict: bool) -> anyhow::Resu
                             id: format!("{stem}:{}", e.line),
                             source: Source::Puzzle(e.puzzle),
                             expected: e.expected,
+                            format: Some(file.format),
                         });
                     }
                     Err(e) if strict => bail!("{e}"),

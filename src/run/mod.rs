@@ -14,6 +14,7 @@ pub mod exec;
 pub mod meta;
 pub mod progress;
 pub mod results;
+pub mod solutions;
 
 use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -27,6 +28,7 @@ use crate::cnf::Cnf;
 use crate::cnf::dimacs::{ParseOptions, read_path};
 use crate::encode::header::BenchHeader;
 use crate::encode::{Amo, EncodeOptions, Encoding, encode};
+use crate::puzzle::Puzzle;
 use crate::puzzle::format::ReadOptions;
 use crate::report::{ReportOptions, score, write_report};
 use crate::solver::{DratFormat, Limits, Solver, SolverConfig, Status, by_name};
@@ -67,6 +69,8 @@ pub struct RunOptions {
     pub count: u32,
     /// A malformed input stops the run instead of being skipped.
     pub strict: bool,
+    /// Keep the solved grids under `solutions/` (see [`solutions`]).
+    pub solutions: bool,
     /// How puzzle files are read.
     pub read: ReadOptions,
     /// The command line, for run.json.
@@ -321,6 +325,9 @@ pub fn run(opts: &RunOptions, interrupt: Arc<AtomicBool>) -> anyhow::Result<RunS
     );
 
     let writer = Mutex::new(ResultsWriter::append(&csv_path)?);
+    let solution_files = opts
+        .solutions
+        .then(|| solutions::SolutionFiles::new(&out_dir, opts.read.alphabet));
     let new_rows: Mutex<Vec<Row>> = Mutex::new(Vec::new());
     let failures: Mutex<BTreeMap<usize, String>> = Mutex::new(BTreeMap::new());
     let write_error: Mutex<Option<std::io::Error>> = Mutex::new(None);
@@ -366,7 +373,19 @@ pub fn run(opts: &RunOptions, interrupt: Arc<AtomicBool>) -> anyhow::Result<RunS
                     );
                     drop(built);
                     unit.release();
-                    let Some(row) = row else { continue };
+                    let Some((row, grids)) = row else { continue };
+                    if let Some(files) = &solution_files
+                        && row.run == 1
+                        && let Err(e) = files.record(
+                            instance,
+                            &row.solver,
+                            &row.encoding,
+                            &row.status,
+                            grids.as_ref(),
+                        )
+                    {
+                        eprintln!("bench: writing the solution of {}: {e}", row.instance);
+                    }
                     if let Err(e) = writer.lock().unwrap_or_else(|p| p.into_inner()).write(&row) {
                         // A full disk: stop taking runs; every row written so far stays.
                         *write_error.lock().unwrap_or_else(|p| p.into_inner()) = Some(e);
@@ -394,6 +413,11 @@ pub fn run(opts: &RunOptions, interrupt: Arc<AtomicBool>) -> anyhow::Result<RunS
     }
     rows.extend(new_rows.into_inner().unwrap_or_else(|p| p.into_inner()));
 
+    if let Some(files) = &solution_files
+        && let Err(e) = files.finish()
+    {
+        eprintln!("bench: sorting the solution files: {e}");
+    }
     if cross_check_unsat(&mut rows) {
         rewrite_rows(&csv_path, &rows)?;
     }
@@ -424,8 +448,9 @@ pub fn run(opts: &RunOptions, interrupt: Arc<AtomicBool>) -> anyhow::Result<RunS
     })
 }
 
-/// Runs one solver on one built formula, checks the answer, makes the row. None when
-/// Ctrl-C stopped the run (it is redone by a resume, not recorded as a failure).
+/// Runs one solver on one built formula, checks the answer, makes the row (and gives the
+/// grids of a verified solution). None when Ctrl-C stopped the run (it is redone by a
+/// resume, not recorded as a failure).
 fn run_one(
     opts: &RunOptions,
     instance: &Instance,
@@ -434,7 +459,7 @@ fn run_one(
     solver: &dyn Solver,
     run: u32,
     interrupt: &Arc<AtomicBool>,
-) -> Option<Row> {
+) -> Option<(Row, Option<Puzzle>)> {
     let proof_style = solver.proof_style().filter(|_| opts.proofs);
     let proof_dir = proof_style.and_then(|_| tempfile::tempdir().ok());
     let proof = proof_dir.as_ref().map(|d| d.path().join("proof.drat"));
@@ -496,14 +521,14 @@ fn run_one(
             return None;
         }
     }
-    if !instance.expected.is_empty() {
-        let grids = match (&outcome.model, &built.header) {
-            (Some(m), Some(h)) => crate::check::read_grids(&built.cnf, &h.puzzle, m).solved(),
-            _ => None,
-        };
-        exec::hold_against_record(&mut row, &instance.expected, grids.as_ref(), opts.count);
-    }
-    Some(row)
+    let grids = match (&outcome.model, &built.header) {
+        (Some(m), Some(h)) if row.check == results::check::MODEL_OK => {
+            crate::check::read_grids(&built.cnf, &h.puzzle, m).solved()
+        }
+        _ => None,
+    };
+    exec::hold_against_record(&mut row, &instance.expected, grids.as_ref(), opts.count);
+    Some((row, grids))
 }
 
 /// Holds every UNSAT answer against the verified models of the same instance: a
