@@ -4,7 +4,6 @@
 
 use std::fmt::Write;
 
-use crate::report::charts::svg::esc;
 use crate::report::summary::{Summary, ratio, seconds};
 
 /// The page's style: readable tables, charts scaled down to the window, never up.
@@ -256,4 +255,12 @@ fn numbers(values: &[String]) -> String {
         .iter()
         .map(|v| format!("<td class=\"n\">{v}</td>"))
         .collect()
+}
+
+/// Escapes text for HTML.
+fn esc(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
 }

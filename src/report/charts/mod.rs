@@ -1,44 +1,121 @@
-//! The report's charts, each a function from result data to SVG text (no I/O): the
-//! cactus plot, the pairwise scatter plots, the run-time distributions and the encoding
-//! sizes. This file holds what they share: which colour, mark and dash each solver and
-//! encoding gets, so that a series looks the same in every chart.
+//! The report's charts, each a function from result data to SVG text (no I/O), drawn with
+//! `plotters` on its SVG backend: the cactus plot, the pairwise scatter plots, the run-time
+//! distributions and the encoding sizes. This file holds what they share: which colour,
+//! mark and dash each solver and encoding gets (so that a series looks the same in every
+//! chart), the time range and its ticks, and the frame every chart is drawn in: a title,
+//! a plot with readable ticks, and a legend beside the plot, never over the data.
+//!
+//! The plotters SVG backend writes plain elements (no ids, no `clipPath`, no scripts, no
+//! fonts), so every chart inlines into `index.html` as it is. Plotters cannot measure text
+//! without a font file, so widths of labels are estimated here from [`CHAR_WIDTH`].
 
 pub mod cactus;
 pub mod encodings;
 pub mod scatter;
-pub mod svg;
 pub mod times;
+
+use plotters::coord::Shift;
+use plotters::coord::combinators::WithKeyPoints;
+use std::ops::Range;
+
+use plotters::coord::ranged1d::{AsRangedCoord, DefaultFormatting, KeyPointHint, ValueFormatter};
+use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use crate::report::outcome::Outcome;
 use crate::run::results::Row;
-use svg::Shape;
 
 /// Okabe and Ito's colour-blind-safe palette (its yellow left out: unreadable on white),
 /// then a few darker extras for long solver lists.
-const SOLVER_COLORS: [&str; 10] = [
-    "#0072B2", "#E69F00", "#009E73", "#CC79A7", "#D55E00", "#56B4E9", "#7F3C8D", "#8C6D31",
-    "#3A3A3A", "#B22222",
+const SOLVER_COLORS: [RGBColor; 10] = [
+    RGBColor(0x00, 0x72, 0xB2),
+    RGBColor(0xE6, 0x9F, 0x00),
+    RGBColor(0x00, 0x9E, 0x73),
+    RGBColor(0xCC, 0x79, 0xA7),
+    RGBColor(0xD5, 0x5E, 0x00),
+    RGBColor(0x56, 0xB4, 0xE9),
+    RGBColor(0x7F, 0x3C, 0x8D),
+    RGBColor(0x8C, 0x6D, 0x31),
+    RGBColor(0x3A, 0x3A, 0x3A),
+    RGBColor(0xB2, 0x22, 0x22),
 ];
 
 /// Colours of encodings where colour stands for the encoding (Paul Tol's muted scheme,
 /// chosen apart from the solver colours, so that no encoding looks like a solver).
-const ENCODING_COLORS: [&str; 6] = [
-    "#332288", "#CC6677", "#117733", "#AA4499", "#999933", "#44AA99",
+const ENCODING_COLORS: [RGBColor; 6] = [
+    RGBColor(0x33, 0x22, 0x88),
+    RGBColor(0xCC, 0x66, 0x77),
+    RGBColor(0x11, 0x77, 0x33),
+    RGBColor(0xAA, 0x44, 0x99),
+    RGBColor(0x99, 0x99, 0x33),
+    RGBColor(0x44, 0xAA, 0x99),
 ];
 
-/// Dash patterns per encoding, so solver × encoding lines differ by colour and dash.
-const ENCODING_DASHES: [Option<&str>; 5] = [
+/// Dashes per encoding (dash, gap in px), so solver × encoding lines differ by colour and
+/// dash.
+const ENCODING_DASHES: [Option<(u32, u32)>; 5] = [
     None,
-    Some("7 4"),
-    Some("2 3"),
-    Some("10 3 2 3"),
-    Some("4 2"),
+    Some((7, 4)),
+    Some((2, 3)),
+    Some((14, 4)),
+    Some((4, 2)),
 ];
 
 /// The colour of wrong answers wherever they are drawn.
-pub const WRONG_COLOR: &str = "#C00000";
-/// The colour of the timeout line.
-pub const TIMEOUT_COLOR: &str = "#C0392B";
+pub const WRONG_COLOR: RGBColor = RGBColor(0xC0, 0x00, 0x00);
+/// The colour and dash of the timeout line.
+pub const TIMEOUT_COLOR: RGBColor = RGBColor(0xC0, 0x39, 0x2B);
+/// The dash of the timeout line.
+pub const TIMEOUT_DASH: Option<(u32, u32)> = Some((6, 4));
+/// Grey for guides and secondary text.
+pub const GREY: RGBColor = RGBColor(0x88, 0x88, 0x88);
+/// The colour of text.
+pub const INK: RGBColor = RGBColor(0x22, 0x22, 0x22);
+
+/// Text size of tick labels and legend entries, px.
+pub const FONT: f64 = 13.0;
+/// Roughly how wide one character of [`FONT`] text is, px: used to leave room for labels.
+pub const CHAR_WIDTH: f64 = 7.4;
+/// Height of one legend row, px.
+pub const LEGEND_ROW: i32 = 22;
+/// Height of the title and subtitle, px.
+pub const TOP: u32 = 60;
+/// Where the plot starts, px from the left: room for tick labels and the y axis label.
+pub const PLOT_LEFT: i32 = 95;
+
+/// The drawing area of a chart.
+pub type Canvas<'a> = DrawingArea<SVGBackend<'a>, Shift>;
+/// A plot with its two axes.
+pub type Plot<'a, 'b, X, Y> = ChartContext<'a, SVGBackend<'b>, Cartesian2d<X, Y>>;
+
+/// The text style of `px` pixels (plotters writes 1/1.24 of the size it is given).
+pub fn font(px: f64) -> TextStyle<'static> {
+    styled(px, FontStyle::Normal)
+}
+
+/// [`font`] in bold or italics.
+pub fn styled(px: f64, style: FontStyle) -> TextStyle<'static> {
+    (
+        "DejaVu Sans, Arial, Helvetica, sans-serif",
+        px * 1.24,
+        style,
+    )
+        .into_font()
+        .color(&INK)
+}
+
+/// Text that is safe for XML (control characters are not allowed in XML 1.0; plotters
+/// escapes the rest).
+pub fn clean(text: &str) -> String {
+    text.chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect()
+}
+
+/// About how wide `text` is at [`FONT`], px.
+pub fn text_width(text: &str) -> i32 {
+    (text.chars().count() as f64 * CHAR_WIDTH).ceil() as i32
+}
 
 /// What every chart needs: the outcomes, the rows, the names in a fixed order, the timeout.
 pub struct ChartData<'a> {
@@ -56,7 +133,7 @@ pub struct ChartData<'a> {
 
 impl ChartData<'_> {
     /// The colour of `solver`.
-    pub fn solver_color(&self, solver: &str) -> &'static str {
+    pub fn solver_color(&self, solver: &str) -> RGBColor {
         let i = self.solvers.iter().position(|s| s == solver).unwrap_or(0);
         SOLVER_COLORS[i % SOLVER_COLORS.len()]
     }
@@ -67,12 +144,12 @@ impl ChartData<'_> {
     }
 
     /// The dash of `encoding` (None: solid).
-    pub fn encoding_dash(&self, encoding: &str) -> Option<&'static str> {
+    pub fn encoding_dash(&self, encoding: &str) -> Option<(u32, u32)> {
         ENCODING_DASHES[self.encoding_index(encoding) % ENCODING_DASHES.len()]
     }
 
     /// The colour of `encoding`, for charts whose series are encodings.
-    pub fn encoding_color(&self, encoding: &str) -> &'static str {
+    pub fn encoding_color(&self, encoding: &str) -> RGBColor {
         ENCODING_COLORS[self.encoding_index(encoding) % ENCODING_COLORS.len()]
     }
 
@@ -154,15 +231,431 @@ impl ChartData<'_> {
     }
 
     /// The legend entry of the timeout line.
-    pub fn timeout_label(&self) -> String {
-        if self.timeout_on_scale() {
-            format!("timeout ({} s)", svg::format_seconds(self.timeout))
+    pub fn timeout_entry(&self) -> LegendEntry {
+        let label = if self.timeout_on_scale() {
+            format!("timeout ({} s)", format_seconds(self.timeout))
         } else {
-            format!(
-                "timeout {} s: not reached",
-                svg::format_seconds(self.timeout)
-            )
+            format!("timeout {} s: not reached", format_seconds(self.timeout))
+        };
+        LegendEntry::line(label, TIMEOUT_COLOR, 2, TIMEOUT_DASH)
+    }
+
+    /// A time axis (log scale) over [`ChartData::time_range`], with readable ticks.
+    pub fn time_axis(&self) -> LogAxis {
+        let (lo, hi) = self.time_range();
+        log_axis(lo, hi)
+    }
+}
+
+/// A linear axis with chosen ticks (plotters' own loses its label formatting when given
+/// ticks).
+pub struct Linear {
+    /// The range shown.
+    pub range: Range<f64>,
+    /// Where the ticks and grid lines are.
+    pub ticks: Vec<f64>,
+}
+
+impl Ranged for Linear {
+    type FormatOption = DefaultFormatting;
+    type ValueType = f64;
+
+    fn map(&self, value: &f64, (from, to): (i32, i32)) -> i32 {
+        let t = (value - self.range.start) / (self.range.end - self.range.start);
+        from + (t * f64::from(to - from)).round() as i32
+    }
+
+    fn key_points<Hint: KeyPointHint>(&self, hint: Hint) -> Vec<f64> {
+        if hint.weight().allow_light_points() {
+            Vec::new()
+        } else {
+            self.ticks.clone()
         }
+    }
+
+    fn range(&self) -> Range<f64> {
+        self.range.clone()
+    }
+}
+
+/// A log axis with chosen ticks.
+pub type LogAxis = WithKeyPoints<LogCoord<f64>>;
+
+/// A log axis over `lo..hi` whose ticks are [`log_ticks`].
+pub fn log_axis(lo: f64, hi: f64) -> LogAxis {
+    (lo..hi).log_scale().with_key_points(log_ticks(lo, hi))
+}
+
+/// Tick values of a log axis: decades (every other one over many decades), with 2 and 5
+/// in between when the range spans few, round linear steps inside one decade.
+pub fn log_ticks(lo: f64, hi: f64) -> Vec<f64> {
+    let (first, last) = (lo.log10().floor() as i32, hi.log10().ceil() as i32);
+    // Decide on the span actually shown: 0.005..0.15 covers 1.5 decades even though it
+    // touches four powers of ten.
+    let multiples: &[f64] = if (hi / lo).log10() <= 2.5 {
+        &[1.0, 2.0, 5.0]
+    } else {
+        &[1.0]
+    };
+    let every = if last - first > 9 { 2 } else { 1 };
+    let ticks: Vec<f64> = (first..=last)
+        .filter(|e| (e - first) % every == 0)
+        .flat_map(|e| multiples.iter().map(move |m| m * 10f64.powi(e)))
+        .filter(|v| *v >= lo * (1.0 - 1e-9) && *v <= hi * (1.0 + 1e-9))
+        .collect();
+    if ticks.len() < 3 {
+        linear_ticks(lo, hi, 4.0)
+            .into_iter()
+            .filter(|v| *v > 0.0)
+            .collect()
+    } else {
+        ticks
+    }
+}
+
+/// Tick values of a linear axis: about `how_many` steps of 1, 2 or 5 × 10ᵏ.
+pub fn linear_ticks(lo: f64, hi: f64, how_many: f64) -> Vec<f64> {
+    let raw = (hi - lo) / how_many;
+    let magnitude = 10f64.powf(raw.log10().floor());
+    let step = [1.0, 2.0, 5.0, 10.0]
+        .into_iter()
+        .map(|m| m * magnitude)
+        .find(|s| *s >= raw * (1.0 - 1e-9))
+        .unwrap_or(1.0);
+    let first = (lo / step).ceil() as i64;
+    let last = (hi / step + 1e-9).floor() as i64;
+    (first..=last).map(|k| k as f64 * step).collect()
+}
+
+/// A number as a tick label: no trailing zeros, 10k and 1M for large ones, `1e-4` for tiny
+/// ones, so that labels stay short.
+pub fn format_number(v: f64) -> String {
+    let trim = |s: String| {
+        if s.contains('.') {
+            s.trim_end_matches('0').trim_end_matches('.').to_string()
+        } else {
+            s
+        }
+    };
+    if v == 0.0 {
+        "0".into()
+    } else if v.abs() >= 1e6 {
+        format!("{}M", trim(format!("{:.2}", v / 1e6)))
+    } else if v.abs() >= 1e4 {
+        format!("{}k", trim(format!("{:.2}", v / 1e3)))
+    } else if v.abs() < 1e-3 {
+        format!("{v:e}")
+    } else {
+        trim(format!("{v:.3}"))
+    }
+}
+
+/// A number of seconds for labels: three significant figures or so.
+pub fn format_seconds(v: f64) -> String {
+    if v >= 100.0 {
+        format!("{v:.0}")
+    } else if v >= 10.0 {
+        format!("{v:.1}")
+    } else if v >= 0.1 {
+        format!("{v:.2}")
+    } else {
+        format!("{v:.4}")
+    }
+}
+
+/// Draws a chart of `width` × `height` px: a white page, the title and subtitle centred on
+/// top (the first [`TOP`] px), then `draw` on the page; returns the SVG text with a `<title>` (what a
+/// browser shows on hover, and what screen readers read).
+pub fn svg(
+    (width, height): (u32, u32),
+    title: &str,
+    subtitle: &str,
+    draw: impl FnOnce(&Canvas) -> anyhow::Result<()>,
+) -> anyhow::Result<String> {
+    let mut out = String::new();
+    {
+        let root = SVGBackend::with_string(&mut out, (width, height)).into_drawing_area();
+        root.fill(&WHITE)?;
+        let centre = (width / 2) as i32;
+        let centred = Pos::new(HPos::Center, VPos::Bottom);
+        let bold = styled(17.0, FontStyle::Bold).pos(centred);
+        root.draw(&Text::new(clean(title), (centre, 30), bold))?;
+        let grey = INK.mix(0.8);
+        let light = font(FONT).color(&grey).pos(centred);
+        root.draw(&Text::new(clean(subtitle), (centre, 50), light))?;
+        draw(&root)?;
+        root.present()?;
+    }
+    let escaped = clean(title)
+        .replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;");
+    let head_end = out.find('\n').map_or(out.len(), |i| i + 1);
+    out.insert_str(head_end, &format!("<title>{escaped}</title>\n"));
+    Ok(out)
+}
+
+/// Sets up a plot on `area` (which leaves `left` px for the y tick labels and axis label,
+/// and 50 px below for the x axis): a light background, grid lines at the ticks, labels
+/// formatted by `x_format` / [`format_number`], the axis descriptions, and a frame.
+pub fn plot<'a, 'b, X, Y>(
+    area: &'a Canvas<'b>,
+    left: u32,
+    (x, y): (X, Y),
+    x_format: &dyn Fn(&f64) -> String,
+    (x_label, y_label): (&str, &str),
+) -> anyhow::Result<Plot<'a, 'b, X::CoordDescType, Y::CoordDescType>>
+where
+    X: AsRangedCoord<Value = f64>,
+    Y: AsRangedCoord<Value = f64>,
+    X::CoordDescType: ValueFormatter<f64>,
+    Y::CoordDescType: ValueFormatter<f64>,
+{
+    let mut chart = ChartBuilder::on(area)
+        .margin_top(10)
+        .margin_right(10)
+        .margin_left(12)
+        .x_label_area_size(50)
+        .y_label_area_size(left.saturating_sub(12))
+        .build_cartesian_2d(x, y)?;
+    chart.plotting_area().fill(&RGBColor(0xfb, 0xfb, 0xfb))?;
+    let y_format = |v: &f64| format_number(*v);
+    chart
+        .configure_mesh()
+        .x_labels(64)
+        .y_labels(64)
+        .x_label_formatter(x_format)
+        .y_label_formatter(&y_format)
+        .label_style(font(FONT))
+        .axis_desc_style(font(14.0))
+        .x_desc(clean(x_label))
+        .y_desc(clean(y_label))
+        .bold_line_style(RGBColor(0xe2, 0xe2, 0xe2))
+        .light_line_style(TRANSPARENT)
+        .axis_style(RGBColor(0x55, 0x55, 0x55))
+        .draw()?;
+    let frame = chart.plotting_area().strip_coord_spec();
+    let (w, h) = frame.dim_in_pixel();
+    let corner = (w as i32 - 1, h as i32 - 1);
+    frame.draw(&Rectangle::new(
+        [(0, 0), corner],
+        RGBColor(0x55, 0x55, 0x55),
+    ))?;
+    Ok(chart)
+}
+
+/// A line from `points` (pixels on `area`), solid or dashed (dash, gap).
+pub fn line(
+    area: &Canvas,
+    points: Vec<(i32, i32)>,
+    style: ShapeStyle,
+    dash: Option<(u32, u32)>,
+) -> anyhow::Result<()> {
+    match dash {
+        None => area.draw(&PathElement::new(points, style))?,
+        Some((on, off)) => area.draw(&plotters::element::DashedPathElement::new(
+            points, on as i32, off as i32, style,
+        ))?,
+    }
+    Ok(())
+}
+
+/// Text at (x, y) on `area` (vertically centred), in `style`, anchored at `h`.
+pub fn text(
+    area: &Canvas,
+    (x, y): (i32, i32),
+    text: &str,
+    style: TextStyle,
+    h: HPos,
+) -> anyhow::Result<()> {
+    area.draw(&Text::new(
+        clean(text),
+        (x, y),
+        style.pos(Pos::new(h, VPos::Center)),
+    ))?;
+    Ok(())
+}
+
+/// The shape of a data mark; series that share a colour still differ by shape.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Shape {
+    /// ●
+    Circle,
+    /// ■
+    Square,
+    /// ▲
+    Triangle,
+    /// ◆
+    Diamond,
+    /// ▼
+    TriangleDown,
+    /// ×
+    Cross,
+    /// +
+    Plus,
+    /// ✱ (an asterisk of three strokes)
+    Star,
+}
+
+impl Shape {
+    /// The shapes in the order series get them.
+    pub const CYCLE: [Shape; 6] = [
+        Shape::Circle,
+        Shape::Square,
+        Shape::Triangle,
+        Shape::Diamond,
+        Shape::TriangleDown,
+        Shape::Plus,
+    ];
+
+    /// Draws the mark `size` px wide centred on pixel (x, y) of `area`; hollow marks have
+    /// a white fill so that they stay visible over lines.
+    pub fn draw(
+        self,
+        area: &Canvas,
+        (x, y): (i32, i32),
+        size: i32,
+        color: RGBColor,
+        filled: bool,
+    ) -> anyhow::Result<()> {
+        let r = size / 2;
+        let fill = if filled { color } else { WHITE };
+        let outline = |points: Vec<(i32, i32)>| {
+            area.draw(&Polygon::new(points.clone(), fill.filled()))?;
+            let mut closed = points;
+            closed.push(closed[0]);
+            area.draw(&PathElement::new(closed, color.stroke_width(1)))
+        };
+        let strokes = |segments: &[[(i32, i32); 2]]| -> anyhow::Result<()> {
+            for s in segments {
+                area.draw(&PathElement::new(s.to_vec(), color.stroke_width(2)))?;
+            }
+            Ok(())
+        };
+        match self {
+            Shape::Circle => {
+                area.draw(&Circle::new((x, y), r, fill.filled()))?;
+                area.draw(&Circle::new((x, y), r, color.stroke_width(1)))?;
+            }
+            Shape::Square => outline(vec![
+                (x - r, y - r),
+                (x + r, y - r),
+                (x + r, y + r),
+                (x - r, y + r),
+            ])?,
+            Shape::Triangle => outline(vec![(x, y - r - 1), (x + r, y + r), (x - r, y + r)])?,
+            Shape::TriangleDown => outline(vec![(x, y + r + 1), (x + r, y - r), (x - r, y - r)])?,
+            Shape::Diamond => {
+                outline(vec![(x, y - r - 1), (x + r, y), (x, y + r + 1), (x - r, y)])?
+            }
+            Shape::Cross => strokes(&[
+                [(x - r, y - r), (x + r, y + r)],
+                [(x - r, y + r), (x + r, y - r)],
+            ])?,
+            Shape::Plus => strokes(&[
+                [(x - r - 1, y), (x + r + 1, y)],
+                [(x, y - r - 1), (x, y + r + 1)],
+            ])?,
+            Shape::Star => {
+                let arm = |k: f64| {
+                    let a = std::f64::consts::PI * (0.5 + k / 3.0);
+                    let (dx, dy) = (
+                        (a.cos() * r as f64 * 1.25) as i32,
+                        (a.sin() * r as f64 * 1.25) as i32,
+                    );
+                    [(x - dx, y - dy), (x + dx, y + dy)]
+                };
+                strokes(&[arm(0.0), arm(1.0), arm(2.0)])?
+            }
+        }
+        Ok(())
+    }
+}
+
+/// One entry of a legend: a line sample and/or a mark, and the text.
+#[derive(Clone, Debug)]
+pub struct LegendEntry {
+    /// What the entry stands for.
+    pub label: String,
+    /// Colour.
+    pub color: RGBColor,
+    /// The mark and whether it is filled, if the series has marks.
+    pub mark: Option<(Shape, bool)>,
+    /// The line sample, if the series is a line: width and dash.
+    pub line: Option<(u32, Option<(u32, u32)>)>,
+}
+
+impl LegendEntry {
+    /// An entry of a line without marks.
+    pub fn line(label: String, color: RGBColor, width: u32, dash: Option<(u32, u32)>) -> Self {
+        LegendEntry {
+            label,
+            color,
+            mark: None,
+            line: Some((width, dash)),
+        }
+    }
+
+    /// An entry of a mark without a line.
+    pub fn mark(label: String, color: RGBColor, shape: Shape, filled: bool) -> Self {
+        LegendEntry {
+            label,
+            color,
+            mark: Some((shape, filled)),
+            line: None,
+        }
+    }
+}
+
+/// A legend: its heading and entries, drawn in a box beside the plot.
+pub struct Legend<'a> {
+    /// The bold first row.
+    pub heading: &'a str,
+    /// The entries, top down.
+    pub entries: Vec<LegendEntry>,
+}
+
+impl Legend<'_> {
+    /// The width of the box, px.
+    pub fn width(&self) -> i32 {
+        let longest = self
+            .entries
+            .iter()
+            .map(|e| text_width(&e.label))
+            .chain([text_width(self.heading)])
+            .max()
+            .unwrap_or(0);
+        longest + 60
+    }
+
+    /// The height of the box, px.
+    pub fn height(&self) -> i32 {
+        (self.entries.len() as i32 + 1) * LEGEND_ROW + 12
+    }
+
+    /// Draws the box with its top-left corner at (x, y) of `area`.
+    pub fn draw(&self, area: &Canvas, (x, y): (i32, i32)) -> anyhow::Result<()> {
+        let corner = (x + self.width(), y + self.height());
+        area.draw(&Rectangle::new([(x, y), corner], WHITE.filled()))?;
+        area.draw(&Rectangle::new(
+            [(x, y), corner],
+            RGBColor(0xbb, 0xbb, 0xbb),
+        ))?;
+        let mut row = y + 6 + LEGEND_ROW / 2;
+        let bold = styled(FONT, FontStyle::Bold);
+        text(area, (x + 10, row), self.heading, bold, HPos::Left)?;
+        for e in &self.entries {
+            row += LEGEND_ROW;
+            if let Some((width, dash)) = e.line {
+                let style = e.color.stroke_width(width);
+                line(area, vec![(x + 8, row), (x + 36, row)], style, dash)?;
+            }
+            if let Some((shape, filled)) = e.mark {
+                shape.draw(area, (x + 22, row), 8, e.color, filled)?;
+            }
+            text(area, (x + 44, row), &e.label, font(FONT), HPos::Left)?;
+        }
+        Ok(())
     }
 }
 
@@ -177,4 +670,36 @@ pub fn file_safe(name: &str) -> String {
             }
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn log_ticks_cover_the_decades() {
+        let labels: Vec<String> = log_ticks(0.001, 100.0)
+            .into_iter()
+            .map(format_number)
+            .collect();
+        assert_eq!(labels, ["0.001", "0.01", "0.1", "1", "10", "100"]);
+        let labels: Vec<String> = log_ticks(0.005, 0.15)
+            .into_iter()
+            .map(format_number)
+            .collect();
+        assert_eq!(labels, ["0.005", "0.01", "0.02", "0.05", "0.1"]);
+    }
+
+    #[test]
+    fn linear_ticks_are_round() {
+        let labels: Vec<String> = linear_ticks(0.0, 10.0, 6.0)
+            .into_iter()
+            .map(format_number)
+            .collect();
+        assert_eq!(labels, ["0", "2", "4", "6", "8", "10"]);
+        assert_eq!(format_number(120_000.0), "120k");
+        assert_eq!(format_number(1_000_000.0), "1M");
+        assert_eq!(format_number(0.25), "0.25");
+        assert_eq!(format_number(800.0), "800");
+    }
 }
