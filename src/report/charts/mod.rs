@@ -27,29 +27,19 @@ use crate::run::results::Row;
 
 /// Okabe and Ito's colour-blind-safe palette (its yellow left out: unreadable on white),
 /// then a few darker extras for long solver lists.
-const SOLVER_COLORS: [RGBColor; 10] = [
-    RGBColor(0x00, 0x72, 0xB2),
-    RGBColor(0xE6, 0x9F, 0x00),
-    RGBColor(0x00, 0x9E, 0x73),
-    RGBColor(0xCC, 0x79, 0xA7),
-    RGBColor(0xD5, 0x5E, 0x00),
-    RGBColor(0x56, 0xB4, 0xE9),
-    RGBColor(0x7F, 0x3C, 0x8D),
-    RGBColor(0x8C, 0x6D, 0x31),
-    RGBColor(0x3A, 0x3A, 0x3A),
-    RGBColor(0xB2, 0x22, 0x22),
+const SOLVER_COLORS: [u32; 10] = [
+    0x0072B2, 0xE69F00, 0x009E73, 0xCC79A7, 0xD55E00, 0x56B4E9, 0x7F3C8D, 0x8C6D31, 0x3A3A3A,
+    0xB22222,
 ];
 
 /// Colours of encodings where colour stands for the encoding (Paul Tol's muted scheme,
 /// chosen apart from the solver colours, so that no encoding looks like a solver).
-const ENCODING_COLORS: [RGBColor; 6] = [
-    RGBColor(0x33, 0x22, 0x88),
-    RGBColor(0xCC, 0x66, 0x77),
-    RGBColor(0x11, 0x77, 0x33),
-    RGBColor(0xAA, 0x44, 0x99),
-    RGBColor(0x99, 0x99, 0x33),
-    RGBColor(0x44, 0xAA, 0x99),
-];
+const ENCODING_COLORS: [u32; 6] = [0x332288, 0xCC6677, 0x117733, 0xAA4499, 0x999933, 0x44AA99];
+
+/// The colour of `0xRRGGBB`.
+pub const fn rgb(hex: u32) -> RGBColor {
+    RGBColor((hex >> 16) as u8, (hex >> 8) as u8, hex as u8)
+}
 
 /// Dashes per encoding (dash, gap in px), so solver × encoding lines differ by colour and
 /// dash.
@@ -62,15 +52,15 @@ const ENCODING_DASHES: [Option<(u32, u32)>; 5] = [
 ];
 
 /// The colour of wrong answers wherever they are drawn.
-pub const WRONG_COLOR: RGBColor = RGBColor(0xC0, 0x00, 0x00);
+pub const WRONG_COLOR: RGBColor = rgb(0xC00000);
 /// The colour and dash of the timeout line.
-pub const TIMEOUT_COLOR: RGBColor = RGBColor(0xC0, 0x39, 0x2B);
+pub const TIMEOUT_COLOR: RGBColor = rgb(0xC0392B);
 /// The dash of the timeout line.
 pub const TIMEOUT_DASH: Option<(u32, u32)> = Some((6, 4));
 /// Grey for guides and secondary text.
-pub const GREY: RGBColor = RGBColor(0x88, 0x88, 0x88);
+pub const GREY: RGBColor = rgb(0x888888);
 /// The colour of text.
-pub const INK: RGBColor = RGBColor(0x22, 0x22, 0x22);
+pub const INK: RGBColor = rgb(0x222222);
 
 /// Text size of tick labels and legend entries, px.
 pub const FONT: f64 = 13.0;
@@ -135,7 +125,7 @@ impl ChartData<'_> {
     /// The colour of `solver`.
     pub fn solver_color(&self, solver: &str) -> RGBColor {
         let i = self.solvers.iter().position(|s| s == solver).unwrap_or(0);
-        SOLVER_COLORS[i % SOLVER_COLORS.len()]
+        rgb(SOLVER_COLORS[i % SOLVER_COLORS.len()])
     }
 
     /// The mark of `encoding`.
@@ -150,7 +140,7 @@ impl ChartData<'_> {
 
     /// The colour of `encoding`, for charts whose series are encodings.
     pub fn encoding_color(&self, encoding: &str) -> RGBColor {
-        ENCODING_COLORS[self.encoding_index(encoding) % ENCODING_COLORS.len()]
+        rgb(ENCODING_COLORS[self.encoding_index(encoding) % ENCODING_COLORS.len()])
     }
 
     fn encoding_index(&self, encoding: &str) -> usize {
@@ -418,7 +408,7 @@ where
         .x_label_area_size(50)
         .y_label_area_size(left.saturating_sub(12))
         .build_cartesian_2d(x, y)?;
-    chart.plotting_area().fill(&RGBColor(0xfb, 0xfb, 0xfb))?;
+    chart.plotting_area().fill(&rgb(0xFBFBFB))?;
     let y_format = |v: &f64| format_number(*v);
     chart
         .configure_mesh()
@@ -430,17 +420,14 @@ where
         .axis_desc_style(font(14.0))
         .x_desc(clean(x_label))
         .y_desc(clean(y_label))
-        .bold_line_style(RGBColor(0xe2, 0xe2, 0xe2))
+        .bold_line_style(rgb(0xE2E2E2))
         .light_line_style(TRANSPARENT)
-        .axis_style(RGBColor(0x55, 0x55, 0x55))
+        .axis_style(rgb(0x555555))
         .draw()?;
     let frame = chart.plotting_area().strip_coord_spec();
     let (w, h) = frame.dim_in_pixel();
     let corner = (w as i32 - 1, h as i32 - 1);
-    frame.draw(&Rectangle::new(
-        [(0, 0), corner],
-        RGBColor(0x55, 0x55, 0x55),
-    ))?;
+    frame.draw(&Rectangle::new([(0, 0), corner], rgb(0x555555)))?;
     Ok(chart)
 }
 
@@ -519,54 +506,38 @@ impl Shape {
         filled: bool,
     ) -> anyhow::Result<()> {
         let r = size / 2;
-        let fill = if filled { color } else { WHITE };
-        let outline = |points: Vec<(i32, i32)>| {
-            area.draw(&Polygon::new(points.clone(), fill.filled()))?;
-            let mut closed = points;
-            closed.push(closed[0]);
-            area.draw(&PathElement::new(closed, color.stroke_width(1)))
+        let (fill, line) = (if filled { color } else { WHITE }, color.stroke_width(1));
+        let outline: &[(i32, i32)] = match self {
+            Shape::Square => &[(-r, -r), (r, -r), (r, r), (-r, r)],
+            Shape::Triangle => &[(0, -r - 1), (r, r), (-r, r)],
+            Shape::TriangleDown => &[(0, r + 1), (r, -r), (-r, -r)],
+            Shape::Diamond => &[(0, -r - 1), (r, 0), (0, r + 1), (-r, 0)],
+            _ => &[],
         };
-        let strokes = |segments: &[[(i32, i32); 2]]| -> anyhow::Result<()> {
-            for s in segments {
-                area.draw(&PathElement::new(s.to_vec(), color.stroke_width(2)))?;
-            }
-            Ok(())
+        let arm = |k: f64| {
+            let a = std::f64::consts::PI * (0.5 + k / 3.0);
+            let d = (r as f64 * 1.25 * a.cos(), r as f64 * 1.25 * a.sin());
+            [(-d.0 as i32, -d.1 as i32), (d.0 as i32, d.1 as i32)]
         };
-        match self {
-            Shape::Circle => {
-                area.draw(&Circle::new((x, y), r, fill.filled()))?;
-                area.draw(&Circle::new((x, y), r, color.stroke_width(1)))?;
-            }
-            Shape::Square => outline(vec![
-                (x - r, y - r),
-                (x + r, y - r),
-                (x + r, y + r),
-                (x - r, y + r),
-            ])?,
-            Shape::Triangle => outline(vec![(x, y - r - 1), (x + r, y + r), (x - r, y + r)])?,
-            Shape::TriangleDown => outline(vec![(x, y + r + 1), (x + r, y - r), (x - r, y - r)])?,
-            Shape::Diamond => {
-                outline(vec![(x, y - r - 1), (x + r, y), (x, y + r + 1), (x - r, y)])?
-            }
-            Shape::Cross => strokes(&[
-                [(x - r, y - r), (x + r, y + r)],
-                [(x - r, y + r), (x + r, y - r)],
-            ])?,
-            Shape::Plus => strokes(&[
-                [(x - r - 1, y), (x + r + 1, y)],
-                [(x, y - r - 1), (x, y + r + 1)],
-            ])?,
-            Shape::Star => {
-                let arm = |k: f64| {
-                    let a = std::f64::consts::PI * (0.5 + k / 3.0);
-                    let (dx, dy) = (
-                        (a.cos() * r as f64 * 1.25) as i32,
-                        (a.sin() * r as f64 * 1.25) as i32,
-                    );
-                    [(x - dx, y - dy), (x + dx, y + dy)]
-                };
-                strokes(&[arm(0.0), arm(1.0), arm(2.0)])?
-            }
+        let strokes: &[[(i32, i32); 2]] = match self {
+            Shape::Cross => &[[(-r, -r), (r, r)], [(-r, r), (r, -r)]],
+            Shape::Plus => &[[(-r - 1, 0), (r + 1, 0)], [(0, -r - 1), (0, r + 1)]],
+            Shape::Star => &[arm(0.0), arm(1.0), arm(2.0)],
+            _ => &[],
+        };
+        let at = |points: &[(i32, i32)]| -> Vec<(i32, i32)> {
+            points.iter().map(|(dx, dy)| (x + dx, y + dy)).collect()
+        };
+        if self == Shape::Circle {
+            area.draw(&Circle::new((x, y), r, fill.filled()))?;
+            area.draw(&Circle::new((x, y), r, line))?;
+        } else if !outline.is_empty() {
+            area.draw(&Polygon::new(at(outline), fill.filled()))?;
+            let closed = [outline, &outline[..1]].concat();
+            area.draw(&PathElement::new(at(&closed), line))?;
+        }
+        for s in strokes {
+            area.draw(&PathElement::new(at(s), color.stroke_width(2)))?;
         }
         Ok(())
     }
@@ -637,10 +608,7 @@ impl Legend<'_> {
     pub fn draw(&self, area: &Canvas, (x, y): (i32, i32)) -> anyhow::Result<()> {
         let corner = (x + self.width(), y + self.height());
         area.draw(&Rectangle::new([(x, y), corner], WHITE.filled()))?;
-        area.draw(&Rectangle::new(
-            [(x, y), corner],
-            RGBColor(0xbb, 0xbb, 0xbb),
-        ))?;
+        area.draw(&Rectangle::new([(x, y), corner], rgb(0xBBBBBB)))?;
         let mut row = y + 6 + LEGEND_ROW / 2;
         let bold = styled(FONT, FontStyle::Bold);
         text(area, (x + 10, row), self.heading, bold, HPos::Left)?;
