@@ -15,6 +15,8 @@ pub mod outcome;
 pub mod score;
 pub mod speedup;
 pub mod summary;
+pub mod table;
+pub mod tables;
 #[cfg(test)]
 pub(crate) mod test_rows;
 pub mod vbs;
