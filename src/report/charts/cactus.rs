@@ -6,15 +6,13 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::HPos;
 
 use crate::report::charts::{
-    ChartData, FONT, Legend, LegendEntry, Linear, PLOT_LEFT, TIMEOUT_COLOR, TIMEOUT_DASH, TOP,
-    format_number, format_seconds, line, linear_ticks, plot, svg, text,
+    ChartData, FONT, Legend, LegendEntry, Linear, PLOT_LEFT, TIMEOUT_COLOR, TIMEOUT_DASH, chart,
+    font, format_number, format_seconds, line, linear_ticks, plot, text,
 };
 use crate::report::vbs::VirtualBest;
 
 /// How many marks a line gets at most, so that long lines stay lines.
 const MAX_MARKS: usize = 24;
-/// Width of the plot, px.
-const WIDTH: i32 = 620;
 
 /// The cactus plot as SVG.
 pub fn cactus(data: &ChartData, vbs: &VirtualBest) -> anyhow::Result<String> {
@@ -28,14 +26,10 @@ pub fn cactus(data: &ChartData, vbs: &VirtualBest) -> anyhow::Result<String> {
                 data.series_label(&solver, &encoding),
                 times.len()
             );
+            let (color, dash) = (data.solver_color(&solver), data.encoding_dash(&encoding));
             let entry = LegendEntry {
                 mark: Some((data.encoding_shape(&encoding), false)),
-                ..LegendEntry::line(
-                    label,
-                    data.solver_color(&solver),
-                    2,
-                    data.encoding_dash(&encoding),
-                )
+                ..LegendEntry::line(label, color, 2, dash)
             };
             (entry, times)
         })
@@ -52,54 +46,38 @@ pub fn cactus(data: &ChartData, vbs: &VirtualBest) -> anyhow::Result<String> {
         entries,
     };
 
-    let plot_h = 440.max(legend.height());
-    let right = PLOT_LEFT + WIDTH + 10;
-    let size = (right + 20 + legend.width() + 20, TOP as i32 + plot_h + 60);
-    let title = "Cactus plot: instances solved within a time";
-    let subtitle = "one line per solver × encoding: the k-th fastest solved instance at (k, its time); right and low is better";
-    svg((size.0 as u32, size.1 as u32), title, subtitle, |root| {
-        let (area, _) = root.margin(TOP, 0, 0, 0).split_horizontally(right);
+    let titles = (
+        "Cactus plot: instances solved within a time",
+        "one line per solver × encoding: the k-th fastest solved instance at (k, its time); right and low is better",
+    );
+    let size = (PLOT_LEFT + 630, 440.max(legend.height()) + 60);
+    chart(titles, size, Some(&legend), |root, area| {
         let instances = vbs.instances.max(1) as f64;
+        let ticks = linear_ticks(0.0, instances, 6.0);
         let x = Linear {
             range: 0.0..instances,
-            ticks: linear_ticks(0.0, instances, 6.0),
+            ticks,
         };
         let format = |v: &f64| format_number(*v);
         let axes = ("instances solved", "wall time per instance (s, log scale)");
-        let chart = plot(
-            &area,
-            PLOT_LEFT as u32,
-            (x, data.time_axis()),
-            &format,
-            axes,
-        )?;
+        let chart = plot(area, PLOT_LEFT as u32, (x, data.time_axis()), &format, axes)?;
         let (lo, hi) = data.time_range();
         let at = |x: f64, t: f64| chart.backend_coord(&(x, t.clamp(lo, hi)));
 
         if data.timeout_on_scale() {
-            let (left, y) = at(0.0, data.timeout);
-            let end = at(instances, data.timeout);
+            let (start, end) = (at(0.0, data.timeout), at(instances, data.timeout));
             line(
                 root,
-                vec![(left, y), end],
+                [start, end],
                 TIMEOUT_COLOR.stroke_width(2),
                 TIMEOUT_DASH,
             )?;
             let label = format!("timeout {} s", format_seconds(data.timeout));
-            text(
-                root,
-                (left + 8, y - 10),
-                &label,
-                super::font(FONT).color(&TIMEOUT_COLOR),
-                HPos::Left,
-            )?;
+            let red = font(FONT).color(&TIMEOUT_COLOR);
+            text(root, (start.0 + 8, start.1 - 10), &label, red, HPos::Left)?;
         }
         for (entry, times) in &lines {
-            let points: Vec<(i32, i32)> = times
-                .iter()
-                .enumerate()
-                .map(|(k, t)| at((k + 1) as f64, *t))
-                .collect();
+            let points: Vec<(i32, i32)> = (1..).zip(times).map(|(k, t)| at(k as f64, *t)).collect();
             if let Some((width, dash)) = entry.line {
                 line(root, points.clone(), entry.color.stroke_width(width), dash)?;
             }
@@ -112,6 +90,6 @@ pub fn cactus(data: &ChartData, vbs: &VirtualBest) -> anyhow::Result<String> {
                 }
             }
         }
-        legend.draw(root, (right + 20, TOP as i32 + 10))
+        Ok(())
     })
 }

@@ -9,8 +9,8 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::HPos;
 
 use crate::report::charts::{
-    ChartData, FONT, Legend, LegendEntry, Linear, PLOT_LEFT, TOP, font, line, log_axis, plot,
-    styled, svg, text,
+    ChartData, FONT, Legend, LegendEntry, Linear, PLOT_LEFT, chart, font, line, log_axis, plot,
+    styled, text,
 };
 use crate::report::outcome::first_appearance;
 use crate::report::score::median;
@@ -90,80 +90,88 @@ pub fn encodings(data: &ChartData) -> anyhow::Result<String> {
             })
             .collect(),
     };
-    let panel_h = 340.max(legend.height());
-    let panel_w = PLOT_LEFT + 330 + 20;
-    let size = (
-        2 * panel_w + 20 + legend.width() + 20,
-        TOP as i32 + 20 + 10 + panel_h + 60,
+    let titles = (
+        "CNF size per encoding against puzzle side",
+        "median over the instances of each side, givens included",
     );
-    let title = "CNF size per encoding against puzzle side";
-    let subtitle = "median over the instances of each side, givens included";
-    svg((size.0 as u32, size.1 as u32), title, subtitle, |root| {
-        // Sides are categories (4, 9, 16, 25 ...), evenly spaced, so that one side still
-        // plots. Encodings often share a size (the same grid variables): each series is
-        // shifted a little within its category so that no mark hides another.
-        let position = |side: u32| sides.iter().position(|s| *s == side).unwrap_or(0) as f64;
-        let spread = (0.5 / series.len().max(1) as f64).min(0.2);
-        let shift = |i: usize| (i as f64 - (series.len() as f64 - 1.0) / 2.0) * spread;
-        let side_name = |v: &f64| {
-            let side = sides.get(v.round().max(0.0) as usize).copied().unwrap_or(0);
-            format!("{side}×{side}")
-        };
-        let area = root.margin(TOP + 20, 0, 0, 0);
-        let (first, rest) = area.split_horizontally(panel_w);
-        let (second, _) = rest.split_horizontally(panel_w);
-        for (panel, (area, what)) in [first, second]
-            .iter()
-            .zip(["variables", "clauses"])
-            .enumerate()
-        {
-            let (area, _) = area.split_vertically(10 + panel_h + 50);
-            let value = |p: &(u32, f64, f64)| if panel == 0 { p.1 } else { p.2 };
-            let values = series.iter().flat_map(|s| s.points.iter().map(value));
-            let (lo, hi) = values.fold((f64::INFINITY, 0f64), |(lo, hi), v| (lo.min(v), hi.max(v)));
-            let x = Linear {
-                range: -0.5..sides.len() as f64 - 0.5,
-                ticks: (0..sides.len()).map(|i| i as f64).collect(),
+    let panel = (PLOT_LEFT + 350, 340.max(legend.height()) + 60);
+    chart(
+        titles,
+        (2 * panel.0, panel.1 + 20),
+        Some(&legend),
+        |root, area| {
+            // Sides are categories (4, 9, 16, 25 ...), evenly spaced, so that one side still
+            // plots. Encodings often share a size (the same grid variables): each series is
+            // shifted a little within its category so that no mark hides another.
+            let position = |side: u32| sides.iter().position(|s| *s == side).unwrap_or(0) as f64;
+            let spread = (0.5 / series.len().max(1) as f64).min(0.2);
+            let shift = |i: usize| (i as f64 - (series.len() as f64 - 1.0) / 2.0) * spread;
+            let side_name = |v: &f64| {
+                let side = sides.get(v.round().max(0.0) as usize).copied().unwrap_or(0);
+                format!("{side}×{side}")
             };
-            let y = log_axis((lo / 1.5).max(1.0), hi * 1.5);
-            let axes = ("puzzle side", &format!("{what} (log scale)") as &str);
-            let chart = plot(&area, PLOT_LEFT as u32, (x, y), &side_name, axes)?;
-            let (left, top) = chart.backend_coord(&(-0.5, hi * 1.5));
-            let (right, _) = chart.backend_coord(&(sides.len() as f64 - 0.5, hi * 1.5));
-            let bold = styled(FONT + 1.0, FontStyle::Bold);
-            text(
-                root,
-                ((left + right) / 2, top - 14),
-                what,
-                bold,
-                HPos::Center,
-            )?;
-            for (i, s) in series.iter().enumerate() {
-                let color = data.encoding_color(&s.encoding);
-                let points: Vec<(i32, i32)> = s
-                    .points
-                    .iter()
-                    .map(|p| chart.backend_coord(&(position(p.0) + shift(i), value(p))))
-                    .collect();
-                line(root, points.clone(), color.stroke_width(2), None)?;
-                for (point, p) in points.iter().zip(&s.points) {
-                    data.encoding_shape(&s.encoding)
-                        .draw(root, *point, 9, color, true)?;
-                    // With a single side the values are otherwise hard to read off a log
-                    // axis.
-                    if sides.len() == 1 {
-                        let label = format!("{:.0}", value(p));
-                        text(
-                            root,
-                            (point.0 + 8, point.1),
-                            &label,
-                            font(FONT - 1.0),
-                            HPos::Left,
-                        )?;
+            let (first, second) = area.margin(20, 0, 0, 0).split_horizontally(panel.0);
+            for (panel, (area, what)) in [first, second]
+                .iter()
+                .zip(["variables", "clauses"])
+                .enumerate()
+            {
+                let value = |p: &(u32, f64, f64)| if panel == 0 { p.1 } else { p.2 };
+                let values = series.iter().flat_map(|s| s.points.iter().map(value));
+                let (lo, hi) =
+                    values.fold((f64::INFINITY, 0f64), |(lo, hi), v| (lo.min(v), hi.max(v)));
+                let ticks = (0..sides.len()).map(|i| i as f64).collect();
+                let x = Linear {
+                    range: -0.5..sides.len() as f64 - 0.5,
+                    ticks,
+                };
+                let y = log_axis((lo / 1.5).max(1.0), hi * 1.5);
+                let y_label = format!("{what} (log scale)");
+                let chart = plot(
+                    area,
+                    PLOT_LEFT as u32,
+                    (x, y),
+                    &side_name,
+                    ("puzzle side", &y_label),
+                )?;
+                let (left, top) = chart.backend_coord(&(-0.5, hi * 1.5));
+                let (right, _) = chart.backend_coord(&(sides.len() as f64 - 0.5, hi * 1.5));
+                let bold = styled(FONT + 1.0, FontStyle::Bold);
+                text(
+                    root,
+                    ((left + right) / 2, top - 14),
+                    what,
+                    bold,
+                    HPos::Center,
+                )?;
+                for (i, s) in series.iter().enumerate() {
+                    let (color, shape) = (
+                        data.encoding_color(&s.encoding),
+                        data.encoding_shape(&s.encoding),
+                    );
+                    let at = |p: &(u32, f64, f64)| {
+                        chart.backend_coord(&(position(p.0) + shift(i), value(p)))
+                    };
+                    let points: Vec<(i32, i32)> = s.points.iter().map(at).collect();
+                    line(root, points.clone(), color.stroke_width(2), None)?;
+                    for (point, p) in points.iter().zip(&s.points) {
+                        shape.draw(root, *point, 9, color, true)?;
+                        // With a single side the values are otherwise hard to read off a log
+                        // axis.
+                        if sides.len() == 1 {
+                            let label = format!("{:.0}", value(p));
+                            text(
+                                root,
+                                (point.0 + 8, point.1),
+                                &label,
+                                font(FONT - 1.0),
+                                HPos::Left,
+                            )?;
+                        }
                     }
                 }
             }
-        }
-        legend.draw(root, (2 * panel_w + 20, TOP as i32 + 30))
-    })
+            Ok(())
+        },
+    )
 }

@@ -353,27 +353,45 @@ pub fn format_seconds(v: f64) -> String {
     }
 }
 
-/// Draws a chart of `width` × `height` px: a white page, the title and subtitle centred on
-/// top (the first [`TOP`] px), then `draw` on the page; returns the SVG text with a `<title>` (what a
-/// browser shows on hover, and what screen readers read).
-pub fn svg(
-    (width, height): (u32, u32),
-    title: &str,
-    subtitle: &str,
-    draw: impl FnOnce(&Canvas) -> anyhow::Result<()>,
+/// Draws a chart: a white page with the title and subtitle centred on top ([`TOP`] px),
+/// then an area of `width` × `height` px for the plot (its tick and axis labels included),
+/// and the legend, if any, beside it, never over the data. `draw` draws on the page and
+/// the plot area. Returns the SVG text with a `<title>` (what a browser shows on hover,
+/// and what screen readers read).
+pub fn chart(
+    (title, subtitle): (&str, &str),
+    (width, height): (i32, i32),
+    legend: Option<&Legend>,
+    draw: impl FnOnce(&Canvas, &Canvas) -> anyhow::Result<()>,
 ) -> anyhow::Result<String> {
+    let (legend_w, legend_h) = legend.map_or((0, 0), |l| (l.width() + 40, l.height() + 20));
+    let size = (width + legend_w, TOP as i32 + height.max(legend_h) + 5);
     let mut out = String::new();
     {
-        let root = SVGBackend::with_string(&mut out, (width, height)).into_drawing_area();
+        let root =
+            SVGBackend::with_string(&mut out, (size.0 as u32, size.1 as u32)).into_drawing_area();
         root.fill(&WHITE)?;
-        let centre = (width / 2) as i32;
-        let centred = Pos::new(HPos::Center, VPos::Bottom);
-        let bold = styled(17.0, FontStyle::Bold).pos(centred);
-        root.draw(&Text::new(clean(title), (centre, 30), bold))?;
+        let centre = size.0 / 2;
+        text(
+            &root,
+            (centre, 22),
+            title,
+            styled(17.0, FontStyle::Bold),
+            HPos::Center,
+        )?;
         let grey = INK.mix(0.8);
-        let light = font(FONT).color(&grey).pos(centred);
-        root.draw(&Text::new(clean(subtitle), (centre, 50), light))?;
-        draw(&root)?;
+        text(
+            &root,
+            (centre, 42),
+            subtitle,
+            font(FONT).color(&grey),
+            HPos::Center,
+        )?;
+        let area = root.margin(TOP, 0, 0, 0).split_horizontally(width).0;
+        draw(&root, &area.split_vertically(height).0)?;
+        if let Some(legend) = legend {
+            legend.draw(&root, (width + 20, TOP as i32 + 10))?;
+        }
         root.present()?;
     }
     let escaped = clean(title)
@@ -434,10 +452,11 @@ where
 /// A line from `points` (pixels on `area`), solid or dashed (dash, gap).
 pub fn line(
     area: &Canvas,
-    points: Vec<(i32, i32)>,
+    points: impl Into<Vec<(i32, i32)>>,
     style: ShapeStyle,
     dash: Option<(u32, u32)>,
 ) -> anyhow::Result<()> {
+    let points = points.into();
     match dash {
         None => area.draw(&PathElement::new(points, style))?,
         Some((on, off)) => area.draw(&plotters::element::DashedPathElement::new(

@@ -13,8 +13,8 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::HPos;
 
 use crate::report::charts::{
-    ChartData, FONT, GREY, Legend, LegendEntry, PLOT_LEFT, Shape, TIMEOUT_COLOR, TIMEOUT_DASH, TOP,
-    WRONG_COLOR, font, format_number, line, plot, styled, svg, text, text_width,
+    ChartData, FONT, GREY, Legend, LegendEntry, PLOT_LEFT, Shape, TIMEOUT_COLOR, TIMEOUT_DASH,
+    WRONG_COLOR, chart, font, format_number, line, plot, styled, text, text_width,
 };
 use crate::report::outcome::{Answer, Outcome};
 
@@ -99,22 +99,13 @@ pub fn scatter(data: &ChartData, x_solver: &str, y_solver: &str) -> anyhow::Resu
         .collect();
     if several_encodings {
         for e in &data.encodings {
-            let color = data.encoding_color(e);
-            entries.push(LegendEntry::mark(
-                format!("encoding {e}"),
-                color,
-                Shape::Circle,
-                true,
-            ));
+            let (label, color) = (format!("encoding {e}"), data.encoding_color(e));
+            entries.push(LegendEntry::mark(label, color, Shape::Circle, true));
         }
     }
-    let guides = [
-        (1.0, None, "equal time"),
-        (2.0, Some((6, 4)), "2× apart"),
-        (10.0, Some((2, 3)), "10× apart"),
-    ];
-    for (_, dash, label) in guides {
-        entries.push(LegendEntry::line(label.into(), GREY, 1, dash));
+    let guides = [(1.0, None), (2.0, Some((6, 4))), (10.0, Some((2, 3)))];
+    for ((_, dash), label) in guides.iter().zip(["equal time", "2× apart", "10× apart"]) {
+        entries.push(LegendEntry::line(label.into(), GREY, 1, *dash));
     }
     entries.push(data.timeout_entry());
     let legend = Legend {
@@ -122,110 +113,64 @@ pub fn scatter(data: &ChartData, x_solver: &str, y_solver: &str) -> anyhow::Resu
         entries,
     };
 
-    let right = PLOT_LEFT + SIDE + 10;
-    let size = (
-        right + 20 + legend.width() + 20,
-        TOP as i32 + SIDE.max(legend.height()) + 60,
-    );
     let title = format!("{y_solver} vs {x_solver}: wall time per instance");
     let what = if several_encodings {
         "(instance, encoding) pairs"
     } else {
         "instances"
     };
-    let subtitle = format!(
-        "{} {what} both ran; below the diagonal: {y_solver} faster",
-        pairs.len()
-    );
-    svg((size.0 as u32, size.1 as u32), &title, &subtitle, |root| {
-        let area = root.margin(TOP, 0, 0, 0);
-        let (area, _) = area.split_horizontally(right);
-        let (area, _) = area.split_vertically(SIDE + 60);
+    let n = pairs.len();
+    let subtitle = format!("{n} {what} both ran; below the diagonal: {y_solver} faster");
+    let size = (PLOT_LEFT + SIDE + 10, SIDE + 60);
+    chart((&title, &subtitle), size, Some(&legend), |root, area| {
         let (lo, hi) = data.time_range();
         let format = |v: &f64| format_number(*v);
-        let axes = (
-            format!("{x_solver}: wall time (s, log scale)"),
-            format!("{y_solver}: wall time (s, log scale)"),
-        );
-        let chart = plot(
-            &area,
-            PLOT_LEFT as u32,
-            (data.time_axis(), data.time_axis()),
-            &format,
-            (&axes.0, &axes.1),
-        )?;
+        let x_label = format!("{x_solver}: wall time (s, log scale)");
+        let y_label = format!("{y_solver}: wall time (s, log scale)");
+        let axes = (data.time_axis(), data.time_axis());
+        let chart = plot(area, PLOT_LEFT as u32, axes, &format, (&x_label, &y_label))?;
         let at = |x: f64, y: f64| chart.backend_coord(&(x.clamp(lo, hi), y.clamp(lo, hi)));
+        let ((left, bottom), (right, top)) = (at(lo, lo), at(hi, hi));
 
         // y = f·x inside the square lo..hi: x from max(lo, lo/f) to min(hi, hi/f). Each
         // is labelled where it enters the plot (the left edge above the diagonal, the
         // bottom edge below it): the top right corner is where the timeout lines and the
         // border marks crowd.
-        for (factor, dash, _) in guides {
-            for f in if factor == 1.0 {
-                vec![1.0]
-            } else {
-                vec![factor, 1.0 / factor]
-            } {
+        let grey = font(FONT).color(&RGBColor(0x66, 0x66, 0x66));
+        for (factor, dash) in guides {
+            for f in [factor, 1.0 / factor]
+                .into_iter()
+                .take(if factor == 1.0 { 1 } else { 2 })
+            {
                 let (from, to) = (lo.max(lo / f), hi.min(hi / f));
                 let (start, end) = (at(from, from * f), at(to, to * f));
-                line(root, vec![start, end], GREY.stroke_width(1), dash)?;
+                line(root, [start, end], GREY.stroke_width(1), dash)?;
                 if factor > 1.0 {
-                    let label = format!("{factor}×");
-                    let place = if f > 1.0 {
-                        (start.0 + 5, start.1 - 10)
-                    } else {
-                        (start.0 + 6, start.1 - 9)
-                    };
-                    text(
-                        root,
-                        place,
-                        &label,
-                        font(FONT).color(&RGBColor(0x66, 0x66, 0x66)),
-                        HPos::Left,
-                    )?;
+                    let place = (start.0 + 5, start.1 - 10);
+                    text(root, place, &format!("{factor}×"), grey.clone(), HPos::Left)?;
                 }
             }
         }
         let (tx, ty) = if data.timeout_on_scale() {
-            let corner = at(data.timeout, data.timeout);
-            let (left, bottom) = at(lo, lo);
-            let (right, top) = at(hi, hi);
+            let (tx, ty) = at(data.timeout, data.timeout);
             let border = TIMEOUT_COLOR.stroke_width(2);
-            line(
-                root,
-                vec![(corner.0, top), (corner.0, bottom)],
-                border,
-                TIMEOUT_DASH,
-            )?;
-            line(
-                root,
-                vec![(left, corner.1), (right, corner.1)],
-                border,
-                TIMEOUT_DASH,
-            )?;
-            corner
+            line(root, [(tx, top), (tx, bottom)], border, TIMEOUT_DASH)?;
+            line(root, [(left, ty), (right, ty)], border, TIMEOUT_DASH)?;
+            (tx, ty)
         } else {
-            at(hi, hi)
+            (right, top)
         };
 
         // Faster on: a count per side, each in the corner of the side it counts, inside
         // the timeout lines, on a white ground so that marks under it do not garble it.
-        let y_faster = pairs
-            .iter()
-            .filter(|(_, a, b)| b.answer.solved() && (!a.answer.solved() || b.time < a.time))
-            .count();
-        let x_faster = pairs
-            .iter()
-            .filter(|(_, a, b)| a.answer.solved() && (!b.answer.solved() || a.time < b.time))
-            .count();
-        let (left, bottom) = at(lo, lo);
+        let faster =
+            |a: &Outcome, b: &Outcome| a.answer.solved() && (!b.answer.solved() || a.time < b.time);
+        let x_faster = pairs.iter().filter(|(_, a, b)| faster(a, b)).count();
+        let y_faster = pairs.iter().filter(|(_, a, b)| faster(b, a)).count();
         let x_label = format!("{x_solver} faster: {x_faster}");
         let y_label = format!("{y_solver} faster: {y_faster}");
-        let y_width = text_width(&y_label) + 12;
-        for (label, corner) in [
-            (x_label, (left + 8, ty + 10)),
-            (y_label, (tx - 8 - y_width, bottom - 30)),
-        ] {
+        let y_corner = (tx - 20 - text_width(&y_label), bottom - 30);
+        for (label, corner) in [(x_label, (left + 8, ty + 10)), (y_label, y_corner)] {
             let far = (corner.0 + text_width(&label) + 12, corner.1 + 20);
             root.draw(&Rectangle::new([corner, far], WHITE.mix(0.85).filled()))?;
             root.draw(&Rectangle::new([corner, far], RGBColor(0xbb, 0xbb, 0xbb)))?;
@@ -251,6 +196,6 @@ pub fn scatter(data: &ChartData, x_solver: &str, y_solver: &str) -> anyhow::Resu
             let color = mark_color(*mark, Some(&a.encoding));
             shape.draw(root, at(place(a), place(b)), 9, color, filled)?;
         }
-        legend.draw(root, (right + 20, TOP as i32 + 10))
+        Ok(())
     })
 }

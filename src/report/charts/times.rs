@@ -8,9 +8,10 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::HPos;
 
 use crate::report::charts::{
-    ChartData, FONT, Linear, TIMEOUT_COLOR, TIMEOUT_DASH, TOP, font, format_number, format_seconds,
-    line, plot, styled, svg, text, text_width,
+    ChartData, FONT, Linear, TIMEOUT_COLOR, TIMEOUT_DASH, chart, font, format_number,
+    format_seconds, line, plot, rgb, styled, text, text_width,
 };
+use crate::report::outcome::Outcome;
 
 /// Height of one box row, px.
 const ROW: i32 = 44;
@@ -37,42 +38,34 @@ pub fn times(data: &ChartData) -> anyhow::Result<String> {
         .collect();
     let left = labels.iter().map(|l| text_width(l)).fold(60, i32::max) + 30;
     let rows = series.len().max(1) as i32;
-    let size = (
-        left + WIDTH + 10 + 150,
-        TOP as i32 + 10 + rows * ROW + 50 + 15,
+    let titles = (
+        "Wall time of solved instances, per solver × encoding",
+        "box: middle half; bar: median; whiskers: fastest and slowest; dots: each instance",
     );
-    let title = "Wall time of solved instances, per solver × encoding";
-    let subtitle =
-        "box: middle half; bar: median; whiskers: fastest and slowest; dots: each instance";
-    svg((size.0 as u32, size.1 as u32), title, subtitle, |root| {
-        let (area, _) = root
-            .margin(TOP, 0, 0, 0)
-            .split_horizontally(left + WIDTH + 10);
-        let (area, _) = area.split_vertically(10 + rows * ROW + 50);
+    // The plot, then a column of how many each solved.
+    let size = (left + WIDTH + 10 + 150, rows * ROW + 60);
+    chart(titles, size, None, |root, area| {
+        let area = area.split_horizontally(left + WIDTH + 10).0;
         // The y axis only places rows: no ticks, the row labels are drawn below.
         let y = Linear {
             range: 0.0..rows as f64,
             ticks: Vec::new(),
         };
-        let format = |v: &f64| format_number(*v);
-        let chart = plot(
-            &area,
-            left as u32,
-            (data.time_axis(), y),
-            &format,
+        let (format, axes) = (
+            |v: &f64| format_number(*v),
             ("wall time (s, log scale)", ""),
-        )?;
+        );
+        let chart = plot(&area, left as u32, (data.time_axis(), y), &format, axes)?;
         let (lo, hi) = data.time_range();
         let at = |t: f64, row: f64| chart.backend_coord(&(t.clamp(lo, hi), rows as f64 - row));
-        let (plot_left, top) = at(lo, 0.0);
-        let (plot_right, bottom) = at(hi, rows as f64);
+        let ((plot_left, top), (plot_right, bottom)) = (at(lo, 0.0), at(hi, rows as f64));
 
         let red = font(FONT).color(&TIMEOUT_COLOR);
         if data.timeout_on_scale() {
             let (tx, _) = at(data.timeout, 0.0);
             line(
                 root,
-                vec![(tx, top), (tx, bottom)],
+                [(tx, top), (tx, bottom)],
                 TIMEOUT_COLOR.stroke_width(2),
                 TIMEOUT_DASH,
             )?;
@@ -101,21 +94,17 @@ pub fn times(data: &ChartData) -> anyhow::Result<String> {
             let (_, mid) = at(lo, row as f64 + 0.5);
             let color = data.solver_color(solver);
             let times = data.solved_times(solver, encoding);
-            let ran = data
-                .outcomes
-                .iter()
-                .filter(|o| &o.solver == solver && &o.encoding == encoding)
-                .count();
+            let of = |o: &&Outcome| &o.solver == solver && &o.encoding == encoding;
+            let ran = data.outcomes.iter().filter(of).count();
             text(root, (plot_left - 10, mid), label, font(FONT), HPos::Right)?;
             let count = format!("{} / {ran}", times.len());
             text(root, (plot_right + 12, mid), &count, font(FONT), HPos::Left)?;
             if row > 0 {
-                let (_, sep) = at(lo, row as f64);
-                let grid = RGBColor(0xe2, 0xe2, 0xe2).stroke_width(1);
+                let (_, y) = at(lo, row as f64);
                 line(
                     root,
-                    vec![(plot_left + 1, sep), (plot_right - 1, sep)],
-                    grid,
+                    [(plot_left + 1, y), (plot_right - 1, y)],
+                    GRID.into(),
                     None,
                 )?;
             }
@@ -131,30 +120,21 @@ pub fn times(data: &ChartData) -> anyhow::Result<String> {
                 continue;
             }
             let px = |t: f64| at(t, 0.0).0;
-            let (q1, q2, q3) = (
-                quantile(&times, 0.25),
-                quantile(&times, 0.5),
-                quantile(&times, 0.75),
-            );
-            let (fastest, slowest) = (times[0], times[times.len() - 1]);
+            let [q1, q2, q3] = [0.25, 0.5, 0.75].map(|q| px(quantile(&times, q)));
+            let (fastest, slowest) = (px(times[0]), px(times[times.len() - 1]));
             let whisker = color.stroke_width(2);
-            line(root, vec![(px(fastest), mid), (px(q1), mid)], whisker, None)?;
-            line(root, vec![(px(q3), mid), (px(slowest), mid)], whisker, None)?;
+            line(root, [(fastest, mid), (q1, mid)], whisker, None)?;
+            line(root, [(q3, mid), (slowest, mid)], whisker, None)?;
             for end in [fastest, slowest] {
-                line(
-                    root,
-                    vec![(px(end), mid - 7), (px(end), mid + 7)],
-                    whisker,
-                    None,
-                )?;
+                line(root, [(end, mid - 7), (end, mid + 7)], whisker, None)?;
             }
             let half = ROW * 28 / 100;
-            let corners = [(px(q1), mid - half), (px(q3).max(px(q1) + 2), mid + half)];
+            let corners = [(q1, mid - half), (q3.max(q1 + 2), mid + half)];
             root.draw(&Rectangle::new(corners, color.mix(0.25).filled()))?;
             root.draw(&Rectangle::new(corners, color.stroke_width(2)))?;
             line(
                 root,
-                vec![(px(q2), mid - half), (px(q2), mid + half)],
+                [(q2, mid - half), (q2, mid + half)],
                 color.stroke_width(3),
                 None,
             )?;
@@ -174,6 +154,8 @@ pub fn times(data: &ChartData) -> anyhow::Result<String> {
 }
 
 /// The colour of the dots of single runs.
-const DOT: RGBColor = RGBColor(0x22, 0x22, 0x22);
+const DOT: RGBColor = rgb(0x222222);
+/// The colour of the lines between rows.
+const GRID: RGBColor = rgb(0xE2E2E2);
 /// Faint text.
 const INK_FAINT: RGBAColor = RGBAColor(0x22, 0x22, 0x22, 0.7);
