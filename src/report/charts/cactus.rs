@@ -5,10 +5,11 @@
 use plotters::prelude::*;
 use plotters::style::text_anchor::HPos;
 
-use crate::report::charts::{
-    ChartData, FONT, Legend, LegendEntry, Linear, PLOT_LEFT, TIMEOUT_COLOR, TIMEOUT_DASH, chart,
-    font, format_number, format_seconds, line, linear_ticks, plot, text,
+use crate::report::charts::draw::{
+    FONT, Legend, LegendEntry, Linear, PLOT_LEFT, chart, font, format_number, format_seconds, line,
+    linear_ticks, plot, text,
 };
+use crate::report::charts::{ChartData, TIMEOUT_COLOR, TIMEOUT_DASH};
 use crate::report::vbs::VirtualBest;
 
 /// How many marks a line gets at most, so that long lines stay lines.

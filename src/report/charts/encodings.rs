@@ -8,9 +8,9 @@ use std::collections::BTreeMap;
 use plotters::prelude::*;
 use plotters::style::text_anchor::HPos;
 
-use crate::report::charts::{
-    ChartData, FONT, Legend, LegendEntry, Linear, PLOT_LEFT, chart, font, line, log_axis, plot,
-    styled, text,
+use crate::report::charts::ChartData;
+use crate::report::charts::draw::{
+    FONT, Legend, LegendEntry, Linear, PLOT_LEFT, chart, font, line, log_axis, plot, styled, text,
 };
 use crate::report::outcome::first_appearance;
 use crate::report::score::median;

@@ -12,10 +12,11 @@ use std::collections::HashMap;
 use plotters::prelude::*;
 use plotters::style::text_anchor::HPos;
 
-use crate::report::charts::{
-    ChartData, FONT, GREY, Legend, LegendEntry, PLOT_LEFT, Shape, TIMEOUT_COLOR, TIMEOUT_DASH,
-    WRONG_COLOR, chart, font, format_number, line, plot, styled, text, text_width,
+use crate::report::charts::draw::{
+    FONT, GREY, Legend, LegendEntry, PLOT_LEFT, Shape, chart, font, format_number, line, plot,
+    styled, text, text_width,
 };
+use crate::report::charts::{ChartData, TIMEOUT_COLOR, TIMEOUT_DASH, WRONG_COLOR};
 use crate::report::outcome::{Answer, Outcome};
 
 /// The colour of the marks when colour does not stand for an encoding.

@@ -7,10 +7,11 @@
 use plotters::prelude::*;
 use plotters::style::text_anchor::HPos;
 
-use crate::report::charts::{
-    ChartData, FONT, Linear, TIMEOUT_COLOR, TIMEOUT_DASH, chart, font, format_number,
-    format_seconds, line, plot, rgb, styled, text, text_width,
+use crate::report::charts::draw::{
+    FONT, Linear, chart, font, format_number, format_seconds, line, plot, rgb, styled, text,
+    text_width,
 };
+use crate::report::charts::{ChartData, TIMEOUT_COLOR, TIMEOUT_DASH};
 use crate::report::outcome::Outcome;
 
 /// Height of one box row, px.
