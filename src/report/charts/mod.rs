@@ -185,3 +185,57 @@ pub fn file_safe(name: &str) -> String {
         })
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::report::test_rows::row;
+    use crate::report::{ReportOptions, render_report};
+
+    /// Every chart is well-formed SVG that inlines into `index.html` as it is: no ids or
+    /// clip paths that could clash between charts, names with markup and control
+    /// characters escaped, and a `<title>`.
+    #[test]
+    fn every_chart_is_plain_well_formed_svg() {
+        let mut rows = Vec::new();
+        for (i, status) in ["SAT", "UNSAT", "TIMEOUT", "ERROR", "SAT"]
+            .iter()
+            .enumerate()
+        {
+            for (s, solver) in ["a", "b<&\u{7}>"].into_iter().enumerate() {
+                for encoding in ["e1", "e2"] {
+                    let wall = 0.01 * (i + 1) as f64 * (s + 1) as f64;
+                    let mut r = row(&format!("i{i}"), encoding, solver, status, wall);
+                    r.wrong = i == 4 && s == 1;
+                    rows.push(r);
+                }
+            }
+        }
+        let files = render_report(&rows, &ReportOptions::default()).unwrap();
+        let svgs: Vec<_> = files.iter().filter(|f| f.name.ends_with(".svg")).collect();
+        assert_eq!(svgs.len(), 4, "cactus, one scatter, times, encodings");
+        for file in svgs {
+            let svg = String::from_utf8(file.bytes.clone()).unwrap();
+            let doc =
+                roxmltree::Document::parse(&svg).unwrap_or_else(|e| panic!("{}: {e}", file.name));
+            assert!(
+                doc.descendants().all(|n| n.attribute("id").is_none()),
+                "{}",
+                file.name
+            );
+            assert!(
+                !svg.contains("clipPath") && !svg.contains("<script"),
+                "{}",
+                file.name
+            );
+            assert!(
+                doc.descendants().any(|n| n.has_tag_name("title")),
+                "{}",
+                file.name
+            );
+            if file.name != "encodings.svg" {
+                let named = svg.contains("b&lt;&amp; &gt;");
+                assert!(named, "{} names the solver", file.name);
+            }
+        }
+    }
+}
