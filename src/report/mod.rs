@@ -15,6 +15,8 @@ pub mod outcome;
 pub mod score;
 pub mod speedup;
 pub mod summary;
+pub mod table;
+pub mod tables;
 #[cfg(test)]
 pub(crate) mod test_rows;
 pub mod vbs;
@@ -152,7 +154,7 @@ pub fn render_report(rows: &[Row], opts: &ReportOptions) -> anyhow::Result<Vec<R
     };
     let mut charts: Vec<(String, String)> = vec![(
         "cactus.svg".into(),
-        charts::cactus::cactus(&data, &virtual_best),
+        charts::cactus::cactus(&data, &virtual_best)?,
     )];
     for (x_solver, y_solver) in scatter_pairs(&solvers, opts.baseline.as_deref()) {
         charts.push((
@@ -161,12 +163,12 @@ pub fn render_report(rows: &[Row], opts: &ReportOptions) -> anyhow::Result<Vec<R
                 charts::file_safe(y_solver),
                 charts::file_safe(x_solver)
             ),
-            charts::scatter::scatter(&data, x_solver, y_solver),
+            charts::scatter::scatter(&data, x_solver, y_solver)?,
         ));
     }
-    charts.push(("times.svg".into(), charts::times::times(&data)));
+    charts.push(("times.svg".into(), charts::times::times(&data)?));
     if charts::encodings::has_several_encodings(&data) {
-        charts.push(("encodings.svg".into(), charts::encodings::encodings(&data)));
+        charts.push(("encodings.svg".into(), charts::encodings::encodings(&data)?));
     }
 
     let speedups = match &baseline {
