@@ -22,6 +22,10 @@ install_packages() {
     && command -v sbatch >/dev/null && command -v munged >/dev/null; then
     return
   fi
+  if [ -n "${BENCH_SLURM_NO_INSTALL:-}" ]; then
+    log "slurm-wlm and munge are not installed (and BENCH_SLURM_NO_INSTALL is set)"
+    exit 1
+  fi
   if [ "$(id -u)" != 0 ]; then
     log "slurm-wlm and munge are not installed, and installing them needs root"
     exit 1
