@@ -290,6 +290,10 @@ pub struct MergeArgs {
     /// Compare every solver against this one (default: every pair).
     #[arg(long)]
     pub baseline: Option<String>,
+    /// Write results.csv only; draw the report later with `bench report` (for studies too
+    /// big for one report).
+    #[arg(long = "no-report")]
+    pub no_report: bool,
 }
 
 /// `bench report`.

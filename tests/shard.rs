@@ -123,6 +123,21 @@ fn shards_merge_into_what_one_machine_gives() {
     assert!(out.contains("merged 56 runs of 3 shards"), "{out}");
     assert!(!study.join("missing.csv").exists());
     let merged = read_rows(&study.join("results.csv"), false).unwrap();
+    // --no-report writes the same results.csv, shard by shard.
+    let csv = std::fs::read_to_string(study.join("results.csv")).unwrap();
+    let alone = dir.path().join("alone");
+    let out = ok(bench()
+        .arg("merge")
+        .arg(&study)
+        .arg("--no-report")
+        .arg("--out")
+        .arg(&alone));
+    assert!(out.contains("bench report"), "{out}");
+    assert_eq!(
+        std::fs::read_to_string(alone.join("results.csv")).unwrap(),
+        csv
+    );
+    assert!(!alone.join("index.html").exists());
 
     // Disjoint shards: every instance in exactly one.
     let mut owner: HashMap<String, usize> = HashMap::new();

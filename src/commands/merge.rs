@@ -4,7 +4,10 @@
 
 use crate::cli::MergeArgs;
 use crate::report::score;
-use crate::study::merge::{Refused, merge, read_plans, write, write_missing};
+use crate::run::results::Row;
+use crate::study::merge::{
+    Refused, ResultsOut, merge, read_plans, write_missing, write_report_of, write_side_files,
+};
 use crate::study::plan;
 
 pub(super) fn run(args: MergeArgs) -> anyhow::Result<i32> {
@@ -27,7 +30,31 @@ pub(super) fn run(args: MergeArgs) -> anyhow::Result<i32> {
         );
         return Ok(2);
     }
-    let merged = match merge(&args.studies, &plans, &planned, &opts.solvers, opts.repeat) {
+    let out = args.out.clone().unwrap_or_else(|| args.studies[0].clone());
+    // Rows go to results.csv (committed only if the merge succeeds) and, for the report,
+    // stay in memory; without the report, one shard at a time is all memory holds.
+    let mut results = ResultsOut::create(&out)?;
+    let mut kept: Vec<Row> = Vec::new();
+    let mut wrong = 0;
+    let mut sink = |rows: Vec<Row>| -> anyhow::Result<()> {
+        results.write(&rows)?;
+        wrong += rows.iter().filter(|r| r.wrong).count();
+        if !args.no_report {
+            if kept.is_empty() {
+                kept.reserve(first.runs);
+            }
+            kept.extend(rows);
+        }
+        Ok(())
+    };
+    let merged = match merge(
+        &args.studies,
+        &plans,
+        &planned,
+        &opts.solvers,
+        opts.repeat,
+        &mut sink,
+    ) {
         Ok(m) => m,
         Err(e) if e.is::<Refused>() => {
             eprintln!("bench: {e}");
@@ -35,7 +62,6 @@ pub(super) fn run(args: MergeArgs) -> anyhow::Result<i32> {
         }
         Err(e) => return Err(e),
     };
-    let out = args.out.clone().unwrap_or_else(|| args.studies[0].clone());
     let script = args.studies[0].join("bench.sbatch");
     let missing = merged.missing_runs();
     if missing > 0 {
@@ -54,25 +80,35 @@ pub(super) fn run(args: MergeArgs) -> anyhow::Result<i32> {
             return Ok(1);
         }
     }
-    let files = write(&out, &merged, args.baseline.clone())?;
-    for line in score::wrong_lines(&merged.rows) {
-        eprintln!("{line}");
-    }
-    print!("{}", score::text_table(&score::scores(&merged.rows)));
+    results.commit()?;
+    write_side_files(&out, &merged)?;
+    let report = if args.no_report {
+        format!(
+            "draw the report with: bench report {}",
+            out.join("results.csv").display()
+        )
+    } else {
+        let files = write_report_of(&out, &kept, &merged, args.baseline.clone())?;
+        for line in score::wrong_lines(&kept) {
+            eprintln!("{line}");
+        }
+        print!("{}", score::text_table(&score::scores(&kept)));
+        format!("report: {}", files.index().display())
+    };
     for note in merged.notes() {
         eprintln!("bench: {note}");
     }
     println!(
-        "merged {} runs of {} shards{}: {} (report: {})",
-        merged.rows.len(),
+        "merged {} runs of {} shards{}{}: {} ({report})",
+        merged.rows,
         first.shards,
         if missing > 0 { " (PARTIAL)" } else { "" },
+        if wrong > 0 {
+            format!(", {wrong} WRONG")
+        } else {
+            String::new()
+        },
         out.join("results.csv").display(),
-        files.index().display()
     );
-    Ok(if missing > 0 || merged.rows.iter().any(|r| r.wrong) {
-        1
-    } else {
-        0
-    })
+    Ok(if missing > 0 || wrong > 0 { 1 } else { 0 })
 }

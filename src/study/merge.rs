@@ -6,15 +6,18 @@
 //! recorded twice (in one shard, or in a shard it does not belong to), a run not in the plan.
 //! The plan's runs are enumerated again from the corpus, shard by shard, and held against
 //! the rows, so every missing run is named with its shard and the command that completes it;
-//! without `--partial` a merge with missing runs writes only `missing.csv`. Each key set is
-//! one shard's, so memory stays the rows plus one shard's keys. Every shard's machine (host,
+//! without `--partial` a merge with missing runs writes only `missing.csv`. The shards are
+//! taken one at a time: each key set is one shard's, and each shard's rows go on to a sink
+//! (the merged CSV, written to a temporary file that replaces results.csv only when the
+//! merge succeeds) before the next is read, so without the report memory holds one shard;
+//! the report needs every row in memory. Every shard's machine (host,
 //! CPU model, cores, kernel, bench version) goes to `machines.csv`, and the report says when
 //! the shards ran on different CPU models, whose times are then not comparable.
 //!
 //! The rows of every shard are read with the results reader of `bench run` (a last line cut
-//! by a cancelled task is left out), joined in shard order, cross-checked (an UNSAT against
-//! a verified model of the same instance, which one shard holds whole), and drawn by the
-//! report code of `bench report`.
+//! by a cancelled task is left out), joined in shard order, cross-checked shard by shard (an
+//! UNSAT against a verified model of the same instance, which one shard holds whole), and
+//! drawn by the report code of `bench report`.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt::Write as _;
@@ -88,8 +91,8 @@ pub struct MachineLine {
 /// What the shards hold, checked.
 #[derive(Debug, Default)]
 pub struct Merged {
-    /// Every row, shard by shard.
-    pub rows: Vec<Row>,
+    /// Rows merged.
+    pub rows: usize,
     /// Missing runs, by shard.
     pub missing: Vec<Missing>,
     /// Runs the shards' own runs left out (inputs they could not read or encode).
@@ -227,14 +230,16 @@ fn machine(shard: Shard, meta: &serde_json::Value) -> MachineLine {
 }
 
 /// Checks and joins the shards of `studies` (all of one plan, `planned`, whose runs are
-/// `solvers` × `repeat` per formula). Errors with [`Refused`] when they do not belong
-/// together.
+/// `solvers` × `repeat` per formula), handing each shard's rows to `sink` in shard order.
+/// Errors with [`Refused`] when they do not belong together (the sink may have had some
+/// shards by then: it must not commit anything before this returns Ok).
 pub fn merge(
     studies: &[PathBuf],
     plans: &[StudyPlan],
     planned: &Planned,
     solvers: &[String],
     repeat: u32,
+    sink: &mut dyn FnMut(Vec<Row>) -> anyhow::Result<()>,
 ) -> anyhow::Result<Merged> {
     let plan = &planned.plan;
     let n = plan.shards;
@@ -286,7 +291,6 @@ pub fn merge(
         planned: plan.runs,
         ..Merged::default()
     };
-    merged.rows.reserve(plan.runs);
     for (k, members) in by_shard.iter().enumerate() {
         let shard = Shard { k, n };
         let mut expected: HashSet<Key<'_>> = HashSet::with_capacity(plan.shard_runs[k]);
@@ -377,12 +381,15 @@ pub fn merge(
                 }),
             }
         }
-        merged.rows.append(&mut shard_rows);
+        if refused.is_empty() {
+            cross_check_unsat(&mut shard_rows);
+            merged.rows += shard_rows.len();
+            sink(shard_rows)?;
+        }
     }
     if !refused.is_empty() {
         return Err(Refused(refused).into());
     }
-    cross_check_unsat(&mut merged.rows);
     Ok(merged)
 }
 
@@ -401,6 +408,64 @@ fn write_atomic(
             .with_context(|| format!("writing {}", tmp.display()))?;
     }
     std::fs::rename(&tmp, path).with_context(|| format!("writing {}", path.display()))
+}
+
+/// The merged results.csv, written shard by shard to a temporary file that replaces
+/// `results.csv` only on [`ResultsOut::commit`] (dropped uncommitted, it is removed).
+pub struct ResultsOut {
+    tmp: PathBuf,
+    target: PathBuf,
+    csv: Option<csv::Writer<std::io::BufWriter<std::fs::File>>>,
+}
+
+impl ResultsOut {
+    /// Starts `out/results.csv`.
+    pub fn create(out: &Path) -> anyhow::Result<ResultsOut> {
+        std::fs::create_dir_all(out).with_context(|| format!("creating {}", out.display()))?;
+        let target = out.join("results.csv");
+        let tmp = out.join(format!("results.csv.{}.tmp", std::process::id()));
+        let file =
+            std::fs::File::create(&tmp).with_context(|| format!("creating {}", tmp.display()))?;
+        let csv = csv::Writer::from_writer(std::io::BufWriter::with_capacity(1 << 20, file));
+        Ok(ResultsOut {
+            tmp,
+            target,
+            csv: Some(csv),
+        })
+    }
+
+    /// Appends rows.
+    pub fn write(&mut self, rows: &[Row]) -> anyhow::Result<()> {
+        if let Some(csv) = &mut self.csv {
+            for row in rows {
+                csv.serialize(row)
+                    .with_context(|| format!("writing {}", self.tmp.display()))?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Replaces results.csv with what was written.
+    pub fn commit(mut self) -> anyhow::Result<()> {
+        if let Some(csv) = self.csv.take() {
+            let mut inner = csv
+                .into_inner()
+                .map_err(|e| anyhow::anyhow!("writing {}: {}", self.tmp.display(), e.error()))?;
+            inner
+                .flush()
+                .with_context(|| format!("writing {}", self.tmp.display()))?;
+        }
+        std::fs::rename(&self.tmp, &self.target)
+            .with_context(|| format!("writing {}", self.target.display()))
+    }
+}
+
+impl Drop for ResultsOut {
+    fn drop(&mut self) {
+        if self.csv.is_some() {
+            let _ = std::fs::remove_file(&self.tmp);
+        }
+    }
 }
 
 /// Writes `missing.csv` (or removes a stale one when nothing is missing).
@@ -431,21 +496,8 @@ pub fn write_missing(out: &Path, merged: &Merged) -> anyhow::Result<()> {
     })
 }
 
-/// Writes `results.csv`, `machines.csv` and the report into `out`.
-pub fn write(
-    out: &Path,
-    merged: &Merged,
-    baseline: Option<String>,
-) -> anyhow::Result<crate::report::ReportFiles> {
-    std::fs::create_dir_all(out).with_context(|| format!("creating {}", out.display()))?;
-    write_atomic(&out.join("results.csv"), |w| {
-        let mut csv = csv::Writer::from_writer(w);
-        for row in &merged.rows {
-            csv.serialize(row)?;
-        }
-        csv.flush()?;
-        Ok(())
-    })?;
+/// Writes `machines.csv` and `missing.csv` into `out`.
+pub fn write_side_files(out: &Path, merged: &Merged) -> anyhow::Result<()> {
     write_atomic(&out.join("machines.csv"), |w| {
         let mut csv = csv::Writer::from_writer(w);
         csv.write_record([
@@ -469,13 +521,22 @@ pub fn write(
         csv.flush()?;
         Ok(())
     })?;
-    write_missing(out, merged)?;
+    write_missing(out, merged)
+}
+
+/// Writes the report of the merged `rows` into `out`, with the merge's notes.
+pub fn write_report_of(
+    out: &Path,
+    rows: &[Row],
+    merged: &Merged,
+    baseline: Option<String>,
+) -> anyhow::Result<crate::report::ReportFiles> {
     let opts = ReportOptions {
         baseline,
         timeout: None,
         notes: merged.notes(),
     };
-    write_report(&merged.rows, out, &opts)
+    write_report(rows, out, &opts)
 }
 
 /// Reads the plan of every study; the first one's is the plan merged.
