@@ -543,3 +543,44 @@ pub fn write_report_of(
 pub fn read_plans(studies: &[PathBuf]) -> anyhow::Result<Vec<StudyPlan>> {
     studies.iter().map(|s| plan::read(s)).collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn machine(shard: &str, cpu: &str) -> MachineLine {
+        MachineLine {
+            shard: shard.into(),
+            cpu_model: cpu.into(),
+            bench_version: "0.1.0".into(),
+            ..MachineLine::default()
+        }
+    }
+
+    #[test]
+    fn the_notes_say_partial_and_mixed_cpu_models() {
+        let mut merged = Merged {
+            planned: 10,
+            machines: vec![machine("0-of-2", "A"), machine("1-of-2", "A")],
+            ..Merged::default()
+        };
+        assert!(merged.notes().is_empty());
+        merged.machines[1].cpu_model = "B".into();
+        merged.missing.push(Missing {
+            shard: Shard { k: 1, n: 2 },
+            study: PathBuf::from("s"),
+            started: true,
+            runs: vec![("i".into(), "dimacs".into(), "native".into(), 1)],
+        });
+        let notes = merged.notes().join("\n");
+        assert!(notes.contains("PARTIAL MERGE: 1 of 10"), "{notes}");
+        assert!(notes.contains("2 different CPU models"), "{notes}");
+        assert!(notes.contains("not comparable"), "{notes}");
+        let text = merged.missing_text(Some(Path::new("s/bench.sbatch")));
+        assert!(
+            text.contains("bench run --resume s/shards/1-of-2"),
+            "{text}"
+        );
+        assert!(text.contains("sbatch --array=1 s/bench.sbatch"), "{text}");
+    }
+}
