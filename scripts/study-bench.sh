@@ -43,6 +43,7 @@ meta = {"command_line": plan["command_line"], "bench_version": plan["bench_versi
         "mem_total_kb": 0, "kernel": "6"}, "start": "", "end": "", "planned_runs": 0,
         "skipped_inputs": 0, "interrupted": False, "fingerprint": plan["fingerprint"]}
 rnd = random.Random(1)
+corpus = plan["command_line"][2]
 files = {}
 with open(f"{study}/missing.csv") as f:
     for row in csv.DictReader(f):
@@ -56,7 +57,7 @@ with open(f"{study}/missing.csv") as f:
             files[shard].write(header)
         t = rnd.random()
         files[shard].write(
-            f"{os.path.basename(study)}/../big.txt,{row['instance']},sudoku,9,{row['encoding']},729,"
+            f"{corpus},{row['instance']},sudoku,9,{row['encoding']},729,"
             f"11988,{row['solver']},{row['run']},SAT,model-ok,{t:.6f},{t:.6f},4000,10,5000,1,,"
             f"false,,25\n")
 for f in files.values():
