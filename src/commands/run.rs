@@ -112,7 +112,11 @@ pub(crate) fn options(args: RunArgs) -> anyhow::Result<RunOptions> {
         }
         (Some(dir), true, None) => {
             let (recorded, argv) = resumed_args(dir)?;
-            expected_fingerprint = recorded_fingerprint(dir);
+            // A shard resumes only the plan it started with (a plain run may resume a
+            // corpus that grew).
+            if recorded.shard.is_some() {
+                expected_fingerprint = recorded_fingerprint(dir);
+            }
             (
                 RunArgs {
                     resume: Some(dir.clone()),
@@ -122,7 +126,9 @@ pub(crate) fn options(args: RunArgs) -> anyhow::Result<RunOptions> {
             )
         }
         (Some(dir), false, None) => {
-            expected_fingerprint = recorded_fingerprint(dir);
+            if args.shard.is_some() {
+                expected_fingerprint = recorded_fingerprint(dir);
+            }
             (args, std::env::args().collect())
         }
         _ => (args, std::env::args().collect()),
@@ -210,7 +216,16 @@ pub(crate) fn options(args: RunArgs) -> anyhow::Result<RunOptions> {
 pub(super) fn run(args: RunArgs) -> anyhow::Result<i32> {
     let opts = options(args)?;
     let interrupt = interrupt_flag();
-    let summary = run_benchmark(&opts, interrupt)?;
+    let summary = run_benchmark(&opts, interrupt).map_err(|e| match opts.shard {
+        // A shard's error lands in a cluster log: say which shard, on which node.
+        Some(s) => e.context(format!(
+            "shard {s} on {}",
+            crate::run::meta::Machine::current()
+                .host
+                .unwrap_or_else(|| "this host".into())
+        )),
+        None => e,
+    })?;
     let wrong = score::wrong_lines(&summary.rows);
     for w in &wrong {
         println!("{w}");
