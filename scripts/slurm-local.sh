@@ -37,7 +37,7 @@ install_packages() {
 }
 
 # Is the process in PID file $1 alive?
-alive() { [ -s "$1" ] && kill -0 "$(cat "$1")" 2>/dev/null; }
+alive() { [ -s "$1" ] && kill -0 "$(cat "$1" 2>/dev/null)" 2>/dev/null; }
 
 write_config() {
   mkdir -p "$dir"/{state,spool,munge,log}

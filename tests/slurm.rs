@@ -99,10 +99,11 @@ fn slurm_answers() -> Result<(), String> {
 
 /// SLURM answering, or started with scripts/slurm-local.sh (without installing anything).
 fn slurm() -> Result<(), String> {
-    if slurm_answers().is_ok() {
-        return Ok(());
+    let first = slurm_answers();
+    if first.is_ok() || slurm_conf().is_none() {
+        return first;
     }
-    if slurm_conf().is_some() {
+    {
         let started = bounded(
             Command::new("bash")
                 .arg(root().join("scripts/slurm-local.sh"))
