@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The study figures of the README (a benchmark, not a test): planning a study of 100,000
-# instances (`bench slurm`: corpus read, fingerprint, split into 200 shards) and `bench merge`
-# of 200 shards holding 1,000,000 rows. Release build; wall time and peak memory from GNU time.
+# instances (`bench slurm`: corpus read, fingerprint, split into 200 shards; and one task's
+# `bench run --shard`) and `bench merge` of 200 shards holding 1,000,000 rows, with and
+# without the report. Release build; wall time and peak memory from GNU time.
 #
 # The corpus is corpora/minimal-9x9.txt's 100 puzzles repeated to 100,000 lines; the plan is
 # 2 encodings × 5 solvers (1,000,000 runs). The shards' rows are written by this script from
@@ -65,6 +66,15 @@ for f in files.values():
 PY
 rm -f "$work/study/missing.csv"
 echo "rows in the shards: $(cat "$work"/study/shards/*/results.csv | wc -l) (with 200 headers)"
-echo "merging 200 shards (bench merge):"
+echo "merging 200 shards (bench merge --no-report):"
+timed "$bench" merge "$work/study" --no-report >/dev/null
+echo "merging 200 shards with the report (bench merge):"
 timed "$bench" merge "$work/study" >/dev/null
 echo "merged: $(wc -l <"$work/study/results.csv") lines in $work/study/results.csv"
+
+echo "a task's planning over 100,000 instances (native only, 100,000 shards: one instance a shard):"
+rm -rf "$work/s2" "$work/s3"
+"$bench" slurm "$work/big.txt" --solvers native --shards 100000 --out "$work/s2" >/dev/null
+timed "$bench" run --study "$work/s2" --shard 7/100000 >/dev/null 2>&1
+echo "the same as a plain --shard run (writes the study's plan, then runs):"
+timed "$bench" run "$work/big.txt" --solvers native --shard 7/100000 --out "$work/s3" >/dev/null 2>&1
