@@ -15,7 +15,10 @@ cargo build --release --quiet --bin bench
 bench=$PWD/target/release/bench
 work=${1:-$(mktemp -d)}
 mkdir -p "$work"
-timed() { /usr/bin/time -f "  %e s wall, %M KiB peak RSS" "$@"; }
+timed() { # GNU time's line, whatever the command's output is redirected to
+  /usr/bin/time -o "$work/time.txt" -f "  %e s wall, %M KiB peak RSS" "$@" || true
+  cat "$work/time.txt"
+}
 
 python3 - "$work/big.txt" <<'PY'
 import sys
@@ -31,7 +34,7 @@ timed "$bench" slurm "$work/big.txt" --encodings minimal,extended \
   --out "$work/study" >/dev/null
 
 echo "the plan's runs (bench merge of the empty study lists them all in missing.csv):"
-timed "$bench" merge "$work/study" 2>/dev/null >/dev/null || true
+timed "$bench" merge "$work/study" 2>/dev/null >/dev/null
 
 python3 - "$work/study" <<'PY'
 import csv, json, os, random, sys
