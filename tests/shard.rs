@@ -338,3 +338,33 @@ fn a_task_checks_before_it_spends() {
         "no run was made"
     );
 }
+
+#[test]
+fn a_study_planned_with_relative_paths_runs_and_merges_from_anywhere() {
+    let dir = tempfile::tempdir().unwrap();
+    let corpora = corpus(dir.path());
+    let relative: Vec<PathBuf> = corpora
+        .iter()
+        .map(|p| p.strip_prefix(dir.path()).unwrap().to_path_buf())
+        .collect();
+    ok(bench()
+        .current_dir(dir.path())
+        .arg("run")
+        .args(&relative)
+        .args(["--solvers", "native", "--shard", "0/2", "--out", "st"]));
+    let study = dir.path().join("st");
+    // Shard 1 and the merge from elsewhere: the plan's paths are relative to its folder.
+    ok(bench()
+        .current_dir("/")
+        .arg("run")
+        .arg("--study")
+        .arg(&study)
+        .args(["--shard", "1/2"]));
+    let out = ok(bench().current_dir("/").arg("merge").arg(&study));
+    assert!(out.contains("merged 16 runs of 2 shards"), "{out}");
+    let rows = read_rows(&study.join("results.csv"), false).unwrap();
+    assert!(
+        rows.iter().all(|r| !r.corpus.starts_with('/')),
+        "corpus as typed"
+    );
+}

@@ -10,9 +10,19 @@ use crate::study::merge::{
 };
 use crate::study::plan;
 
-pub(super) fn run(args: MergeArgs) -> anyhow::Result<i32> {
+pub(super) fn run(mut args: MergeArgs) -> anyhow::Result<i32> {
     let plans = read_plans(&args.studies)?;
     let first = &plans[0];
+    // The plan's paths are relative to where it was made: resolve ours, then go there.
+    if let Some(out) = &args.out {
+        std::fs::create_dir_all(out)?;
+        args.out = Some(out.canonicalize()?);
+    }
+    let given = args.studies.clone();
+    for (study, given) in args.studies.iter_mut().zip(&given) {
+        *study = given.canonicalize()?;
+    }
+    plan::enter_plan_dir(first, &args.studies[0])?;
     let run_args = super::run::plan_args(first)?;
     let opts = super::run::options(run_args)?;
     // The plan again, from the corpus as it is now: it must still be the study's.

@@ -86,6 +86,7 @@ pub(crate) fn options(args: RunArgs) -> anyhow::Result<RunOptions> {
     let (args, command_line) = match (&args.resume, args.corpora.is_empty(), &args.study) {
         (_, _, Some(study)) => {
             let plan = study::plan::read(study)?;
+            let study = &study::plan::enter_plan_dir(&plan, study)?;
             let shard_arg = args.shard.clone().unwrap_or_default();
             let shard: Shard = shard_arg.parse()?;
             if shard.n != plan.shards {
@@ -113,10 +114,16 @@ pub(crate) fn options(args: RunArgs) -> anyhow::Result<RunOptions> {
         (Some(dir), true, None) => {
             let (recorded, argv) = resumed_args(dir)?;
             // A shard resumes only the plan it started with (a plain run may resume a
-            // corpus that grew).
+            // corpus that grew), from the folder its study was planned in.
+            let mut dir = dir.clone();
             if recorded.shard.is_some() {
-                expected_fingerprint = recorded_fingerprint(dir);
+                expected_fingerprint = recorded_fingerprint(&dir);
+                let study_dir = dir.parent().and_then(Path::parent);
+                if let Some(plan) = study_dir.and_then(|s| study::plan::read(s).ok()) {
+                    dir = study::plan::enter_plan_dir(&plan, &dir)?;
+                }
             }
+            let dir = &dir;
             (
                 RunArgs {
                     resume: Some(dir.clone()),

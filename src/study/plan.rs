@@ -208,6 +208,25 @@ pub fn pinned_solver_paths(opts: &RunOptions) -> anyhow::Result<Vec<String>> {
     Ok(out)
 }
 
+/// Makes `path` absolute and moves into the folder the plan was made in, so that the
+/// plan's relative paths (corpora, `--out`) mean what they meant then, wherever bench is
+/// started from. Returns `path`, absolute.
+pub fn enter_plan_dir(plan: &StudyPlan, path: &Path) -> anyhow::Result<PathBuf> {
+    let absolute = path
+        .canonicalize()
+        .with_context(|| format!("resolving {}", path.display()))?;
+    let cwd = Path::new(&plan.cwd);
+    if std::env::current_dir().ok().as_deref() != Some(cwd) {
+        std::env::set_current_dir(cwd).with_context(|| {
+            format!(
+                "the study was planned in {} (its paths are relative to it), which is not here",
+                cwd.display()
+            )
+        })?;
+    }
+    Ok(absolute)
+}
+
 /// `study/run.json`.
 pub fn path(study: &Path) -> PathBuf {
     study.join("run.json")
