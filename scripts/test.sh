@@ -8,6 +8,20 @@ cd "$(dirname "$0")/.."
 bash scripts/install-solvers.sh
 export PATH="$PWD/.solvers/bin:$HOME/.cargo/bin:$PATH"
 
+# A one-node SLURM for tests/slurm.rs (slurm-local.sh installs slurm-wlm and munge if
+# missing): as root (CI) the test must run for real, so BENCH_REQUIRE_SLURM=1 turns a skip
+# into a failure. A cluster this script started is stopped when it ends.
+if [ "$(id -u)" = 0 ]; then
+  if ! bash scripts/slurm-local.sh status >/dev/null 2>&1; then
+    trap 'bash scripts/slurm-local.sh stop' EXIT
+  fi
+  bash scripts/slurm-local.sh start
+  export SLURM_CONF="${BENCH_SLURM_DIR:-/tmp/bench-slurm}/slurm.conf"
+  export BENCH_REQUIRE_SLURM=1
+else
+  echo "test.sh: not root, so no local SLURM: tests/slurm.rs will say it skipped" >&2
+fi
+
 cargo fmt --all -- --check
 cargo clippy --all-targets --quiet -- -D warnings
 cargo test

@@ -81,6 +81,28 @@ pub enum Command {
         bench solvers\n  \
         bench solvers --solver-path zchaff=/opt/zchaff/zchaff")]
     Solvers(SolverLookupArgs),
+    /// Plan a study as a SLURM array job: the plan (run.json) and bench.sbatch, one task a shard.
+    #[command(after_help = "Examples:\n  \
+        bench slurm corpora/ --solvers native,minisat,kissat --timeout 5000 --shards 200 --out study/\n  \
+        bench slurm corpora/hard.txt --shards 3 --out study/ --partition short --max-parallel 50 --submit\n\n\
+        Writes study/run.json (the plan: the `bench run` every task runs, with the solver paths \
+        found here, and the plan's fingerprint) and study/bench.sbatch (an array job, one task per \
+        shard, logs in study/logs/). Edit the script for site rules and `sbatch study/bench.sbatch`, \
+        or pass --submit. Then `bench status study/` and `bench merge study/`.")]
+    Slurm(SlurmArgs),
+    /// Runs done and to do in a study, per shard and in total.
+    #[command(after_help = "Examples:\n  \
+        bench status study/")]
+    Status(StatusArgs),
+    /// Join a study's shards into one results.csv and draw the report, as from one machine.
+    #[command(after_help = "Examples:\n  \
+        bench merge study/                   every shard must be complete\n  \
+        bench merge study/ --partial         merge what there is; the report says what is missing\n\n\
+        Refuses shards of another plan (a different corpus or options) and runs recorded twice; \
+        lists every missing run by shard with the command that completes it (also written to \
+        study/missing.csv). Exit status: 0 merged, 1 runs missing (nothing written without \
+        --partial) or a wrong answer, 2 refused.")]
+    Merge(MergeArgs),
 }
 
 /// Where solvers are found, for every command that runs them.
@@ -232,6 +254,64 @@ pub struct RunArgs {
     /// Where solvers are found (add a `--solver` NAME to --solvers to run it).
     #[command(flatten)]
     pub lookup: SolverLookupArgs,
+    /// Run only the K-th of N parts of the plan (K from 0), into OUT/shards/K-of-N.
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<String>,
+    /// Run one shard of the study in DIR with its plan (DIR/run.json); needs --shard.
+    /// Resumes the shard if it has started.
+    #[arg(long, value_name = "DIR", requires = "shard", conflicts_with_all = ["resume", "out"])]
+    pub study: Option<PathBuf>,
+}
+
+/// `bench slurm`.
+#[derive(Debug, Args)]
+pub struct SlurmArgs {
+    /// The study's options, as for `bench run` (--out names the study folder).
+    #[command(flatten)]
+    pub run: RunArgs,
+    /// How many shards (array tasks).
+    #[arg(long)]
+    pub shards: usize,
+    /// SLURM partition.
+    #[arg(long)]
+    pub partition: Option<String>,
+    /// SLURM account.
+    #[arg(long)]
+    pub account: Option<String>,
+    /// At most this many tasks at once (`--array=0-(N-1)%MAX`).
+    #[arg(long = "max-parallel")]
+    pub max_parallel: Option<usize>,
+    /// Submit with sbatch and print the job id.
+    #[arg(long)]
+    pub submit: bool,
+}
+
+/// `bench status`.
+#[derive(Debug, Args)]
+pub struct StatusArgs {
+    /// The study folder.
+    pub study: PathBuf,
+}
+
+/// `bench merge`.
+#[derive(Debug, Args)]
+pub struct MergeArgs {
+    /// Study folders of one plan (usually one).
+    #[arg(required = true)]
+    pub studies: Vec<PathBuf>,
+    /// Merge even if runs are missing; the report says so.
+    #[arg(long)]
+    pub partial: bool,
+    /// Output folder (default: the first study folder).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Compare every solver against this one (default: every pair).
+    #[arg(long)]
+    pub baseline: Option<String>,
+    /// Write results.csv only; draw the report later with `bench report` (for studies too
+    /// big for one report).
+    #[arg(long = "no-report")]
+    pub no_report: bool,
 }
 
 /// `bench report`.

@@ -5,10 +5,13 @@
 mod check;
 mod encode;
 mod generate;
+mod merge;
 mod report;
 mod run;
+mod slurm;
 mod solve;
 mod solvers;
+mod status;
 
 use std::path::PathBuf;
 
@@ -31,6 +34,9 @@ pub fn run(cli: Cli) -> anyhow::Result<i32> {
         Command::Report(args) => report::run(args),
         Command::Gen(args) => generate::run(args),
         Command::Solvers(args) => solvers::run(args),
+        Command::Slurm(args) => slurm::run(args),
+        Command::Status(args) => status::run(args),
+        Command::Merge(args) => merge::run(args),
     }
 }
 

@@ -1,6 +1,7 @@
 //! `bench run`: validates the command line into [`RunOptions`], installs the Ctrl-C
 //! handler, runs the benchmark, and prints the summary (wrong answers first).
 
+use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
@@ -11,7 +12,10 @@ use clap::Parser;
 use crate::cli::{Cli, Command, RunArgs};
 use crate::encode::{Amo, Encoding};
 use crate::report::score;
+use crate::run::shard::Shard;
 use crate::run::{RunOptions, run as run_benchmark};
+use crate::study;
+use crate::study::plan::StudyPlan;
 
 /// The process-wide interrupt flag, set by Ctrl-C (installed once).
 fn interrupt_flag() -> Arc<AtomicBool> {
@@ -57,12 +61,69 @@ fn resumed_args(dir: &std::path::Path) -> anyhow::Result<(RunArgs, Vec<String>)>
     }
 }
 
+/// The `bench run` arguments of a study's plan.
+pub(crate) fn plan_args(plan: &StudyPlan) -> anyhow::Result<RunArgs> {
+    match Cli::try_parse_from(&plan.command_line) {
+        Ok(Cli {
+            command: Command::Run(args),
+        }) => Ok(args),
+        _ => bail!("the study's plan holds no `bench run` command line"),
+    }
+}
+
+/// The fingerprint a run recorded in DIR/run.json, if any.
+fn recorded_fingerprint(dir: &Path) -> Option<String> {
+    let text = std::fs::read_to_string(dir.join("run.json")).ok()?;
+    let meta: serde_json::Value = serde_json::from_str(&text).ok()?;
+    meta["fingerprint"].as_str().map(str::to_string)
+}
+
 /// Validates the arguments.
 pub(crate) fn options(args: RunArgs) -> anyhow::Result<RunOptions> {
-    // A bare `bench run --resume DIR` runs the recorded command again, resumed.
-    let (args, command_line) = match (&args.resume, args.corpora.is_empty()) {
-        (Some(dir), true) => {
+    let mut expected_fingerprint = None;
+    // A bare `bench run --resume DIR` runs the recorded command again, resumed; `--study DIR
+    // --shard K/N` runs the study's plan in its shard folder, resumed if it has started.
+    let (args, command_line) = match (&args.resume, args.corpora.is_empty(), &args.study) {
+        (_, _, Some(study)) => {
+            let plan = study::plan::read(study)?;
+            let study = &study::plan::enter_plan_dir(&plan, study)?;
+            let shard_arg = args.shard.clone().unwrap_or_default();
+            let shard: Shard = shard_arg.parse()?;
+            if shard.n != plan.shards {
+                bail!(
+                    "--shard {shard}: the study in {} has {} shards",
+                    study.display(),
+                    plan.shards
+                );
+            }
+            expected_fingerprint = Some(plan.fingerprint.clone());
+            let mut argv = plan.command_line.clone();
+            argv.extend(["--shard".into(), shard_arg, "--out".into()]);
+            argv.push(study.display().to_string());
+            (
+                RunArgs {
+                    resume: Some(study::plan::shard_dir(study, shard)),
+                    out: Some(study.clone()),
+                    shard: args.shard.clone(),
+                    study: None,
+                    ..plan_args(&plan)?
+                },
+                argv,
+            )
+        }
+        (Some(dir), true, None) => {
             let (recorded, argv) = resumed_args(dir)?;
+            // A shard resumes only the plan it started with (a plain run may resume a
+            // corpus that grew), from the folder its study was planned in.
+            let mut dir = dir.clone();
+            if recorded.shard.is_some() {
+                expected_fingerprint = recorded_fingerprint(&dir);
+                let study_dir = dir.parent().and_then(Path::parent);
+                if let Some(plan) = study_dir.and_then(|s| study::plan::read(s).ok()) {
+                    dir = study::plan::enter_plan_dir(&plan, &dir)?;
+                }
+            }
+            let dir = &dir;
             (
                 RunArgs {
                     resume: Some(dir.clone()),
@@ -71,7 +132,22 @@ pub(crate) fn options(args: RunArgs) -> anyhow::Result<RunOptions> {
                 argv,
             )
         }
+        (Some(dir), false, None) => {
+            if args.shard.is_some() {
+                expected_fingerprint = recorded_fingerprint(dir);
+            }
+            (args, std::env::args().collect())
+        }
         _ => (args, std::env::args().collect()),
+    };
+    let shard: Option<Shard> = args.shard.as_deref().map(str::parse).transpose()?;
+    // A shard writes into STUDY/shards/K-of-N.
+    let (out, study) = match (shard, &args.out, &args.resume) {
+        (Some(s), Some(study), _) => (Some(study::plan::shard_dir(study, s)), Some(study.clone())),
+        (Some(_), None, None) => {
+            bail!("--shard needs --out STUDY: the shard writes STUDY/shards/K-of-N/")
+        }
+        _ => (args.out.clone(), None),
     };
     if args.corpora.is_empty() {
         bail!("no corpus given (a puzzle file, a DIMACS file or a folder)");
@@ -112,7 +188,7 @@ pub(crate) fn options(args: RunArgs) -> anyhow::Result<RunOptions> {
     }
     let config = super::solver_config(&args.lookup)?;
     let read = super::read_options(&args.input)?;
-    Ok(RunOptions {
+    let mut opts = RunOptions {
         corpora: args.corpora,
         solvers,
         encodings,
@@ -120,7 +196,7 @@ pub(crate) fn options(args: RunArgs) -> anyhow::Result<RunOptions> {
         timeout: Duration::from_secs_f64(args.timeout),
         jobs,
         repeat: args.repeat,
-        out: args.out,
+        out,
         resume: args.resume,
         mem_limit_mb: args.mem_limit,
         proofs: args.proofs,
@@ -131,13 +207,33 @@ pub(crate) fn options(args: RunArgs) -> anyhow::Result<RunOptions> {
         solutions: args.solutions,
         read,
         command_line,
-    })
+        shard,
+        expected_fingerprint,
+    };
+    // A fresh `--shard K/N --out STUDY`: the study gets its plan (the first shard writes it)
+    // and every shard must match it.
+    if let (Some(s), Some(study), None) = (shard, study, &opts.expected_fingerprint) {
+        let argv = study::plan::strip_options(&opts.command_line, &["--shard", "--out"], &[]);
+        let planned = study::plan::make(&opts, argv, s.n)?;
+        let plan = study::plan::write_new(&study, &planned.plan)?;
+        opts.expected_fingerprint = Some(plan.fingerprint);
+    }
+    Ok(opts)
 }
 
 pub(super) fn run(args: RunArgs) -> anyhow::Result<i32> {
     let opts = options(args)?;
     let interrupt = interrupt_flag();
-    let summary = run_benchmark(&opts, interrupt)?;
+    let summary = run_benchmark(&opts, interrupt).map_err(|e| match opts.shard {
+        // A shard's error lands in a cluster log: say which shard, on which node.
+        Some(s) => e.context(format!(
+            "shard {s} on {}",
+            crate::run::meta::Machine::current()
+                .host
+                .unwrap_or_else(|| "this host".into())
+        )),
+        None => e,
+    })?;
     let wrong = score::wrong_lines(&summary.rows);
     for w in &wrong {
         println!("{w}");

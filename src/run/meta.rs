@@ -20,6 +20,8 @@ pub struct SolverMeta {
 /// The machine.
 #[derive(Clone, Debug, Serialize)]
 pub struct Machine {
+    /// Host name.
+    pub host: Option<String>,
     /// Logical cores.
     pub cores: usize,
     /// CPU model from /proc/cpuinfo.
@@ -51,6 +53,10 @@ pub struct RunMeta {
     pub skipped_inputs: usize,
     /// True if Ctrl-C stopped the run before the plan was done.
     pub interrupted: bool,
+    /// The plan's fingerprint (corpus contents and options, see `fingerprint.rs`).
+    pub fingerprint: String,
+    /// `K/N` when this run is one shard of a study.
+    pub shard: Option<String>,
 }
 
 impl Machine {
@@ -70,7 +76,11 @@ impl Machine {
         let kernel = std::fs::read_to_string("/proc/sys/kernel/osrelease")
             .ok()
             .map(|s| s.trim().to_string());
+        let host = std::fs::read_to_string("/proc/sys/kernel/hostname")
+            .ok()
+            .map(|s| s.trim().to_string());
         Machine {
+            host,
             cores: std::thread::available_parallelism().map_or(1, |n| n.get()),
             cpu_model,
             mem_total_kb,

@@ -11,9 +11,11 @@
 
 pub mod corpus;
 pub mod exec;
+pub mod fingerprint;
 pub mod meta;
 pub mod progress;
 pub mod results;
+pub mod shard;
 pub mod solutions;
 
 use std::collections::{BTreeMap, HashSet};
@@ -75,6 +77,11 @@ pub struct RunOptions {
     pub read: ReadOptions,
     /// The command line, for run.json.
     pub command_line: Vec<String>,
+    /// Run only this part of the plan (`--shard K/N`).
+    pub shard: Option<shard::Shard>,
+    /// Refuse to start unless the plan has this fingerprint (a study's, or the one a
+    /// resumed run recorded): the corpus or the options changed since.
+    pub expected_fingerprint: Option<String>,
 }
 
 /// What a finished (or interrupted) run leaves.
@@ -221,6 +228,20 @@ pub fn run(opts: &RunOptions, interrupt: Arc<AtomicBool>) -> anyhow::Result<RunS
     for n in &notes {
         eprintln!("bench: {n}");
     }
+    // Checks before any run: every corpus file readable, and the plan the one expected.
+    let fingerprint = fingerprint::plan(opts, &instances, opts.shard.map_or(1, |s| s.n))?;
+    if let Some(expected) = opts.expected_fingerprint.as_ref()
+        && *expected != fingerprint
+    {
+        bail!(
+            "the plan changed: its fingerprint is {fingerprint}, the study or the run being \
+             resumed has {expected} (the corpus contents or the options differ)"
+        );
+    }
+    let instances = match opts.shard {
+        Some(s) => shard::select(instances, opts.encodings.len(), s),
+        None => instances,
+    };
 
     let out_dir = match (&opts.resume, &opts.out) {
         (Some(dir), _) => dir.clone(),
@@ -313,6 +334,8 @@ pub fn run(opts: &RunOptions, interrupt: Arc<AtomicBool>) -> anyhow::Result<RunS
         planned_runs: planned,
         skipped_inputs: skipped.len(),
         interrupted: false,
+        fingerprint,
+        shard: opts.shard.map(|s| s.to_string()),
     };
     meta::write(&out_dir, &run_meta)?;
     eprintln!(
