@@ -59,7 +59,7 @@ pub fn check_proof(
     limit: Duration,
 ) -> Result<bool, String> {
     let rate = find_rate().ok_or("rate is not installed (cargo install rate)")?;
-    let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
+    let dir = crate::solver::external::run::temp_dir().map_err(|e| e.to_string())?;
     let cnf_path = dir.path().join("f.cnf");
     let file = std::fs::File::create(&cnf_path).map_err(|e| e.to_string())?;
     crate::cnf::dimacs::write_cnf(file, cnf, &[]).map_err(|e| e.to_string())?;

@@ -292,7 +292,8 @@ pub fn competition_exit_code(status: Status) -> i32 {
 
 /// Prints `outcome` in the competition format: statistics as `c` lines, the `s` line, and
 /// for SAT the model as `v` lines of at most ~78 characters ending in `0`. Every variable
-/// up to `num_vars` is printed (unassigned ones as false: any value satisfies them).
+/// up to `num_vars` is printed (unassigned ones as false: any value satisfies them),
+/// unless `num_vars` is a header's claim far beyond the model (then the model's).
 pub fn write_competition(out: &mut dyn Write, outcome: &Outcome, num_vars: u32) -> io::Result<()> {
     for (key, value) in &outcome.stats {
         writeln!(out, "c {key}: {value}")?;
@@ -316,7 +317,13 @@ pub fn write_competition(out: &mut dyn Write, outcome: &Outcome, num_vars: u32) 
     writeln!(out, "s {word}")?;
     if let (Status::Sat, Some(model)) = (outcome.status, &outcome.model) {
         let mut line = String::from("v");
-        let top = num_vars.max(model.len() as u32);
+        // A header may claim far more variables than the clauses use (and the model
+        // covers): those are in no clause, and printing billions of them helps nobody.
+        let top = if num_vars as usize > model.len().saturating_add(1 << 20) {
+            model.len() as u32
+        } else {
+            num_vars.max(model.len() as u32)
+        };
         for v in 0..top {
             let var = crate::cnf::Var::new(v);
             let lit = var.lit(model.var_value(var).unwrap_or(false));

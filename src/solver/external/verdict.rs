@@ -14,6 +14,11 @@
 //!    UNKNOWN (picosat exits 0 with no `s` line on a parse error).
 //!
 //! Every ERROR carries the reason and the tail of the solver's stderr.
+//!
+//! Above these rules stand the run's control group's counters (when it had one): a run
+//! that did not end with a SAT or UNSAT answer and whose group reached its memory limit
+//! (the OOM killer ended one of its processes, or the limit was hit) is MEMOUT however
+//! the solver reported it; forks refused by the process limit are named in the reason.
 
 use crate::cnf::Model;
 use crate::solver::output::{Claim, OutputError, parse_competition, parse_minisat, parse_zchaff};
@@ -30,6 +35,46 @@ const TAIL_BYTES: usize = 2000;
 /// The answer of a finished run (times and exit code are filled in by the caller).
 /// `result_file` is the content of the `{res}` file, for adapters that use one.
 pub fn verdict(adapter: &Adapter, done: &Finished, result_file: Option<&[u8]>) -> Outcome {
+    let mut outcome = by_output(adapter, done, result_file);
+    let hit = done.limits_hit;
+    if done.stopped.is_none()
+        && !outcome.status.is_solved()
+        && (hit.oom_kills > 0 || hit.mem_limit_hits > 0)
+    {
+        let how = if hit.oom_kills > 0 {
+            format!(
+                "the OOM killer ended {} of its processes",
+                hit.oom_kills
+            )
+        } else {
+            "it could not get more".to_string()
+        };
+        let mut reason = format!(
+            "out of memory: the run's processes together reached the memory limit ({how})"
+        );
+        if let Some(e) = outcome.error.take() {
+            reason.push_str(&format!("; the solver: {e}"));
+        }
+        outcome = Outcome {
+            error: Some(reason),
+            ..Outcome::new(Status::Memout)
+        };
+    }
+    if hit.forks_refused > 0 && !outcome.status.is_solved() {
+        let note = format!(
+            "the process limit refused {} forks (a fork bomb?)",
+            hit.forks_refused
+        );
+        outcome.error = Some(match outcome.error.take() {
+            Some(e) => format!("{note}; {e}"),
+            None => note,
+        });
+    }
+    outcome
+}
+
+/// The answer by the rules above, from the output and the exit.
+fn by_output(adapter: &Adapter, done: &Finished, result_file: Option<&[u8]>) -> Outcome {
     match done.stopped {
         Some(Stop::Timeout) => return Outcome::new(Status::Timeout),
         Some(Stop::Interrupt) => {
@@ -158,9 +203,23 @@ fn error(reason: String, done: &Finished) -> Outcome {
     }
 }
 
-/// The last few lines of `bytes`, at most [`TAIL_BYTES`], as text.
+/// Bytes as text: valid UTF-8 as it is, every invalid byte as `\xNN` (a solver's binary
+/// output must not turn into replacement characters that hide what it wrote).
+pub fn escape_invalid_utf8(bytes: &[u8]) -> String {
+    let mut out = String::with_capacity(bytes.len());
+    for chunk in bytes.utf8_chunks() {
+        out.push_str(chunk.valid());
+        for b in chunk.invalid() {
+            out.push_str(&format!("\\x{b:02x}"));
+        }
+    }
+    out
+}
+
+/// The last few lines of `bytes`, at most [`TAIL_BYTES`], as text (invalid UTF-8
+/// escaped; the CSV writer escapes control characters).
 pub fn tail_text(bytes: &[u8]) -> String {
-    let text = String::from_utf8_lossy(&bytes[bytes.len().saturating_sub(TAIL_BYTES)..]);
+    let text = escape_invalid_utf8(&bytes[bytes.len().saturating_sub(TAIL_BYTES)..]);
     let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
     let keep = &lines[lines.len().saturating_sub(TAIL_LINES)..];
     keep.join("\n")
@@ -183,6 +242,7 @@ mod tests {
             wall: Duration::ZERO,
             cpu: None,
             max_rss_kb: None,
+            limits_hit: Default::default(),
         }
     }
 
@@ -276,5 +336,32 @@ mod tests {
             verdict(zchaff, &finished(Exit::Signal(6), "", ""), None).status,
             Status::Error
         );
+    }
+
+    #[test]
+    fn binary_output_is_escaped() {
+        assert_eq!(escape_invalid_utf8(b"ok \xff\xfe end"), "ok \\xff\\xfe end");
+        assert_eq!(tail_text("é\n".as_bytes()), "é");
+    }
+
+    #[test]
+    fn group_counters_make_memout_whatever_the_text() {
+        let kissat = adapter("kissat").unwrap();
+        let mut done = finished(Exit::Signal(9), "", "");
+        done.limits_hit.grouped = true;
+        done.limits_hit.oom_kills = 1;
+        let out = verdict(kissat, &done, None);
+        assert_eq!(out.status, Status::Memout, "{:?}", out.error);
+        // A clean answer stands even if a helper process was ended.
+        let mut done = finished(Exit::Code(10), "s SATISFIABLE\nv 1 0\n", "");
+        done.limits_hit.oom_kills = 1;
+        assert_eq!(verdict(kissat, &done, None).status, Status::Sat);
+        let mut done = finished(Exit::Code(1), "", "Traceback\nMemoryError\n");
+        assert_eq!(verdict(kissat, &done, None).status, Status::Memout);
+        done.stderr_tail = b"fork: Resource temporarily unavailable".to_vec();
+        done.limits_hit.forks_refused = 7;
+        let out = verdict(kissat, &done, None);
+        assert_eq!(out.status, Status::Error);
+        assert!(out.error.unwrap().contains("refused 7 forks"));
     }
 }
