@@ -135,10 +135,14 @@ pub fn verdict(
                 wrong: true,
                 reason: Some(e),
             },
+            // A claimed model that is no model says why in the outcome's error.
             None => Verdict {
                 check: check::MODEL_WRONG,
                 wrong: true,
-                reason: Some("SAT without a model".into()),
+                reason: outcome
+                    .error
+                    .is_none()
+                    .then(|| "SAT without a model".into()),
             },
         },
         Status::Unsat => match proof.filter(|(p, _)| p.exists()) {

@@ -224,6 +224,10 @@ pub fn read_rows(path: &Path, repair: bool) -> anyhow::Result<Vec<Row>> {
 
 /// Parses results CSV text; `name` names it in errors.
 pub fn parse_rows(text: &str, name: &str) -> anyhow::Result<Vec<Row>> {
+    // A bench killed before its first row leaves an empty file: nothing to resume from.
+    if text.trim().is_empty() {
+        return Ok(Vec::new());
+    }
     let mut reader = csv::ReaderBuilder::new().from_reader(text.as_bytes());
     let headers = reader
         .headers()

@@ -159,7 +159,12 @@ fn own_dir(mount: &Mount, path: &str) -> PathBuf {
     let rel = path
         .strip_prefix(mount.root.trim_end_matches('/'))
         .unwrap_or(path);
-    mount.point.join(rel.trim_start_matches('/'))
+    let rel = rel.trim_start_matches('/');
+    if rel.is_empty() {
+        mount.point.clone()
+    } else {
+        mount.point.join(rel)
+    }
 }
 
 fn detect_v2(mounts: &[Mount], own: &str) -> Result<Parents, String> {

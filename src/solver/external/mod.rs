@@ -309,7 +309,8 @@ impl Solver for ExternalSolver {
             adapters::Answer::MinisatFile => Some(std::fs::read(&res).unwrap_or_default()),
             _ => None,
         };
-        let mut outcome = verdict::verdict(self.adapter, &done, result_file.as_deref());
+        let mut outcome =
+            verdict::verdict_for(self.adapter, &done, result_file.as_deref(), cnf.num_vars());
         outcome.wall = done.wall;
         outcome.cpu = done.cpu;
         outcome.max_rss_kb = done.max_rss_kb;

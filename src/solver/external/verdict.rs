@@ -21,7 +21,9 @@
 //! the solver reported it; forks refused by the process limit are named in the reason.
 
 use crate::cnf::Model;
-use crate::solver::output::{Claim, OutputError, parse_competition, parse_minisat, parse_zchaff};
+use crate::solver::output::{
+    Claim, OutputError, parse_competition_within, parse_minisat_within, parse_zchaff_within,
+};
 use crate::solver::{Outcome, Status};
 
 use super::adapters::{Adapter, Answer, GENERIC};
@@ -35,7 +37,17 @@ const TAIL_BYTES: usize = 2000;
 /// The answer of a finished run (times and exit code are filled in by the caller).
 /// `result_file` is the content of the `{res}` file, for adapters that use one.
 pub fn verdict(adapter: &Adapter, done: &Finished, result_file: Option<&[u8]>) -> Outcome {
-    let mut outcome = by_output(adapter, done, result_file);
+    verdict_for(adapter, done, result_file, crate::cnf::MAX_VARS)
+}
+
+/// [`verdict`] for a formula of `num_vars` variables: a model beyond them is a false claim.
+pub fn verdict_for(
+    adapter: &Adapter,
+    done: &Finished,
+    result_file: Option<&[u8]>,
+    num_vars: u32,
+) -> Outcome {
+    let mut outcome = by_output(adapter, done, result_file, num_vars);
     let hit = done.limits_hit;
     if done.stopped.is_none()
         && !outcome.status.is_solved()
@@ -74,7 +86,12 @@ pub fn verdict(adapter: &Adapter, done: &Finished, result_file: Option<&[u8]>) -
 }
 
 /// The answer by the rules above, from the output and the exit.
-fn by_output(adapter: &Adapter, done: &Finished, result_file: Option<&[u8]>) -> Outcome {
+fn by_output(
+    adapter: &Adapter,
+    done: &Finished,
+    result_file: Option<&[u8]>,
+    num_vars: u32,
+) -> Outcome {
     match done.stopped {
         Some(Stop::Timeout) => return Outcome::new(Status::Timeout),
         Some(Stop::Interrupt) => {
@@ -102,17 +119,27 @@ fn by_output(adapter: &Adapter, done: &Finished, result_file: Option<&[u8]>) -> 
 
     let stdout = String::from_utf8_lossy(&done.stdout);
     let parsed = match adapter.answer {
-        Answer::Competition => parse_competition(&stdout),
-        Answer::Zchaff => parse_zchaff(&stdout),
-        Answer::MinisatFile => {
-            parse_minisat(&String::from_utf8_lossy(result_file.unwrap_or_default()))
-        }
+        Answer::Competition => parse_competition_within(&stdout, num_vars),
+        Answer::Zchaff => parse_zchaff_within(&stdout, num_vars),
+        Answer::MinisatFile => parse_minisat_within(
+            &String::from_utf8_lossy(result_file.unwrap_or_default()),
+            num_vars,
+        ),
     };
 
     let claim = match parsed {
         Ok(Claim::Sat(model)) => return decided(adapter, done, Status::Sat, Some(model)),
         Ok(Claim::Unsat) => return decided(adapter, done, Status::Unsat, None),
         Ok(Claim::Unknown(word)) => Ok(word),
+        // SAT with something that is not a model: a false claim (WRONG once checked),
+        // not an unreadable answer.
+        Err(e) if e.is_false_model() => {
+            let mut out = decided(adapter, done, Status::Sat, None);
+            if out.status == Status::Sat {
+                out.error = Some(format!("the claimed model is not a model: {e}"));
+            }
+            return out;
+        }
         Err(e) => Err(e),
     };
 
@@ -336,6 +363,32 @@ mod tests {
             verdict(zchaff, &finished(Exit::Signal(6), "", ""), None).status,
             Status::Error
         );
+    }
+
+    #[test]
+    fn a_model_that_is_no_model_is_a_sat_claim_without_a_model() {
+        let kissat = adapter("kissat").unwrap();
+        for out in [
+            "s SATISFIABLE\nv 1 -1 2 0\n",
+            "v 2147483648 0\ns SATISFIABLE\n",
+        ] {
+            let o = verdict(kissat, &finished(Exit::Code(10), out, ""), None);
+            assert_eq!(o.status, Status::Sat, "{out}: {:?}", o.error);
+            assert!(o.model.is_none());
+            assert!(o.error.unwrap().contains("not a model"));
+        }
+        let beyond = verdict_for(
+            kissat,
+            &finished(Exit::Code(10), "s SATISFIABLE\nv 1 2000000000 0\n", ""),
+            None,
+            2,
+        );
+        assert_eq!(beyond.status, Status::Sat);
+        assert!(beyond.model.is_none());
+        let minisat = adapter("minisat").unwrap();
+        let done = finished(Exit::Code(10), "SATISFIABLE\n", "");
+        let o = verdict(minisat, &done, Some(b"SAT\n1 -1 0\n"));
+        assert_eq!((o.status, o.model.is_none()), (Status::Sat, true));
     }
 
     #[test]
