@@ -335,7 +335,14 @@ fn three_processes_together_over_the_limit_are_memout() {
             .arg(tiny(dir.path()))
             .args(["--solver", &solver_arg("hog", &hog)])
             .args(["--solver", &solver_arg("py", &py)])
-            .args(["--solvers", "hog,py", "--timeout", "20", "--mem-limit", "400"])
+            .args([
+                "--solvers",
+                "hog,py",
+                "--timeout",
+                "20",
+                "--mem-limit",
+                "400",
+            ])
             .arg("--out")
             .arg(&out)
             .output()
@@ -409,7 +416,12 @@ fn huge_claims_and_huge_puzzles_are_rows_not_aborts() {
     let o = bench(Mode::Cgroups)
         .arg("run")
         .arg(&huge)
-        .args(["--solvers", "dpll,native,native-proc,dpll-proc", "--timeout", "20"])
+        .args([
+            "--solvers",
+            "dpll,native,native-proc,dpll-proc",
+            "--timeout",
+            "20",
+        ])
         .arg("--out")
         .arg(&out)
         .output()
@@ -418,7 +430,11 @@ fn huge_claims_and_huge_puzzles_are_rows_not_aborts() {
     let rows1 = rows(&out);
     assert_eq!(rows1.len(), 4);
     for r in &rows1 {
-        assert_eq!((r.status.as_str(), r.check.as_str()), ("SAT", "model-ok"), "{r:?}");
+        assert_eq!(
+            (r.status.as_str(), r.check.as_str()),
+            ("SAT", "model-ok"),
+            "{r:?}"
+        );
     }
     // bench solve too, for each built-in solver.
     for s in ["native", "dpll"] {
@@ -437,7 +453,14 @@ fn huge_claims_and_huge_puzzles_are_rows_not_aborts() {
     let o = bench(Mode::Cgroups)
         .arg("run")
         .arg(&latin)
-        .args(["--kind", "latin", "--solvers", "native,dpll", "--timeout", "5"])
+        .args([
+            "--kind",
+            "latin",
+            "--solvers",
+            "native,dpll",
+            "--timeout",
+            "5",
+        ])
         .arg("--out")
         .arg(&out)
         .output()
@@ -454,7 +477,11 @@ fn huge_claims_and_huge_puzzles_are_rows_not_aborts() {
 #[test]
 fn every_false_claim_is_wrong_and_fails_the_run() {
     let dir = tempfile::tempdir().unwrap();
-    let both = script(dir.path(), "both.sh", "echo 's SATISFIABLE'\necho 'v 1 -1 2 0'\nexit 10");
+    let both = script(
+        dir.path(),
+        "both.sh",
+        "echo 's SATISFIABLE'\necho 'v 1 -1 2 0'\nexit 10",
+    );
     let far = script(
         dir.path(),
         "far.sh",
@@ -479,7 +506,11 @@ fn every_false_claim_is_wrong_and_fails_the_run() {
     assert_eq!(o.status.code(), Some(1), "{}", show(&o));
     for r in rows(&out) {
         assert!(r.wrong, "{r:?}");
-        assert_eq!((r.status.as_str(), r.check.as_str()), ("SAT", "model-wrong"), "{r:?}");
+        assert_eq!(
+            (r.status.as_str(), r.check.as_str()),
+            ("SAT", "model-wrong"),
+            "{r:?}"
+        );
     }
 }
 
@@ -508,7 +539,10 @@ fn the_csv_holds_clean_times_and_text() {
         "control bytes in the CSV"
     );
     let text = String::from_utf8(text).expect("the CSV is UTF-8");
-    assert!(!text.contains('\u{fffd}'), "invalid UTF-8 was replaced, not escaped");
+    assert!(
+        !text.contains('\u{fffd}'),
+        "invalid UTF-8 was replaced, not escaped"
+    );
     assert!(text.contains("\\xff\\xfe"), "{text}");
     for r in rows(&out) {
         for t in [Some(r.wall_s), r.cpu_s].into_iter().flatten() {
@@ -516,7 +550,10 @@ fn the_csv_holds_clean_times_and_text() {
         }
     }
     for line in text.lines().skip(1) {
-        assert!(!line.contains("e-"), "a time in scientific notation: {line}");
+        assert!(
+            !line.contains("e-"),
+            "a time in scientific notation: {line}"
+        );
     }
 }
 

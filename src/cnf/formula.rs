@@ -69,7 +69,11 @@ impl Cnf {
     /// header may claim far more (`p cnf 2000000000 1` is valid DIMACS): whatever sizes
     /// itself by the formula should size itself by this, never by the claim.
     pub fn max_var_used(&self) -> u32 {
-        self.lits.iter().map(|l| l.var().dimacs()).max().unwrap_or(0)
+        self.lits
+            .iter()
+            .map(|l| l.var().dimacs())
+            .max()
+            .unwrap_or(0)
     }
 
     /// A copy whose variable count is [`Cnf::max_var_used`] (the same clauses).

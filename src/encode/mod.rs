@@ -137,13 +137,20 @@ pub fn size_bound(puzzle: &Puzzle, opts: EncodeOptions) -> (u64, u64) {
     // One at-most-one over n literals (every group, and every cell, has n).
     let mut amo = ClauseCounter::default();
     let lits: Vec<Lit> = (0..n as u32).map(|v| Var::new(v).pos()).collect();
-    at_most_one(&mut amo, &lits, opts.amo, &mut VarAllocator::starting_at(n as u32));
+    at_most_one(
+        &mut amo,
+        &lits,
+        opts.amo,
+        &mut VarAllocator::starting_at(n as u32),
+    );
     let groups = groups(n, puzzle.box_size()).len() as u64;
     let cells = n64 * n64;
     let cell_amo = u64::from(opts.encoding.cell_at_most_one());
     let group_alo = u64::from(opts.encoding.group_at_least_one());
-    let mut clauses = boards * (cells * (1 + cell_amo * amo.clauses) + groups * n64 * (amo.clauses + group_alo));
-    let mut literals = boards * (cells * (n64 + cell_amo * amo.lits) + groups * n64 * (amo.lits + group_alo * n64));
+    let mut clauses =
+        boards * (cells * (1 + cell_amo * amo.clauses) + groups * n64 * (amo.clauses + group_alo));
+    let mut literals = boards
+        * (cells * (n64 + cell_amo * amo.lits) + groups * n64 * (amo.lits + group_alo * n64));
     if puzzle.kind() == Kind::Pair {
         clauses += cells * n64;
         literals += 2 * cells * n64;
@@ -303,7 +310,11 @@ mod tests {
                     let opts = EncodeOptions { encoding, amo };
                     let mut counter = ClauseCounter::default();
                     encode(&p, opts, &mut counter);
-                    assert_eq!(size_bound(&p, opts), (counter.clauses, counter.lits), "{kind:?} {n} {opts:?}");
+                    assert_eq!(
+                        size_bound(&p, opts),
+                        (counter.clauses, counter.lits),
+                        "{kind:?} {n} {opts:?}"
+                    );
                 }
             }
         }

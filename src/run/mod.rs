@@ -175,7 +175,9 @@ fn build(instance: &Instance, encoding: Option<EncodeOptions>) -> Result<Built, 
         (Source::Puzzle(p), Some(opts)) => {
             let (clauses, lits) = crate::encode::size_bound(p, opts);
             // The flat formula: 4 bytes a literal, 8 a clause start.
-            let bytes = lits.saturating_mul(4).saturating_add(clauses.saturating_mul(8));
+            let bytes = lits
+                .saturating_mul(4)
+                .saturating_add(clauses.saturating_mul(8));
             let budget = crate::solver::in_process_budget(&Limits::default()).map(|b| b / 2);
             if let Some(budget) = budget.filter(|&b| bytes > b) {
                 return Err(BuildError::TooBig {

@@ -329,7 +329,10 @@ mod tests {
         drop(w);
         let text = fs::read_to_string(&path).unwrap();
         assert!(text.contains(",0.000005,2.160906,"), "{text}");
-        assert!(text.contains("bad\\x1b[2J\\x00bytes\\x0aand more"), "{text}");
+        assert!(
+            text.contains("bad\\x1b[2J\\x00bytes\\x0aand more"),
+            "{text}"
+        );
         assert_eq!(text.lines().count(), 2);
         assert!(!text.bytes().any(|b| b < 0x20 && b != b'\n'));
         let back = read_rows(&path, false).unwrap();

@@ -56,7 +56,9 @@ impl Parents {
         match self.version {
             Version::V2 => format!(
                 "cgroup v2 under {}",
-                self.dirs.first().map_or(String::new(), |d| d.1.display().to_string())
+                self.dirs
+                    .first()
+                    .map_or(String::new(), |d| d.1.display().to_string())
             ),
             Version::V1 => {
                 let dirs: Vec<String> = self
@@ -590,8 +592,14 @@ mod tests {
         let g = Group {
             version: Version::V1,
             dirs: vec![
-                ("memory".into(), PathBuf::from("/sys/fs/cgroup/memory/bench-1-2")),
-                ("pids".into(), PathBuf::from("/sys/fs/cgroup/pids/bench-1-2")),
+                (
+                    "memory".into(),
+                    PathBuf::from("/sys/fs/cgroup/memory/bench-1-2"),
+                ),
+                (
+                    "pids".into(),
+                    PathBuf::from("/sys/fs/cgroup/pids/bench-1-2"),
+                ),
             ],
         };
         assert_eq!(Group::from_arg(&g.to_arg()), Some(g));

@@ -111,7 +111,11 @@ fn main() {
         libc::signal(libc::SIGHUP, libc::SIG_IGN);
         libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
     }
-    let join = args.group.as_ref().map(Group::join_files).unwrap_or_default();
+    let join = args
+        .group
+        .as_ref()
+        .map(Group::join_files)
+        .unwrap_or_default();
     let mut command = Command::new(&args.program);
     command.args(&args.args).process_group(0);
     let as_limit = args.as_limit;

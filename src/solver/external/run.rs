@@ -274,8 +274,14 @@ struct Drains {
 
 impl Drains {
     fn start(child: &mut std::process::Child, cap: usize) -> io::Result<Drains> {
-        let stdout = child.stdout.take().ok_or_else(|| io::Error::other("no stdout pipe"))?;
-        let stderr = child.stderr.take().ok_or_else(|| io::Error::other("no stderr pipe"))?;
+        let stdout = child
+            .stdout
+            .take()
+            .ok_or_else(|| io::Error::other("no stdout pipe"))?;
+        let stderr = child
+            .stderr
+            .take()
+            .ok_or_else(|| io::Error::other("no stderr pipe"))?;
         let (out_tx, out) = mpsc::channel();
         thread::Builder::new()
             .name("child-stdout".into())
@@ -363,9 +369,14 @@ fn run_contained(spec: &Spec, helper: &Path) -> io::Result<Finished> {
                 GROUP_SERIAL.fetch_add(1, Ordering::Relaxed)
             );
             let bytes = spec.mem_limit_mb.map(|mb| mb.saturating_mul(1 << 20));
-            Some(Group::create(parents, &name, bytes, spec.pids_limit).map_err(|e| {
-                io::Error::new(e.kind(), format!("cannot make the run's control group: {e}"))
-            })?)
+            Some(
+                Group::create(parents, &name, bytes, spec.pids_limit).map_err(|e| {
+                    io::Error::new(
+                        e.kind(),
+                        format!("cannot make the run's control group: {e}"),
+                    )
+                })?,
+            )
         }
         None => None,
     };
@@ -437,7 +448,8 @@ fn run_helper(spec: &Spec, helper: &Path, group: Option<&Group>) -> io::Result<F
     drop(control_read);
     let mut child = spawned?;
     let pid = child.id() as libc::pid_t;
-    let started = Drains::start(&mut child, spec.stdout_cap).and_then(|d| Ok((d, exit_watcher(pid)?)));
+    let started =
+        Drains::start(&mut child, spec.stdout_cap).and_then(|d| Ok((d, exit_watcher(pid)?)));
     // `child` is never waited on through std: the watcher and `reap` own the exit.
     drop(child);
     let (drains, exit_rx) = match started {
@@ -552,7 +564,8 @@ fn run_direct(spec: &Spec) -> io::Result<Finished> {
     let start = Instant::now();
     let mut child = command.spawn()?;
     let pid = child.id() as libc::pid_t;
-    let started = Drains::start(&mut child, spec.stdout_cap).and_then(|d| Ok((d, exit_watcher(pid)?)));
+    let started =
+        Drains::start(&mut child, spec.stdout_cap).and_then(|d| Ok((d, exit_watcher(pid)?)));
     drop(child);
     let (drains, exit_rx) = match started {
         Ok(x) => x,
@@ -653,7 +666,11 @@ fn parse_report(text: &str) -> Option<Report> {
             let mut seen_cpu = false;
             for w in words {
                 let (k, v) = w.split_once('=')?;
-                let n = if v == "-" { None } else { Some(v.parse::<u64>().ok()?) };
+                let n = if v == "-" {
+                    None
+                } else {
+                    Some(v.parse::<u64>().ok()?)
+                };
                 match k {
                     "cpu_us" => {
                         m.cpu_us = n?;

@@ -54,16 +54,12 @@ pub fn verdict_for(
         && (hit.oom_kills > 0 || hit.mem_limit_hits > 0)
     {
         let how = if hit.oom_kills > 0 {
-            format!(
-                "the OOM killer ended {} of its processes",
-                hit.oom_kills
-            )
+            format!("the OOM killer ended {} of its processes", hit.oom_kills)
         } else {
             "it could not get more".to_string()
         };
-        let mut reason = format!(
-            "out of memory: the run's processes together reached the memory limit ({how})"
-        );
+        let mut reason =
+            format!("out of memory: the run's processes together reached the memory limit ({how})");
         if let Some(e) = outcome.error.take() {
             reason.push_str(&format!("; the solver: {e}"));
         }
