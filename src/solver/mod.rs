@@ -346,3 +346,28 @@ impl<S: Solver> Solver for InProcess<S> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn in_process_solvers_size_by_use_and_keep_to_their_budget() {
+        let claimed = Cnf::from_dimacs_clauses(2_000_000_000, &[vec![1, 2], vec![-1]]);
+        for name in ["native", "dpll"] {
+            let solver = by_name(name, &SolverConfig::default()).unwrap();
+            let out = solver.solve(&claimed, &Limits::default());
+            assert_eq!(out.status, Status::Sat, "{name}: {:?}", out.error);
+            // A formula of ~2 million literals within a 1 MiB budget: refused, not tried.
+            let clauses: Vec<Vec<i32>> = (1..=1_000_000).map(|v| vec![v, -(v + 1)]).collect();
+            let big = Cnf::from_dimacs_clauses(0, &clauses);
+            let tight = Limits {
+                mem_limit_mb: Some(1),
+                ..Limits::default()
+            };
+            let out = solver.solve(&big, &tight);
+            assert_eq!(out.status, Status::Memout, "{name}");
+            assert!(out.error.unwrap().contains("budget"));
+        }
+    }
+}

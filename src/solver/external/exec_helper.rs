@@ -17,8 +17,8 @@
 //! When the solver has exited, every process left in the run is killed (the group is
 //! frozen and emptied, or, without a group, the process group and every descendant that
 //! came back to the subreaper are killed until none is left); then the helper writes one
-//! line to the report descriptor: `status <wait status> cpu_us=… rss_kb=…` with the
-//! solver's own `rusage`, and the whole run's measures: with a group its CPU time, peak
+//! line to the report descriptor: `status <wait status> cpu_us=… rss_kb=… wall_us=…` with
+//! the solver's own `rusage` and wall time (from its exec to its exit), and the whole run's measures: with a group its CPU time, peak
 //! memory, OOM kills, memory-limit hits and refused forks; without one the `rusage` of
 //! all reaped descendants (CPU time summed, peak RSS of the largest). `error <errno>` if
 //! the solver could not be started. It ignores SIGTERM and SIGHUP (restored in the
@@ -155,6 +155,10 @@ fn main() {
             std::process::exit(127);
         }
     };
+    // std's spawn returns once the exec has happened: the solver's clock starts here, after
+    // the fork and the group join (a v1 memory group's join can take 10 ms, an RCU grace
+    // period, which is not the solver's time).
+    let started = Instant::now();
     let pid = child.id() as libc::pid_t;
     drop(child);
     let run = Run {
@@ -162,7 +166,9 @@ fn main() {
         group: args.group.clone(),
     };
 
-    match watch(&run, &mut control, args.grace) {
+    let watched = watch(&run, &mut control, args.grace);
+    let wall = started.elapsed();
+    match watched {
         Watched::Exited => {}
         Watched::BenchGone => {
             run.kill_all();
@@ -186,9 +192,10 @@ fn main() {
     run.kill_all();
     let micros = |t: libc::timeval| (t.tv_sec.max(0) as u64) * 1_000_000 + t.tv_usec.max(0) as u64;
     let mut line = format!(
-        "status {status} cpu_us={} rss_kb={}",
+        "status {status} cpu_us={} rss_kb={} wall_us={}",
         micros(own.ru_utime) + micros(own.ru_stime),
-        own.ru_maxrss.max(0)
+        own.ru_maxrss.max(0),
+        wall.as_micros()
     );
     match &run.group {
         Some(g) => {

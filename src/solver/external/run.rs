@@ -490,9 +490,17 @@ fn run_helper(spec: &Spec, helper: &Path, group: Option<&Group>) -> io::Result<F
 
     let mut text = String::new();
     let _ = std::fs::File::from(report_read).read_to_string(&mut text);
+    let mut wall = wall;
     let (status, cpu, max_rss_kb, limits_hit) = match parse_report(&text) {
         Some(Report::Status(m)) => (
-            m.status,
+            {
+                // The solver's own wall time, without the helper's start and the group
+                // join, unless bench stopped it (then the wall is bench's clock).
+                if let (Some(us), None) = (m.wall_us, stopped) {
+                    wall = Duration::from_micros(us);
+                }
+                m.status
+            },
             Some(Duration::from_micros(m.run_cpu_us())),
             Some(m.run_peak_kb()),
             LimitsHit {
@@ -612,6 +620,8 @@ struct Measures {
     cpu_us: u64,
     /// The solver's own peak RSS, KiB.
     rss_kb: u64,
+    /// The solver's wall time from its exec to its exit, µs (as the helper saw it).
+    wall_us: Option<u64>,
     /// The group's CPU time, µs.
     group_cpu_us: Option<u64>,
     /// The group's peak memory, KiB.
@@ -677,6 +687,7 @@ fn parse_report(text: &str) -> Option<Report> {
                         seen_cpu = true;
                     }
                     "rss_kb" => m.rss_kb = n?,
+                    "wall_us" => m.wall_us = n,
                     "group_cpu_us" => m.group_cpu_us = n,
                     "group_peak_kb" => m.group_peak_kb = n,
                     "tree_cpu_us" => m.tree_cpu_us = n,
@@ -880,11 +891,12 @@ mod tests {
         assert_eq!(m.run_cpu_us(), 2_000_000);
         assert_eq!(m.run_peak_kb(), 9000);
         assert_eq!(m.oom_kills, 1);
-        let tree = "status 0 cpu_us=10 rss_kb=4096 tree_cpu_us=30 tree_rss_kb=5000\n";
+        let tree = "status 0 cpu_us=10 rss_kb=4096 wall_us=77 tree_cpu_us=30 tree_rss_kb=5000\n";
         let Some(Report::Status(m)) = parse_report(tree) else {
             panic!("not read")
         };
         assert_eq!((m.run_cpu_us(), m.run_peak_kb()), (30, 5000));
+        assert_eq!(m.wall_us, Some(77));
         let unknown = "status 0 cpu_us=10 rss_kb=1 group_cpu_us=- group_peak_kb=-\n";
         assert!(parse_report(unknown).is_some());
         assert_eq!(parse_report("error 2\n"), Some(Report::Error(2)));
