@@ -572,3 +572,39 @@ fn nothing_ran_is_a_failure() {
     assert_eq!(o.status.code(), Some(2), "{}", show(&o));
     assert!(String::from_utf8_lossy(&o.stderr).contains("nothing ran"));
 }
+
+#[test]
+fn native_proc_out_of_memory_is_memout() {
+    let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpora/25x25.txt");
+    let line = std::fs::read_to_string(&corpus)
+        .unwrap()
+        .lines()
+        .find(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .unwrap()
+        .to_string();
+    for mode in modes() {
+        let dir = tempfile::tempdir().unwrap();
+        let one = dir.path().join("one25.txt");
+        std::fs::write(&one, format!("{line}\n")).unwrap();
+        let out = dir.path().join("out");
+        let o = bench(mode)
+            .arg("run")
+            .arg(&one)
+            .args([
+                "--solvers",
+                "native-proc",
+                "--timeout",
+                "30",
+                "--mem-limit",
+                "25",
+            ])
+            .arg("--out")
+            .arg(&out)
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(0), "{mode:?}: {}", show(&o));
+        let r = &rows(&out)[0];
+        // Aborting on a failed allocation (fallback) or ended by the OOM killer (group).
+        assert_eq!(r.status, "MEMOUT", "{mode:?}: {r:?}");
+    }
+}
