@@ -278,9 +278,23 @@ fn a_killed_bench_takes_its_runs_and_temporary_folders_with_it() {
         });
         // A folder left by a bench killed before its helper could clean up (a dead pid),
         // and a resume: the resumed run removes it, and leaves none of its own.
-        let stale = std::env::temp_dir().join(format!("bench-run-{}-stale", dead_pid()));
+        let gone = dead_pid();
+        let stale = std::env::temp_dir().join(format!("bench-run-{gone}-stale"));
         std::fs::create_dir_all(&stale).unwrap();
         std::fs::write(stale.join("input.cnf"), "p cnf 1 1\n1 0\n").unwrap();
+        // And, with control groups, a group of that dead bench.
+        let stale_groups: Vec<PathBuf> = match mode {
+            Mode::Cgroups => bench::solver::external::cgroup::detect()
+                .unwrap()
+                .dirs
+                .iter()
+                .map(|(_, d)| d.join(format!("bench-{gone}-0")))
+                .collect(),
+            Mode::Fallback => Vec::new(),
+        };
+        for g in &stale_groups {
+            std::fs::create_dir(g).unwrap();
+        }
         let child = bench(mode)
             .arg("run")
             .arg("--resume")
@@ -289,6 +303,13 @@ fn a_killed_bench_takes_its_runs_and_temporary_folders_with_it() {
             .unwrap();
         assert_eq!(child.status.code(), Some(0), "{mode:?}: {}", show(&child));
         assert!(!stale.exists(), "{mode:?}: the stale folder is still there");
+        for g in &stale_groups {
+            assert!(
+                !g.exists(),
+                "{mode:?}: the stale group {} is still there",
+                g.display()
+            );
+        }
         assert_eq!(survivors(&tag, Duration::from_secs(2)), 0, "{mode:?}");
         assert_eq!(rows(&dir.path().join("out")).len(), 1);
     }
