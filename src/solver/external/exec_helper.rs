@@ -88,7 +88,18 @@ fn parse_args() -> Option<Args> {
     })
 }
 
+/// What `bench-exec --protocol` prints: bench uses only a helper that speaks its protocol
+/// (`run.rs`'s `HELPER_PROTOCOL`).
+const PROTOCOL: &str = "bench-exec protocol 2";
+
 fn main() {
+    if std::env::args_os()
+        .nth(1)
+        .is_some_and(|a| a == "--protocol")
+    {
+        println!("{PROTOCOL}");
+        return;
+    }
     let Some(args) = parse_args() else {
         eprintln!(
             "usage: bench-exec --report FD --control FD [--grace-ms MS] [--as-limit BYTES] \

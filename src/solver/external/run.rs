@@ -181,9 +181,11 @@ impl Containment {
     /// One line for `bench run`'s start and run.json.
     pub fn describe(&self) -> String {
         match (&self.parents, helper()) {
-            (_, None) => "none: the bench-exec helper was not found; each solver runs in a \
+            (_, None) => {
+                "none: no usable bench-exec helper (missing or stale); each solver runs in a \
                           process group of its own, with an address-space limit per process"
-                .to_string(),
+                    .to_string()
+            }
             (Some(p), Some(_)) => format!(
                 "{}: one group per run, memory limit and measures over all its processes, \
                  at most {DEFAULT_PIDS_LIMIT} processes",
@@ -710,18 +712,39 @@ pub const HELPER_ENV: &str = "BENCH_EXEC";
 
 /// The `bench-exec` helper: `$BENCH_EXEC`, else next to the running executable (or one
 /// directory up, where cargo puts the binaries of a test executable in `deps/`).
+/// Only a helper that answers `--protocol` with this line is used: a stale `bench-exec`
+/// from an older build speaks another protocol, and is passed over (with a warning).
+pub const HELPER_PROTOCOL: &str = "bench-exec protocol 2";
+
 pub fn helper() -> Option<&'static Path> {
     static HELPER: OnceLock<Option<PathBuf>> = OnceLock::new();
     HELPER
         .get_or_init(|| {
-            if let Some(p) = std::env::var_os(HELPER_ENV).filter(|p| !p.is_empty()) {
-                return super::locate::is_executable(Path::new(&p)).then(|| PathBuf::from(p));
+            let found = if let Some(p) = std::env::var_os(HELPER_ENV).filter(|p| !p.is_empty()) {
+                super::locate::is_executable(Path::new(&p)).then(|| PathBuf::from(p))
+            } else {
+                let exe = std::env::current_exe().ok()?;
+                let dir = exe.parent()?;
+                [dir.join("bench-exec"), dir.parent()?.join("bench-exec")]
+                    .into_iter()
+                    .find(|p| super::locate::is_executable(p))
+            }?;
+            let answer = Command::new(&found)
+                .arg("--protocol")
+                .stdin(Stdio::null())
+                .stderr(Stdio::null())
+                .output()
+                .ok()?;
+            if String::from_utf8_lossy(&answer.stdout).trim() == HELPER_PROTOCOL {
+                Some(found)
+            } else {
+                eprintln!(
+                    "bench: {} is not this bench's helper (a stale build? `cargo build \
+                     --release --bins`); running solvers without it",
+                    found.display()
+                );
+                None
             }
-            let exe = std::env::current_exe().ok()?;
-            let dir = exe.parent()?;
-            [dir.join("bench-exec"), dir.parent()?.join("bench-exec")]
-                .into_iter()
-                .find(|p| super::locate::is_executable(p))
         })
         .as_deref()
 }
