@@ -182,11 +182,16 @@ fn build(instance: &Instance, encoding: Option<EncodeOptions>) -> Result<Built, 
             if let Some(budget) = budget.filter(|&b| bytes > b) {
                 return Err(BuildError::TooBig {
                     reason: format!(
-                        "refused: the {} encoding of this {}×{} puzzle has {clauses} clauses \
+                        "refused: the {} encoding of this {}×{} puzzle has {}{clauses} clauses \
                          ({} MiB in memory), more than half the memory available ({} MiB)",
                         opts.encoding,
                         p.side(),
                         p.side(),
+                        if opts.encoding == crate::encode::Encoding::Pruned {
+                            "up to "
+                        } else {
+                            ""
+                        },
                         bytes >> 20,
                         budget >> 20
                     ),
