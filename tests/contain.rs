@@ -629,3 +629,60 @@ fn native_proc_out_of_memory_is_memout() {
         assert_eq!(r.status, "MEMOUT", "{mode:?}: {r:?}");
     }
 }
+
+/// The cgroup v2 way of ending a group (`cgroup.kill`) and reading its CPU time, on this
+/// machine's unified hierarchy (mounted without the memory controller, so bench itself
+/// uses v1 here): a setsid tree joined to a v2 group is gone after `kill_all`.
+#[test]
+fn a_v2_group_is_emptied_by_cgroup_kill() {
+    use bench::solver::external::cgroup::{Group, Version};
+    let unified = Path::new("/sys/fs/cgroup/unified");
+    if !unified.join("cgroup.kill").exists() && !unified.join("cgroup.procs").exists() {
+        eprintln!("skipped: no cgroup v2 here");
+        return;
+    }
+    let dir = unified.join(format!("bench-{}-v2test", std::process::id()));
+    if std::fs::create_dir(&dir).is_err() {
+        eprintln!("skipped: cannot make a v2 group here");
+        return;
+    }
+    let group = Group {
+        version: Version::V2,
+        dirs: vec![("unified".into(), dir.clone())],
+    };
+    let tag = format!("ct-v2-{}", std::process::id());
+    let files = group.join_files();
+    let mut command = Command::new("bash");
+    command.arg("-c").arg(format!(
+        "setsid bash -c 'exec -a {tag}-setsid sleep 300' & \
+         ( ( exec -a {tag}-double sleep 300 ) & ) & \
+         timeout 0.3 bash -c 'while :; do :; done'; exec -a {tag}-main sleep 300"
+    ));
+    // SAFETY: open/write/close between fork and exec, on paths built before the fork.
+    unsafe {
+        command.pre_exec(move || {
+            for f in &files {
+                let fd = libc::open(f.as_ptr(), libc::O_WRONLY);
+                if fd < 0 || libc::write(fd, b"0".as_ptr().cast(), 1) != 1 {
+                    return Err(std::io::Error::last_os_error());
+                }
+                libc::close(fd);
+            }
+            Ok(())
+        });
+    }
+    let mut child = command.spawn().unwrap();
+    wait_for("the v2 tree", Duration::from_secs(10), || {
+        tagged(&tag).len() >= 3
+    });
+    assert!(group.members().len() >= 3, "{:?}", group.members());
+    assert!(group.kill_all(&mut || {
+        let _ = child.try_wait();
+    }));
+    let _ = child.wait();
+    assert_eq!(survivors(&tag, Duration::from_secs(2)), 0);
+    let cpu = group.stats().cpu_us.expect("cpu.stat");
+    assert!(cpu > 10_000, "the group's CPU time: {cpu} µs");
+    group.remove().unwrap();
+    assert!(!dir.exists());
+}
