@@ -17,7 +17,9 @@ use crate::run::{RunOptions, run as run_benchmark};
 use crate::study;
 use crate::study::plan::StudyPlan;
 
-/// The process-wide interrupt flag, set by Ctrl-C (installed once).
+/// The process-wide interrupt flag, set by Ctrl-C, SIGTERM or SIGHUP (installed once):
+/// `scancel`, `timeout` and service managers stop with SIGTERM, a closed terminal with
+/// SIGHUP, and each is a stop like Ctrl-C.
 fn interrupt_flag() -> Arc<AtomicBool> {
     static FLAG: OnceLock<Arc<AtomicBool>> = OnceLock::new();
     FLAG.get_or_init(|| {
@@ -25,11 +27,12 @@ fn interrupt_flag() -> Arc<AtomicBool> {
         let handler_flag = flag.clone();
         let _ = ctrlc::set_handler(move || {
             if handler_flag.swap(true, Ordering::SeqCst) {
-                // A second Ctrl-C: the user means it.
+                // A second stop: the user means it (the helpers end the runs).
                 std::process::exit(130);
             }
             eprintln!(
-                "\nbench: interrupted: stopping the running solvers, keeping every finished row"
+                "\nbench: interrupted (Ctrl-C, SIGTERM or SIGHUP): stopping the running solvers, \
+                 keeping every finished row"
             );
         });
         flag
@@ -268,6 +271,9 @@ pub(super) fn run(args: RunArgs) -> anyhow::Result<i32> {
         130
     } else if summary.wrong() > 0 {
         1
+    } else if summary.rows.is_empty() {
+        eprintln!("bench: nothing ran (every input was skipped)");
+        2
     } else {
         0
     })

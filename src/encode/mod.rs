@@ -125,6 +125,40 @@ pub fn count(puzzle: &Puzzle, opts: EncodeOptions) -> (u32, u64) {
     (vars, counter.clauses)
 }
 
+/// An upper bound on the size of an encoding, `(clauses, literals)`, computed without
+/// encoding: the constraints of one group size are counted once and multiplied. Exact
+/// for every encoding but `pruned` (which folds givens away). It lets a caller refuse
+/// up front an encoding too big for memory (a blank 200×200 Latin square under
+/// `extended` has 2.4·10⁹ clauses), rather than abort when an allocation fails.
+pub fn size_bound(puzzle: &Puzzle, opts: EncodeOptions) -> (u64, u64) {
+    let n = puzzle.side();
+    let n64 = n as u64;
+    let boards = puzzle.boards().len() as u64;
+    // One at-most-one over n literals (every group, and every cell, has n).
+    let mut amo = ClauseCounter::default();
+    let lits: Vec<Lit> = (0..n as u32).map(|v| Var::new(v).pos()).collect();
+    at_most_one(
+        &mut amo,
+        &lits,
+        opts.amo,
+        &mut VarAllocator::starting_at(n as u32),
+    );
+    let groups = groups(n, puzzle.box_size()).len() as u64;
+    let cells = n64 * n64;
+    let cell_amo = u64::from(opts.encoding.cell_at_most_one());
+    let group_alo = u64::from(opts.encoding.group_at_least_one());
+    let mut clauses =
+        boards * (cells * (1 + cell_amo * amo.clauses) + groups * n64 * (amo.clauses + group_alo));
+    let mut literals = boards
+        * (cells * (n64 + cell_amo * amo.lits) + groups * n64 * (amo.lits + group_alo * n64));
+    if puzzle.kind() == Kind::Pair {
+        clauses += cells * n64;
+        literals += 2 * cells * n64;
+    }
+    let givens = puzzle.givens() as u64;
+    (clauses + givens, literals + givens)
+}
+
 /// The rules alone (no givens).
 fn encode_rules(puzzle: &Puzzle, opts: EncodeOptions, sink: &mut dyn ClauseSink) -> u32 {
     let n = puzzle.side();
@@ -274,6 +308,28 @@ mod tests {
                 amo: Amo::Pairwise,
             },
         )
+    }
+
+    #[test]
+    fn size_bound_is_exact_without_pruning() {
+        for (kind, n) in [(Kind::Sudoku, 9), (Kind::Latin, 7), (Kind::Pair, 4)] {
+            let p = Puzzle::empty(kind, n).unwrap();
+            for encoding in [Encoding::Minimal, Encoding::Extended] {
+                for amo in [Amo::Pairwise, Amo::Sequential] {
+                    let opts = EncodeOptions { encoding, amo };
+                    let mut counter = ClauseCounter::default();
+                    encode(&p, opts, &mut counter);
+                    assert_eq!(
+                        size_bound(&p, opts),
+                        (counter.clauses, counter.lits),
+                        "{kind:?} {n} {opts:?}"
+                    );
+                }
+            }
+        }
+        let latin = Puzzle::empty(Kind::Latin, 200).unwrap();
+        let (clauses, _) = size_bound(&latin, EncodeOptions::default());
+        assert!(clauses > 2_000_000_000, "{clauses}");
     }
 
     #[test]

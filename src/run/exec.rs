@@ -2,14 +2,12 @@
 //!
 //! SAT answers are checked against the clauses and, for puzzles, decoded and held against
 //! the rules and the givens. UNSAT answers come with a DRAT proof when `--proofs` is on and
-//! the solver can write one; `rate` checks it. With `--count 2`, a verified solution is
+//! the solver can write one; `rate` checks it (run through the helper like a solver, so it
+//! too ends when bench dies). With `--count 2`, a verified solution is
 //! blocked and the instance solved again to learn whether the solution is unique.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 use std::time::Duration;
-
-use wait_timeout::ChildExt;
 
 use crate::check::{Reading, check_model, check_puzzle_model, read_grids};
 use crate::cnf::{Cnf, Lit, Model};
@@ -81,34 +79,27 @@ pub fn check_proof(
     limit: Duration,
 ) -> Result<bool, String> {
     let rate = find_rate().ok_or("rate is not installed (cargo install rate)")?;
-    let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
+    let dir = crate::solver::external::run::temp_dir().map_err(|e| e.to_string())?;
     let cnf_path = dir.path().join("f.cnf");
     let file = std::fs::File::create(&cnf_path).map_err(|e| e.to_string())?;
     crate::cnf::dimacs::write_cnf(file, cnf, &[]).map_err(|e| e.to_string())?;
-    let mut child = Command::new(rate)
-        .args(style.skip_unit_deletions.then_some("--skip-unit-deletions"))
-        .arg(&cnf_path)
-        .arg(proof)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .map_err(|e| e.to_string())?;
-    let mut stdout = child.stdout.take().expect("piped");
-    let reader = std::thread::spawn(move || {
-        let mut s = String::new();
-        let _ = std::io::Read::read_to_string(&mut stdout, &mut s);
-        s
-    });
-    let status = match child.wait_timeout(limit).map_err(|e| e.to_string())? {
-        Some(s) => s,
-        None => {
-            let _ = child.kill();
-            let _ = child.wait();
-            return Err(format!("rate did not finish within {} s", limit.as_secs()));
-        }
-    };
-    let out = reader.join().unwrap_or_default();
-    Ok(status.success() && out.lines().any(|l| l.trim() == "s VERIFIED"))
+    // Run like a solver (contained, ended with bench), with the proof's time limit.
+    let mut args: Vec<std::ffi::OsString> = Vec::new();
+    if style.skip_unit_deletions {
+        args.push("--skip-unit-deletions".into());
+    }
+    args.push(cnf_path.clone().into_os_string());
+    args.push(proof.as_os_str().to_owned());
+    let mut spec = crate::solver::external::run::Spec::new(&rate, &args);
+    spec.timeout = Some(limit);
+    spec.tmp_dir = Some(dir.path());
+    let done = crate::solver::external::run::run(&spec).map_err(|e| e.to_string())?;
+    if done.stopped.is_some() {
+        return Err(format!("rate did not finish within {} s", limit.as_secs()));
+    }
+    let out = String::from_utf8_lossy(&done.stdout);
+    Ok(done.exit == crate::solver::external::run::Exit::Code(0)
+        && out.lines().any(|l| l.trim() == "s VERIFIED"))
 }
 
 /// The clause that excludes a solved puzzle: not all of its grid literals again, over the
@@ -167,10 +158,14 @@ pub fn verdict(
                 wrong: true,
                 reason: Some(e),
             },
+            // A claimed model that is no model says why in the outcome's error.
             None => Verdict {
                 check: check::MODEL_WRONG,
                 wrong: true,
-                reason: Some("SAT without a model".into()),
+                reason: outcome
+                    .error
+                    .is_none()
+                    .then(|| "SAT without a model".into()),
             },
         },
         Status::Unsat => match proof.filter(|(p, _)| p.exists()) {

@@ -1,5 +1,6 @@
 //! `run.json`: what a benchmark ran with — the command line, bench's version, each
-//! solver's version and path, the machine, and when it started and ended.
+//! solver's version and path, the machine, how runs were contained, and when it started
+//! and ended.
 
 use std::path::Path;
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -57,6 +58,11 @@ pub struct RunMeta {
     pub fingerprint: String,
     /// `K/N` when this run is one shard of a study.
     pub shard: Option<String>,
+    /// How external runs were contained: `cgroup-v2`, `cgroup-v1`, `subreaper` (no
+    /// cgroups: process group and child subreaper) or `process-group` (no helper).
+    pub containment: String,
+    /// The containment in words (where the groups were, or why there were none).
+    pub containment_detail: String,
 }
 
 impl Machine {

@@ -116,8 +116,29 @@ struct Unit {
 enum UnitState {
     Pending,
     Ready(Arc<Built>),
-    Failed(String),
+    Failed(BuildError),
     Done,
+}
+
+/// Why an instance could not be built.
+#[derive(Clone, Debug)]
+enum BuildError {
+    /// Unreadable or malformed: the input is skipped.
+    Bad(String),
+    /// Too big to hold in memory: every run of it is a MEMOUT row with this reason.
+    TooBig {
+        reason: String,
+        vars: u64,
+        clauses: u64,
+    },
+}
+
+impl BuildError {
+    fn message(&self) -> String {
+        match self {
+            BuildError::Bad(m) | BuildError::TooBig { reason: m, .. } => m.clone(),
+        }
+    }
 }
 
 impl Unit {
@@ -127,12 +148,16 @@ impl Unit {
     }
 
     /// The built formula, building it if this is the first run to need it.
-    fn get(&self, instance: &Instance) -> Result<Arc<Built>, String> {
+    fn get(&self, instance: &Instance) -> Result<Arc<Built>, BuildError> {
         let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
         match &*state {
             UnitState::Ready(b) => return Ok(b.clone()),
             UnitState::Failed(e) => return Err(e.clone()),
-            UnitState::Done => return Err("internal: unit used after its last run".into()),
+            UnitState::Done => {
+                return Err(BuildError::Bad(
+                    "internal: unit used after its last run".into(),
+                ));
+            }
             UnitState::Pending => {}
         }
         let built = build(instance, self.encoding).map(Arc::new);
@@ -154,10 +179,37 @@ impl Unit {
     }
 }
 
-/// Encodes a puzzle, or reads a DIMACS file.
-fn build(instance: &Instance, encoding: Option<EncodeOptions>) -> Result<Built, String> {
+/// Encodes a puzzle, or reads a DIMACS file. An encoding whose formula would take more
+/// than half the memory available is refused up front, with its size.
+fn build(instance: &Instance, encoding: Option<EncodeOptions>) -> Result<Built, BuildError> {
     match (&instance.source, encoding) {
         (Source::Puzzle(p), Some(opts)) => {
+            let (clauses, lits) = crate::encode::size_bound(p, opts);
+            // The flat formula: 4 bytes a literal, 8 a clause start.
+            let bytes = lits
+                .saturating_mul(4)
+                .saturating_add(clauses.saturating_mul(8));
+            let budget = crate::solver::in_process_budget(&Limits::default()).map(|b| b / 2);
+            if let Some(budget) = budget.filter(|&b| bytes > b) {
+                return Err(BuildError::TooBig {
+                    reason: format!(
+                        "refused: the {} encoding of this {}×{} puzzle has {}{clauses} clauses \
+                         ({} MiB in memory), more than half the memory available ({} MiB)",
+                        opts.encoding,
+                        p.side(),
+                        p.side(),
+                        if opts.encoding == crate::encode::Encoding::Pruned {
+                            "up to "
+                        } else {
+                            ""
+                        },
+                        bytes >> 20,
+                        budget >> 20
+                    ),
+                    vars: u64::from(crate::encode::grid_vars(p)),
+                    clauses,
+                });
+            }
             let mut cnf = Cnf::new(0);
             let vars = encode(p, opts, &mut cnf);
             cnf.ensure_vars(vars);
@@ -170,15 +222,23 @@ fn build(instance: &Instance, encoding: Option<EncodeOptions>) -> Result<Built, 
             })
         }
         (Source::Dimacs(path), _) => {
-            let d = read_path(path, ParseOptions::default()).map_err(|e| e.to_string())?;
+            let d = read_path(path, ParseOptions::default())
+                .map_err(|e| BuildError::Bad(e.to_string()))?;
             let header = match d.bench_header.as_deref().map(BenchHeader::parse) {
                 Some(Ok(h)) => Some(h),
-                Some(Err(e)) => return Err(format!("{}: bad `c bench` line: {e}", path.display())),
+                Some(Err(e)) => {
+                    return Err(BuildError::Bad(format!(
+                        "{}: bad `c bench` line: {e}",
+                        path.display()
+                    )));
+                }
                 None => None,
             };
             Ok(Built { cnf: d.cnf, header })
         }
-        (Source::Puzzle(_), None) => Err("internal: a puzzle without an encoding".into()),
+        (Source::Puzzle(_), None) => Err(BuildError::Bad(
+            "internal: a puzzle without an encoding".into(),
+        )),
     }
 }
 
@@ -242,6 +302,15 @@ pub fn run(opts: &RunOptions, interrupt: Arc<AtomicBool>) -> anyhow::Result<RunS
         Some(s) => shard::select(instances, opts.encodings.len(), s),
         None => instances,
     };
+    let containment = crate::solver::external::run::containment();
+    eprintln!("bench: containment: {}", containment.describe());
+    let (stale_dirs, stale_groups) = crate::solver::external::run::remove_stale();
+    if stale_dirs + stale_groups > 0 {
+        eprintln!(
+            "bench: removed {stale_dirs} temporary folder(s) and {stale_groups} control group(s) \
+             left by a bench that was killed"
+        );
+    }
 
     let out_dir = match (&opts.resume, &opts.out) {
         (Some(dir), _) => dir.clone(),
@@ -336,6 +405,8 @@ pub fn run(opts: &RunOptions, interrupt: Arc<AtomicBool>) -> anyhow::Result<RunS
         interrupted: false,
         fingerprint,
         shard: opts.shard.map(|s| s.to_string()),
+        containment: containment.kind().to_string(),
+        containment_detail: containment.describe(),
     };
     meta::write(&out_dir, &run_meta)?;
     eprintln!(
@@ -374,7 +445,32 @@ pub fn run(opts: &RunOptions, interrupt: Arc<AtomicBool>) -> anyhow::Result<RunS
                     let instance = &instances[unit.instance];
                     let built = match unit.get(instance) {
                         Ok(b) => b,
+                        Err(BuildError::TooBig {
+                            reason,
+                            vars,
+                            clauses,
+                        }) => {
+                            unit.release();
+                            let row = refused_row(
+                                opts,
+                                instance,
+                                unit,
+                                solvers[task.solver].name(),
+                                task.run,
+                                (vars, clauses, reason),
+                            );
+                            if let Err(e) =
+                                writer.lock().unwrap_or_else(|p| p.into_inner()).write(&row)
+                            {
+                                *write_error.lock().unwrap_or_else(|p| p.into_inner()) = Some(e);
+                                break;
+                            }
+                            progress.record(&row);
+                            new_rows.lock().unwrap_or_else(|p| p.into_inner()).push(row);
+                            continue;
+                        }
                         Err(e) => {
+                            let e = e.message();
                             failures
                                 .lock()
                                 .unwrap_or_else(|p| p.into_inner())
@@ -471,6 +567,40 @@ pub fn run(opts: &RunOptions, interrupt: Arc<AtomicBool>) -> anyhow::Result<RunS
     })
 }
 
+/// The row of a run whose formula was refused as too big for memory (MEMOUT).
+fn refused_row(
+    opts: &RunOptions,
+    instance: &Instance,
+    unit: &Unit,
+    solver: &str,
+    run: u32,
+    (vars, clauses, reason): (u64, u64, String),
+) -> Row {
+    Row {
+        corpus: instance.corpus.clone(),
+        instance: instance.id.clone(),
+        kind: instance.kind(),
+        side: instance.side(),
+        encoding: unit.encoding_name(),
+        vars,
+        clauses,
+        solver: solver.to_string(),
+        run,
+        status: Status::Memout.to_string(),
+        check: results::check::UNCHECKED.to_string(),
+        wall_s: 0.0,
+        cpu_s: None,
+        max_rss_kb: None,
+        exit_code: None,
+        timeout_s: opts.timeout.as_secs_f64(),
+        jobs: opts.jobs as u32,
+        error: reason,
+        wrong: false,
+        solutions: None,
+        givens: instance.givens(),
+    }
+}
+
 /// Runs one solver on one built formula, checks the answer, makes the row (and gives the
 /// grids of a verified solution). None when Ctrl-C stopped the run (it is redone by a
 /// resume, not recorded as a failure).
@@ -484,7 +614,7 @@ fn run_one(
     interrupt: &Arc<AtomicBool>,
 ) -> Option<(Row, Option<Puzzle>)> {
     let proof_style = solver.proof_style().filter(|_| opts.proofs);
-    let proof_dir = proof_style.and_then(|_| tempfile::tempdir().ok());
+    let proof_dir = proof_style.and_then(|_| crate::solver::external::run::temp_dir().ok());
     let proof = proof_dir.as_ref().map(|d| d.path().join("proof.drat"));
     let limits = Limits {
         timeout: Some(opts.timeout),

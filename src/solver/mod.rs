@@ -241,8 +241,8 @@ fn own_executable() -> anyhow::Result<PathBuf> {
 /// Finds a solver by name: built-in, a `--solver` command, or a known external binary.
 pub fn by_name(name: &str, config: &SolverConfig) -> anyhow::Result<Box<dyn Solver>> {
     match name {
-        "native" => Ok(Box::new(cdcl::NativeSolver::default())),
-        "dpll" => Ok(Box::new(dpll::DpllSolver)),
+        "native" => Ok(Box::new(InProcess(cdcl::NativeSolver::default()))),
+        "dpll" => Ok(Box::new(InProcess(dpll::DpllSolver))),
         "native-proc" | "dpll-proc" => {
             let exe = own_executable()?;
             let exe = exe.to_str().filter(|p| !p.contains('\'')).ok_or_else(|| {
@@ -262,5 +262,112 @@ pub fn by_name(name: &str, config: &SolverConfig) -> anyhow::Result<Box<dyn Solv
             }))
         }
         _ => external::find(name, config),
+    }
+}
+
+/// A variable count claimed beyond the variables used by more than this is not passed to
+/// an in-process solver (it would allocate per claimed variable): it gets a copy of the
+/// formula sized by the variables actually used.
+const CLAIM_SLACK: u32 = 1 << 20;
+
+/// Bytes an in-process solver needs, about, for `cnf` (clause storage with headers and
+/// watches, per-variable state): what [`InProcess`] holds against the memory budget.
+pub fn in_process_estimate(cnf: &Cnf, vars: u32) -> u64 {
+    cnf.num_lits() as u64 * 12 + cnf.num_clauses() as u64 * 32 + u64::from(vars) * 96
+}
+
+/// The memory budget of an in-process solver, bytes: `--mem-limit` when given, else what
+/// the machine has available now (`MemAvailable`), since the solver's memory is bench's.
+pub fn in_process_budget(limits: &Limits) -> Option<u64> {
+    if let Some(mb) = limits.mem_limit_mb {
+        return Some(mb.saturating_mul(1 << 20));
+    }
+    let meminfo = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let kb: u64 = meminfo
+        .lines()
+        .find(|l| l.starts_with("MemAvailable:"))?
+        .split_whitespace()
+        .nth(1)?
+        .parse()
+        .ok()?;
+    Some(kb * 1024)
+}
+
+/// An in-process solver (`native`, `dpll`) as bench runs it: sized by the variables the
+/// clauses use, not by the header's claim, and refused (MEMOUT, with the reason) up
+/// front when its estimated memory exceeds the budget, instead of aborting bench on a
+/// failed allocation.
+pub struct InProcess<S>(pub S);
+
+impl<S: Solver> Solver for InProcess<S> {
+    fn name(&self) -> &str {
+        self.0.name()
+    }
+
+    fn version(&self) -> Option<String> {
+        self.0.version()
+    }
+
+    fn proof_style(&self) -> Option<ProofStyle> {
+        self.0.proof_style()
+    }
+
+    fn in_process(&self) -> bool {
+        true
+    }
+
+    fn solve(&self, cnf: &Cnf, limits: &Limits) -> Outcome {
+        let used = cnf.max_var_used();
+        let vars = if cnf.num_vars().saturating_sub(used) > CLAIM_SLACK {
+            used
+        } else {
+            cnf.num_vars()
+        };
+        let need = in_process_estimate(cnf, vars);
+        if let Some(budget) = in_process_budget(limits)
+            && need > budget
+        {
+            return Outcome {
+                error: Some(format!(
+                    "{} would need about {} MiB for {} clauses over {vars} variables, more \
+                     than its memory budget of {} MiB",
+                    self.name(),
+                    need >> 20,
+                    cnf.num_clauses(),
+                    budget >> 20
+                )),
+                ..Outcome::new(Status::Memout)
+            };
+        }
+        if vars < cnf.num_vars() {
+            self.0.solve(&cnf.sized_by_use(), limits)
+        } else {
+            self.0.solve(cnf, limits)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn in_process_solvers_size_by_use_and_keep_to_their_budget() {
+        let claimed = Cnf::from_dimacs_clauses(2_000_000_000, &[vec![1, 2], vec![-1]]);
+        for name in ["native", "dpll"] {
+            let solver = by_name(name, &SolverConfig::default()).unwrap();
+            let out = solver.solve(&claimed, &Limits::default());
+            assert_eq!(out.status, Status::Sat, "{name}: {:?}", out.error);
+            // A formula of ~2 million literals within a 1 MiB budget: refused, not tried.
+            let clauses: Vec<Vec<i32>> = (1..=1_000_000).map(|v| vec![v, -(v + 1)]).collect();
+            let big = Cnf::from_dimacs_clauses(0, &clauses);
+            let tight = Limits {
+                mem_limit_mb: Some(1),
+                ..Limits::default()
+            };
+            let out = solver.solve(&big, &tight);
+            assert_eq!(out.status, Status::Memout, "{name}");
+            assert!(out.error.unwrap().contains("budget"));
+        }
     }
 }
