@@ -329,6 +329,10 @@ pub struct ReportArgs {
     /// The timeout for PAR-2 and the charts, seconds (default: from the CSV).
     #[arg(long)]
     pub timeout: Option<f64>,
+    /// Score and draw CPU time (user + system, what SAT competitions use for sequential
+    /// solvers) or wall time (for parallel solvers). Every chart says which.
+    #[arg(long, default_value = "cpu", value_parser = ["cpu", "wall"])]
+    pub time: String,
 }
 
 /// `bench gen`.

@@ -4,6 +4,7 @@
 
 use crate::cli::MergeArgs;
 use crate::report::score;
+use crate::report::{TimeBasis, timed_rows};
 use crate::run::results::Row;
 use crate::study::merge::{
     Refused, ResultsOut, merge, read_plans, write_missing, write_report_of, write_side_files,
@@ -102,7 +103,11 @@ pub(super) fn run(mut args: MergeArgs) -> anyhow::Result<i32> {
         for line in score::wrong_lines(&kept) {
             eprintln!("{line}");
         }
-        print!("{}", score::text_table(&score::scores(&kept)));
+        let (timed, _) = timed_rows(&kept, TimeBasis::default());
+        print!(
+            "{}",
+            score::text_table(&score::scores(&timed), TimeBasis::default())
+        );
         format!("report: {}", files.index().display())
     };
     for note in merged.notes() {

@@ -12,6 +12,7 @@ use clap::Parser;
 use crate::cli::{Cli, Command, RunArgs};
 use crate::encode::{Amo, Encoding};
 use crate::report::score;
+use crate::report::{TimeBasis, timed_rows};
 use crate::run::shard::Shard;
 use crate::run::{RunOptions, run as run_benchmark};
 use crate::study;
@@ -259,7 +260,11 @@ pub(super) fn run(args: RunArgs) -> anyhow::Result<i32> {
     if !open.is_empty() {
         println!();
     }
-    print!("{}", score::text_table(&score::scores(&summary.rows)));
+    let (timed, _) = timed_rows(&summary.rows, TimeBasis::default());
+    print!(
+        "{}",
+        score::text_table(&score::scores(&timed), TimeBasis::default())
+    );
     if !summary.skipped.is_empty() {
         println!(
             "{} input(s) skipped (listed in summary.md)",

@@ -55,7 +55,7 @@ pub fn page(summary: &Summary, charts: &[(String, String)]) -> String {
                     }
                 }
                 h2 { "Scores per solver × encoding" }
-                (Html.markup(&tables::scores(&summary.scores)))
+                (Html.markup(&tables::scores(&summary.scores, summary.time)))
                 h2 { "Virtual best solver" }
                 p { "Per instance, the fastest right answer of any solver under any encoding." }
                 (Html.markup(&tables::virtual_best(v)))

@@ -12,6 +12,7 @@
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
+use crate::report::TimeBasis;
 use crate::report::summary::WrongAnswer;
 use crate::report::table::{Exporter, Markdown, Terminal};
 use crate::report::tables;
@@ -161,9 +162,10 @@ pub fn wrong_lines(rows: &[Row]) -> Vec<String> {
         .collect()
 }
 
-/// The scores table for the terminal.
-pub fn text_table(scores: &[Score]) -> String {
-    Terminal.table(&tables::scores(scores))
+/// The scores table for the terminal, the times being `time` (see
+/// [`super::timed_rows`]).
+pub fn text_table(scores: &[Score], time: TimeBasis) -> String {
+    Terminal.table(&tables::scores(scores, time))
 }
 
 /// The plain summary that stands in for the report when it cannot be drawn: the wrong
@@ -180,7 +182,7 @@ pub fn markdown(rows: &[Row], scores: &[Score], skipped: &[String]) -> String {
         out += &Markdown.table(&tables::wrong_answers(&wrong));
         out.push('\n');
     }
-    out += &Markdown.table(&tables::scores(scores));
+    out += &Markdown.table(&tables::scores(scores, TimeBasis::Wall));
     if !skipped.is_empty() {
         let _ = writeln!(out, "\n## Skipped inputs ({})\n", skipped.len());
         for s in skipped {

@@ -89,6 +89,8 @@ pub struct Summary {
     pub notes: Vec<String>,
     /// The chart files, in the order the page shows them.
     pub charts: Vec<String>,
+    /// Which time every score and chart is in.
+    pub time: super::TimeBasis,
 }
 
 impl Summary {
@@ -159,7 +161,7 @@ impl Summary {
         }
 
         out.push_str("## Scores per solver × encoding\n\n");
-        out += &Markdown.table(&tables::scores(&self.scores));
+        out += &Markdown.table(&tables::scores(&self.scores, self.time));
         out.push('\n');
 
         let v = &self.virtual_best;

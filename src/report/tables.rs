@@ -2,6 +2,7 @@
 //! encoding, the wrong answers, the virtual best solver and the speedups. The terminal,
 //! `summary.md` and `index.html` all draw these same tables through an exporter.
 
+use crate::report::TimeBasis;
 use crate::report::score::Score;
 use crate::report::speedup::Speedup;
 use crate::report::summary::WrongAnswer;
@@ -11,7 +12,7 @@ use crate::report::vbs::VirtualBest;
 use Align::{Left, Right};
 
 /// The scores table: one row per solver × encoding, WRONG answers emphasised.
-pub fn scores(scores: &[Score]) -> Table {
+pub fn scores(scores: &[Score], time: TimeBasis) -> Table {
     Table {
         columns: vec![
             ("solver", Left),
@@ -45,12 +46,12 @@ pub fn scores(scores: &[Score]) -> Table {
                 row
             })
             .collect(),
-        note: Some(
-            "PAR-2: the mean over runs of the wall time if solved, else twice the timeout. \
-             Mean and median: over solved runs. Total: all runs. WRONG answers never count as \
-             solved."
-                .into(),
-        ),
+        note: Some(format!(
+            "Times are {} in seconds. PAR-2: the mean over runs of the time if solved, else \
+             twice the timeout. Mean and median: over solved runs. Total: all runs. WRONG \
+             answers never count as solved.",
+            time.words()
+        )),
     }
 }
 

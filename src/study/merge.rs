@@ -535,6 +535,7 @@ pub fn write_report_of(
         baseline,
         timeout: None,
         notes: merged.notes(),
+        ..ReportOptions::default()
     };
     write_report(rows, out, &opts)
 }

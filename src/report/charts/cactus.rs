@@ -60,7 +60,8 @@ pub fn cactus(data: &ChartData, vbs: &VirtualBest) -> anyhow::Result<String> {
             ticks,
         };
         let format = |v: &f64| format_number(*v);
-        let axes = ("instances solved", "wall time per instance (s, log scale)");
+        let y_title = format!("{} per instance (s, log scale)", data.time.words());
+        let axes = ("instances solved", y_title.as_str());
         let chart = plot(area, PLOT_LEFT as u32, (x, data.time_axis()), &format, axes)?;
         let (lo, hi) = data.time_range();
         let at = |x: f64, t: f64| chart.backend_coord(&(x, t.clamp(lo, hi)));

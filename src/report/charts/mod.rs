@@ -55,6 +55,8 @@ pub struct ChartData<'a> {
     pub encodings: Vec<String>,
     /// The timeout the charts mark, seconds.
     pub timeout: f64,
+    /// Which time the rows' `wall_s` holds (see [`super::timed_rows`]), named on every chart.
+    pub time: super::TimeBasis,
 }
 
 impl ChartData<'_> {

@@ -114,7 +114,10 @@ pub fn scatter(data: &ChartData, x_solver: &str, y_solver: &str) -> anyhow::Resu
         entries,
     };
 
-    let title = format!("{y_solver} vs {x_solver}: wall time per instance");
+    let title = format!(
+        "{y_solver} vs {x_solver}: {} per instance",
+        data.time.words()
+    );
     let what = if several_encodings {
         "(instance, encoding) pairs"
     } else {
@@ -126,8 +129,8 @@ pub fn scatter(data: &ChartData, x_solver: &str, y_solver: &str) -> anyhow::Resu
     chart((&title, &subtitle), size, Some(&legend), |root, area| {
         let (lo, hi) = data.time_range();
         let format = |v: &f64| format_number(*v);
-        let x_label = format!("{x_solver}: wall time (s, log scale)");
-        let y_label = format!("{y_solver}: wall time (s, log scale)");
+        let x_label = format!("{x_solver}: {} (s, log scale)", data.time.words());
+        let y_label = format!("{y_solver}: {} (s, log scale)", data.time.words());
         let axes = (data.time_axis(), data.time_axis());
         let chart = plot(area, PLOT_LEFT as u32, axes, &format, (&x_label, &y_label))?;
         let at = |x: f64, y: f64| chart.backend_coord(&(x.clamp(lo, hi), y.clamp(lo, hi)));

@@ -39,8 +39,12 @@ pub fn times(data: &ChartData) -> anyhow::Result<String> {
         .collect();
     let left = labels.iter().map(|l| text_width(l)).fold(60, i32::max) + 30;
     let rows = series.len().max(1) as i32;
+    let title = match data.time {
+        super::super::TimeBasis::Cpu => "CPU time of solved instances, per solver × encoding",
+        super::super::TimeBasis::Wall => "Wall time of solved instances, per solver × encoding",
+    };
     let titles = (
-        "Wall time of solved instances, per solver × encoding",
+        title,
         "box: middle half; bar: median; whiskers: fastest and slowest; dots: each instance",
     );
     // The plot, then a column of how many each solved.
@@ -52,10 +56,8 @@ pub fn times(data: &ChartData) -> anyhow::Result<String> {
             range: 0.0..rows as f64,
             ticks: Vec::new(),
         };
-        let (format, axes) = (
-            |v: &f64| format_number(*v),
-            ("wall time (s, log scale)", ""),
-        );
+        let x_title = format!("{} (s, log scale)", data.time.words());
+        let (format, axes) = (|v: &f64| format_number(*v), (x_title.as_str(), ""));
         let chart = plot(&area, left as u32, (data.time_axis(), y), &format, axes)?;
         let (lo, hi) = data.time_range();
         let at = |t: f64, row: f64| chart.backend_coord(&(t.clamp(lo, hi), rows as f64 - row));
