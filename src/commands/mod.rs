@@ -98,25 +98,3 @@ pub(crate) fn solver_config(lookup: &SolverLookupArgs) -> anyhow::Result<SolverC
     }
     Ok(config)
 }
-
-/// True if `path` looks like DIMACS: a .cnf name (maybe compressed), or content that
-/// starts with a comment or a `p` header, or compressed content.
-pub(crate) fn is_dimacs(path: &std::path::Path) -> bool {
-    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
-    if [".cnf", ".cnf.gz", ".cnf.xz", ".dimacs"]
-        .iter()
-        .any(|e| name.ends_with(e))
-    {
-        return true;
-    }
-    let Ok(mut file) = std::fs::File::open(path) else {
-        return false;
-    };
-    let mut head = [0u8; 6];
-    let n = std::io::Read::read(&mut file, &mut head).unwrap_or(0);
-    let head = &head[..n];
-    head.starts_with(&[0x1f, 0x8b])
-        || head.starts_with(&[0xfd, b'7', b'z'])
-        || head.starts_with(b"p cnf")
-        || head.starts_with(b"c ")
-}

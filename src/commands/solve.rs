@@ -44,7 +44,7 @@ pub(super) fn run(args: SolveArgs) -> anyhow::Result<i32> {
         binary_proof: args.binary_proof,
         seed: 0,
     };
-    if super::is_dimacs(&args.file) {
+    if crate::cnf::dimacs::looks_like_dimacs(&args.file) {
         solve_cnf(&args.file, solver.as_ref(), &limits)
     } else {
         solve_puzzles(&args, solver.as_ref(), &limits)

@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, bail};
 
+use crate::cnf::dimacs::{is_dimacs_name, looks_like_dimacs};
 use crate::puzzle::Puzzle;
 use crate::puzzle::format::{Expected, Format, ReadOptions, read_path};
 
@@ -73,13 +74,6 @@ pub struct Corpus {
     pub notes: Vec<String>,
 }
 
-fn is_dimacs_name(path: &Path) -> bool {
-    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
-    [".cnf", ".cnf.gz", ".cnf.xz"]
-        .iter()
-        .any(|e| name.ends_with(e))
-}
-
 /// DIMACS files below `dir`, sorted, with their paths relative to it.
 fn dimacs_files(dir: &Path) -> anyhow::Result<Vec<(PathBuf, String)>> {
     let mut out = Vec::new();
@@ -124,7 +118,7 @@ pub fn load(paths: &[PathBuf], read: &ReadOptions, strict: bool) -> anyhow::Resu
                     format: None,
                 });
             }
-        } else if is_dimacs_name(path) || crate::commands::is_dimacs(path) {
+        } else if looks_like_dimacs(path) {
             if !path.exists() {
                 bail!("{name}: no such file");
             }

@@ -6,7 +6,7 @@
 //! too ends when bench dies). With `--count 2`, a verified solution is
 //! blocked and the instance solved again to learn whether the solution is unique.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Duration;
 
 use crate::check::{Reading, check_model, check_puzzle_model, read_grids};
@@ -17,7 +17,7 @@ use crate::encode::header::BenchHeader;
 use crate::puzzle::Puzzle;
 use crate::puzzle::format::Expected;
 use crate::run::results::{Row, check};
-use crate::solver::{Limits, Outcome, ProofStyle, Solver, Status};
+use crate::solver::{Limits, Outcome, ProofStyle, Solver, SolverConfig, Status};
 
 /// A formula ready to solve, built once and shared by every solver of its instance.
 #[derive(Debug)]
@@ -57,28 +57,18 @@ pub fn check_sat(built: &Built, model: &Model) -> Result<SatCheck, String> {
     }
 }
 
-/// Finds the DRAT checker `rate`: on PATH or in cargo's bin folder.
-pub fn find_rate() -> Option<PathBuf> {
-    let mut dirs: Vec<PathBuf> = std::env::var_os("PATH")
-        .map(|p| std::env::split_paths(&p).collect())
-        .unwrap_or_default();
-    if let Some(home) = std::env::var_os("HOME") {
-        dirs.push(Path::new(&home).join(".cargo/bin"));
-    }
-    dirs.into_iter()
-        .map(|d| d.join("rate"))
-        .find(|p| p.is_file())
-}
-
-/// Runs `rate CNF PROOF` with a time limit (with `--skip-unit-deletions` for a solver
-/// whose proofs need drat-trim's reading); true for `s VERIFIED`.
+/// Runs `rate CNF PROOF` (the checker found as `bench solvers` shows it, `--solver-path
+/// rate=…` included) with a time limit (with `--skip-unit-deletions` for a solver whose
+/// proofs need drat-trim's reading); true for `s VERIFIED`.
 pub fn check_proof(
     cnf: &Cnf,
     proof: &Path,
     style: ProofStyle,
     limit: Duration,
+    config: &SolverConfig,
 ) -> Result<bool, String> {
-    let rate = find_rate().ok_or("rate is not installed (cargo install rate)")?;
+    let rate = crate::solver::external::find_rate(config)
+        .ok_or("rate is not installed (cargo install rate)")?;
     let dir = crate::solver::external::run::temp_dir().map_err(|e| e.to_string())?;
     let cnf_path = dir.path().join("f.cnf");
     let file = std::fs::File::create(&cnf_path).map_err(|e| e.to_string())?;
@@ -140,6 +130,7 @@ pub fn verdict(
     outcome: &Outcome,
     proof: Option<(&Path, ProofStyle)>,
     proof_limit: Duration,
+    config: &SolverConfig,
 ) -> Verdict {
     match outcome.status {
         Status::Sat => match outcome.model.as_ref().map(|m| check_sat(built, m)) {
@@ -169,7 +160,7 @@ pub fn verdict(
             },
         },
         Status::Unsat => match proof.filter(|(p, _)| p.exists()) {
-            Some((p, style)) => match check_proof(&built.cnf, p, style, proof_limit) {
+            Some((p, style)) => match check_proof(&built.cnf, p, style, proof_limit, config) {
                 Ok(true) => Verdict {
                     check: check::PROOF_OK,
                     wrong: false,

@@ -630,7 +630,7 @@ fn run_one(
     }
     let proof_limit = opts.timeout.saturating_mul(10).max(Duration::from_secs(60));
     let proof_to_check = proof.as_deref().zip(proof_style);
-    let verdict = exec::verdict(built, &outcome, proof_to_check, proof_limit);
+    let verdict = exec::verdict(built, &outcome, proof_to_check, proof_limit, &opts.config);
     let mut row = Row {
         corpus: instance.corpus.clone(),
         instance: instance.id.clone(),
