@@ -76,13 +76,8 @@ pub(crate) fn options(args: RunArgs) -> anyhow::Result<RunOptions> {
     if args.corpora.is_empty() {
         bail!("no corpus given (a puzzle file, a DIMACS file or a folder)");
     }
-    let mut solvers: Vec<String> = args
-        .solvers
-        .split(',')
-        .map(str::trim)
-        .filter(|s| !s.is_empty())
-        .map(str::to_string)
-        .collect();
+    // Commas also separate a configured solver's settings (`native:restart=luby,...`).
+    let mut solvers: Vec<String> = crate::solver::config::split_solver_list(&args.solvers);
     if solvers.is_empty() {
         bail!("--solvers is empty");
     }
@@ -92,7 +87,7 @@ pub(crate) fn options(args: RunArgs) -> anyhow::Result<RunOptions> {
         .split(',')
         .map(|e| {
             Encoding::parse(e.trim()).with_context(|| {
-                format!("unknown encoding `{e}` (minimal, efficient, extended, pruned)")
+                format!("unknown encoding `{e}` (minimal, efficient, extended, pruned, augmented)")
             })
         })
         .collect::<anyhow::Result<Vec<_>>>()?;
@@ -129,6 +124,7 @@ pub(crate) fn options(args: RunArgs) -> anyhow::Result<RunOptions> {
         count: args.count,
         strict: args.strict,
         read,
+        incremental: !args.no_incremental,
         command_line,
     })
 }

@@ -11,6 +11,7 @@
 
 pub mod corpus;
 pub mod exec;
+pub mod incremental;
 pub mod meta;
 pub mod progress;
 pub mod results;
@@ -69,6 +70,9 @@ pub struct RunOptions {
     pub strict: bool,
     /// How puzzle files are read.
     pub read: ReadOptions,
+    /// In-process solvers solve puzzles in a session per worker and encoding, the givens
+    /// as assumptions (see [`incremental`]); false: one fresh formula per puzzle.
+    pub incremental: bool,
     /// The command line, for run.json.
     pub command_line: Vec<String>,
 }
@@ -328,6 +332,7 @@ pub fn run(opts: &RunOptions, interrupt: Arc<AtomicBool>) -> anyhow::Result<RunS
     pool.scope(|scope| {
         for _ in 0..opts.jobs {
             scope.spawn(|_| {
+                let mut sessions = incremental::Sessions::default();
                 loop {
                     if interrupt.load(Ordering::Relaxed)
                         || write_error.lock().map_or(true, |e| e.is_some())
@@ -338,30 +343,43 @@ pub fn run(opts: &RunOptions, interrupt: Arc<AtomicBool>) -> anyhow::Result<RunS
                     let Some(task) = tasks.get(i) else { break };
                     let unit = &units[task.unit];
                     let instance = &instances[unit.instance];
-                    let built = match unit.get(instance) {
-                        Ok(b) => b,
-                        Err(e) => {
-                            failures
-                                .lock()
-                                .unwrap_or_else(|p| p.into_inner())
-                                .entry(task.unit)
-                                .or_insert(e);
-                            unit.release();
-                            progress.skip();
-                            continue;
-                        }
-                    };
-                    let row = run_one(
+                    let solver = solvers[task.solver].as_ref();
+                    let ran = incremental::run_one(
+                        &mut sessions,
                         opts,
                         instance,
-                        unit,
-                        &built,
-                        solvers[task.solver].as_ref(),
+                        unit.encoding,
+                        task.solver,
+                        solver,
                         task.run,
                         &interrupt,
                     );
-                    drop(built);
-                    unit.release();
+                    let row = match ran {
+                        incremental::Ran::Done(row) => {
+                            unit.release();
+                            row
+                        }
+                        incremental::Ran::NotHere => {
+                            let built = match unit.get(instance) {
+                                Ok(b) => b,
+                                Err(e) => {
+                                    failures
+                                        .lock()
+                                        .unwrap_or_else(|p| p.into_inner())
+                                        .entry(task.unit)
+                                        .or_insert(e);
+                                    unit.release();
+                                    progress.skip();
+                                    continue;
+                                }
+                            };
+                            let row =
+                                run_one(opts, instance, unit, &built, solver, task.run, &interrupt);
+                            drop(built);
+                            unit.release();
+                            row
+                        }
+                    };
                     let Some(row) = row else { continue };
                     if let Err(e) = writer.lock().unwrap_or_else(|p| p.into_inner()).write(&row) {
                         // A full disk: stop taking runs; every row written so far stays.

@@ -2,9 +2,14 @@
 //! (run as child processes), the answer they give, and the registry that finds them by name.
 
 pub mod cdcl;
+pub mod config;
 pub mod dpll;
 pub mod external;
+pub mod native;
 pub mod output;
+#[cfg(feature = "rustsat-solvers")]
+pub mod rustsat;
+pub mod session;
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -12,6 +17,8 @@ use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use crate::cnf::{Cnf, Model};
+use config::Spec;
+use session::Session;
 
 /// What a solver run ended with (the `status` column of the results CSV).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -206,6 +213,13 @@ pub trait Solver: Send + Sync {
     /// Solves `cnf` within `limits`. Never panics on a solver's misbehaviour: every failure
     /// is an [`Outcome`] with status ERROR, TIMEOUT or MEMOUT.
     fn solve(&self, cnf: &Cnf, limits: &Limits) -> Outcome;
+
+    /// An incremental session (clauses kept between calls, assumptions per call) for
+    /// solvers that run in-process and have one; `None` for the others. `seed` as in
+    /// [`Limits::seed`].
+    fn session(&self, _seed: u64) -> Option<Box<dyn Session>> {
+        None
+    }
 }
 
 /// Where to find solvers: command-line overrides on top of the default discovery.
@@ -238,10 +252,42 @@ fn own_executable() -> anyhow::Result<PathBuf> {
         .ok_or_else(|| anyhow::anyhow!("no bench executable beside {}", exe.display()))
 }
 
-/// Finds a solver by name: built-in, a `--solver` command, or a known external binary.
+/// The in-process library solvers (minisat, glucose, cadical through the RustSAT crates):
+/// name and what it is. They are in this build when [`LIBRARY_BUILT`] is true.
+pub const LIBRARY: &[(&str, &str)] = &[
+    ("minisat-lib", "MiniSat 2.2 core, rustsat-minisat"),
+    ("glucose-lib", "Glucose 4 core, rustsat-glucose"),
+    ("cadical-lib", "CaDiCaL, rustsat-cadical"),
+];
+
+/// True when this bench was built with the library solvers (feature `rustsat-solvers`).
+pub const LIBRARY_BUILT: bool = cfg!(feature = "rustsat-solvers");
+
+/// How to get the library solvers into a build that lacks them.
+pub const LIBRARY_HOWTO: &str = "build bench with `--features rustsat-solvers` (needs a C++ \
+     compiler, cmake and libclang-dev: scripts/install-solvers.sh installs them and builds it)";
+
+/// Finds a solver by name: built-in, a library solver, a `--solver` command, or a known
+/// external binary. `NAME:key=value,...` is a configured solver (native and the library
+/// solvers; see [`config`]), validated here.
 pub fn by_name(name: &str, config: &SolverConfig) -> anyhow::Result<Box<dyn Solver>> {
+    if name.contains(':') && !config.commands.iter().any(|(n, _)| n == name) {
+        let spec = Spec::parse(name)?;
+        return match spec.base.as_str() {
+            "native" => Ok(Box::new(native::Native::from_spec(&spec)?)),
+            base if LIBRARY.iter().any(|(n, _)| *n == base) => library(&spec),
+            base => Err(config::ConfigError::NoSettings(
+                name.to_string(),
+                format!("settings are for native and the library solvers, not {base}"),
+            )
+            .into()),
+        };
+    }
+    if LIBRARY.iter().any(|(n, _)| *n == name) {
+        return library(&Spec::parse(name)?);
+    }
     match name {
-        "native" => Ok(Box::new(cdcl::NativeSolver::default())),
+        "native" => Ok(Box::new(native::Native::from_spec(&Spec::parse(name)?)?)),
         "dpll" => Ok(Box::new(dpll::DpllSolver)),
         "native-proc" | "dpll-proc" => {
             let exe = own_executable()?;
@@ -263,4 +309,16 @@ pub fn by_name(name: &str, config: &SolverConfig) -> anyhow::Result<Box<dyn Solv
         }
         _ => external::find(name, config),
     }
+}
+
+/// A library solver from its spec, or why this build has none.
+fn library(spec: &Spec) -> anyhow::Result<Box<dyn Solver>> {
+    #[cfg(feature = "rustsat-solvers")]
+    if let Some(solver) = rustsat::by_spec(spec) {
+        return Ok(solver?);
+    }
+    anyhow::bail!(
+        "{}: this bench was built without the in-process library solvers: {LIBRARY_HOWTO}",
+        spec.base
+    )
 }

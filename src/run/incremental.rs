@@ -1,0 +1,272 @@
+//! The incremental puzzle mode of `bench run` (tdoku's method): for in-process solvers
+//! that have a [`Session`], each worker keeps, per (solver, kind, side, encoding), one
+//! solver loaded with the puzzle-independent rules, built once; each puzzle's givens go in
+//! as assumptions. The formula a puzzle is solved under is the same as in the one-formula
+//! mode (the rules plus one unit clause a given), so the row reports the same variable
+//! and clause counts. `pruned` folds the givens into the clauses and has no rules to
+//! share: it always takes the one-formula path, as do DIMACS inputs and child processes.
+//!
+//! Every answer is checked: the grids are decoded from the model's grid variables (every
+//! one of which the rules use) and held against the rules and the givens with
+//! [`Puzzle::check_solution`]; anything else is a wrong answer. With `--count 2` the found
+//! solution is blocked by a clause under a fresh activation literal, the puzzle solved
+//! again with the literal assumed, and the clause then retired for good by the unit
+//! `¬activation`. A session that stopped without an answer, or that its solver marks
+//! unusable, is dropped and built again for the next puzzle.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use crate::cnf::{ClauseSink, Lit};
+use crate::encode::decode::decode_full;
+use crate::encode::{EncodeOptions, Encoding, encode, grid_var};
+use crate::puzzle::{Kind, Puzzle};
+use crate::run::RunOptions;
+use crate::run::corpus::{Instance, Source};
+use crate::run::exec::{Verdict, fill_row};
+use crate::run::results::{Row, check};
+use crate::solver::session::Session;
+use crate::solver::{Limits, Outcome, Solver, Status};
+
+/// A loaded session and the size of the rules in it.
+struct Loaded {
+    session: Box<dyn Session>,
+    vars: u32,
+    clauses: u64,
+}
+
+/// One worker's sessions, by (solver index, kind, side, encoding); `None` remembers a
+/// solver that has no session.
+#[derive(Default)]
+pub struct Sessions {
+    map: HashMap<(usize, Kind, usize, EncodeOptions), Option<Loaded>>,
+}
+
+/// What [`run_one`] did.
+pub enum Ran {
+    /// The run was done incrementally: its row, or `None` when Ctrl-C stopped it.
+    Done(Option<Row>),
+    /// Not an incremental run (no session, a DIMACS input, `pruned`, the mode off).
+    NotHere,
+}
+
+/// Counts the clauses on their way into a session.
+struct Loader<'a> {
+    session: &'a mut dyn Session,
+    clauses: u64,
+}
+
+impl ClauseSink for Loader<'_> {
+    fn add_clause(&mut self, lits: &[Lit]) {
+        self.clauses += 1;
+        self.session.add_clause(lits);
+    }
+}
+
+/// A session of `solver` loaded with the rules of `puzzle`'s shape under `enc`.
+fn load(solver: &dyn Solver, puzzle: &Puzzle, enc: EncodeOptions, seed: u64) -> Option<Loaded> {
+    let mut session = solver.session(seed)?;
+    let empty = Puzzle::empty(puzzle.kind(), puzzle.side()).ok()?;
+    let mut loader = Loader {
+        session: session.as_mut(),
+        clauses: 0,
+    };
+    let vars = encode(&empty, enc, &mut loader);
+    let clauses = loader.clauses;
+    session.ensure_vars(vars);
+    Some(Loaded {
+        session,
+        vars,
+        clauses,
+    })
+}
+
+/// The assumptions of a puzzle: one grid literal a given.
+fn givens(puzzle: &Puzzle) -> Vec<Lit> {
+    let n = puzzle.side();
+    let mut lits = Vec::with_capacity(puzzle.givens());
+    for (b, board) in puzzle.boards().iter().enumerate() {
+        for r in 0..n {
+            for c in 0..n {
+                let v = board.get(r, c) as usize;
+                if v != 0 {
+                    lits.push(grid_var(n, b, r, c, v - 1).pos());
+                }
+            }
+        }
+    }
+    lits
+}
+
+/// The solution a model describes, or why it is none (a wrong answer: every grid variable
+/// occurs in the rules, so a model that satisfies them decodes to a solution).
+fn solution(puzzle: &Puzzle, outcome: &Outcome) -> Result<Puzzle, String> {
+    let model = outcome.model.as_ref().ok_or("SAT without a model")?;
+    let grids = decode_full(puzzle, model).map_err(|e| format!("the model is no grid: {e}"))?;
+    puzzle
+        .check_solution(&grids)
+        .map_err(|e| format!("the model's grid is no solution: {e}"))?;
+    Ok(grids)
+}
+
+/// Runs one (instance, encoding, solver, run) incrementally, when it can be.
+#[allow(clippy::too_many_arguments)]
+pub fn run_one(
+    sessions: &mut Sessions,
+    opts: &RunOptions,
+    instance: &Instance,
+    encoding: Option<EncodeOptions>,
+    solver_index: usize,
+    solver: &dyn Solver,
+    run: u32,
+    interrupt: &Arc<AtomicBool>,
+) -> Ran {
+    let (Source::Puzzle(puzzle), Some(enc)) = (&instance.source, encoding) else {
+        return Ran::NotHere;
+    };
+    if !opts.incremental || enc.encoding == Encoding::Pruned || !solver.in_process() {
+        return Ran::NotHere;
+    }
+    let key = (solver_index, puzzle.kind(), puzzle.side(), enc);
+    let slot = sessions
+        .map
+        .entry(key)
+        .or_insert_with(|| load(solver, puzzle, enc, opts.seed));
+    let Some(loaded) = slot.as_mut() else {
+        return Ran::NotHere;
+    };
+    let limits = Limits {
+        timeout: Some(opts.timeout),
+        mem_limit_mb: None,
+        interrupt: Some(interrupt.clone()),
+        proof: None,
+        binary_proof: false,
+        seed: opts.seed,
+    };
+    let mut assumptions = givens(puzzle);
+    let outcome = loaded.session.solve(&assumptions, &limits);
+    if interrupt.load(Ordering::Relaxed) {
+        sessions.map.remove(&key);
+        return Ran::Done(None);
+    }
+    let first = (outcome.status == Status::Sat).then(|| solution(puzzle, &outcome));
+    let verdict = match &first {
+        Some(Ok(_)) => Verdict {
+            check: check::MODEL_OK,
+            wrong: false,
+            reason: None,
+        },
+        Some(Err(why)) => Verdict {
+            check: check::MODEL_WRONG,
+            wrong: true,
+            reason: Some(why.clone()),
+        },
+        None => Verdict {
+            check: check::UNCHECKED,
+            wrong: false,
+            reason: None,
+        },
+    };
+    let mut row = Row {
+        corpus: instance.corpus.clone(),
+        instance: instance.id.clone(),
+        kind: instance.kind(),
+        side: instance.side(),
+        encoding: enc.encoding.to_string(),
+        vars: loaded.vars as u64,
+        clauses: loaded.clauses + assumptions.len() as u64,
+        solver: solver.name().to_string(),
+        run,
+        status: String::new(),
+        check: String::new(),
+        wall_s: 0.0,
+        cpu_s: None,
+        max_rss_kb: None,
+        exit_code: None,
+        timeout_s: opts.timeout.as_secs_f64(),
+        jobs: opts.jobs as u32,
+        error: String::new(),
+        wrong: false,
+        solutions: None,
+        givens: instance.givens(),
+    };
+    fill_row(&mut row, &outcome, &verdict);
+    let mut keep = outcome.status.is_solved() && loaded.session.usable();
+    if opts.count >= 2
+        && keep
+        && let Some(Ok(found)) = &first
+    {
+        match count_again(
+            loaded.session.as_mut(),
+            puzzle,
+            found,
+            &mut assumptions,
+            &limits,
+        ) {
+            Ok((n, solved)) => {
+                row.solutions = n;
+                keep = solved && loaded.session.usable();
+            }
+            Err(why) => {
+                row.wrong = true;
+                row.check = check::MODEL_WRONG.into();
+                row.error = why;
+                keep = false;
+            }
+        }
+        if interrupt.load(Ordering::Relaxed) {
+            sessions.map.remove(&key);
+            return Ran::Done(None);
+        }
+    }
+    if !keep {
+        sessions.map.remove(&key);
+    }
+    Ran::Done(Some(row))
+}
+
+/// `--count 2` in a session: blocks `found` under a fresh activation literal `a`, solves
+/// under the givens and `a`, then retires the block with the unit `¬a`. Returns the count
+/// (Some(1) unique, Some(2) a second verified solution, None no answer) and whether the
+/// second call decided; `Err` for a wrong second answer.
+fn count_again(
+    session: &mut dyn Session,
+    puzzle: &Puzzle,
+    found: &Puzzle,
+    assumptions: &mut Vec<Lit>,
+    limits: &Limits,
+) -> Result<(Option<u32>, bool), String> {
+    let n = puzzle.side();
+    let a = session.new_var().pos();
+    let mut block = vec![!a];
+    for (b, (given, board)) in puzzle.boards().iter().zip(found.boards()).enumerate() {
+        for r in 0..n {
+            for c in 0..n {
+                if given.get(r, c) == 0 {
+                    let v = board.get(r, c) as usize;
+                    block.push(!grid_var(n, b, r, c, v - 1).pos());
+                }
+            }
+        }
+    }
+    if block.len() == 1 {
+        // The givens fill every cell: this is the one solution.
+        return Ok((Some(1), true));
+    }
+    session.add_clause(&block);
+    assumptions.push(a);
+    let again = session.solve(assumptions, limits);
+    session.add_clause(&[!a]);
+    match again.status {
+        Status::Unsat => Ok((Some(1), true)),
+        Status::Sat => {
+            let second = solution(puzzle, &again).map_err(|e| format!("second solution: {e}"))?;
+            if &second == found {
+                return Err("second solution repeats the blocked one".into());
+            }
+            Ok((Some(2), true))
+        }
+        _ => Ok((None, false)),
+    }
+}
