@@ -43,7 +43,8 @@ pub struct Sessions {
     map: HashMap<(usize, Kind, usize, EncodeOptions), Option<Loaded>>,
 }
 
-/// What [`run_one`] did.
+/// What [`run_one`] did (returned, never stored: the row's size does not matter).
+#[allow(clippy::large_enum_variant)]
 pub enum Ran {
     /// The run was done incrementally: its row, or `None` when Ctrl-C stopped it.
     Done(Option<Row>),

@@ -179,8 +179,8 @@ pub fn native_options(solver: &str, settings: &[(String, String)]) -> Result<Opt
                 }
             }
             "random-var-freq" => o.random_var_freq = real(&|x| (0.0..=1.0).contains(&x))?,
-            "var-decay" => o.var_decay = real(&|x| x >= 0.5 && x < 1.0)?,
-            "clause-decay" => o.clause_decay = real(&|x| x >= 0.5 && x < 1.0)?,
+            "var-decay" => o.var_decay = real(&|x| (0.5..1.0).contains(&x))?,
+            "clause-decay" => o.clause_decay = real(&|x| (0.5..1.0).contains(&x))?,
             "first-reduce" => o.first_reduce = int(1, 100_000_000)?,
             "reduce-inc" => o.reduce_increment = int(0, 100_000_000)?,
             "seed" => o.seed = int(0, u64::MAX)?,
