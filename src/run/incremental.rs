@@ -30,10 +30,13 @@ use crate::solver::session::Session;
 use crate::solver::{Limits, Outcome, Solver, Status};
 
 /// A loaded session and the size of the rules in it.
-struct Loaded {
-    session: Box<dyn Session>,
-    vars: u32,
-    clauses: u64,
+pub struct Loaded {
+    /// The solver, the rules in it.
+    pub session: Box<dyn Session>,
+    /// Variables of the rules (grid and auxiliary).
+    pub vars: u32,
+    /// Clauses of the rules.
+    pub clauses: u64,
 }
 
 /// One worker's sessions, by (solver index, kind, side, encoding); `None` remembers a
@@ -65,8 +68,9 @@ impl ClauseSink for Loader<'_> {
     }
 }
 
-/// A session of `solver` loaded with the rules of `puzzle`'s shape under `enc`.
-fn load(solver: &dyn Solver, puzzle: &Puzzle, enc: EncodeOptions, seed: u64) -> Option<Loaded> {
+/// A session of `solver` loaded with the rules of `puzzle`'s shape under `enc` (`None`
+/// for a solver without sessions).
+pub fn load(solver: &dyn Solver, puzzle: &Puzzle, enc: EncodeOptions, seed: u64) -> Option<Loaded> {
     let mut session = solver.session(seed)?;
     let empty = Puzzle::empty(puzzle.kind(), puzzle.side()).ok()?;
     let mut loader = Loader {
@@ -84,7 +88,7 @@ fn load(solver: &dyn Solver, puzzle: &Puzzle, enc: EncodeOptions, seed: u64) -> 
 }
 
 /// The assumptions of a puzzle: one grid literal a given.
-fn givens(puzzle: &Puzzle) -> Vec<Lit> {
+pub fn givens(puzzle: &Puzzle) -> Vec<Lit> {
     let n = puzzle.side();
     let mut lits = Vec::with_capacity(puzzle.givens());
     for (b, board) in puzzle.boards().iter().enumerate() {
@@ -102,7 +106,7 @@ fn givens(puzzle: &Puzzle) -> Vec<Lit> {
 
 /// The solution a model describes, or why it is none (a wrong answer: every grid variable
 /// occurs in the rules, so a model that satisfies them decodes to a solution).
-fn solution(puzzle: &Puzzle, outcome: &Outcome) -> Result<Puzzle, String> {
+pub fn solution(puzzle: &Puzzle, outcome: &Outcome) -> Result<Puzzle, String> {
     let model = outcome.model.as_ref().ok_or("SAT without a model")?;
     let grids = decode_full(puzzle, model).map_err(|e| format!("the model is no grid: {e}"))?;
     puzzle
