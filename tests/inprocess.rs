@@ -310,3 +310,23 @@ fn a_build_without_the_library_solvers_says_how_to_get_them() {
     }
     assert!(said.contains("--features rustsat-solvers"), "{said}");
 }
+
+#[test]
+fn with_proofs_native_solves_one_formula_and_its_unsat_proofs_are_checked() {
+    let dir = tempfile::tempdir().unwrap();
+    let nosolution = corpus("nosolution.txt");
+    let (rows, out) = run(dir.path(), "p", &[nosolution.to_str().unwrap(), "--proofs"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(rows.len(), 20);
+    for r in &rows {
+        assert_eq!(
+            (r.status.as_str(), r.check.as_str()),
+            ("UNSAT", "proof-ok"),
+            "{r:?}"
+        );
+    }
+}

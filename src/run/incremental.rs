@@ -4,7 +4,10 @@
 //! as assumptions. The formula a puzzle is solved under is the same as in the one-formula
 //! mode (the rules plus one unit clause a given), so the row reports the same variable
 //! and clause counts. `pruned` folds the givens into the clauses and has no rules to
-//! share: it always takes the one-formula path, as do DIMACS inputs and child processes.
+//! share: it always takes the one-formula path, as do DIMACS inputs, child processes, and
+//! with `--proofs` the solvers that write DRAT (a proof is checked against one formula).
+//! Learnt clauses carry over from puzzle to puzzle (they follow from the rules alone), so
+//! with `--repeat` a repetition finds the solver warm, as every later puzzle does.
 //!
 //! Every answer is checked: the grids are decoded from the model's grid variables (every
 //! one of which the rules use) and held against the rules and the givens with
@@ -130,7 +133,11 @@ pub fn run_one(
     let (Source::Puzzle(puzzle), Some(enc)) = (&instance.source, encoding) else {
         return Ran::NotHere;
     };
-    if !opts.incremental || enc.encoding == Encoding::Pruned || !solver.in_process() {
+    // With --proofs a solver that writes DRAT solves a fresh formula, so that its UNSAT
+    // answers come with a proof `rate` can check against that formula.
+    let wants_proof = opts.proofs && solver.proof_style().is_some();
+    if !opts.incremental || enc.encoding == Encoding::Pruned || !solver.in_process() || wants_proof
+    {
         return Ran::NotHere;
     }
     let key = (solver_index, puzzle.kind(), puzzle.side(), enc);

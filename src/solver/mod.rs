@@ -271,7 +271,9 @@ pub const LIBRARY_HOWTO: &str = "build bench with `--features rustsat-solvers` (
 /// external binary. `NAME:key=value,...` is a configured solver (native and the library
 /// solvers; see [`config`]), validated here.
 pub fn by_name(name: &str, config: &SolverConfig) -> anyhow::Result<Box<dyn Solver>> {
-    if name.contains(':') && !config.commands.iter().any(|(n, _)| n == name) {
+    // A `--solver NAME='cmd'` of the user's wins over every name bench knows.
+    let user_command = config.commands.iter().any(|(n, _)| n == name);
+    if name.contains(':') && !user_command {
         let spec = Spec::parse(name)?;
         return match spec.base.as_str() {
             "native" => Ok(Box::new(native::Native::from_spec(&spec)?)),
@@ -283,7 +285,7 @@ pub fn by_name(name: &str, config: &SolverConfig) -> anyhow::Result<Box<dyn Solv
             .into()),
         };
     }
-    if LIBRARY.iter().any(|(n, _)| *n == name) {
+    if LIBRARY.iter().any(|(n, _)| *n == name) && !user_command {
         return library(&Spec::parse(name)?);
     }
     match name {
