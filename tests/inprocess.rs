@@ -12,7 +12,10 @@ use std::time::Duration;
 
 use bench::cnf_gen::pigeonhole;
 use bench::solver::{Limits, SolverConfig, Status, by_name};
-use inprocess_common::{assert_expected, bench, corpus, facts, lateness, run};
+use inprocess_common::{
+    assert_expected, assert_hard_timeout_easy_solved, bench, corpus, facts, lateness,
+    latin_hard_easy, run,
+};
 
 fn corpora() -> Vec<String> {
     [
@@ -56,6 +59,11 @@ fn incremental_and_fresh_formulas_agree_with_count_2() {
 
 /// A full 16×16 sudoku (the pattern grid) with one blank per row: solved by propagation.
 fn easy_16() -> String {
+    pattern_16(16)
+}
+
+/// The 16×16 pattern grid with one blank in each of the first `rows` rows.
+fn pattern_16(rows: usize) -> String {
     let (k, n) = (4, 16);
     let sym = |v: usize| {
         std::char::from_digit(v as u32, 36)
@@ -65,7 +73,7 @@ fn easy_16() -> String {
     let mut line = String::new();
     for r in 0..n {
         for c in 0..n {
-            if c == (r * 5) % n {
+            if r < rows && c == (r * 5) % n {
                 line.push('.');
             } else {
                 line.push(sym((r * k + r / k + c) % n + 1));
@@ -78,43 +86,35 @@ fn easy_16() -> String {
 #[test]
 fn timeouts_in_the_incremental_mode_are_timeouts_and_the_session_recovers() {
     let dir = tempfile::tempdir().unwrap();
-    // 20 minimal 16×16 (most take native longer than 2 ms), then easy ones of the same
-    // shape: after a stopped call the session is built again and answers them.
-    let mut text = std::fs::read_to_string(corpus("16x16.txt")).unwrap();
-    for _ in 0..5 {
-        text.push_str(&easy_16());
-        text.push('\n');
-    }
-    let path = dir.path().join("mixed.txt");
-    std::fs::write(&path, text).unwrap();
+    // After a stopped call the session is dropped and built again for the next puzzle.
+    let pattern = [true, false, true, false, false];
+    let corpus = latin_hard_easy(dir.path(), &pattern);
     let (rows, out) = run(
         dir.path(),
         "t",
-        &[path.to_str().unwrap(), "--timeout", "0.002", "--count", "2"],
+        &[
+            corpus.to_str().unwrap(),
+            "--timeout",
+            "0.3",
+            "--count",
+            "2",
+            "--solvers",
+            "native,native:restart=luby",
+        ],
     );
     assert!(
         out.status.success(),
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    assert_eq!(rows.len(), 25);
-    let timeouts = rows.iter().filter(|r| r.status == "TIMEOUT").count();
-    assert!(timeouts > 0, "no 16×16 took native over 2 ms");
-    for r in &rows {
-        assert!(!r.wrong, "{}: {}", r.instance, r.error);
-        assert!(r.status == "TIMEOUT" || r.check == "model-ok", "{r:?}");
-        // A timeout is recorded as the deadline was, not later than the solver's reaction.
-        if r.status == "TIMEOUT" {
-            assert!(
-                r.wall_s < 0.002 + 0.05,
-                "{} took {} s",
-                r.instance,
-                r.wall_s
-            );
-        }
-    }
-    for r in &rows[20..] {
-        assert_eq!((r.status.as_str(), r.solutions), ("SAT", Some(1)), "{r:?}");
+    for solver in ["native", "native:restart=luby"] {
+        let mine: Vec<_> = rows
+            .iter()
+            .filter(|r| r.solver == solver)
+            .cloned()
+            .collect();
+        // The lateness of a row on a loaded machine; the 50 ms bound is tested on sessions.
+        assert_hard_timeout_easy_solved(&mine, &pattern, 0.3, 0.25);
     }
 }
 
@@ -237,15 +237,24 @@ fn minisat_solves(dir: &std::path::Path, puzzle: &str, args: &[&str]) -> (u64, S
     let cnf = dir.join("p.cnf");
     std::fs::write(&cnf, text).unwrap();
     let res = dir.join("p.res");
-    let status = std::process::Command::new("/usr/bin/minisat")
-        .arg("-verb=0")
+    assert!(
+        std::path::Path::new("/usr/bin/minisat").exists(),
+        "minisat is missing: run scripts/install-solvers.sh"
+    );
+    // Under a 1 GiB address-space limit and a 60 s CPU limit: a solver gone wrong must
+    // not take the shared machine's memory. Without cargo's LD_LIBRARY_PATH, which with
+    // the feature rustsat-solvers holds the crates' own libminisat.so.2.
+    let status = std::process::Command::new("bash")
+        .env_remove("LD_LIBRARY_PATH")
+        .arg("-c")
+        .arg("ulimit -v 1048576 -t 60; exec /usr/bin/minisat -verb=0 \"$0\" \"$1\"")
         .arg(&cnf)
         .arg(&res)
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())
         .status()
-        .expect("minisat is missing: run scripts/install-solvers.sh");
-    assert_eq!(status.code(), Some(10));
+        .unwrap();
+    assert_eq!(status.code(), Some(10), "minisat on {puzzle} {args:?}");
     let out = bench().arg("check").arg(&cnf).arg(&res).output().unwrap();
     let said = String::from_utf8(out.stdout).unwrap();
     assert!(

@@ -324,3 +324,30 @@ fn library(spec: &Spec) -> anyhow::Result<Box<dyn Solver>> {
         spec.base
     )
 }
+
+/// Takes the RustSAT crates' build folders off `LD_LIBRARY_PATH`. Cargo puts every native
+/// library folder of a dependency on it for `cargo run` and `cargo test`, and the minisat
+/// and glucose crates build a `libminisat.so.2` there (bench links the static one): an
+/// external `/usr/bin/minisat`, dynamically linked against Debian's `libminisat.so.2`,
+/// would load the crate's instead and run wild (it allocated 23 GB here). Call it at the
+/// start of `main`, while the process has one thread (the environment is process-wide).
+pub fn scrub_library_path() {
+    const VAR: &str = "LD_LIBRARY_PATH";
+    let Some(value) = std::env::var_os(VAR) else {
+        return;
+    };
+    let kept: Vec<PathBuf> = std::env::split_paths(&value)
+        .filter(|p| !p.to_string_lossy().contains("/build/rustsat-"))
+        .collect();
+    if kept.len() == std::env::split_paths(&value).count() {
+        return;
+    }
+    // SAFETY: called first thing in `main`, before bench starts any thread, so nothing
+    // reads the environment concurrently.
+    unsafe {
+        match std::env::join_paths(&kept) {
+            Ok(v) if !kept.is_empty() => std::env::set_var(VAR, v),
+            _ => std::env::remove_var(VAR),
+        }
+    }
+}

@@ -111,3 +111,79 @@ pub fn lateness(
         .min()
         .unwrap()
 }
+
+fn symbol(v: usize) -> char {
+    std::char::from_digit(v as u32, 36)
+        .unwrap()
+        .to_ascii_uppercase()
+}
+
+/// A corpus of 24×24 Latin squares, `hard` and `easy` in the order of `pattern`: a hard one
+/// has no solution for a reason CDCL finds only by brute force (rows 1–12 are filled in
+/// columns 12–24 with the values 12–24, so each of the 12 rows must put the values 1–11
+/// into the same 11 columns: pigeonhole 12 into 11, every solver here runs for well over
+/// 20 s); an easy one is a full cyclic square with one blank (propagation alone).
+pub fn latin_hard_easy(dir: &Path, pattern: &[bool]) -> PathBuf {
+    let (n, m) = (24, 11);
+    let mut hard = String::new();
+    for r in 0..n {
+        for c in 0..n {
+            hard.push(if r <= m && c >= m {
+                symbol(m + 1 + (r + c - m) % (n - m))
+            } else {
+                '.'
+            });
+        }
+    }
+    let mut easy = String::new();
+    for r in 0..n {
+        for c in 0..n {
+            easy.push(if (r, c) == (0, 0) {
+                '.'
+            } else {
+                symbol((r + c) % n + 1)
+            });
+        }
+    }
+    let text: String = pattern
+        .iter()
+        .map(|&h| format!("{}\n", if h { &hard } else { &easy }))
+        .collect();
+    let path = dir.join("latin-hard-easy.txt");
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+/// Checks a run on [`latin_hard_easy`]: the hard ones TIMEOUT (ended no later than
+/// `slack` after the deadline), the easy ones solved, unique, checked, even after a
+/// stopped call.
+pub fn assert_hard_timeout_easy_solved(rows: &[Row], pattern: &[bool], timeout: f64, slack: f64) {
+    assert_eq!(rows.len(), pattern.len());
+    let mut sorted: Vec<&Row> = rows.iter().collect();
+    sorted.sort_by_key(|r| {
+        r.instance
+            .rsplit(':')
+            .next()
+            .and_then(|l| l.parse::<u32>().ok())
+            .unwrap_or(0)
+    });
+    for (r, &hard) in sorted.iter().zip(pattern) {
+        assert!(!r.wrong, "{}: {}", r.instance, r.error);
+        if hard {
+            assert_eq!(r.status, "TIMEOUT", "{r:?}");
+            assert!(
+                r.wall_s < timeout + slack,
+                "{} on {} took {} s",
+                r.solver,
+                r.instance,
+                r.wall_s
+            );
+        } else {
+            assert_eq!(
+                (r.status.as_str(), r.check.as_str(), r.solutions),
+                ("SAT", "model-ok", Some(1)),
+                "{r:?}"
+            );
+        }
+    }
+}
