@@ -282,3 +282,143 @@ fn count_again(
         _ => Ok((None, false)),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cnf::{Cnf, Model, Var};
+    use crate::puzzle::Grid;
+    use crate::solver::SolverConfig;
+    use std::time::Duration;
+
+    /// A solver that lies, which real solvers do not on demand: its session answers SAT
+    /// with a fixed grid (the full pattern Latin square of side 3), whatever it is asked.
+    struct Liar;
+
+    struct LiarSession {
+        vars: u32,
+    }
+
+    const GRID: [u16; 9] = [1, 2, 3, 2, 3, 1, 3, 1, 2];
+
+    impl Session for LiarSession {
+        fn add_clause(&mut self, _: &[Lit]) {}
+        fn new_var(&mut self) -> Var {
+            self.vars += 1;
+            Var::new(self.vars - 1)
+        }
+        fn ensure_vars(&mut self, n: u32) {
+            self.vars = self.vars.max(n);
+        }
+        fn solve(&mut self, _: &[Lit], _: &Limits) -> Outcome {
+            let mut model = Model::from_values((0..self.vars).map(|_| false));
+            for (i, &v) in GRID.iter().enumerate() {
+                model.set(grid_var(3, 0, i / 3, i % 3, v as usize - 1).pos());
+            }
+            Outcome::sat(model)
+        }
+    }
+
+    impl Solver for Liar {
+        fn name(&self) -> &str {
+            "liar"
+        }
+        fn in_process(&self) -> bool {
+            true
+        }
+        fn solve(&self, _: &Cnf, _: &Limits) -> Outcome {
+            Outcome::error("not used")
+        }
+        fn session(&self, _: u64) -> Option<Box<dyn Session>> {
+            Some(Box::new(LiarSession { vars: 0 }))
+        }
+    }
+
+    fn opts(count: u32) -> RunOptions {
+        RunOptions {
+            corpora: Vec::new(),
+            solvers: Vec::new(),
+            encodings: vec![Encoding::Extended],
+            amo: Default::default(),
+            timeout: Duration::from_secs(10),
+            jobs: 1,
+            repeat: 1,
+            out: None,
+            resume: None,
+            mem_limit_mb: None,
+            proofs: false,
+            config: SolverConfig::default(),
+            seed: 0,
+            count,
+            strict: false,
+            read: Default::default(),
+            incremental: true,
+            command_line: Vec::new(),
+        }
+    }
+
+    fn latin(cells: [u16; 9]) -> Instance {
+        let grid = Grid::from_cells(3, cells.to_vec()).unwrap();
+        Instance {
+            corpus: "t".into(),
+            id: "t:1".into(),
+            source: Source::Puzzle(Puzzle::new(Kind::Latin, vec![grid]).unwrap()),
+        }
+    }
+
+    fn row(instance: &Instance, solver: &dyn Solver, count: u32) -> Row {
+        let mut sessions = Sessions::default();
+        let enc = Some(EncodeOptions::default());
+        let flag = Arc::new(AtomicBool::new(false));
+        match run_one(
+            &mut sessions,
+            &opts(count),
+            instance,
+            enc,
+            0,
+            solver,
+            1,
+            &flag,
+        ) {
+            Ran::Done(Some(row)) => row,
+            _ => panic!("not run incrementally"),
+        }
+    }
+
+    #[test]
+    fn a_grid_that_loses_a_given_is_wrong() {
+        // The liar's grid has 1 in r1c1; the puzzle gives 2 there.
+        let r = row(&latin([2, 0, 0, 0, 0, 0, 0, 0, 0]), &Liar, 1);
+        assert!(r.wrong);
+        assert_eq!(r.check, check::MODEL_WRONG);
+        assert!(r.error.contains("no solution"), "{}", r.error);
+    }
+
+    #[test]
+    fn a_second_solution_that_repeats_the_first_is_wrong() {
+        let r = row(&latin([1, 0, 0, 0, 0, 0, 0, 0, 0]), &Liar, 2);
+        assert_eq!(r.status, "SAT");
+        assert!(r.wrong, "{r:?}");
+        assert!(r.error.contains("repeats the blocked one"), "{}", r.error);
+    }
+
+    #[test]
+    fn native_counts_by_assumptions() {
+        let native = crate::solver::by_name("native", &SolverConfig::default()).unwrap();
+        // Side 3 with r1 = 1 2 3 given: two completions.
+        let r = row(&latin([1, 2, 3, 0, 0, 0, 0, 0, 0]), native.as_ref(), 2);
+        assert_eq!((r.check.as_str(), r.solutions), (check::MODEL_OK, Some(2)));
+        let r = row(&latin([1, 2, 3, 2, 0, 0, 0, 0, 0]), native.as_ref(), 2);
+        assert_eq!((r.check.as_str(), r.solutions), (check::MODEL_OK, Some(1)));
+        // The formula's counts are those of the rules plus one unit a given.
+        let (vars, clauses) = crate::encode::count(
+            &Puzzle::new(
+                Kind::Latin,
+                vec![Grid::from_cells(3, vec![1, 2, 3, 2, 0, 0, 0, 0, 0]).unwrap()],
+            )
+            .unwrap(),
+            EncodeOptions::default(),
+        );
+        assert_eq!((r.vars, r.clauses), (vars as u64, clauses));
+    }
+}
