@@ -42,11 +42,102 @@ pub struct Loaded {
     pub clauses: u64,
 }
 
+/// The most rule clauses one worker keeps loaded over all its sessions (a 36×36 extended
+/// pairwise formula has 3.4 million): the least recently used sessions make room, and
+/// rules bigger than this are solved one formula per puzzle, where loading them once
+/// would save little against solving anyway.
+pub const MAX_LOADED_CLAUSES: u64 = 4_000_000;
+
+type Key = (usize, Kind, usize, EncodeOptions);
+
 /// One worker's sessions, by (solver index, kind, side, encoding); `None` remembers a
-/// solver that has no session.
-#[derive(Default)]
+/// solver that has no session or rules too big to keep.
 pub struct Sessions {
-    map: HashMap<(usize, Kind, usize, EncodeOptions), Option<Loaded>>,
+    map: HashMap<Key, Option<Loaded>>,
+    /// When each loaded session was last used.
+    used: HashMap<Key, u64>,
+    clock: u64,
+    /// At most this many rule clauses loaded.
+    cap: u64,
+}
+
+impl Default for Sessions {
+    fn default() -> Sessions {
+        Sessions::with_cap(MAX_LOADED_CLAUSES)
+    }
+}
+
+impl Sessions {
+    /// No sessions yet; at most `cap` rule clauses loaded at a time.
+    pub fn with_cap(cap: u64) -> Sessions {
+        Sessions {
+            map: HashMap::new(),
+            used: HashMap::new(),
+            clock: 0,
+            cap,
+        }
+    }
+
+    /// How many sessions are loaded.
+    pub fn loaded(&self) -> usize {
+        self.map.values().flatten().count()
+    }
+
+    /// The session of `key`, loading it (after making room) on first use.
+    fn get(
+        &mut self,
+        key: Key,
+        solver: &dyn Solver,
+        puzzle: &Puzzle,
+        enc: EncodeOptions,
+        seed: u64,
+    ) -> Option<&mut Loaded> {
+        self.clock += 1;
+        if !self.map.contains_key(&key) {
+            let loaded = match Puzzle::empty(puzzle.kind(), puzzle.side()) {
+                Ok(empty) if solver.in_process() => {
+                    let (_, clauses) = crate::encode::count(&empty, enc);
+                    if clauses > self.cap {
+                        None
+                    } else {
+                        self.make_room(clauses);
+                        load(solver, puzzle, enc, seed)
+                    }
+                }
+                _ => None,
+            };
+            self.map.insert(key, loaded);
+        }
+        let loaded = self.map.get_mut(&key)?.as_mut()?;
+        self.used.insert(key, self.clock);
+        Some(loaded)
+    }
+
+    /// Drops the least recently used sessions until `clauses` more fit.
+    fn make_room(&mut self, clauses: u64) {
+        loop {
+            let held: u64 = self.map.values().flatten().map(|l| l.clauses).sum();
+            if held + clauses <= self.cap {
+                return;
+            }
+            let Some(oldest) = self
+                .used
+                .iter()
+                .filter(|(k, _)| self.map.get(k).is_some_and(Option::is_some))
+                .min_by_key(|&(_, t)| *t)
+                .map(|(k, _)| *k)
+            else {
+                return;
+            };
+            self.remove(&oldest);
+        }
+    }
+
+    /// Drops a session (a new one is loaded on next use).
+    fn remove(&mut self, key: &Key) {
+        self.map.remove(key);
+        self.used.remove(key);
+    }
 }
 
 /// What [`run_one`] did (returned, never stored: the row's size does not matter).
@@ -141,11 +232,7 @@ pub fn run_one(
         return Ran::NotHere;
     }
     let key = (solver_index, puzzle.kind(), puzzle.side(), enc);
-    let slot = sessions
-        .map
-        .entry(key)
-        .or_insert_with(|| load(solver, puzzle, enc, opts.seed));
-    let Some(loaded) = slot.as_mut() else {
+    let Some(loaded) = sessions.get(key, solver, puzzle, enc, opts.seed) else {
         return Ran::NotHere;
     };
     let limits = Limits {
@@ -159,7 +246,7 @@ pub fn run_one(
     let mut assumptions = givens(puzzle);
     let outcome = loaded.session.solve(&assumptions, &limits);
     if interrupt.load(Ordering::Relaxed) {
-        sessions.map.remove(&key);
+        sessions.remove(&key);
         return Ran::Done(None);
     }
     let first = (outcome.status == Status::Sat).then(|| solution(puzzle, &outcome));
@@ -228,12 +315,12 @@ pub fn run_one(
             }
         }
         if interrupt.load(Ordering::Relaxed) {
-            sessions.map.remove(&key);
+            sessions.remove(&key);
             return Ran::Done(None);
         }
     }
     if !keep {
-        sessions.map.remove(&key);
+        sessions.remove(&key);
     }
     Ran::Done(Some(row))
 }
@@ -383,6 +470,48 @@ mod tests {
             Ran::Done(Some(row)) => row,
             _ => panic!("not run incrementally"),
         }
+    }
+
+    #[test]
+    fn sessions_beyond_the_cap_make_room_or_are_not_kept() {
+        let native = crate::solver::by_name("native", &SolverConfig::default()).unwrap();
+        let flag = Arc::new(AtomicBool::new(false));
+        let instance = latin([1, 2, 3, 2, 0, 0, 0, 0, 0]);
+        let empty = Puzzle::empty(Kind::Latin, 3).unwrap();
+        let (_, one) = crate::encode::count(&empty, EncodeOptions::default());
+        let enc = Some(EncodeOptions::default());
+        let ok = |ran: Ran| matches!(ran, Ran::Done(Some(r)) if r.check == check::MODEL_OK);
+        // Room for one session: another solver's evicts it.
+        let mut sessions = Sessions::with_cap(one);
+        for solver_index in [0, 1, 0] {
+            let o = opts(1);
+            let ran = run_one(
+                &mut sessions,
+                &o,
+                &instance,
+                enc,
+                solver_index,
+                native.as_ref(),
+                1,
+                &flag,
+            );
+            assert!(ok(ran));
+            assert_eq!(sessions.loaded(), 1);
+        }
+        // Rules bigger than the cap: one formula per puzzle.
+        let mut sessions = Sessions::with_cap(one - 1);
+        let ran = run_one(
+            &mut sessions,
+            &opts(1),
+            &instance,
+            enc,
+            0,
+            native.as_ref(),
+            1,
+            &flag,
+        );
+        assert!(matches!(ran, Ran::NotHere));
+        assert_eq!(sessions.loaded(), 0);
     }
 
     #[test]
