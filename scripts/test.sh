@@ -26,6 +26,12 @@ cargo fmt --all -- --check
 cargo clippy --all-targets --quiet -- -D warnings
 cargo test
 
+# The in-process library solvers (feature rustsat-solvers): lints and their tests, in
+# release, where install-solvers.sh built their C/C++ once (the default build above has
+# none of it: it needs only the Rust toolchain).
+cargo clippy --release --all-targets --features rustsat-solvers --quiet -- -D warnings
+cargo test --release --features rustsat-solvers --test inprocess --test inprocess_lib
+
 # A small benchmark end to end: native, minisat and kissat on a few puzzles and CNFs.
 # --bins: bench runs solvers through its bench-exec helper, which must be as new.
 cargo build --release --quiet --bins

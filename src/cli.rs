@@ -139,7 +139,7 @@ pub struct EncodeArgs {
     /// Puzzle files (any format of DESIGN.md).
     #[arg(required = true)]
     pub puzzles: Vec<PathBuf>,
-    /// minimal, efficient, extended or pruned.
+    /// minimal, efficient, extended, pruned or augmented.
     #[arg(long, default_value = "extended")]
     pub encoding: String,
     /// At-most-one sub-encoding: pairwise or sequential.
@@ -248,6 +248,13 @@ pub struct RunArgs {
     /// the output folder, in the corpus's own format (a comment names each puzzle).
     #[arg(long)]
     pub solutions: bool,
+    /// Give every puzzle a fresh formula, in-process solvers too. By default in-process
+    /// solvers (native, minisat-lib, glucose-lib, cadical-lib) load each encoding's rules
+    /// once per worker and take a puzzle's givens as assumptions (tdoku's method); the
+    /// `pruned` encoding folds the givens into its clauses and is always one formula per
+    /// puzzle.
+    #[arg(long = "no-incremental")]
+    pub no_incremental: bool,
     /// How puzzle files are read.
     #[command(flatten)]
     pub input: PuzzleInputArgs,

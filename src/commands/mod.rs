@@ -43,7 +43,7 @@ pub fn run(cli: Cli) -> anyhow::Result<i32> {
 /// Validates `--encoding` and `--amo`.
 pub(crate) fn encode_options(encoding: &str, amo: &str) -> anyhow::Result<EncodeOptions> {
     let Some(encoding) = Encoding::parse(encoding) else {
-        bail!("unknown encoding `{encoding}` (minimal, efficient, extended, pruned)");
+        bail!("unknown encoding `{encoding}` (minimal, efficient, extended, pruned, augmented)");
     };
     let Some(amo) = Amo::parse(amo) else {
         bail!("unknown at-most-one encoding `{amo}` (pairwise, sequential)");

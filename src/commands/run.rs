@@ -156,13 +156,8 @@ pub(crate) fn options(args: RunArgs) -> anyhow::Result<RunOptions> {
     if args.corpora.is_empty() {
         bail!("no corpus given (a puzzle file, a DIMACS file or a folder)");
     }
-    let mut solvers: Vec<String> = args
-        .solvers
-        .split(',')
-        .map(str::trim)
-        .filter(|s| !s.is_empty())
-        .map(str::to_string)
-        .collect();
+    // Commas also separate a configured solver's settings (`native:restart=luby,...`).
+    let mut solvers: Vec<String> = crate::solver::config::split_solver_list(&args.solvers);
     if solvers.is_empty() {
         bail!("--solvers is empty");
     }
@@ -172,7 +167,7 @@ pub(crate) fn options(args: RunArgs) -> anyhow::Result<RunOptions> {
         .split(',')
         .map(|e| {
             Encoding::parse(e.trim()).with_context(|| {
-                format!("unknown encoding `{e}` (minimal, efficient, extended, pruned)")
+                format!("unknown encoding `{e}` (minimal, efficient, extended, pruned, augmented)")
             })
         })
         .collect::<anyhow::Result<Vec<_>>>()?;
@@ -210,6 +205,7 @@ pub(crate) fn options(args: RunArgs) -> anyhow::Result<RunOptions> {
         strict: args.strict,
         solutions: args.solutions,
         read,
+        incremental: !args.no_incremental,
         command_line,
         shard,
         expected_fingerprint,

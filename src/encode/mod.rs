@@ -8,9 +8,12 @@
 //! literal a given falsifies is removed, Kwon & Jain's optimised encoding). Constraints are
 //! generated per group, so a pair of cells that a row and a box share is excluded twice:
 //! the counts of DESIGN.md depend on it. Givens are unit clauses except in `pruned`.
+//! `augmented` is `extended` plus redundant clauses on the row and column triads of each
+//! box (see [`augmented`]).
 //! Encoders write into a [`ClauseSink`], so the caller chooses memory or a stream.
 
 pub mod amo;
+pub mod augmented;
 pub mod decode;
 pub mod header;
 
@@ -33,15 +36,18 @@ pub enum Encoding {
     Extended,
     /// Extended with the givens folded in.
     Pruned,
+    /// Extended plus the row and column triads of each box (tdoku's best MiniSat encoding).
+    Augmented,
 }
 
 impl Encoding {
     /// All encodings, in order of size.
-    pub const ALL: [Encoding; 4] = [
+    pub const ALL: [Encoding; 5] = [
         Encoding::Minimal,
         Encoding::Efficient,
         Encoding::Extended,
         Encoding::Pruned,
+        Encoding::Augmented,
     ];
 
     /// The name used on the command line and in headers.
@@ -51,6 +57,7 @@ impl Encoding {
             Encoding::Efficient => "efficient",
             Encoding::Extended => "extended",
             Encoding::Pruned => "pruned",
+            Encoding::Augmented => "augmented",
         }
     }
 
@@ -64,7 +71,10 @@ impl Encoding {
     }
 
     fn group_at_least_one(self) -> bool {
-        matches!(self, Encoding::Extended | Encoding::Pruned)
+        matches!(
+            self,
+            Encoding::Extended | Encoding::Pruned | Encoding::Augmented
+        )
     }
 }
 
@@ -185,6 +195,13 @@ fn encode_rules(puzzle: &Puzzle, opts: EncodeOptions, sink: &mut dyn ClauseSink)
                     sink.add_clause(&lits);
                 }
             }
+        }
+    }
+    if opts.encoding == Encoding::Augmented
+        && let Some(k) = puzzle.box_size()
+    {
+        for b in 0..puzzle.boards().len() {
+            augmented::add_triads(sink, n, k, b, opts.amo, &mut vars);
         }
     }
     if puzzle.kind() == Kind::Pair {
@@ -351,6 +368,36 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn augmented_counts() {
+        // extended + per board 2·n·k·n triads, 2·n·k·n·(k+1) definitions and 4·n·n
+        // exactly-ones over k triads (1 + k(k-1)/2 clauses pairwise).
+        for (side, k, extended) in [(4usize, 2usize, 0u64), (9, 3, 11_988), (16, 4, 123_904)] {
+            let (ext_vars, ext) = counts(Kind::Sudoku, side, Encoding::Extended);
+            if extended > 0 {
+                assert_eq!(ext, extended);
+            }
+            let triads = (2 * side * k * side) as u64;
+            let extra =
+                triads * (k as u64 + 1) + 4 * (side * side) as u64 * (1 + (k * (k - 1) / 2) as u64);
+            assert_eq!(
+                counts(Kind::Sudoku, side, Encoding::Augmented),
+                (ext_vars + triads as u32, ext + extra),
+                "{side}"
+            );
+        }
+        assert_eq!(counts(Kind::Sudoku, 9, Encoding::Augmented), (1215, 15_228));
+        // Latin squares have no boxes; a pair has triads on both boards.
+        assert_eq!(
+            counts(Kind::Latin, 9, Encoding::Augmented),
+            counts(Kind::Latin, 9, Encoding::Extended)
+        );
+        assert_eq!(
+            counts(Kind::Pair, 9, Encoding::Augmented),
+            (2 * 1215, 2 * 15_228 + 729)
+        );
     }
 
     #[test]

@@ -12,6 +12,7 @@
 pub mod corpus;
 pub mod exec;
 pub mod fingerprint;
+pub mod incremental;
 pub mod meta;
 pub mod progress;
 pub mod results;
@@ -75,6 +76,9 @@ pub struct RunOptions {
     pub solutions: bool,
     /// How puzzle files are read.
     pub read: ReadOptions,
+    /// In-process solvers solve puzzles in a session per worker and encoding, the givens
+    /// as assumptions (see [`incremental`]); false: one fresh formula per puzzle.
+    pub incremental: bool,
     /// The command line, for run.json.
     pub command_line: Vec<String>,
     /// Run only this part of the plan (`--shard K/N`).
@@ -433,6 +437,7 @@ pub fn run(opts: &RunOptions, interrupt: Arc<AtomicBool>) -> anyhow::Result<RunS
     pool.scope(|scope| {
         for _ in 0..opts.jobs {
             scope.spawn(|_| {
+                let mut sessions = incremental::Sessions::default();
                 loop {
                     if interrupt.load(Ordering::Relaxed)
                         || write_error.lock().map_or(true, |e| e.is_some())
@@ -443,55 +448,69 @@ pub fn run(opts: &RunOptions, interrupt: Arc<AtomicBool>) -> anyhow::Result<RunS
                     let Some(task) = tasks.get(i) else { break };
                     let unit = &units[task.unit];
                     let instance = &instances[unit.instance];
-                    let built = match unit.get(instance) {
-                        Ok(b) => b,
-                        Err(BuildError::TooBig {
-                            reason,
-                            vars,
-                            clauses,
-                        }) => {
-                            unit.release();
-                            let row = refused_row(
-                                opts,
-                                instance,
-                                unit,
-                                solvers[task.solver].name(),
-                                task.run,
-                                (vars, clauses, reason),
-                            );
-                            if let Err(e) =
-                                writer.lock().unwrap_or_else(|p| p.into_inner()).write(&row)
-                            {
-                                *write_error.lock().unwrap_or_else(|p| p.into_inner()) = Some(e);
-                                break;
-                            }
-                            progress.record(&row);
-                            new_rows.lock().unwrap_or_else(|p| p.into_inner()).push(row);
-                            continue;
-                        }
-                        Err(e) => {
-                            let e = e.message();
-                            failures
-                                .lock()
-                                .unwrap_or_else(|p| p.into_inner())
-                                .entry(task.unit)
-                                .or_insert(e);
-                            unit.release();
-                            progress.skip();
-                            continue;
-                        }
-                    };
-                    let row = run_one(
+                    let solver = solvers[task.solver].as_ref();
+                    let ran = incremental::run_one(
+                        &mut sessions,
                         opts,
                         instance,
-                        unit,
-                        &built,
-                        solvers[task.solver].as_ref(),
+                        unit.encoding,
+                        task.solver,
+                        solver,
                         task.run,
                         &interrupt,
                     );
-                    drop(built);
-                    unit.release();
+                    let row = match ran {
+                        incremental::Ran::Done(row) => {
+                            unit.release();
+                            row
+                        }
+                        incremental::Ran::NotHere => {
+                            let built = match unit.get(instance) {
+                                Ok(b) => b,
+                                Err(BuildError::TooBig {
+                                    reason,
+                                    vars,
+                                    clauses,
+                                }) => {
+                                    unit.release();
+                                    let row = refused_row(
+                                        opts,
+                                        instance,
+                                        unit,
+                                        solver.name(),
+                                        task.run,
+                                        (vars, clauses, reason),
+                                    );
+                                    if let Err(e) =
+                                        writer.lock().unwrap_or_else(|p| p.into_inner()).write(&row)
+                                    {
+                                        *write_error.lock().unwrap_or_else(|p| p.into_inner()) =
+                                            Some(e);
+                                        break;
+                                    }
+                                    progress.record(&row);
+                                    new_rows.lock().unwrap_or_else(|p| p.into_inner()).push(row);
+                                    continue;
+                                }
+                                Err(e) => {
+                                    let e = e.message();
+                                    failures
+                                        .lock()
+                                        .unwrap_or_else(|p| p.into_inner())
+                                        .entry(task.unit)
+                                        .or_insert(e);
+                                    unit.release();
+                                    progress.skip();
+                                    continue;
+                                }
+                            };
+                            let row =
+                                run_one(opts, instance, unit, &built, solver, task.run, &interrupt);
+                            drop(built);
+                            unit.release();
+                            row
+                        }
+                    };
                     let Some((row, grids)) = row else { continue };
                     if let Some(files) = &solution_files
                         && row.run == 1
