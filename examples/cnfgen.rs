@@ -27,7 +27,7 @@ use anyhow::{Context, bail};
 use bench::cnf::dimacs::write_cnf;
 use bench::cnf::{ClauseSink, Cnf, Lit, Var};
 use bench::cnf_gen::{parity_chains, pigeonhole, planted_3sat, random_ksat};
-use bench::encode::{EncodeOptions, decode::decode, encode};
+use bench::encode::{EncodeOptions, decode::decode_full, encode};
 use bench::puzzle::{Kind, Puzzle, format};
 use bench::rng::SplitMix64;
 use bench::solver::cdcl::{CdclSolver, Options, SolveResult};
@@ -79,7 +79,7 @@ fn random_full_grid(k: usize, seed: u64) -> anyhow::Result<Puzzle> {
         bail!("the empty {0}×{0} sudoku was not solved", k * k);
     }
     let model = solver.model().context("no model")?;
-    Ok(decode(&empty, &model)?)
+    Ok(decode_full(&empty, &model)?)
 }
 
 fn grids(

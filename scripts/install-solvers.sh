@@ -6,16 +6,20 @@
 #   apt     minisat cadical picosat cryptominisat          -> /usr/bin
 #           time (GNU /usr/bin/time, the tests compare bench's measurements with it)
 #           chromium (the report test renders index.html in it, headless)
+#           cmake libclang-dev g++ (to build the in-process minisat-lib, glucose-lib and
+#           cadical-lib: the RustSAT crates compile the solvers' C/C++ sources)
 #   PyPI    passagemath-kissat passagemath-glucose         -> .solvers/venv, with the
 #           kissat and glucose binaries they ship (site-packages/sage_wheels/bin/)
 #           linked into .solvers/bin/
 #   cargo   rate (DRAT checker)                            -> ~/.cargo/bin
+#           bench --features rustsat-solvers (release)         -> target/release/bench,
+#           with the library solvers in it (built once; later builds reuse it)
 # bench looks in .solvers/bin (relative to the current directory and to the crate root),
 # then $BENCH_SOLVERS_DIR, then PATH; `bench solvers` shows what it found.
 #
 # Environment: BENCH_SOLVERS_DIR overrides the install location (default: .solvers at the
 # repository root); PYTHON picks the interpreter (default python3); SKIP_APT=1,
-# SKIP_PYPI=1, SKIP_RATE=1 skip a part.
+# SKIP_PYPI=1, SKIP_RATE=1, SKIP_LIB=1 skip a part.
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -35,13 +39,13 @@ say() { printf '==> %s\n' "$*"; }
 install_apt() {
     local missing=()
     local pkg
-    for pkg in minisat cadical picosat cryptominisat time chromium; do
+    for pkg in minisat cadical picosat cryptominisat time chromium cmake libclang-dev g++; do
         if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed'; then
             missing+=("$pkg")
         fi
     done
     if [[ ${#missing[@]} -eq 0 ]]; then
-        say "apt: minisat cadical picosat cryptominisat time chromium already installed"
+        say "apt: minisat cadical picosat cryptominisat time chromium cmake libclang-dev g++ already installed"
         return
     fi
     local sudo=()
@@ -101,7 +105,14 @@ install_rate() {
     cargo install --locked rate || cargo install rate
 }
 
+# --- cargo: bench with the in-process library solvers -----------------------------------
+build_lib() {
+    say "cargo: building bench with the in-process library solvers (feature rustsat-solvers)"
+    (cd "$root" && cargo build --release --quiet --features rustsat-solvers --bin bench)
+}
+
 [[ -z "${SKIP_APT:-}" ]] && install_apt
 [[ -z "${SKIP_PYPI:-}" ]] && install_pypi
 [[ -z "${SKIP_RATE:-}" ]] && install_rate
+[[ -z "${SKIP_LIB:-}" ]] && build_lib
 say "done; run \`bench solvers\` to see what bench finds"

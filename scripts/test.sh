@@ -8,12 +8,33 @@ cd "$(dirname "$0")/.."
 bash scripts/install-solvers.sh
 export PATH="$PWD/.solvers/bin:$HOME/.cargo/bin:$PATH"
 
+# A one-node SLURM for tests/slurm.rs (slurm-local.sh installs slurm-wlm and munge if
+# missing): as root (CI) the test must run for real, so BENCH_REQUIRE_SLURM=1 turns a skip
+# into a failure. A cluster this script started is stopped when it ends.
+if [ "$(id -u)" = 0 ]; then
+  if ! bash scripts/slurm-local.sh status >/dev/null 2>&1; then
+    trap 'bash scripts/slurm-local.sh stop' EXIT
+  fi
+  bash scripts/slurm-local.sh start
+  export SLURM_CONF="${BENCH_SLURM_DIR:-/tmp/bench-slurm}/slurm.conf"
+  export BENCH_REQUIRE_SLURM=1
+else
+  echo "test.sh: not root, so no local SLURM: tests/slurm.rs will say it skipped" >&2
+fi
+
 cargo fmt --all -- --check
 cargo clippy --all-targets --quiet -- -D warnings
 cargo test
 
+# The in-process library solvers (feature rustsat-solvers): lints and their tests, in
+# release, where install-solvers.sh built their C/C++ once (the default build above has
+# none of it: it needs only the Rust toolchain).
+cargo clippy --release --all-targets --features rustsat-solvers --quiet -- -D warnings
+cargo test --release --features rustsat-solvers --test inprocess --test inprocess_lib
+
 # A small benchmark end to end: native, minisat and kissat on a few puzzles and CNFs.
-cargo build --release --quiet --bin bench
+# --bins: bench runs solvers through its bench-exec helper, which must be as new.
+cargo build --release --quiet --bins
 out=$(mktemp -d)
 target/release/bench run corpora/easy.txt corpora/nosolution.txt corpora/cnf \
   --solvers native,minisat,kissat --encodings minimal,extended --timeout 10 --out "$out/run"

@@ -46,10 +46,17 @@ pub enum Command {
         bench run corpora/easy.txt --encodings minimal,extended --jobs 1 --repeat 3\n  \
         bench run corpora/cnf/ --solvers native,cadical --proofs   DIMACS folder, UNSAT proofs checked\n  \
         bench run corpora/multisolution.txt --count 2              is each solution unique?\n  \
+        bench run tdoku-test.txt --count all                       count every puzzle's solutions\n  \
         bench run --resume reports/hard-20261121-140000            finish an interrupted run\n  \
         bench run x.txt --solver mine='/opt/mine {cnf} -q' --solvers native,mine\n\n\
         Writes results.csv (one row per run, as each ends), run.json and summary.md into the \
-        output folder. Exit status: 0, or 1 if any answer was WRONG, 130 after Ctrl-C.")]
+        output folder. Exit status: 0, or 1 if any answer was WRONG, 130 after Ctrl-C.\n\n\
+        What a corpus records is used: a line `puzzle,solution` or `puzzle:count:solution` \
+        (Kaggle, tdoku) gives a solution and a count. A solver that claims UNSAT, or fewer \
+        solutions than recorded, is WRONG (the recorded solution is checked against the \
+        rules and givens when read, so it refutes the claim). A verified model that differs \
+        from the record proves the record wrong, not the solver: it is noted, not WRONG. \
+        Givens that break a rule make a puzzle without solution: its formula is UNSAT.")]
     Run(RunArgs),
     /// Charts and scores (SVG, Markdown, JSON, HTML) from one or more results CSVs.
     #[command(after_help = "Examples:\n  \
@@ -74,6 +81,28 @@ pub enum Command {
         bench solvers\n  \
         bench solvers --solver-path zchaff=/opt/zchaff/zchaff")]
     Solvers(SolverLookupArgs),
+    /// Plan a study as a SLURM array job: the plan (run.json) and bench.sbatch, one task a shard.
+    #[command(after_help = "Examples:\n  \
+        bench slurm corpora/ --solvers native,minisat,kissat --timeout 5000 --shards 200 --out study/\n  \
+        bench slurm corpora/hard.txt --shards 3 --out study/ --partition short --max-parallel 50 --submit\n\n\
+        Writes study/run.json (the plan: the `bench run` every task runs, with the solver paths \
+        found here, and the plan's fingerprint) and study/bench.sbatch (an array job, one task per \
+        shard, logs in study/logs/). Edit the script for site rules and `sbatch study/bench.sbatch`, \
+        or pass --submit. Then `bench status study/` and `bench merge study/`.")]
+    Slurm(SlurmArgs),
+    /// Runs done and to do in a study, per shard and in total.
+    #[command(after_help = "Examples:\n  \
+        bench status study/")]
+    Status(StatusArgs),
+    /// Join a study's shards into one results.csv and draw the report, as from one machine.
+    #[command(after_help = "Examples:\n  \
+        bench merge study/                   every shard must be complete\n  \
+        bench merge study/ --partial         merge what there is; the report says what is missing\n\n\
+        Refuses shards of another plan (a different corpus or options) and runs recorded twice; \
+        lists every missing run by shard with the command that completes it (also written to \
+        study/missing.csv). Exit status: 0 merged, 1 runs missing (nothing written without \
+        --partial) or a wrong answer, 2 refused.")]
+    Merge(MergeArgs),
 }
 
 /// Where solvers are found, for every command that runs them.
@@ -97,6 +126,11 @@ pub struct PuzzleInputArgs {
     /// Input format: line, prefixed, grid or csv (default: detected).
     #[arg(long)]
     pub format: Option<String>,
+    /// The symbols of 1, 2, 3, … when a corpus does not use bench's `1`-`9`, `A`-`Z`, `a`-`z`
+    /// (`ABCDEFGHIJKLMNOP` for 16×16 written with letters, `0123456789ABCDEF` for hex
+    /// digits; `letters` for `A`-`Z` then `a`-`z`). `.` is a blank, and `0` unless used.
+    #[arg(long, value_name = "SYMBOLS")]
+    pub alphabet: Option<String>,
 }
 
 /// `bench encode`.
@@ -105,7 +139,7 @@ pub struct EncodeArgs {
     /// Puzzle files (any format of DESIGN.md).
     #[arg(required = true)]
     pub puzzles: Vec<PathBuf>,
-    /// minimal, efficient, extended or pruned.
+    /// minimal, efficient, extended, pruned or augmented.
     #[arg(long, default_value = "extended")]
     pub encoding: String,
     /// At-most-one sub-encoding: pairwise or sequential.
@@ -202,18 +236,89 @@ pub struct RunArgs {
     /// Seed for randomised solvers.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
-    /// 2: after a SAT answer on a puzzle, block the solution and solve again (uniqueness).
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=2))]
+    /// Count the solutions of each puzzle, up to N (or `all`, up to 10000): after a SAT
+    /// answer, block the solution and solve again, every solution checked and distinct.
+    /// 2 asks "is it unique?". The `solutions` column holds the count (N: at least N).
+    #[arg(long, default_value = "1", value_name = "N|all", value_parser = parse_count)]
     pub count: u32,
     /// A malformed puzzle stops the run instead of being skipped.
     #[arg(long)]
     pub strict: bool,
+    /// Keep the solved grids: one file per corpus, solver and encoding under solutions/ of
+    /// the output folder, in the corpus's own format (a comment names each puzzle).
+    #[arg(long)]
+    pub solutions: bool,
+    /// Give every puzzle a fresh formula, in-process solvers too. By default in-process
+    /// solvers (native, minisat-lib, glucose-lib, cadical-lib) load each encoding's rules
+    /// once per worker and take a puzzle's givens as assumptions (tdoku's method); the
+    /// `pruned` encoding folds the givens into its clauses and is always one formula per
+    /// puzzle.
+    #[arg(long = "no-incremental")]
+    pub no_incremental: bool,
     /// How puzzle files are read.
     #[command(flatten)]
     pub input: PuzzleInputArgs,
     /// Where solvers are found (add a `--solver` NAME to --solvers to run it).
     #[command(flatten)]
     pub lookup: SolverLookupArgs,
+    /// Run only the K-th of N parts of the plan (K from 0), into OUT/shards/K-of-N.
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<String>,
+    /// Run one shard of the study in DIR with its plan (DIR/run.json); needs --shard.
+    /// Resumes the shard if it has started.
+    #[arg(long, value_name = "DIR", requires = "shard", conflicts_with_all = ["resume", "out"])]
+    pub study: Option<PathBuf>,
+}
+
+/// `bench slurm`.
+#[derive(Debug, Args)]
+pub struct SlurmArgs {
+    /// The study's options, as for `bench run` (--out names the study folder).
+    #[command(flatten)]
+    pub run: RunArgs,
+    /// How many shards (array tasks).
+    #[arg(long)]
+    pub shards: usize,
+    /// SLURM partition.
+    #[arg(long)]
+    pub partition: Option<String>,
+    /// SLURM account.
+    #[arg(long)]
+    pub account: Option<String>,
+    /// At most this many tasks at once (`--array=0-(N-1)%MAX`).
+    #[arg(long = "max-parallel")]
+    pub max_parallel: Option<usize>,
+    /// Submit with sbatch and print the job id.
+    #[arg(long)]
+    pub submit: bool,
+}
+
+/// `bench status`.
+#[derive(Debug, Args)]
+pub struct StatusArgs {
+    /// The study folder.
+    pub study: PathBuf,
+}
+
+/// `bench merge`.
+#[derive(Debug, Args)]
+pub struct MergeArgs {
+    /// Study folders of one plan (usually one).
+    #[arg(required = true)]
+    pub studies: Vec<PathBuf>,
+    /// Merge even if runs are missing; the report says so.
+    #[arg(long)]
+    pub partial: bool,
+    /// Output folder (default: the first study folder).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Compare every solver against this one (default: every pair).
+    #[arg(long)]
+    pub baseline: Option<String>,
+    /// Write results.csv only; draw the report later with `bench report` (for studies too
+    /// big for one report).
+    #[arg(long = "no-report")]
+    pub no_report: bool,
 }
 
 /// `bench report`.
@@ -231,6 +336,10 @@ pub struct ReportArgs {
     /// The timeout for PAR-2 and the charts, seconds (default: from the CSV).
     #[arg(long)]
     pub timeout: Option<f64>,
+    /// Score and draw CPU time (user + system, what SAT competitions use for sequential
+    /// solvers) or wall time (for parallel solvers). Every chart says which.
+    #[arg(long, default_value = "cpu", value_parser = ["cpu", "wall"])]
+    pub time: String,
 }
 
 /// `bench gen`.
@@ -277,4 +386,20 @@ pub struct GenArgs {
     /// Write to FILE (default: stdout).
     #[arg(short = 'o', long = "out", value_name = "FILE")]
     pub out: Option<PathBuf>,
+}
+
+/// The largest count `--count all` asks for.
+pub const COUNT_ALL: u32 = 10_000;
+
+/// `--count`: a positive number, or `all` ([`COUNT_ALL`]).
+fn parse_count(s: &str) -> Result<u32, String> {
+    if s == "all" {
+        return Ok(COUNT_ALL);
+    }
+    match s.parse::<u32>() {
+        Ok(n) if n >= 1 => Ok(n),
+        _ => Err(format!(
+            "`{s}` is not a count: give a number ≥ 1, or `all` (up to {COUNT_ALL})"
+        )),
+    }
 }

@@ -16,3 +16,4 @@ pub mod report;
 pub mod rng;
 pub mod run;
 pub mod solver;
+pub mod study;

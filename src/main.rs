@@ -3,6 +3,9 @@
 use clap::Parser;
 
 fn main() {
+    // First, while bench has one thread: no external solver may load the RustSAT crates'
+    // shared libraries that `cargo run`/`cargo test` put on LD_LIBRARY_PATH.
+    bench::solver::scrub_library_path();
     let cli = bench::cli::Cli::parse();
     let code = match bench::commands::run(cli) {
         Ok(code) => code,

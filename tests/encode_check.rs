@@ -254,8 +254,15 @@ fn malformed_inputs_give_file_and_line() {
 
     let puzzles = dir.path().join("bad.txt");
     let good = symbols(&blank_diagonal(&full_sudoku(3, 0), 9));
+    // A line one symbol short breaks the format; givens that clash do not (that puzzle has
+    // no solution, and its formula is written, UNSAT).
+    let short = &good[1..];
     let dup = format!("11{}", &good[2..]);
-    std::fs::write(&puzzles, format!("# two puzzles, one bad\n{good}\n{dup}\n")).unwrap();
+    std::fs::write(
+        &puzzles,
+        format!("# three puzzles, one bad\n{good}\n{short}\n{dup}\n"),
+    )
+    .unwrap();
     let out_dir = dir.path().join("out");
     let out = bench()
         .arg("encode")
@@ -276,4 +283,6 @@ fn malformed_inputs_give_file_and_line() {
         "the good puzzle is still written"
     );
     assert!(!out_dir.join("bad-3.cnf").exists());
+    assert!(stderr.contains(":4: the givens clash"), "{stderr}");
+    assert!(out_dir.join("bad-4.cnf").exists());
 }

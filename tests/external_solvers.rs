@@ -204,7 +204,7 @@ fn proofs_from_the_table_are_verified_by_rate() {
                     out.error
                 );
                 assert_eq!(
-                    check_proof(cnf, &proof, style, minute),
+                    check_proof(cnf, &proof, style, minute, &SolverConfig::default()),
                     Ok(true),
                     "{name}'s {} proof of {label} is not verified by rate",
                     if binary { "binary" } else { "text" }
@@ -221,7 +221,13 @@ fn proofs_from_the_table_are_verified_by_rate() {
     let php = &formulas[0].1;
     assert_eq!(glucose.solve(php, &limits).status, Status::Unsat);
     assert_eq!(
-        check_proof(php, &proof, strict(DratFormat::Text), minute),
+        check_proof(
+            php,
+            &proof,
+            strict(DratFormat::Text),
+            minute,
+            &SolverConfig::default()
+        ),
         Ok(false),
         "glucose's proofs now pass strict DRAT: skip_unit_deletions may go"
     );

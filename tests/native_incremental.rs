@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use bench::check::check_model;
 use bench::cnf::{ClauseSink, Cnf, Lit, Var};
 use bench::cnf_gen::{pigeonhole, planted_3sat, random_ksat};
-use bench::encode::{EncodeOptions, decode::decode, encode, grid_var};
+use bench::encode::{EncodeOptions, decode::decode_full, encode, grid_var};
 use bench::puzzle::format::{ReadOptions, read_str};
 use bench::puzzle::{Kind, Puzzle};
 use bench::rng::SplitMix64;
@@ -184,7 +184,7 @@ fn sudoku_uniqueness_check() {
         let mut found = 0;
         while found < 2 && s.solve() == SolveResult::Sat {
             found += 1;
-            let solved = decode(&puzzle, &s.model().unwrap()).unwrap();
+            let solved = decode_full(&puzzle, &s.model().unwrap()).unwrap();
             puzzle.check_solution(&solved).unwrap();
             let grid = &solved.boards()[0];
             let block: Vec<Lit> = (0..81)
@@ -212,7 +212,7 @@ fn random_grid(k: usize, seed: u64) -> Puzzle {
         s.add_clause(c);
     }
     assert_eq!(s.solve(), SolveResult::Sat);
-    let solved = decode(&empty, &s.model().unwrap()).unwrap();
+    let solved = decode_full(&empty, &s.model().unwrap()).unwrap();
     empty.check_solution(&solved).unwrap();
     solved
 }

@@ -79,7 +79,16 @@ fn writable(format: Format, puzzle: &Puzzle) -> bool {
 }
 
 fn read_back(text: &str, format: Option<Format>, kind: Option<Kind>) -> PuzzleFile {
-    read_str(text, "round.txt", &ReadOptions { format, kind }).unwrap()
+    read_str(
+        text,
+        "round.txt",
+        &ReadOptions {
+            format,
+            kind,
+            alphabet: None,
+        },
+    )
+    .unwrap()
 }
 
 proptest! {
@@ -116,7 +125,7 @@ proptest! {
     fn random_bytes_never_panic(bytes in prop::collection::vec(any::<u8>(), 0..600)) {
         for format in [None, Some(Format::Line), Some(Format::Prefixed), Some(Format::Grid), Some(Format::Csv)] {
             for kind in [None, Some(Kind::Latin), Some(Kind::Pair)] {
-                let _ = read_bytes(&bytes, "fuzz", &ReadOptions { format, kind });
+                let _ = read_bytes(&bytes, "fuzz", &ReadOptions { format, kind, alphabet: None });
             }
         }
     }
@@ -127,7 +136,7 @@ proptest! {
     ) {
         for format in [None, Some(Format::Line), Some(Format::Prefixed), Some(Format::Grid), Some(Format::Csv)] {
             for kind in [None, Some(Kind::Sudoku), Some(Kind::Latin), Some(Kind::Pair)] {
-                if let Ok(file) = read_str(&text, "fuzz", &ReadOptions { format, kind }) {
+                if let Ok(file) = read_str(&text, "fuzz", &ReadOptions { format, kind, alphabet: None }) {
                     for entry in file.entries.iter().flatten() {
                         // Whatever is read obeys the rules, as promised.
                         prop_assert!(entry.puzzle.check_givens().is_ok());
@@ -148,7 +157,7 @@ proptest! {
             out[i] = byte;
             let _ = read_bytes(&out, "mutant", &ReadOptions::default());
             out.insert(i, b'\n');
-            let _ = read_bytes(&out, "mutant", &ReadOptions { format: Some(format), kind: None });
+            let _ = read_bytes(&out, "mutant", &ReadOptions { format: Some(format), kind: None, alphabet: None });
         }
     }
 }
@@ -235,7 +244,7 @@ fn file_level_errors() {
     // column header).
     let forced = ReadOptions {
         format: Some(Format::Line),
-        kind: None,
+        ..ReadOptions::default()
     };
     let file = read_str("The quick brown fox\njumps over\n", "notes.md", &forced).unwrap();
     assert_eq!(file.entries.len(), 1);
@@ -264,7 +273,8 @@ fn read_path_reads_a_file() {
     assert_eq!(read.entries[0].as_ref().unwrap().line, 1);
 }
 
-/// Bad puzzles are skipped with their `file:line`, and the rest still read.
+/// Bad puzzles are skipped with their `file:line`, and the rest still read; a puzzle whose
+/// givens clash is read (it has no solution) and says why.
 #[test]
 fn bad_puzzles_do_not_stop_reading() {
     let good = "003020600900305001001806400008102900700000008006708200002609500800203009005010300";
@@ -279,10 +289,15 @@ fn bad_puzzles_do_not_stop_reading() {
         .iter()
         .map(|e| e.as_ref().map(|e| e.line).map_err(|e| e.line))
         .collect();
-    assert_eq!(lines, [Ok(1), Err(2), Err(3), Ok(4)]);
+    assert_eq!(lines, [Ok(1), Ok(2), Err(3), Ok(4)]);
     assert_eq!(
-        file.entries[1].as_ref().unwrap_err().to_string(),
-        "hard.txt:2: value 3 appears twice in row 1 (at r1c1 and r1c3)"
+        file.entries[1].as_ref().unwrap().clash.as_deref(),
+        Some("value 3 appears twice in row 1 (at r1c1 and r1c3)")
+    );
+    assert_eq!(file.entries[0].as_ref().unwrap().clash, None);
+    assert_eq!(
+        file.entries[2].as_ref().unwrap_err().to_string(),
+        "hard.txt:3: 80 symbols: a puzzle line has n² symbols (81 for 9×9), or 2·n² for a pair"
     );
 }
 

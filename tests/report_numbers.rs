@@ -3,7 +3,7 @@
 
 mod report_common;
 
-use bench::report::{ReportOptions, render_report};
+use bench::report::{ReportOptions, TimeBasis, render_report};
 use report_common::row;
 use serde_json::Value;
 
@@ -36,6 +36,14 @@ fn summary(opts: &ReportOptions) -> Value {
     serde_json::from_slice(&json.bytes).unwrap()
 }
 
+/// The hand computations below are in wall seconds.
+fn wall() -> ReportOptions {
+    ReportOptions {
+        time: TimeBasis::Wall,
+        ..ReportOptions::default()
+    }
+}
+
 fn close(value: &Value, expected: f64) {
     let v = value
         .as_f64()
@@ -45,7 +53,7 @@ fn close(value: &Value, expected: f64) {
 
 #[test]
 fn scores_vbs_and_speedup_by_hand() {
-    let s = summary(&ReportOptions::default());
+    let s = summary(&wall());
     let a = &s["scores"][0];
     assert_eq!(a["solver"], "a");
     assert_eq!(
@@ -111,7 +119,7 @@ fn scores_vbs_and_speedup_by_hand() {
 fn a_report_timeout_rescores_late_answers() {
     let s = summary(&ReportOptions {
         timeout: Some(1.5),
-        ..ReportOptions::default()
+        ..wall()
     });
     // a: i1 1.0 solved; i2 2.0 is past 1.5 s: a timeout now. (1 + 3 + 3 + 3) / 4.
     let a = &s["scores"][0];
@@ -123,4 +131,39 @@ fn a_report_timeout_rescores_late_answers() {
     // VBS: only i1 (0.5). (0.5 + 3 + 3 + 3) / 4.
     close(&s["virtual_best"]["par2"], 9.5 / 4.0);
     assert_eq!(s["timeout_s"], 1.5);
+}
+
+/// By default the report scores CPU time (the rows' `cpu_s`, 0.9 × wall here), says so on
+/// every chart, and compares against a child-process solver when in-process ones are there.
+#[test]
+fn cpu_time_by_default_and_a_child_process_baseline() {
+    let s = summary(&ReportOptions::default());
+    assert_eq!(s["time"], "cpu");
+    // a: i1 0.9 + i2 1.8 solved; i3 and i4 (WRONG) 20 each.
+    close(&s["scores"][0]["par2"], (0.9 + 1.8 + 20.0 + 20.0) / 4.0);
+    let files = render_report(&rows(), &ReportOptions::default()).unwrap();
+    for f in files.iter().filter(|f| f.name.ends_with(".svg")) {
+        let text = String::from_utf8_lossy(&f.bytes);
+        assert!(
+            text.contains("CPU time") && !text.contains("wall time"),
+            "{}",
+            f.name
+        );
+    }
+    let md = files.iter().find(|f| f.name == "summary.md").unwrap();
+    assert!(String::from_utf8_lossy(&md.bytes).contains("Times are CPU time in seconds"));
+    let walled = render_report(&rows(), &wall()).unwrap();
+    let cactus = walled.iter().find(|f| f.name == "cactus.svg").unwrap();
+    assert!(String::from_utf8_lossy(&cactus.bytes).contains("wall time"));
+
+    // b ran as a child process (an exit code), a in bench: b is the baseline.
+    let mut mixed = rows();
+    for r in mixed.iter_mut().filter(|r| r.solver == "b") {
+        r.exit_code = Some(10);
+    }
+    let files = render_report(&mixed, &ReportOptions::default()).unwrap();
+    let json = files.iter().find(|f| f.name == "summary.json").unwrap();
+    let s: Value = serde_json::from_slice(&json.bytes).unwrap();
+    assert_eq!(s["baseline"], "b");
+    assert_eq!(summary(&ReportOptions::default())["baseline"], "a");
 }

@@ -64,6 +64,36 @@ pub struct Dimacs {
     pub bench_header: Option<String>,
 }
 
+/// True if `path` is named like a DIMACS file: `.cnf`, `.dimacs`, or either compressed
+/// (`.gz`, `.xz`).
+pub fn is_dimacs_name(path: &Path) -> bool {
+    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+    let name = name
+        .strip_suffix(".gz")
+        .or_else(|| name.strip_suffix(".xz"))
+        .unwrap_or(name);
+    name.ends_with(".cnf") || name.ends_with(".dimacs")
+}
+
+/// True if `path` is DIMACS by its name ([`is_dimacs_name`]) or by its first bytes: gzip
+/// or xz magic, a `p cnf` header, or a `c ` comment. The one answer to "is this a DIMACS
+/// file" for every command.
+pub fn looks_like_dimacs(path: &Path) -> bool {
+    if is_dimacs_name(path) {
+        return true;
+    }
+    let Ok(mut file) = File::open(path) else {
+        return false;
+    };
+    let mut head = [0u8; 6];
+    let n = file.read(&mut head).unwrap_or(0);
+    let head = &head[..n];
+    head.starts_with(&[0x1f, 0x8b])
+        || head.starts_with(&[0xfd, b'7', b'z'])
+        || head.starts_with(b"p cnf")
+        || head.starts_with(b"c ")
+}
+
 /// Opens a file for reading, decompressing gzip or xz by their magic bytes.
 pub fn open_maybe_compressed(path: &Path) -> io::Result<Box<dyn BufRead + Send>> {
     let mut file = BufReader::with_capacity(1 << 16, File::open(path)?);

@@ -65,6 +65,38 @@ impl Cnf {
         self.starts.windows(2).map(|w| &self.lits[w[0]..w[1]])
     }
 
+    /// Which variables occur in at least one clause, indexed by [`Var::index`]: as long as
+    /// the highest variable used (not the header's claim), so an index past the end is a
+    /// variable that occurs nowhere. A variable that occurs in no clause is free: a solver
+    /// may give it either value, and no check may read anything into it.
+    pub fn used_vars(&self) -> Vec<bool> {
+        let mut used = vec![false; self.max_var_used() as usize];
+        for l in &self.lits {
+            used[l.var().index()] = true;
+        }
+        used
+    }
+
+    /// The highest variable (DIMACS, 1-based) the clauses use; 0 when they use none. A
+    /// header may claim far more (`p cnf 2000000000 1` is valid DIMACS): whatever sizes
+    /// itself by the formula should size itself by this, never by the claim.
+    pub fn max_var_used(&self) -> u32 {
+        self.lits
+            .iter()
+            .map(|l| l.var().dimacs())
+            .max()
+            .unwrap_or(0)
+    }
+
+    /// A copy whose variable count is [`Cnf::max_var_used`] (the same clauses).
+    pub fn sized_by_use(&self) -> Cnf {
+        Cnf {
+            num_vars: self.max_var_used(),
+            lits: self.lits.clone(),
+            starts: self.starts.clone(),
+        }
+    }
+
     /// Builds a formula from DIMACS integer clauses (handy in tests).
     pub fn from_dimacs_clauses(num_vars: u32, clauses: &[Vec<i32>]) -> Cnf {
         let mut cnf = Cnf::new(num_vars);
@@ -201,6 +233,11 @@ mod tests {
         assert_eq!(cnf.clause(1), &[] as &[Lit]);
         let lens: Vec<usize> = cnf.clauses().map(|c| c.len()).collect();
         assert_eq!(lens, vec![2, 0, 1]);
+        let claimed = Cnf::from_dimacs_clauses(2_000_000_000, &[vec![1, -7]]);
+        assert_eq!(claimed.max_var_used(), 7);
+        let sized = claimed.sized_by_use();
+        assert_eq!(sized.num_vars(), 7);
+        assert_eq!(sized.clause(0), claimed.clause(0));
     }
 
     #[test]

@@ -3,7 +3,7 @@
 
 use anyhow::Context;
 
-use crate::check::check_with_header;
+use crate::check::{Reading, check_with_header};
 use crate::cli::CheckArgs;
 use crate::cnf::dimacs::{ParseOptions, read_path};
 use crate::encode::header::BenchHeader;
@@ -25,12 +25,22 @@ pub(super) fn run(args: CheckArgs) -> anyhow::Result<i32> {
         parse_answer(&text).map_err(|e| anyhow::anyhow!("{}: {e}", args.answer.display()))?;
     match claim {
         Claim::Sat(model) => match check_with_header(&dimacs.cnf, header.as_ref(), &model) {
-            Ok(solution) => {
+            Ok(None) => {
                 println!("model-ok");
-                if let Some(solved) = solution {
-                    let mut out = std::io::stdout().lock();
-                    write(&mut out, &solved, Format::Grid)?;
-                }
+                Ok(0)
+            }
+            Ok(Some(Reading::Solved(solved))) => {
+                println!("model-ok");
+                let mut out = std::io::stdout().lock();
+                write(&mut out, &solved, Format::Grid)?;
+                Ok(0)
+            }
+            Ok(Some(Reading::Open(e))) => {
+                // The answer is right for the formula; the formula is loose.
+                println!(
+                    "encoding-open: the model satisfies every clause, but the formula leaves \
+                     the puzzle open: {e}"
+                );
                 Ok(0)
             }
             Err(e) => {

@@ -24,7 +24,16 @@ pub(super) fn run(args: EncodeArgs) -> anyhow::Result<i32> {
         let file = read_path(path, &read)?;
         for entry in file.entries {
             match entry {
-                Ok(e) => puzzles.push((path.clone(), e)),
+                Ok(e) => {
+                    if let Some(why) = &e.clash {
+                        eprintln!(
+                            "{}:{}: the givens clash ({why}): the formula is UNSAT",
+                            path.display(),
+                            e.line
+                        );
+                    }
+                    puzzles.push((path.clone(), e))
+                }
                 Err(e) => {
                     eprintln!("{e}");
                     bad += 1;

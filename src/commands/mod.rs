@@ -5,10 +5,13 @@
 mod check;
 mod encode;
 mod generate;
+mod merge;
 mod report;
 mod run;
+mod slurm;
 mod solve;
 mod solvers;
+mod status;
 
 use std::path::PathBuf;
 
@@ -18,6 +21,7 @@ use crate::cli::{Cli, Command, PuzzleInputArgs, SolverLookupArgs};
 use crate::encode::{Amo, EncodeOptions, Encoding};
 use crate::puzzle::Kind;
 use crate::puzzle::format::{Format, ReadOptions};
+use crate::puzzle::symbols::Alphabet;
 use crate::solver::SolverConfig;
 
 /// Runs a parsed command line; returns the exit code.
@@ -30,13 +34,16 @@ pub fn run(cli: Cli) -> anyhow::Result<i32> {
         Command::Report(args) => report::run(args),
         Command::Gen(args) => generate::run(args),
         Command::Solvers(args) => solvers::run(args),
+        Command::Slurm(args) => slurm::run(args),
+        Command::Status(args) => status::run(args),
+        Command::Merge(args) => merge::run(args),
     }
 }
 
 /// Validates `--encoding` and `--amo`.
 pub(crate) fn encode_options(encoding: &str, amo: &str) -> anyhow::Result<EncodeOptions> {
     let Some(encoding) = Encoding::parse(encoding) else {
-        bail!("unknown encoding `{encoding}` (minimal, efficient, extended, pruned)");
+        bail!("unknown encoding `{encoding}` (minimal, efficient, extended, pruned, augmented)");
     };
     let Some(amo) = Amo::parse(amo) else {
         bail!("unknown at-most-one encoding `{amo}` (pairwise, sequential)");
@@ -58,7 +65,16 @@ pub(crate) fn read_options(input: &PuzzleInputArgs) -> anyhow::Result<ReadOption
                 .with_context(|| format!("unknown format `{f}` (line, prefixed, grid, csv)"))
         })
         .transpose()?;
-    Ok(ReadOptions { format, kind })
+    let alphabet = input
+        .alphabet
+        .as_deref()
+        .map(|a| Alphabet::parse(a).map_err(|e| anyhow::anyhow!("--alphabet {a}: {e}")))
+        .transpose()?;
+    Ok(ReadOptions {
+        format,
+        kind,
+        alphabet,
+    })
 }
 
 /// Validates `--solver-path NAME=PATH` and `--solver NAME=CMD` lists.
@@ -81,26 +97,4 @@ pub(crate) fn solver_config(lookup: &SolverLookupArgs) -> anyhow::Result<SolverC
         config.commands.push(split(c, "NAME=COMMAND")?);
     }
     Ok(config)
-}
-
-/// True if `path` looks like DIMACS: a .cnf name (maybe compressed), or content that
-/// starts with a comment or a `p` header, or compressed content.
-pub(crate) fn is_dimacs(path: &std::path::Path) -> bool {
-    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
-    if [".cnf", ".cnf.gz", ".cnf.xz", ".dimacs"]
-        .iter()
-        .any(|e| name.ends_with(e))
-    {
-        return true;
-    }
-    let Ok(mut file) = std::fs::File::open(path) else {
-        return false;
-    };
-    let mut head = [0u8; 6];
-    let n = std::io::Read::read(&mut file, &mut head).unwrap_or(0);
-    let head = &head[..n];
-    head.starts_with(&[0x1f, 0x8b])
-        || head.starts_with(&[0xfd, b'7', b'z'])
-        || head.starts_with(b"p cnf")
-        || head.starts_with(b"c ")
 }

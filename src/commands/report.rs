@@ -4,9 +4,11 @@
 use std::path::PathBuf;
 
 use crate::cli::ReportArgs;
+use anyhow::Context;
+
 use crate::report::merge::read_and_merge;
 use crate::report::score;
-use crate::report::{ReportOptions, write_report};
+use crate::report::{ReportOptions, TimeBasis, timed_rows, write_report};
 
 pub(super) fn run(args: ReportArgs) -> anyhow::Result<i32> {
     // Every CSV is read (strictly) before anything is written: a malformed row stops the
@@ -18,18 +20,22 @@ pub(super) fn run(args: ReportArgs) -> anyhow::Result<i32> {
             .filter(|p| !p.as_os_str().is_empty())
             .map_or_else(|| PathBuf::from("."), PathBuf::from)
     });
+    let time = TimeBasis::parse(&args.time)
+        .with_context(|| format!("--time {}: give `cpu` or `wall`", args.time))?;
     let opts = ReportOptions {
         baseline: args.baseline,
         timeout: args.timeout,
         notes: merged.notes(),
+        time,
     };
     let files = write_report(&merged.rows, &out_dir, &opts)?;
     for line in score::wrong_lines(&merged.rows) {
         eprintln!("{line}");
     }
+    let (timed, _) = timed_rows(&merged.rows, time);
     print!(
         "{}",
-        score::text_table(&score::scores_with_timeout(&merged.rows, args.timeout))
+        score::text_table(&score::scores_with_timeout(&timed, args.timeout), time)
     );
     for note in merged.notes() {
         eprintln!("bench: {note}");

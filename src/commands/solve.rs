@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use anyhow::bail;
 
-use crate::check::{check_model, check_puzzle_model};
+use crate::check::{Reading, check_model, check_puzzle_model, read_grids};
 use crate::cli::{SolveArgs, SolverLookupArgs};
 use crate::cnf::Cnf;
 use crate::cnf::dimacs::{ParseOptions, read_path};
@@ -44,7 +44,7 @@ pub(super) fn run(args: SolveArgs) -> anyhow::Result<i32> {
         binary_proof: args.binary_proof,
         seed: 0,
     };
-    if super::is_dimacs(&args.file) {
+    if crate::cnf::dimacs::looks_like_dimacs(&args.file) {
         solve_cnf(&args.file, solver.as_ref(), &limits)
     } else {
         solve_puzzles(&args, solver.as_ref(), &limits)
@@ -65,7 +65,7 @@ fn solve_cnf(path: &Path, solver: &dyn Solver, limits: &Limits) -> anyhow::Resul
     write_competition(&mut out, &outcome, dimacs.cnf.num_vars())?;
     if let (Status::Sat, Some(h)) = (outcome.status, &header)
         && let Some(m) = &outcome.model
-        && let Ok(solved) = crate::encode::decode::decode(&h.puzzle, m)
+        && let Some(solved) = read_grids(&dimacs.cnf, &h.puzzle, m).solved()
     {
         let mut grid = Vec::new();
         format::write(&mut grid, &solved, format::Format::Grid)?;
@@ -91,9 +91,19 @@ fn verify(cnf: &Cnf, header: Option<&BenchHeader>, outcome: &mut Outcome) -> boo
     }
     let result = match (&outcome.model, header) {
         (None, _) => Err("SAT without a model".to_string()),
-        (Some(m), Some(h)) => check_puzzle_model(cnf, &h.puzzle, m)
-            .map(|_| ())
-            .map_err(|e| e.to_string()),
+        (Some(m), Some(h)) => match check_puzzle_model(cnf, &h.puzzle, m) {
+            Ok(Reading::Solved(_)) => Ok(()),
+            // The solver answered the formula right; the formula is what is loose.
+            Ok(Reading::Open(e)) => {
+                eprintln!(
+                    "bench: the model satisfies every clause, but the formula leaves the \
+                     puzzle open: {e} (a fact about the {} encoding, not the solver)",
+                    h.opts.encoding
+                );
+                Ok(())
+            }
+            Err(e) => Err(e.to_string()),
+        },
         (Some(m), None) => check_model(cnf, m).map_err(|e| e.to_string()),
     };
     match result {
@@ -144,12 +154,20 @@ fn solve_puzzles(args: &SolveArgs, solver: &dyn Solver, limits: &Limits) -> anyh
         let wrong = verify(&cnf, Some(&header), &mut outcome);
         let place = format!("{}:{}", args.file.display(), entry.line);
         match (outcome.status, &outcome.model) {
-            (Status::Sat, Some(model)) => {
-                let solved = crate::encode::decode::decode(&entry.puzzle, model)?;
-                format::write(&mut out, &solved, file.format)?;
-            }
+            (Status::Sat, Some(model)) => match read_grids(&cnf, &entry.puzzle, model) {
+                Reading::Solved(solved) => {
+                    format::write_in(&mut out, &solved, file.format, read.alphabet.as_ref())?
+                }
+                Reading::Open(e) => {
+                    writeln!(out, "# {place}: the formula leaves the puzzle open: {e}")?;
+                    failures += 1;
+                }
+            },
             (Status::Unsat, _) => {
-                writeln!(out, "# {place}: no solution")?;
+                match &entry.clash {
+                    Some(why) => writeln!(out, "# {place}: no solution (the givens clash: {why})")?,
+                    None => writeln!(out, "# {place}: no solution")?,
+                }
                 failures += 1;
             }
             (status, _) => {

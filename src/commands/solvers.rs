@@ -1,7 +1,8 @@
-//! `bench solvers`: which solvers bench knows, found or not, where, which version.
+//! `bench solvers`: which solvers bench knows, found or not, where, which version; which
+//! in-process library solvers this build has, and how to get the ones it lacks.
 
 use crate::cli::SolverLookupArgs;
-use crate::solver::{BUILT_IN, external};
+use crate::solver::{BUILT_IN, LIBRARY, LIBRARY_BUILT, LIBRARY_HOWTO, by_name, external};
 
 pub(super) fn run(args: SolverLookupArgs) -> anyhow::Result<i32> {
     let config = super::solver_config(&args)?;
@@ -9,6 +10,23 @@ pub(super) fn run(args: SolverLookupArgs) -> anyhow::Result<i32> {
     println!("{:<14} {:<9} {:<20} path", "solver", "status", "version");
     for name in BUILT_IN {
         println!("{name:<14} {:<9} {version:<20} (built in)", "found");
+    }
+    for (name, what) in LIBRARY {
+        if LIBRARY_BUILT {
+            let version = by_name(name, &config)
+                .ok()
+                .and_then(|s| s.version())
+                .unwrap_or_else(|| "-".into());
+            println!(
+                "{name:<14} {:<9} {version:<20} (in-process: {what})",
+                "found"
+            );
+        } else {
+            println!(
+                "{name:<14} {:<9} {:<20} (not in this build: {what})",
+                "missing", "-"
+            );
+        }
     }
     for info in external::discover(&config) {
         let status = if info.path.is_some() {
@@ -26,5 +44,16 @@ pub(super) fn run(args: SolverLookupArgs) -> anyhow::Result<i32> {
             info.version.unwrap_or_else(|| "-".into())
         );
     }
+    if !LIBRARY_BUILT {
+        println!("\nThe in-process library solvers: {LIBRARY_HOWTO}.");
+    }
+    println!(
+        "Configured solvers: NAME:key=value,... (native: {}; cadical-lib: its own options).",
+        crate::solver::config::NATIVE_KEYS
+            .iter()
+            .map(|(k, _)| *k)
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
     Ok(0)
 }

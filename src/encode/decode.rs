@@ -1,11 +1,16 @@
 //! From a model back to grids: cell (b, r, c) holds v+1 when var(b, r, c, v) is true.
 //!
-//! A cell with no true variable keeps its given (the `pruned` encoding leaves the givens'
-//! variables out of every clause, so solvers may omit them) or stays blank, which the rule
-//! check then reports; a cell with two true values is an error here.
+//! Only what the formula says is read. A grid variable that occurs in no clause of the
+//! instance is free: a solver may set it either way (kissat and cadical set some free
+//! variables true, minisat leaves them false), so it says nothing about the grid. The
+//! `pruned` encoding leaves out every variable that the givens decide (the givens' own and
+//! the candidates they rule out), so the decoder reads a cell from the variables the
+//! formula keeps (the *used* set, [`crate::cnf::Cnf::used_vars`]) and falls back on the
+//! given for a cell that has none true. A cell with two true used values is a
+//! [`DecodeError`]; a cell with none and no given stays blank, which the rule check reports.
 
 use super::grid_var;
-use crate::cnf::Model;
+use crate::cnf::{Model, Var};
 use crate::puzzle::Puzzle;
 
 /// A model that cannot be read as grids.
@@ -24,8 +29,17 @@ pub struct DecodeError {
     pub second: u16,
 }
 
-/// The grids that `model` describes for `puzzle` (whose givens fill cells the model omits).
-pub fn decode(puzzle: &Puzzle, model: &Model) -> Result<Puzzle, DecodeError> {
+/// True when `var` occurs in the formula whose [`used_vars`](crate::cnf::Cnf::used_vars)
+/// is `used`.
+#[inline]
+pub fn is_used(used: &[bool], var: Var) -> bool {
+    used.get(var.index()).copied().unwrap_or(false)
+}
+
+/// The grids that `model` describes for `puzzle`, reading only the grid variables marked
+/// in `used` (the formula's [`used_vars`](crate::cnf::Cnf::used_vars)); the givens fill
+/// the cells that no used variable decides.
+pub fn decode(puzzle: &Puzzle, model: &Model, used: &[bool]) -> Result<Puzzle, DecodeError> {
     let n = puzzle.side();
     let pair = puzzle.boards().len() == 2;
     let mut out = puzzle.clone();
@@ -34,7 +48,8 @@ pub fn decode(puzzle: &Puzzle, model: &Model) -> Result<Puzzle, DecodeError> {
             for c in 0..n {
                 let mut found = 0u16;
                 for v in 0..n {
-                    if model.var_value(grid_var(n, b, r, c, v)) == Some(true) {
+                    let var = grid_var(n, b, r, c, v);
+                    if is_used(used, var) && model.var_value(var) == Some(true) {
                         let value = v as u16 + 1;
                         if found != 0 {
                             return Err(DecodeError {
@@ -59,4 +74,42 @@ pub fn decode(puzzle: &Puzzle, model: &Model) -> Result<Puzzle, DecodeError> {
         }
     }
     Ok(out)
+}
+
+/// [`decode`] for a model that assigns every grid variable the formula could use (a model
+/// of the full, unpruned rules, as the generator's solver returns): every grid variable
+/// is read.
+pub fn decode_full(puzzle: &Puzzle, model: &Model) -> Result<Puzzle, DecodeError> {
+    let all = vec![true; super::grid_vars(puzzle) as usize];
+    decode(puzzle, model, &all)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::puzzle::Kind;
+
+    #[test]
+    fn free_variables_are_not_read() {
+        let mut p = Puzzle::empty(Kind::Latin, 2).unwrap();
+        p.boards_mut()[0].set(0, 0, 1);
+        // r1c1 given 1; the model also sets the unused variable "r1c1 = 2" true, and
+        // decides the other cells through used variables.
+        let mut model = Model::new();
+        model.set(grid_var(2, 0, 0, 0, 1).pos());
+        model.set(grid_var(2, 0, 0, 1, 1).pos());
+        model.set(grid_var(2, 0, 1, 0, 1).pos());
+        model.set(grid_var(2, 0, 1, 1, 0).pos());
+        let mut used = vec![true; 8];
+        used[grid_var(2, 0, 0, 0, 0).index()] = false;
+        used[grid_var(2, 0, 0, 0, 1).index()] = false;
+        let solved = decode(&p, &model, &used).unwrap();
+        assert_eq!(solved.boards()[0].cells(), &[1, 2, 2, 1]);
+        // With the free "r1c1 = 1" set too, reading every variable finds two values in
+        // r1c1; reading what the formula uses finds the given.
+        model.set(grid_var(2, 0, 0, 0, 0).pos());
+        let err = decode_full(&p, &model).unwrap_err();
+        assert_eq!(err.to_string(), "cell r1c1 holds both 1 and 2");
+        assert_eq!(decode(&p, &model, &used).unwrap(), solved);
+    }
 }

@@ -8,9 +8,12 @@
 //! literal a given falsifies is removed, Kwon & Jain's optimised encoding). Constraints are
 //! generated per group, so a pair of cells that a row and a box share is excluded twice:
 //! the counts of DESIGN.md depend on it. Givens are unit clauses except in `pruned`.
+//! `augmented` is `extended` plus redundant clauses on the row and column triads of each
+//! box (see [`augmented`]).
 //! Encoders write into a [`ClauseSink`], so the caller chooses memory or a stream.
 
 pub mod amo;
+pub mod augmented;
 pub mod decode;
 pub mod header;
 
@@ -33,15 +36,18 @@ pub enum Encoding {
     Extended,
     /// Extended with the givens folded in.
     Pruned,
+    /// Extended plus the row and column triads of each box (tdoku's best MiniSat encoding).
+    Augmented,
 }
 
 impl Encoding {
     /// All encodings, in order of size.
-    pub const ALL: [Encoding; 4] = [
+    pub const ALL: [Encoding; 5] = [
         Encoding::Minimal,
         Encoding::Efficient,
         Encoding::Extended,
         Encoding::Pruned,
+        Encoding::Augmented,
     ];
 
     /// The name used on the command line and in headers.
@@ -51,6 +57,7 @@ impl Encoding {
             Encoding::Efficient => "efficient",
             Encoding::Extended => "extended",
             Encoding::Pruned => "pruned",
+            Encoding::Augmented => "augmented",
         }
     }
 
@@ -64,7 +71,10 @@ impl Encoding {
     }
 
     fn group_at_least_one(self) -> bool {
-        matches!(self, Encoding::Extended | Encoding::Pruned)
+        matches!(
+            self,
+            Encoding::Extended | Encoding::Pruned | Encoding::Augmented
+        )
     }
 }
 
@@ -125,6 +135,40 @@ pub fn count(puzzle: &Puzzle, opts: EncodeOptions) -> (u32, u64) {
     (vars, counter.clauses)
 }
 
+/// An upper bound on the size of an encoding, `(clauses, literals)`, computed without
+/// encoding: the constraints of one group size are counted once and multiplied. Exact
+/// for every encoding but `pruned` (which folds givens away). It lets a caller refuse
+/// up front an encoding too big for memory (a blank 200×200 Latin square under
+/// `extended` has 2.4·10⁹ clauses), rather than abort when an allocation fails.
+pub fn size_bound(puzzle: &Puzzle, opts: EncodeOptions) -> (u64, u64) {
+    let n = puzzle.side();
+    let n64 = n as u64;
+    let boards = puzzle.boards().len() as u64;
+    // One at-most-one over n literals (every group, and every cell, has n).
+    let mut amo = ClauseCounter::default();
+    let lits: Vec<Lit> = (0..n as u32).map(|v| Var::new(v).pos()).collect();
+    at_most_one(
+        &mut amo,
+        &lits,
+        opts.amo,
+        &mut VarAllocator::starting_at(n as u32),
+    );
+    let groups = groups(n, puzzle.box_size()).len() as u64;
+    let cells = n64 * n64;
+    let cell_amo = u64::from(opts.encoding.cell_at_most_one());
+    let group_alo = u64::from(opts.encoding.group_at_least_one());
+    let mut clauses =
+        boards * (cells * (1 + cell_amo * amo.clauses) + groups * n64 * (amo.clauses + group_alo));
+    let mut literals = boards
+        * (cells * (n64 + cell_amo * amo.lits) + groups * n64 * (amo.lits + group_alo * n64));
+    if puzzle.kind() == Kind::Pair {
+        clauses += cells * n64;
+        literals += 2 * cells * n64;
+    }
+    let givens = puzzle.givens() as u64;
+    (clauses + givens, literals + givens)
+}
+
 /// The rules alone (no givens).
 fn encode_rules(puzzle: &Puzzle, opts: EncodeOptions, sink: &mut dyn ClauseSink) -> u32 {
     let n = puzzle.side();
@@ -151,6 +195,13 @@ fn encode_rules(puzzle: &Puzzle, opts: EncodeOptions, sink: &mut dyn ClauseSink)
                     sink.add_clause(&lits);
                 }
             }
+        }
+    }
+    if opts.encoding == Encoding::Augmented
+        && let Some(k) = puzzle.box_size()
+    {
+        for b in 0..puzzle.boards().len() {
+            augmented::add_triads(sink, n, k, b, opts.amo, &mut vars);
         }
     }
     if puzzle.kind() == Kind::Pair {
@@ -212,7 +263,7 @@ impl<'a> GivenFilter<'a> {
             }
         }
         // Givens last, so that a given wins over a "false" set by the loops above; clashing
-        // givens were rejected by the puzzle reader (and would only make this unsatisfiable).
+        // givens then falsify every literal of some clause, which makes the formula UNSAT.
         for (b, board) in puzzle.boards().iter().enumerate() {
             for r in 0..n {
                 for c in 0..n {
@@ -246,6 +297,15 @@ impl ClauseSink for GivenFilter<'_> {
                 None => self.buf.push(l),
             }
         }
+        if self.buf.is_empty() {
+            // Every literal falsified: the givens clash (two 5s in a row). The formula is
+            // UNSAT; say so with `x ∧ ¬x` rather than an empty clause, which not every
+            // solver's DIMACS reader accepts.
+            let x = Var::new(0).pos();
+            self.inner.add_clause(&[x]);
+            self.inner.add_clause(&[!x]);
+            return;
+        }
         let buf = std::mem::take(&mut self.buf);
         self.inner.add_clause(&buf);
         self.buf = buf;
@@ -268,6 +328,28 @@ mod tests {
     }
 
     #[test]
+    fn size_bound_is_exact_without_pruning() {
+        for (kind, n) in [(Kind::Sudoku, 9), (Kind::Latin, 7), (Kind::Pair, 4)] {
+            let p = Puzzle::empty(kind, n).unwrap();
+            for encoding in [Encoding::Minimal, Encoding::Extended] {
+                for amo in [Amo::Pairwise, Amo::Sequential] {
+                    let opts = EncodeOptions { encoding, amo };
+                    let mut counter = ClauseCounter::default();
+                    encode(&p, opts, &mut counter);
+                    assert_eq!(
+                        size_bound(&p, opts),
+                        (counter.clauses, counter.lits),
+                        "{kind:?} {n} {opts:?}"
+                    );
+                }
+            }
+        }
+        let latin = Puzzle::empty(Kind::Latin, 200).unwrap();
+        let (clauses, _) = size_bound(&latin, EncodeOptions::default());
+        assert!(clauses > 2_000_000_000, "{clauses}");
+    }
+
+    #[test]
     fn counts_of_design_md() {
         let expected = [
             (9, [8_829, 11_745, 11_988]),
@@ -286,6 +368,36 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn augmented_counts() {
+        // extended + per board 2·n·k·n triads, 2·n·k·n·(k+1) definitions and 4·n·n
+        // exactly-ones over k triads (1 + k(k-1)/2 clauses pairwise).
+        for (side, k, extended) in [(4usize, 2usize, 0u64), (9, 3, 11_988), (16, 4, 123_904)] {
+            let (ext_vars, ext) = counts(Kind::Sudoku, side, Encoding::Extended);
+            if extended > 0 {
+                assert_eq!(ext, extended);
+            }
+            let triads = (2 * side * k * side) as u64;
+            let extra =
+                triads * (k as u64 + 1) + 4 * (side * side) as u64 * (1 + (k * (k - 1) / 2) as u64);
+            assert_eq!(
+                counts(Kind::Sudoku, side, Encoding::Augmented),
+                (ext_vars + triads as u32, ext + extra),
+                "{side}"
+            );
+        }
+        assert_eq!(counts(Kind::Sudoku, 9, Encoding::Augmented), (1215, 15_228));
+        // Latin squares have no boxes; a pair has triads on both boards.
+        assert_eq!(
+            counts(Kind::Latin, 9, Encoding::Augmented),
+            counts(Kind::Latin, 9, Encoding::Extended)
+        );
+        assert_eq!(
+            counts(Kind::Pair, 9, Encoding::Augmented),
+            (2 * 1215, 2 * 15_228 + 729)
+        );
     }
 
     #[test]

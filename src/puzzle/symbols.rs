@@ -26,9 +26,97 @@ pub fn value_symbol(v: u16) -> Option<char> {
     })
 }
 
+/// Another alphabet a corpus writes its values in (`--alphabet`): its i-th symbol is the
+/// value i + 1, as 16×16 sets that write 1..16 as `A`–`P`. Files are read by translating
+/// these symbols into the default ones first, and written by translating back. `.` is
+/// always a blank, and `0` too unless the alphabet uses it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Alphabet {
+    /// The symbols (ASCII), value 1 first.
+    symbols: [u8; MAX_SYMBOL_VALUE as usize],
+    /// How many.
+    len: usize,
+}
+
+impl Alphabet {
+    /// An alphabet from its symbols in value order (`ABCDEFGHIJKLMNOP`), or the name
+    /// `letters` (`A`–`Z`, then `a`–`z`).
+    pub fn parse(s: &str) -> Result<Alphabet, String> {
+        let symbols: String = match s {
+            "letters" => ('A'..='Z').chain('a'..='z').collect(),
+            _ => s.to_string(),
+        };
+        if let Some(c) = symbols.chars().find(|c| !c.is_ascii_alphanumeric()) {
+            return Err(format!("`{c}` cannot be a symbol: letters and digits only"));
+        }
+        if symbols.len() < 2 || symbols.len() > MAX_SYMBOL_VALUE as usize {
+            return Err(format!(
+                "an alphabet lists the symbols of 1, 2, 3, … in order (2 to {MAX_SYMBOL_VALUE} of them, as `ABCDEFGHIJKLMNOP`), or is `letters`"
+            ));
+        }
+        let mut out = Alphabet {
+            symbols: [0; MAX_SYMBOL_VALUE as usize],
+            len: symbols.len(),
+        };
+        for (i, b) in symbols.bytes().enumerate() {
+            if symbols.as_bytes()[..i].contains(&b) {
+                return Err(format!("`{}` appears twice in the alphabet", b as char));
+            }
+            out.symbols[i] = b;
+        }
+        Ok(out)
+    }
+
+    /// `text` with this alphabet's symbols replaced by the default ones of the same values
+    /// (and `0`, if this alphabet has it, by its value's symbol: blanks are then `.`).
+    pub fn to_default(&self, text: &str) -> String {
+        let mut map: [Option<char>; 128] = [None; 128];
+        for (i, &b) in self.symbols[..self.len].iter().enumerate() {
+            map[b as usize] = value_symbol(i as u16 + 1);
+        }
+        text.chars()
+            .map(|c| {
+                if c.is_ascii() {
+                    map[c as usize].unwrap_or(c)
+                } else {
+                    c
+                }
+            })
+            .collect()
+    }
+
+    /// `text` in default symbols written in this alphabet (blanks as `.` when the alphabet
+    /// uses `0`).
+    pub fn from_default(&self, text: &str) -> String {
+        let uses_zero = self.symbols[..self.len].contains(&b'0');
+        text.chars()
+            .map(|c| match symbol_value(c) {
+                Some(0) if uses_zero => '.',
+                Some(v) if v >= 1 && (v as usize) <= self.len => {
+                    self.symbols[v as usize - 1] as char
+                }
+                _ => c,
+            })
+            .collect()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn other_alphabets_translate_both_ways() {
+        let letters = Alphabet::parse("ABCDEFGHIJKLMNOP").unwrap();
+        assert_eq!(letters.to_default("AP.0J"), "1G.0A");
+        assert_eq!(letters.from_default("1G.0A"), "AP.0J");
+        let hex = Alphabet::parse("0123456789ABCDEF").unwrap();
+        assert_eq!(hex.to_default("0F.A"), "1G.B");
+        assert_eq!(hex.from_default("1G0B"), "0F.A");
+        assert_eq!(Alphabet::parse("letters").unwrap().to_default("Z"), "Q");
+        assert!(Alphabet::parse("AA").unwrap_err().contains("twice"));
+        assert!(Alphabet::parse("A,B").is_err());
+    }
 
     #[test]
     fn alphabet_round_trips() {

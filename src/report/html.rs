@@ -1,11 +1,16 @@
 //! `index.html`: the whole report on one self-contained page: the summary tables and every
 //! chart, the SVG markup inlined. No network, no scripts, no external files, so the page
 //! can be mailed, archived or opened from a CI artefact as it is.
+//!
+//! The page is a `maud` template: the markup is checked when the crate compiles and every
+//! piece of text is escaped; the tables come from `report::tables` through the HTML
+//! exporter, as `summary.md`'s do through the Markdown one.
 
-use std::fmt::Write;
+use maud::{DOCTYPE, Markup, PreEscaped, html};
 
-use crate::report::charts::svg::esc;
-use crate::report::summary::{Summary, ratio, seconds};
+use crate::report::summary::Summary;
+use crate::report::table::Html;
+use crate::report::tables;
 
 /// The page's style: readable tables, charts scaled down to the window, never up.
 const STYLE: &str = "\
@@ -23,237 +28,63 @@ figcaption{font-size:13px;color:#555;margin-top:4px}
 
 /// The page, with `charts` as (file name, SVG markup) in display order.
 pub fn page(summary: &Summary, charts: &[(String, String)]) -> String {
-    let mut out = String::new();
-    let _ = write!(
-        out,
-        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
-         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
-         <title>bench report</title>\n<style>\n{STYLE}\n</style>\n</head>\n<body>\n\
-         <h1>bench report</h1>\n"
-    );
-    let _ = writeln!(
-        out,
-        "<p>{} runs of {} solver(s) ({}) × {} encoding(s) ({}) on {} instances; timeout {} s{}.</p>",
-        summary.rows,
-        summary.solvers.len(),
-        esc(&summary.solvers.join(", ")),
-        summary.encodings.len(),
-        esc(&summary.encodings.join(", ")),
-        summary.instances,
-        summary.timeout_s,
-        if summary.timeout_given {
-            " (set for the report)"
-        } else {
-            ""
-        }
-    );
-
-    if summary.wrong_answers.is_empty() {
-        out.push_str("<p class=\"ok\">No wrong answers.</p>\n");
-    } else {
-        let _ = writeln!(
-            out,
-            "<div class=\"wrong\"><h2>WRONG answers ({})</h2>",
-            summary.wrong_answers.len()
-        );
-        table_head(
-            &mut out,
-            &[
-                "solver", "encoding", "instance", "run", "said", "check", "why",
-            ],
-        );
-        for w in &summary.wrong_answers {
-            let _ = writeln!(
-                out,
-                "<tr><td>{}</td><td>{}</td><td>{}</td><td class=\"n\">{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
-                esc(&w.solver),
-                esc(&w.encoding),
-                esc(&w.instance),
-                w.run,
-                esc(&w.status),
-                esc(&w.check),
-                esc(&w.error)
-            );
-        }
-        out.push_str("</table></div>\n");
-    }
-
-    out.push_str("<h2>Scores per solver × encoding</h2>\n");
-    table_head(
-        &mut out,
-        &[
-            "solver",
-            "encoding",
-            "WRONG",
-            "runs",
-            "solved",
-            "SAT",
-            "UNSAT",
-            "timeouts",
-            "memouts",
-            "errors",
-            "PAR-2 (s)",
-            "mean (s)",
-            "median (s)",
-            "total (s)",
-        ],
-    );
-    for s in &summary.scores {
-        let wrong = if s.wrong > 0 {
-            format!("<b style=\"color:#c00000\">{}</b>", s.wrong)
-        } else {
-            "0".into()
-        };
-        let _ = writeln!(
-            out,
-            "<tr><td>{}</td><td>{}</td>{}</tr>",
-            esc(&s.solver),
-            esc(&s.encoding),
-            numbers(&[
-                wrong,
-                s.runs.to_string(),
-                s.solved.to_string(),
-                s.sat.to_string(),
-                s.unsat.to_string(),
-                s.timeouts.to_string(),
-                s.memouts.to_string(),
-                s.errors.to_string(),
-                seconds(s.par2),
-                seconds(s.mean_s),
-                seconds(s.median_s),
-                seconds(s.total_s),
-            ])
-        );
-    }
-    out.push_str(
-        "</table>\n<p class=\"note\">PAR-2: the mean over runs of the wall time if solved, else \
-         twice the timeout. Mean and median: over solved runs. Total: all runs. WRONG answers \
-         never count as solved.</p>\n",
-    );
-
     let v = &summary.virtual_best;
-    out.push_str(
-        "<h2>Virtual best solver</h2>\n<p>Per instance, the fastest right answer of any solver \
-         under any encoding.</p>\n",
-    );
-    table_head(
-        &mut out,
-        &[
-            "instances",
-            "solved",
-            "SAT",
-            "UNSAT",
-            "PAR-2 (s)",
-            "mean (s)",
-            "median (s)",
-            "total (s)",
-        ],
-    );
-    let _ = writeln!(
-        out,
-        "<tr>{}</tr>\n</table>",
-        numbers(&[
-            v.instances.to_string(),
-            v.solved.to_string(),
-            v.sat.to_string(),
-            v.unsat.to_string(),
-            seconds(v.par2),
-            seconds(v.mean_s),
-            seconds(v.median_s),
-            seconds(v.total_s),
-        ])
-    );
-    if !v.contributions.is_empty() {
-        let parts: Vec<String> = v
-            .contributions
-            .iter()
-            .map(|c| format!("{} · {}: {}", esc(&c.solver), esc(&c.encoding), c.instances))
-            .collect();
-        let _ = writeln!(
-            out,
-            "<p class=\"note\">Fastest on (instances): {}</p>",
-            parts.join("; ")
-        );
-    }
-
-    if let Some(baseline) = &summary.baseline {
-        let _ = writeln!(out, "<h2>Speedup against {}</h2>", esc(baseline));
-        let _ = writeln!(
-            out,
-            "<p class=\"note\">Median over the instances both solved (same encoding) of {b} time / \
-             solver time; above 1 is faster than {b}. {:.0} % bootstrap interval, {} resamples, \
-             seed {:#x}.</p>",
-            summary.bootstrap.confidence * 100.0,
-            summary.bootstrap.resamples,
-            summary.bootstrap.seed,
-            b = esc(baseline)
-        );
-        if summary.speedups.is_empty() {
-            out.push_str("<p>No other solver to compare.</p>\n");
-        } else {
-            table_head(
-                &mut out,
-                &[
-                    "solver",
-                    "encoding",
-                    "both solved",
-                    "median speedup",
-                    "95 % interval",
-                ],
-            );
-            for s in &summary.speedups {
-                let interval = match (s.ci_low, s.ci_high) {
-                    (Some(lo), Some(hi)) => format!("{} – {}", ratio(lo), ratio(hi)),
-                    _ => "–".into(),
-                };
-                let _ = writeln!(
-                    out,
-                    "<tr><td>{}</td><td>{}</td>{}</tr>",
-                    esc(&s.solver),
-                    esc(&s.encoding),
-                    numbers(&[
-                        s.both_solved.to_string(),
-                        s.median.map_or("–".into(), ratio),
-                        interval,
-                    ])
-                );
-            }
-            out.push_str("</table>\n");
-        }
-    }
-
-    out.push_str("<h2>Charts</h2>\n");
-    for (name, svg) in charts {
-        let _ = writeln!(
-            out,
-            "<figure id=\"{id}\">\n{svg}<figcaption>{name}</figcaption>\n</figure>",
-            id = esc(name.trim_end_matches(".svg")),
-            name = esc(name),
-        );
-    }
-    if !summary.notes.is_empty() {
-        out.push_str("<h2>Notes</h2>\n<ul>\n");
-        for note in &summary.notes {
-            let _ = writeln!(out, "<li>{}</li>", esc(note));
-        }
-        out.push_str("</ul>\n");
-    }
-    out.push_str("</body>\n</html>\n");
-    out
-}
-
-fn table_head(out: &mut String, columns: &[&str]) {
-    out.push_str("<table>\n<tr>");
-    for c in columns {
-        let _ = write!(out, "<th>{}</th>", esc(c));
-    }
-    out.push_str("</tr>\n");
-}
-
-/// Right-aligned cells; the values are already safe (numbers, or markup made here).
-fn numbers(values: &[String]) -> String {
-    values
+    let fastest: Vec<String> = v
+        .contributions
         .iter()
-        .map(|v| format!("<td class=\"n\">{v}</td>"))
-        .collect()
+        .map(|c| format!("{} · {}: {}", c.solver, c.encoding, c.instances))
+        .collect();
+    let page: Markup = html! {
+        (DOCTYPE)
+        html lang="en" {
+            head {
+                meta charset="utf-8";
+                meta name="viewport" content="width=device-width, initial-scale=1";
+                title { "bench report" }
+                style { (PreEscaped(STYLE)) }
+            }
+            body {
+                h1 { "bench report" }
+                p { (summary.headline(true)) }
+                @if summary.wrong_answers.is_empty() {
+                    p class="ok" { "No wrong answers." }
+                } @else {
+                    div class="wrong" {
+                        h2 { "WRONG answers (" (summary.wrong_answers.len()) ")" }
+                        (Html.markup(&tables::wrong_answers(&summary.wrong_answers)))
+                    }
+                }
+                h2 { "Scores per solver × encoding" }
+                (Html.markup(&tables::scores(&summary.scores, summary.time)))
+                h2 { "Virtual best solver" }
+                p { "Per instance, the fastest right answer of any solver under any encoding." }
+                (Html.markup(&tables::virtual_best(v)))
+                @if !fastest.is_empty() {
+                    p class="note" { "Fastest on (instances): " (fastest.join("; ")) }
+                }
+                @if let Some(baseline) = &summary.baseline {
+                    h2 { "Speedup against " (baseline) }
+                    p class="note" { (summary.speedup_note(baseline)) }
+                    @if summary.speedups.is_empty() {
+                        p { "No other solver to compare." }
+                    } @else {
+                        (Html.markup(&tables::speedups(&summary.speedups)))
+                    }
+                }
+                h2 { "Charts" }
+                @for (name, svg) in charts {
+                    // The charts are SVG written by plotters: no ids, so none can clash.
+                    figure id=(name.trim_end_matches(".svg")) {
+                        (PreEscaped(svg))
+                        figcaption { (name) }
+                    }
+                }
+                @if !summary.notes.is_empty() {
+                    h2 { "Notes" }
+                    ul { @for note in &summary.notes { li { (note) } } }
+                }
+            }
+        }
+    };
+    page.into_string() + "\n"
 }

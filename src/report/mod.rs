@@ -15,6 +15,8 @@ pub mod outcome;
 pub mod score;
 pub mod speedup;
 pub mod summary;
+pub mod table;
+pub mod tables;
 #[cfg(test)]
 pub(crate) mod test_rows;
 pub mod vbs;
@@ -29,6 +31,81 @@ use charts::ChartData;
 use outcome::first_appearance;
 use summary::{Summary, WrongAnswer};
 
+/// Which time the report scores and draws: each row has both.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum TimeBasis {
+    /// CPU time (user + system), what SAT competitions score sequential solvers by: it
+    /// does not grow when the machine is shared.
+    #[default]
+    Cpu,
+    /// Wall-clock time, for parallel solvers (and runs without a CPU measure).
+    Wall,
+}
+
+impl TimeBasis {
+    /// The name on the command line: `cpu` or `wall`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            TimeBasis::Cpu => "cpu",
+            TimeBasis::Wall => "wall",
+        }
+    }
+
+    /// Parses `cpu` or `wall`.
+    pub fn parse(s: &str) -> Option<TimeBasis> {
+        [TimeBasis::Cpu, TimeBasis::Wall]
+            .into_iter()
+            .find(|t| t.as_str() == s)
+    }
+
+    /// How labels name it: "CPU time" or "wall time".
+    pub fn words(self) -> &'static str {
+        match self {
+            TimeBasis::Cpu => "CPU time",
+            TimeBasis::Wall => "wall time",
+        }
+    }
+}
+
+/// `rows` with the time of `basis` in `wall_s`, the column every score and chart reads,
+/// and how many runs had no CPU time (their wall time stands in). Timeouts stay what they
+/// were: a run the clock stopped is unsolved under either basis.
+pub fn timed_rows(rows: &[Row], basis: TimeBasis) -> (Vec<Row>, usize) {
+    let mut missing = 0;
+    let rows = rows
+        .iter()
+        .map(|r| {
+            let mut r = r.clone();
+            if basis == TimeBasis::Cpu {
+                match r.cpu_s {
+                    Some(cpu) => r.wall_s = cpu,
+                    None => missing += 1,
+                }
+            }
+            r
+        })
+        .collect();
+    (rows, missing)
+}
+
+/// The default baseline of speedups and scatter plots: the first solver run as a child
+/// process (its rows carry an exit code) when in-process solvers are there too, since
+/// those pay no process start and would flatter every comparison; else the first solver.
+fn default_baseline(rows: &[Row], solvers: &[String]) -> Option<String> {
+    if solvers.len() < 2 {
+        return None;
+    }
+    let child = |s: &String| rows.iter().any(|r| &r.solver == s && r.exit_code.is_some());
+    let in_process = solvers.iter().any(|s| !child(s));
+    let pick = if in_process {
+        solvers.iter().find(|s| child(s))
+    } else {
+        None
+    };
+    Some(pick.unwrap_or(&solvers[0]).clone())
+}
+
 /// How to build a report.
 #[derive(Clone, Debug, Default)]
 pub struct ReportOptions {
@@ -39,6 +116,8 @@ pub struct ReportOptions {
     pub timeout: Option<f64>,
     /// Remarks for the summary (inputs skipped by the run, duplicates merged away).
     pub notes: Vec<String>,
+    /// Score and draw CPU time (the default) or wall time.
+    pub time: TimeBasis,
 }
 
 /// One output file: its name inside the report folder and its content.
@@ -106,6 +185,8 @@ pub fn render_report(rows: &[Row], opts: &ReportOptions) -> anyhow::Result<Vec<R
     if rows.is_empty() {
         bail!("no result rows to report on");
     }
+    let (timed, no_cpu) = timed_rows(rows, opts.time);
+    let rows = timed.as_slice();
     if let Some(t) = opts.timeout
         && !(t.is_finite() && t > 0.0)
     {
@@ -124,11 +205,17 @@ pub fn render_report(rows: &[Row], opts: &ReportOptions) -> anyhow::Result<Vec<R
     let baseline = opts
         .baseline
         .clone()
-        .or_else(|| (solvers.len() > 1).then(|| solvers[0].clone()));
+        .or_else(|| default_baseline(rows, &solvers));
 
     let outcomes = outcome::outcomes(rows, opts.timeout);
     let virtual_best = vbs::virtual_best(&outcomes);
     let mut notes = opts.notes.clone();
+    if no_cpu > 0 {
+        notes.push(format!(
+            "{no_cpu} run(s) have no CPU time: their wall time stands in (--time wall scores \
+             wall time throughout)"
+        ));
+    }
     let (shortest, longest) = rows
         .iter()
         .map(|r| r.timeout_s)
@@ -149,10 +236,11 @@ pub fn render_report(rows: &[Row], opts: &ReportOptions) -> anyhow::Result<Vec<R
         solvers: solvers.clone(),
         encodings: encodings.clone(),
         timeout,
+        time: opts.time,
     };
     let mut charts: Vec<(String, String)> = vec![(
         "cactus.svg".into(),
-        charts::cactus::cactus(&data, &virtual_best),
+        charts::cactus::cactus(&data, &virtual_best)?,
     )];
     for (x_solver, y_solver) in scatter_pairs(&solvers, opts.baseline.as_deref()) {
         charts.push((
@@ -161,12 +249,12 @@ pub fn render_report(rows: &[Row], opts: &ReportOptions) -> anyhow::Result<Vec<R
                 charts::file_safe(y_solver),
                 charts::file_safe(x_solver)
             ),
-            charts::scatter::scatter(&data, x_solver, y_solver),
+            charts::scatter::scatter(&data, x_solver, y_solver)?,
         ));
     }
-    charts.push(("times.svg".into(), charts::times::times(&data)));
+    charts.push(("times.svg".into(), charts::times::times(&data)?));
     if charts::encodings::has_several_encodings(&data) {
-        charts.push(("encodings.svg".into(), charts::encodings::encodings(&data)));
+        charts.push(("encodings.svg".into(), charts::encodings::encodings(&data)?));
     }
 
     let speedups = match &baseline {
@@ -190,6 +278,7 @@ pub fn render_report(rows: &[Row], opts: &ReportOptions) -> anyhow::Result<Vec<R
         baseline,
         speedups,
         bootstrap: Summary::bootstrap_settings(),
+        time: opts.time,
         notes,
         charts: charts.iter().map(|(name, _)| name.clone()).collect(),
     };

@@ -12,6 +12,10 @@
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
+use crate::report::TimeBasis;
+use crate::report::summary::WrongAnswer;
+use crate::report::table::{Exporter, Markdown, Terminal};
+use crate::report::tables;
 use crate::run::results::Row;
 use crate::solver::Status;
 
@@ -158,79 +162,27 @@ pub fn wrong_lines(rows: &[Row]) -> Vec<String> {
         .collect()
 }
 
-/// A fixed-width table for the terminal.
-pub fn text_table(scores: &[Score]) -> String {
-    let mut out = String::new();
-    let _ = writeln!(
-        out,
-        "{:<14} {:<10} {:>5} {:>7} {:>5} {:>6} {:>8} {:>7} {:>6} {:>9} {:>9} {:>9}",
-        "solver",
-        "encoding",
-        "runs",
-        "solved",
-        "SAT",
-        "UNSAT",
-        "timeouts",
-        "errors",
-        "WRONG",
-        "PAR-2 s",
-        "median s",
-        "total s"
-    );
-    for s in scores {
-        let _ = writeln!(
-            out,
-            "{:<14} {:<10} {:>5} {:>7} {:>5} {:>6} {:>8} {:>7} {:>6} {:>9.3} {:>9.4} {:>9.3}",
-            s.solver,
-            s.encoding,
-            s.runs,
-            s.solved,
-            s.sat,
-            s.unsat,
-            s.timeouts + s.memouts,
-            s.errors,
-            s.wrong,
-            s.par2,
-            s.median_s,
-            s.total_s
-        );
-    }
-    out
+/// The scores table for the terminal, the times being `time` (see
+/// [`super::timed_rows`]).
+pub fn text_table(scores: &[Score], time: TimeBasis) -> String {
+    Terminal.table(&tables::scores(scores, time))
 }
 
-/// The same table in Markdown, wrong answers first.
+/// The plain summary that stands in for the report when it cannot be drawn: the wrong
+/// answers first, the scores, and the inputs that were skipped.
 pub fn markdown(rows: &[Row], scores: &[Score], skipped: &[String]) -> String {
     let mut out = String::from("# Summary\n\n");
-    let wrong = wrong_lines(rows);
+    let wrong: Vec<WrongAnswer> = rows
+        .iter()
+        .filter(|r| r.wrong)
+        .map(WrongAnswer::of)
+        .collect();
     if !wrong.is_empty() {
         let _ = writeln!(out, "## WRONG answers ({})\n", wrong.len());
-        for w in &wrong {
-            let _ = writeln!(out, "- {w}");
-        }
+        out += &Markdown.table(&tables::wrong_answers(&wrong));
         out.push('\n');
     }
-    out.push_str("| solver | encoding | runs | solved | SAT | UNSAT | timeouts | memouts | errors | WRONG | PAR-2 (s) | median (s) | total (s) |\n");
-    out.push_str("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
-    for s in scores {
-        let _ = writeln!(
-            out,
-            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {:.3} | {:.4} | {:.3} |",
-            s.solver,
-            s.encoding,
-            s.runs,
-            s.solved,
-            s.sat,
-            s.unsat,
-            s.timeouts,
-            s.memouts,
-            s.errors,
-            s.wrong,
-            s.par2,
-            s.median_s,
-            s.total_s
-        );
-    }
-    out.push_str("\nPAR-2: mean over runs of the wall time if solved, else twice the timeout. Median: over solved runs.\n");
+    out += &Markdown.table(&tables::scores(scores, TimeBasis::Wall));
     if !skipped.is_empty() {
         let _ = writeln!(out, "\n## Skipped inputs ({})\n", skipped.len());
         for s in skipped {

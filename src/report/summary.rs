@@ -7,6 +7,8 @@ use std::fmt::Write;
 use crate::report::bootstrap::{RESAMPLES, SEED};
 use crate::report::score::Score;
 use crate::report::speedup::{CONFIDENCE, Speedup};
+use crate::report::table::{Exporter, Markdown, markdown_text as md};
+use crate::report::tables;
 use crate::report::vbs::VirtualBest;
 use crate::run::results::Row;
 
@@ -87,6 +89,8 @@ pub struct Summary {
     pub notes: Vec<String>,
     /// The chart files, in the order the page shows them.
     pub charts: Vec<String>,
+    /// Which time every score and chart is in.
+    pub time: super::TimeBasis,
 }
 
 impl Summary {
@@ -107,15 +111,22 @@ impl Summary {
             + "\n"
     }
 
-    /// `summary.md`.
-    pub fn to_markdown(&self) -> String {
-        let mut out = String::from("# bench report\n\n");
-        let _ = writeln!(
-            out,
-            "{} runs of {} solver(s) × {} encoding(s) on {} instances; timeout {} s{}.\n",
+    /// The opening sentence: what was run, and against which timeout.
+    pub fn headline(&self, names: bool) -> String {
+        let list = |names_of: &[String]| {
+            if names {
+                format!(" ({})", names_of.join(", "))
+            } else {
+                String::new()
+            }
+        };
+        format!(
+            "{} runs of {} solver(s){} × {} encoding(s){} on {} instances; timeout {} s{}.",
             self.rows,
             self.solvers.len(),
+            list(&self.solvers),
             self.encodings.len(),
+            list(&self.encodings),
             self.instances,
             self.timeout_s,
             if self.timeout_given {
@@ -123,80 +134,43 @@ impl Summary {
             } else {
                 ""
             }
-        );
+        )
+    }
+
+    /// The speedup section's explanation.
+    pub fn speedup_note(&self, baseline: &str) -> String {
+        format!(
+            "Median over the instances both solved (same encoding) of {baseline} time / solver \
+             time; above 1 is faster than {baseline}. {:.0} % bootstrap interval, {} resamples, \
+             seed {:#x}.",
+            self.bootstrap.confidence * 100.0,
+            self.bootstrap.resamples,
+            self.bootstrap.seed
+        )
+    }
+
+    /// `summary.md`.
+    pub fn to_markdown(&self) -> String {
+        let mut out = format!("# bench report\n\n{}\n\n", self.headline(false));
         if self.wrong_answers.is_empty() {
             out.push_str("No wrong answers.\n\n");
         } else {
             let _ = writeln!(out, "## WRONG answers ({})\n", self.wrong_answers.len());
-            out.push_str("| solver | encoding | instance | run | said | check | why |\n");
-            out.push_str("|---|---|---|---:|---|---|---|\n");
-            for w in &self.wrong_answers {
-                let _ = writeln!(
-                    out,
-                    "| {} | {} | {} | {} | {} | {} | {} |",
-                    md(&w.solver),
-                    md(&w.encoding),
-                    md(&w.instance),
-                    w.run,
-                    md(&w.status),
-                    md(&w.check),
-                    md(&w.error)
-                );
-            }
+            out += &Markdown.table(&tables::wrong_answers(&self.wrong_answers));
             out.push('\n');
         }
 
         out.push_str("## Scores per solver × encoding\n\n");
-        out.push_str("| solver | encoding | WRONG | runs | solved | SAT | UNSAT | timeouts | memouts | errors | PAR-2 (s) | mean (s) | median (s) | total (s) |\n");
-        out.push_str("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
-        for s in &self.scores {
-            let _ = writeln!(
-                out,
-                "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
-                md(&s.solver),
-                md(&s.encoding),
-                if s.wrong > 0 {
-                    format!("**{}**", s.wrong)
-                } else {
-                    "0".into()
-                },
-                s.runs,
-                s.solved,
-                s.sat,
-                s.unsat,
-                s.timeouts,
-                s.memouts,
-                s.errors,
-                seconds(s.par2),
-                seconds(s.mean_s),
-                seconds(s.median_s),
-                seconds(s.total_s)
-            );
-        }
-        out.push_str(
-            "\nPAR-2: the mean over runs of the wall time if solved, else twice the timeout. \
-             Mean and median: over solved runs. Total: all runs. WRONG answers never count as solved.\n\n",
-        );
+        out += &Markdown.table(&tables::scores(&self.scores, self.time));
+        out.push('\n');
 
         let v = &self.virtual_best;
         out.push_str("## Virtual best solver\n\n");
         out.push_str(
             "Per instance, the fastest right answer of any solver under any encoding.\n\n",
         );
-        out.push_str("| instances | solved | SAT | UNSAT | PAR-2 (s) | mean (s) | median (s) | total (s) |\n");
-        out.push_str("|---:|---:|---:|---:|---:|---:|---:|---:|\n");
-        let _ = writeln!(
-            out,
-            "| {} | {} | {} | {} | {} | {} | {} | {} |\n",
-            v.instances,
-            v.solved,
-            v.sat,
-            v.unsat,
-            seconds(v.par2),
-            seconds(v.mean_s),
-            seconds(v.median_s),
-            seconds(v.total_s)
-        );
+        out += &Markdown.table(&tables::virtual_best(v));
+        out.push('\n');
         if !v.contributions.is_empty() {
             out.push_str("Fastest on (instances): ");
             let parts: Vec<String> = v
@@ -210,37 +184,11 @@ impl Summary {
 
         if let Some(baseline) = &self.baseline {
             let _ = writeln!(out, "## Speedup against {}\n", md(baseline));
-            let _ = writeln!(
-                out,
-                "Median over the instances both solved (same encoding) of {} time / solver time; \
-                 above 1 is faster than {}. {:.0} % bootstrap interval, {} resamples, seed {:#x}.\n",
-                md(baseline),
-                md(baseline),
-                self.bootstrap.confidence * 100.0,
-                self.bootstrap.resamples,
-                self.bootstrap.seed
-            );
+            let _ = writeln!(out, "{}\n", md(&self.speedup_note(baseline)));
             if self.speedups.is_empty() {
                 out.push_str("No other solver to compare.\n\n");
             } else {
-                out.push_str(
-                    "| solver | encoding | both solved | median speedup | 95 % interval |\n",
-                );
-                out.push_str("|---|---|---:|---:|---|\n");
-                for s in &self.speedups {
-                    let _ = writeln!(
-                        out,
-                        "| {} | {} | {} | {} | {} |",
-                        md(&s.solver),
-                        md(&s.encoding),
-                        s.both_solved,
-                        s.median.map_or("–".into(), ratio),
-                        match (s.ci_low, s.ci_high) {
-                            (Some(lo), Some(hi)) => format!("{} – {}", ratio(lo), ratio(hi)),
-                            _ => "–".into(),
-                        }
-                    );
-                }
+                out += &Markdown.table(&tables::speedups(&self.speedups));
                 out.push('\n');
             }
         }
@@ -259,33 +207,4 @@ impl Summary {
         }
         out
     }
-}
-
-/// Seconds for tables: enough digits for sub-millisecond runs, no more than needed.
-pub fn seconds(v: f64) -> String {
-    if v == 0.0 {
-        "0".into()
-    } else if v >= 100.0 {
-        format!("{v:.1}")
-    } else if v >= 1.0 {
-        format!("{v:.3}")
-    } else {
-        format!("{v:.4}")
-    }
-}
-
-/// A speedup ratio for tables.
-pub fn ratio(v: f64) -> String {
-    if v >= 100.0 {
-        format!("{v:.0}×")
-    } else if v >= 10.0 {
-        format!("{v:.1}×")
-    } else {
-        format!("{v:.2}×")
-    }
-}
-
-/// Text made safe for a Markdown table cell.
-fn md(text: &str) -> String {
-    text.replace('|', "\\|").replace('\n', " ")
 }

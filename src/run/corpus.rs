@@ -9,8 +9,9 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, bail};
 
+use crate::cnf::dimacs::{is_dimacs_name, looks_like_dimacs};
 use crate::puzzle::Puzzle;
-use crate::puzzle::format::{ReadOptions, read_path};
+use crate::puzzle::format::{Expected, Format, ReadOptions, read_path};
 
 /// Where an instance's formula comes from.
 #[derive(Clone, Debug)]
@@ -30,6 +31,10 @@ pub struct Instance {
     pub id: String,
     /// The formula's source.
     pub source: Source,
+    /// What the corpus records of the answer (puzzles in the line format).
+    pub expected: Expected,
+    /// The format of the puzzle file (None for DIMACS).
+    pub format: Option<Format>,
 }
 
 impl Instance {
@@ -65,13 +70,8 @@ pub struct Corpus {
     pub instances: Vec<Instance>,
     /// One `file:line: message` per input left out.
     pub skipped: Vec<String>,
-}
-
-fn is_dimacs_name(path: &Path) -> bool {
-    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
-    [".cnf", ".cnf.gz", ".cnf.xz"]
-        .iter()
-        .any(|e| name.ends_with(e))
+    /// One `file:line: message` per puzzle whose givens clash (it has no solution).
+    pub notes: Vec<String>,
 }
 
 /// DIMACS files below `dir`, sorted, with their paths relative to it.
@@ -114,9 +114,11 @@ pub fn load(paths: &[PathBuf], read: &ReadOptions, strict: bool) -> anyhow::Resu
                     corpus: name.clone(),
                     id: rel,
                     source: Source::Dimacs(file),
+                    expected: Expected::default(),
+                    format: None,
                 });
             }
-        } else if is_dimacs_name(path) || crate::commands::is_dimacs(path) {
+        } else if looks_like_dimacs(path) {
             if !path.exists() {
                 bail!("{name}: no such file");
             }
@@ -129,6 +131,8 @@ pub fn load(paths: &[PathBuf], read: &ReadOptions, strict: bool) -> anyhow::Resu
                 corpus: name.clone(),
                 id,
                 source: Source::Dimacs(path.clone()),
+                expected: Expected::default(),
+                format: None,
             });
         } else {
             let file = read_path(path, read)?;
@@ -139,11 +143,21 @@ pub fn load(paths: &[PathBuf], read: &ReadOptions, strict: bool) -> anyhow::Resu
                 .to_string();
             for entry in file.entries {
                 match entry {
-                    Ok(e) => corpus.instances.push(Instance {
-                        corpus: name.clone(),
-                        id: format!("{stem}:{}", e.line),
-                        source: Source::Puzzle(e.puzzle),
-                    }),
+                    Ok(e) => {
+                        if let Some(why) = &e.clash {
+                            corpus.notes.push(format!(
+                                "{name}:{}: the givens clash ({why}): the puzzle has no solution",
+                                e.line
+                            ));
+                        }
+                        corpus.instances.push(Instance {
+                            corpus: name.clone(),
+                            id: format!("{stem}:{}", e.line),
+                            source: Source::Puzzle(e.puzzle),
+                            expected: e.expected,
+                            format: Some(file.format),
+                        });
+                    }
                     Err(e) if strict => bail!("{e}"),
                     Err(e) => corpus.skipped.push(e.to_string()),
                 }

@@ -2,21 +2,22 @@
 //!
 //! SAT answers are checked against the clauses and, for puzzles, decoded and held against
 //! the rules and the givens. UNSAT answers come with a DRAT proof when `--proofs` is on and
-//! the solver can write one; `rate` checks it. With `--count 2`, a verified solution is
+//! the solver can write one; `rate` checks it (run through the helper like a solver, so it
+//! too ends when bench dies). With `--count 2`, a verified solution is
 //! blocked and the instance solved again to learn whether the solution is unique.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::path::Path;
 use std::time::Duration;
 
-use wait_timeout::ChildExt;
-
-use crate::check::{check_model, check_puzzle_model};
+use crate::check::{Reading, check_model, check_puzzle_model, read_grids};
 use crate::cnf::{Cnf, Lit, Model};
+use crate::encode::decode::is_used;
 use crate::encode::grid_var;
 use crate::encode::header::BenchHeader;
+use crate::puzzle::Puzzle;
+use crate::puzzle::format::Expected;
 use crate::run::results::{Row, check};
-use crate::solver::{Limits, Outcome, ProofStyle, Solver, Status};
+use crate::solver::{Limits, Outcome, ProofStyle, Solver, SolverConfig, Status};
 
 /// A formula ready to solve, built once and shared by every solver of its instance.
 #[derive(Debug)]
@@ -27,88 +28,95 @@ pub struct Built {
     pub header: Option<BenchHeader>,
 }
 
-/// Checks a model: clauses, then rules and givens for puzzles.
-pub fn check_sat(built: &Built, model: &Model) -> Result<(), String> {
+/// What the check of a SAT answer found when the model satisfies every clause.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SatCheck {
+    /// The model is right (and, for puzzles, its grids solve the puzzle).
+    Ok,
+    /// The model is right, but the formula leaves the puzzle open: its grids are no
+    /// solution. A fact about the encoding, not the solver.
+    Open(String),
+}
+
+/// Checks a model: every clause (else `Err`, a wrong answer), then for puzzles the grids
+/// read from the variables the formula uses.
+pub fn check_sat(built: &Built, model: &Model) -> Result<SatCheck, String> {
     match &built.header {
-        Some(h) => check_puzzle_model(&built.cnf, &h.puzzle, model)
-            .map(|_| ())
+        Some(h) => match check_puzzle_model(&built.cnf, &h.puzzle, model) {
+            Ok(Reading::Solved(_)) => Ok(SatCheck::Ok),
+            Ok(Reading::Open(e)) => Ok(SatCheck::Open(format!(
+                "the formula leaves the puzzle open: {e} (the model satisfies every clause; \
+                 a fact about the {} encoding, not the solver)",
+                h.opts.encoding
+            ))),
+            Err(e) => Err(e.to_string()),
+        },
+        None => check_model(&built.cnf, model)
+            .map(|()| SatCheck::Ok)
             .map_err(|e| e.to_string()),
-        None => check_model(&built.cnf, model).map_err(|e| e.to_string()),
     }
 }
 
-/// Finds the DRAT checker `rate`: on PATH or in cargo's bin folder.
-pub fn find_rate() -> Option<PathBuf> {
-    let mut dirs: Vec<PathBuf> = std::env::var_os("PATH")
-        .map(|p| std::env::split_paths(&p).collect())
-        .unwrap_or_default();
-    if let Some(home) = std::env::var_os("HOME") {
-        dirs.push(Path::new(&home).join(".cargo/bin"));
-    }
-    dirs.into_iter()
-        .map(|d| d.join("rate"))
-        .find(|p| p.is_file())
-}
-
-/// Runs `rate CNF PROOF` with a time limit (with `--skip-unit-deletions` for a solver
-/// whose proofs need drat-trim's reading); true for `s VERIFIED`.
+/// Runs `rate CNF PROOF` (the checker found as `bench solvers` shows it, `--solver-path
+/// rate=…` included) with a time limit (with `--skip-unit-deletions` for a solver whose
+/// proofs need drat-trim's reading); true for `s VERIFIED`.
 pub fn check_proof(
     cnf: &Cnf,
     proof: &Path,
     style: ProofStyle,
     limit: Duration,
+    config: &SolverConfig,
 ) -> Result<bool, String> {
-    let rate = find_rate().ok_or("rate is not installed (cargo install rate)")?;
-    let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
+    let rate = crate::solver::external::find_rate(config)
+        .ok_or("rate is not installed (cargo install rate)")?;
+    let dir = crate::solver::external::run::temp_dir().map_err(|e| e.to_string())?;
     let cnf_path = dir.path().join("f.cnf");
     let file = std::fs::File::create(&cnf_path).map_err(|e| e.to_string())?;
     crate::cnf::dimacs::write_cnf(file, cnf, &[]).map_err(|e| e.to_string())?;
-    let mut child = Command::new(rate)
-        .args(style.skip_unit_deletions.then_some("--skip-unit-deletions"))
-        .arg(&cnf_path)
-        .arg(proof)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .map_err(|e| e.to_string())?;
-    let mut stdout = child.stdout.take().expect("piped");
-    let reader = std::thread::spawn(move || {
-        let mut s = String::new();
-        let _ = std::io::Read::read_to_string(&mut stdout, &mut s);
-        s
-    });
-    let status = match child.wait_timeout(limit).map_err(|e| e.to_string())? {
-        Some(s) => s,
-        None => {
-            let _ = child.kill();
-            let _ = child.wait();
-            return Err(format!("rate did not finish within {} s", limit.as_secs()));
-        }
-    };
-    let out = reader.join().unwrap_or_default();
-    Ok(status.success() && out.lines().any(|l| l.trim() == "s VERIFIED"))
+    // Run like a solver (contained, ended with bench), with the proof's time limit.
+    let mut args: Vec<std::ffi::OsString> = Vec::new();
+    if style.skip_unit_deletions {
+        args.push("--skip-unit-deletions".into());
+    }
+    args.push(cnf_path.clone().into_os_string());
+    args.push(proof.as_os_str().to_owned());
+    let mut spec = crate::solver::external::run::Spec::new(&rate, &args);
+    spec.timeout = Some(limit);
+    spec.tmp_dir = Some(dir.path());
+    let done = crate::solver::external::run::run(&spec).map_err(|e| e.to_string())?;
+    if done.stopped.is_some() {
+        return Err(format!("rate did not finish within {} s", limit.as_secs()));
+    }
+    let out = String::from_utf8_lossy(&done.stdout);
+    Ok(done.exit == crate::solver::external::run::Exit::Code(0)
+        && out.lines().any(|l| l.trim() == "s VERIFIED"))
 }
 
-/// The clause that excludes a puzzle solution: not all of its grid literals again.
-pub fn blocking_clause(built: &Built, model: &Model) -> Option<Vec<Lit>> {
-    let h = built.header.as_ref()?;
-    let solved = crate::encode::decode::decode(&h.puzzle, model).ok()?;
+/// The clause that excludes a solved puzzle: not all of its grid literals again, over the
+/// grid variables the formula uses (`used`, [`Cnf::used_vars`]). A variable that occurs
+/// in no clause cannot carry the block (a solver would satisfy it by flipping that free
+/// variable and hand back the same grids). Empty when the formula uses no variable of the
+/// solution (the givens decide it all).
+pub fn blocking_clause_of(solved: &crate::puzzle::Puzzle, used: &[bool]) -> Vec<Lit> {
     let n = solved.side();
     let mut clause = Vec::new();
     for (b, board) in solved.boards().iter().enumerate() {
         for r in 0..n {
             for c in 0..n {
                 let v = board.get(r, c) as usize;
-                clause.push(!grid_var(n, b, r, c, v - 1).pos());
+                let var = grid_var(n, b, r, c, v - 1);
+                if is_used(used, var) {
+                    clause.push(!var.pos());
+                }
             }
         }
     }
-    Some(clause)
+    clause
 }
 
 /// What checking one answer gave: the check column, whether it is wrong, and why.
 pub struct Verdict {
-    /// model-ok, model-wrong, proof-ok, proof-failed, unchecked.
+    /// model-ok, encoding-open, model-wrong, proof-ok, proof-failed, unchecked.
     pub check: &'static str,
     /// Wrong answer.
     pub wrong: bool,
@@ -122,27 +130,37 @@ pub fn verdict(
     outcome: &Outcome,
     proof: Option<(&Path, ProofStyle)>,
     proof_limit: Duration,
+    config: &SolverConfig,
 ) -> Verdict {
     match outcome.status {
         Status::Sat => match outcome.model.as_ref().map(|m| check_sat(built, m)) {
-            Some(Ok(())) => Verdict {
+            Some(Ok(SatCheck::Ok)) => Verdict {
                 check: check::MODEL_OK,
                 wrong: false,
                 reason: None,
+            },
+            Some(Ok(SatCheck::Open(why))) => Verdict {
+                check: check::ENCODING_OPEN,
+                wrong: false,
+                reason: Some(why),
             },
             Some(Err(e)) => Verdict {
                 check: check::MODEL_WRONG,
                 wrong: true,
                 reason: Some(e),
             },
+            // A claimed model that is no model says why in the outcome's error.
             None => Verdict {
                 check: check::MODEL_WRONG,
                 wrong: true,
-                reason: Some("SAT without a model".into()),
+                reason: outcome
+                    .error
+                    .is_none()
+                    .then(|| "SAT without a model".into()),
             },
         },
         Status::Unsat => match proof.filter(|(p, _)| p.exists()) {
-            Some((p, style)) => match check_proof(&built.cnf, p, style, proof_limit) {
+            Some((p, style)) => match check_proof(&built.cnf, p, style, proof_limit, config) {
                 Ok(true) => Verdict {
                     check: check::PROOF_OK,
                     wrong: false,
@@ -193,31 +211,142 @@ pub fn fill_row(row: &mut Row, outcome: &Outcome, verdict: &Verdict) {
     row.error = why.join("; ").replace(['\n', '\r'], " ");
 }
 
-/// With `--count 2`: solves again with the solution blocked. Some(1) unique, Some(2)
-/// several (the second solution verified), None if the second solve gave no answer.
+/// With `--count N`: blocks each verified solution and solves again, until the formula is
+/// UNSAT (the count is exact) or `limit` solutions are found (there are at least that
+/// many). Every solution is checked: it satisfies every clause, its grids solve the
+/// puzzle, and they differ from every earlier one. `Ok(None)` when a solve gave no
+/// answer or the count cannot be read from the formula (a plain CNF, a loose encoding);
+/// `Err` only for a wrong answer.
 pub fn count_solutions(
     solver: &dyn Solver,
     built: &Built,
     model: &Model,
     limits: &Limits,
+    limit: u32,
 ) -> Result<Option<u32>, String> {
-    let Some(block) = blocking_clause(built, model) else {
+    let Some(h) = built.header.as_ref() else {
         return Ok(None);
     };
-    let mut cnf = built.cnf.clone();
-    crate::cnf::ClauseSink::add_clause(&mut cnf, &block);
-    let again = Built {
-        cnf,
-        header: built.header.clone(),
+    let Some(first) = read_grids(&built.cnf, &h.puzzle, model).solved() else {
+        return Ok(None);
     };
-    let outcome = solver.solve(&again.cnf, limits);
-    match outcome.status {
-        Status::Unsat => Ok(Some(1)),
-        Status::Sat => match outcome.model.as_ref().map(|m| check_sat(&again, m)) {
-            Some(Ok(())) => Ok(Some(2)),
-            Some(Err(e)) => Err(format!("second solution is wrong: {e}")),
-            None => Err("second solve said SAT without a model".into()),
-        },
-        _ => Ok(None),
+    let used = built.cnf.used_vars();
+    let mut cnf = built.cnf.clone();
+    let mut seen = std::collections::HashSet::new();
+    let mut last = first;
+    let mut found = 1u32;
+    loop {
+        seen.insert(grid_cells(&last));
+        if found >= limit {
+            return Ok(Some(found));
+        }
+        let block = blocking_clause_of(&last, &used);
+        if block.is_empty() {
+            // The givens decide every cell: the formula has this one solution.
+            return Ok(Some(found));
+        }
+        crate::cnf::ClauseSink::add_clause(&mut cnf, &block);
+        let outcome = solver.solve(&cnf, limits);
+        match outcome.status {
+            Status::Unsat => return Ok(Some(found)),
+            Status::Sat => {
+                let Some(next) = outcome.model.as_ref() else {
+                    return Err(format!("solve {} said SAT without a model", found + 1));
+                };
+                check_model(&cnf, next)
+                    .map_err(|e| format!("solution {} is wrong: {e}", found + 1))?;
+                // Satisfying the blocks with grids seen before, or with grids that are no
+                // solution, is the formula's looseness, not a wrong answer: no count.
+                let Some(grids) = read_grids(&cnf, &h.puzzle, next).solved() else {
+                    return Ok(None);
+                };
+                if seen.contains(&grid_cells(&grids)) {
+                    return Ok(None);
+                }
+                found += 1;
+                last = grids;
+            }
+            _ => return Ok(None),
+        }
+    }
+}
+
+/// Every cell of every board, to tell solutions apart.
+fn grid_cells(p: &crate::puzzle::Puzzle) -> Vec<u16> {
+    p.boards()
+        .iter()
+        .flat_map(|b| b.cells().iter().copied())
+        .collect()
+}
+
+/// Holds a row against what the corpus records of the answer (`puzzle,solution`,
+/// `puzzle:count:solution`). A claim the solver cannot back is WRONG when the record
+/// contradicts it: UNSAT, or fewer solutions than recorded (the recorded solution was
+/// checked against the rules and givens when read, so it is a witness). A verified model
+/// that disagrees with the record proves the record wrong, not the solver: it is noted.
+/// `grids` are the SAT answer's grids, `limit` the `--count` asked for.
+pub fn hold_against_record(row: &mut Row, expected: &Expected, grids: Option<&Puzzle>, limit: u32) {
+    if row.wrong || expected.is_empty() {
+        return;
+    }
+    let note = |row: &mut Row, wrong: bool, text: String| {
+        if wrong {
+            row.wrong = true;
+        }
+        if !row.error.is_empty() {
+            row.error.push_str("; ");
+        }
+        row.error.push_str(&text);
+    };
+    let differs = match (grids, &expected.solution) {
+        (Some(g), Some(s)) => g != s,
+        _ => false,
+    };
+    match row.status() {
+        Some(Status::Unsat) => {
+            if expected.solution.is_some() {
+                note(row, true, "UNSAT, but the corpus records a solution".into());
+            } else if let Some(c) = expected.count.filter(|&c| c > 0) {
+                note(
+                    row,
+                    true,
+                    format!("UNSAT, but the corpus records {c} solutions"),
+                );
+            }
+        }
+        Some(Status::Sat) if row.check == check::MODEL_OK => {
+            if expected.count == Some(0) {
+                note(
+                    row,
+                    false,
+                    "the corpus records no solution: this verified model proves the record wrong"
+                        .into(),
+                );
+            }
+            match (row.solutions, expected.count) {
+                (Some(1), _) if differs => note(
+                    row,
+                    true,
+                    "claims a unique solution, but the corpus records another one".into(),
+                ),
+                (Some(k), Some(c)) if u64::from(k) < c.min(u64::from(limit)) => note(
+                    row,
+                    true,
+                    format!("found {k} solution(s), the corpus records {c}"),
+                ),
+                (Some(k), Some(c)) if u64::from(k) > c => note(
+                    row,
+                    false,
+                    format!("{k} verified solutions, the corpus records {c}: the record is wrong"),
+                ),
+                _ if differs && expected.count == Some(1) => note(
+                    row,
+                    false,
+                    "a verified solution other than the corpus's: the puzzle is not unique as recorded".into(),
+                ),
+                _ => {}
+            }
+        }
+        _ => {}
     }
 }

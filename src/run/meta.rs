@@ -1,5 +1,6 @@
 //! `run.json`: what a benchmark ran with — the command line, bench's version, each
-//! solver's version and path, the machine, and when it started and ended.
+//! solver's version and path, the machine, how runs were contained, and when it started
+//! and ended.
 
 use std::path::Path;
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -20,6 +21,8 @@ pub struct SolverMeta {
 /// The machine.
 #[derive(Clone, Debug, Serialize)]
 pub struct Machine {
+    /// Host name.
+    pub host: Option<String>,
     /// Logical cores.
     pub cores: usize,
     /// CPU model from /proc/cpuinfo.
@@ -51,6 +54,15 @@ pub struct RunMeta {
     pub skipped_inputs: usize,
     /// True if Ctrl-C stopped the run before the plan was done.
     pub interrupted: bool,
+    /// The plan's fingerprint (corpus contents and options, see `fingerprint.rs`).
+    pub fingerprint: String,
+    /// `K/N` when this run is one shard of a study.
+    pub shard: Option<String>,
+    /// How external runs were contained: `cgroup-v2`, `cgroup-v1`, `subreaper` (no
+    /// cgroups: process group and child subreaper) or `process-group` (no helper).
+    pub containment: String,
+    /// The containment in words (where the groups were, or why there were none).
+    pub containment_detail: String,
 }
 
 impl Machine {
@@ -70,7 +82,11 @@ impl Machine {
         let kernel = std::fs::read_to_string("/proc/sys/kernel/osrelease")
             .ok()
             .map(|s| s.trim().to_string());
+        let host = std::fs::read_to_string("/proc/sys/kernel/hostname")
+            .ok()
+            .map(|s| s.trim().to_string());
         Machine {
+            host,
             cores: std::thread::available_parallelism().map_or(1, |n| n.get()),
             cpu_model,
             mem_total_kb,

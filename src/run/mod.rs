@@ -11,9 +11,13 @@
 
 pub mod corpus;
 pub mod exec;
+pub mod fingerprint;
+pub mod incremental;
 pub mod meta;
 pub mod progress;
 pub mod results;
+pub mod shard;
+pub mod solutions;
 
 use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -27,6 +31,7 @@ use crate::cnf::Cnf;
 use crate::cnf::dimacs::{ParseOptions, read_path};
 use crate::encode::header::BenchHeader;
 use crate::encode::{Amo, EncodeOptions, Encoding, encode};
+use crate::puzzle::Puzzle;
 use crate::puzzle::format::ReadOptions;
 use crate::report::{ReportOptions, score, write_report};
 use crate::solver::{DratFormat, Limits, Solver, SolverConfig, Status, by_name};
@@ -67,10 +72,20 @@ pub struct RunOptions {
     pub count: u32,
     /// A malformed input stops the run instead of being skipped.
     pub strict: bool,
+    /// Keep the solved grids under `solutions/` (see [`solutions`]).
+    pub solutions: bool,
     /// How puzzle files are read.
     pub read: ReadOptions,
+    /// In-process solvers solve puzzles in a session per worker and encoding, the givens
+    /// as assumptions (see [`incremental`]); false: one fresh formula per puzzle.
+    pub incremental: bool,
     /// The command line, for run.json.
     pub command_line: Vec<String>,
+    /// Run only this part of the plan (`--shard K/N`).
+    pub shard: Option<shard::Shard>,
+    /// Refuse to start unless the plan has this fingerprint (a study's, or the one a
+    /// resumed run recorded): the corpus or the options changed since.
+    pub expected_fingerprint: Option<String>,
 }
 
 /// What a finished (or interrupted) run leaves.
@@ -105,8 +120,29 @@ struct Unit {
 enum UnitState {
     Pending,
     Ready(Arc<Built>),
-    Failed(String),
+    Failed(BuildError),
     Done,
+}
+
+/// Why an instance could not be built.
+#[derive(Clone, Debug)]
+enum BuildError {
+    /// Unreadable or malformed: the input is skipped.
+    Bad(String),
+    /// Too big to hold in memory: every run of it is a MEMOUT row with this reason.
+    TooBig {
+        reason: String,
+        vars: u64,
+        clauses: u64,
+    },
+}
+
+impl BuildError {
+    fn message(&self) -> String {
+        match self {
+            BuildError::Bad(m) | BuildError::TooBig { reason: m, .. } => m.clone(),
+        }
+    }
 }
 
 impl Unit {
@@ -116,12 +152,16 @@ impl Unit {
     }
 
     /// The built formula, building it if this is the first run to need it.
-    fn get(&self, instance: &Instance) -> Result<Arc<Built>, String> {
+    fn get(&self, instance: &Instance) -> Result<Arc<Built>, BuildError> {
         let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
         match &*state {
             UnitState::Ready(b) => return Ok(b.clone()),
             UnitState::Failed(e) => return Err(e.clone()),
-            UnitState::Done => return Err("internal: unit used after its last run".into()),
+            UnitState::Done => {
+                return Err(BuildError::Bad(
+                    "internal: unit used after its last run".into(),
+                ));
+            }
             UnitState::Pending => {}
         }
         let built = build(instance, self.encoding).map(Arc::new);
@@ -143,10 +183,37 @@ impl Unit {
     }
 }
 
-/// Encodes a puzzle, or reads a DIMACS file.
-fn build(instance: &Instance, encoding: Option<EncodeOptions>) -> Result<Built, String> {
+/// Encodes a puzzle, or reads a DIMACS file. An encoding whose formula would take more
+/// than half the memory available is refused up front, with its size.
+fn build(instance: &Instance, encoding: Option<EncodeOptions>) -> Result<Built, BuildError> {
     match (&instance.source, encoding) {
         (Source::Puzzle(p), Some(opts)) => {
+            let (clauses, lits) = crate::encode::size_bound(p, opts);
+            // The flat formula: 4 bytes a literal, 8 a clause start.
+            let bytes = lits
+                .saturating_mul(4)
+                .saturating_add(clauses.saturating_mul(8));
+            let budget = crate::solver::in_process_budget(&Limits::default()).map(|b| b / 2);
+            if let Some(budget) = budget.filter(|&b| bytes > b) {
+                return Err(BuildError::TooBig {
+                    reason: format!(
+                        "refused: the {} encoding of this {}×{} puzzle has {}{clauses} clauses \
+                         ({} MiB in memory), more than half the memory available ({} MiB)",
+                        opts.encoding,
+                        p.side(),
+                        p.side(),
+                        if opts.encoding == crate::encode::Encoding::Pruned {
+                            "up to "
+                        } else {
+                            ""
+                        },
+                        bytes >> 20,
+                        budget >> 20
+                    ),
+                    vars: u64::from(crate::encode::grid_vars(p)),
+                    clauses,
+                });
+            }
             let mut cnf = Cnf::new(0);
             let vars = encode(p, opts, &mut cnf);
             cnf.ensure_vars(vars);
@@ -159,15 +226,23 @@ fn build(instance: &Instance, encoding: Option<EncodeOptions>) -> Result<Built, 
             })
         }
         (Source::Dimacs(path), _) => {
-            let d = read_path(path, ParseOptions::default()).map_err(|e| e.to_string())?;
+            let d = read_path(path, ParseOptions::default())
+                .map_err(|e| BuildError::Bad(e.to_string()))?;
             let header = match d.bench_header.as_deref().map(BenchHeader::parse) {
                 Some(Ok(h)) => Some(h),
-                Some(Err(e)) => return Err(format!("{}: bad `c bench` line: {e}", path.display())),
+                Some(Err(e)) => {
+                    return Err(BuildError::Bad(format!(
+                        "{}: bad `c bench` line: {e}",
+                        path.display()
+                    )));
+                }
                 None => None,
             };
             Ok(Built { cnf: d.cnf, header })
         }
-        (Source::Puzzle(_), None) => Err("internal: a puzzle without an encoding".into()),
+        (Source::Puzzle(_), None) => Err(BuildError::Bad(
+            "internal: a puzzle without an encoding".into(),
+        )),
     }
 }
 
@@ -209,9 +284,36 @@ pub fn run(opts: &RunOptions, interrupt: Arc<AtomicBool>) -> anyhow::Result<RunS
     let Corpus {
         instances,
         mut skipped,
+        notes,
     } = corpus::load(&opts.corpora, &opts.read, opts.strict)?;
     for s in &skipped {
         eprintln!("bench: skipped {s}");
+    }
+    for n in &notes {
+        eprintln!("bench: {n}");
+    }
+    // Checks before any run: every corpus file readable, and the plan the one expected.
+    let fingerprint = fingerprint::plan(opts, &instances, opts.shard.map_or(1, |s| s.n))?;
+    if let Some(expected) = opts.expected_fingerprint.as_ref()
+        && *expected != fingerprint
+    {
+        bail!(
+            "the plan changed: its fingerprint is {fingerprint}, the study or the run being \
+             resumed has {expected} (the corpus contents or the options differ)"
+        );
+    }
+    let instances = match opts.shard {
+        Some(s) => shard::select(instances, opts.encodings.len(), s),
+        None => instances,
+    };
+    let containment = crate::solver::external::run::containment();
+    eprintln!("bench: containment: {}", containment.describe());
+    let (stale_dirs, stale_groups) = crate::solver::external::run::remove_stale();
+    if stale_dirs + stale_groups > 0 {
+        eprintln!(
+            "bench: removed {stale_dirs} temporary folder(s) and {stale_groups} control group(s) \
+             left by a bench that was killed"
+        );
     }
 
     let out_dir = match (&opts.resume, &opts.out) {
@@ -305,6 +407,10 @@ pub fn run(opts: &RunOptions, interrupt: Arc<AtomicBool>) -> anyhow::Result<RunS
         planned_runs: planned,
         skipped_inputs: skipped.len(),
         interrupted: false,
+        fingerprint,
+        shard: opts.shard.map(|s| s.to_string()),
+        containment: containment.kind().to_string(),
+        containment_detail: containment.describe(),
     };
     meta::write(&out_dir, &run_meta)?;
     eprintln!(
@@ -317,6 +423,9 @@ pub fn run(opts: &RunOptions, interrupt: Arc<AtomicBool>) -> anyhow::Result<RunS
     );
 
     let writer = Mutex::new(ResultsWriter::append(&csv_path)?);
+    let solution_files = opts
+        .solutions
+        .then(|| solutions::SolutionFiles::new(&out_dir, opts.read.alphabet));
     let new_rows: Mutex<Vec<Row>> = Mutex::new(Vec::new());
     let failures: Mutex<BTreeMap<usize, String>> = Mutex::new(BTreeMap::new());
     let write_error: Mutex<Option<std::io::Error>> = Mutex::new(None);
@@ -328,6 +437,7 @@ pub fn run(opts: &RunOptions, interrupt: Arc<AtomicBool>) -> anyhow::Result<RunS
     pool.scope(|scope| {
         for _ in 0..opts.jobs {
             scope.spawn(|_| {
+                let mut sessions = incremental::Sessions::default();
                 loop {
                     if interrupt.load(Ordering::Relaxed)
                         || write_error.lock().map_or(true, |e| e.is_some())
@@ -338,31 +448,82 @@ pub fn run(opts: &RunOptions, interrupt: Arc<AtomicBool>) -> anyhow::Result<RunS
                     let Some(task) = tasks.get(i) else { break };
                     let unit = &units[task.unit];
                     let instance = &instances[unit.instance];
-                    let built = match unit.get(instance) {
-                        Ok(b) => b,
-                        Err(e) => {
-                            failures
-                                .lock()
-                                .unwrap_or_else(|p| p.into_inner())
-                                .entry(task.unit)
-                                .or_insert(e);
-                            unit.release();
-                            progress.skip();
-                            continue;
-                        }
-                    };
-                    let row = run_one(
+                    let solver = solvers[task.solver].as_ref();
+                    let ran = incremental::run_one(
+                        &mut sessions,
                         opts,
                         instance,
-                        unit,
-                        &built,
-                        solvers[task.solver].as_ref(),
+                        unit.encoding,
+                        task.solver,
+                        solver,
                         task.run,
                         &interrupt,
                     );
-                    drop(built);
-                    unit.release();
-                    let Some(row) = row else { continue };
+                    let row = match ran {
+                        incremental::Ran::Done(row) => {
+                            unit.release();
+                            row
+                        }
+                        incremental::Ran::NotHere => {
+                            let built = match unit.get(instance) {
+                                Ok(b) => b,
+                                Err(BuildError::TooBig {
+                                    reason,
+                                    vars,
+                                    clauses,
+                                }) => {
+                                    unit.release();
+                                    let row = refused_row(
+                                        opts,
+                                        instance,
+                                        unit,
+                                        solver.name(),
+                                        task.run,
+                                        (vars, clauses, reason),
+                                    );
+                                    if let Err(e) =
+                                        writer.lock().unwrap_or_else(|p| p.into_inner()).write(&row)
+                                    {
+                                        *write_error.lock().unwrap_or_else(|p| p.into_inner()) =
+                                            Some(e);
+                                        break;
+                                    }
+                                    progress.record(&row);
+                                    new_rows.lock().unwrap_or_else(|p| p.into_inner()).push(row);
+                                    continue;
+                                }
+                                Err(e) => {
+                                    let e = e.message();
+                                    failures
+                                        .lock()
+                                        .unwrap_or_else(|p| p.into_inner())
+                                        .entry(task.unit)
+                                        .or_insert(e);
+                                    unit.release();
+                                    progress.skip();
+                                    continue;
+                                }
+                            };
+                            let row =
+                                run_one(opts, instance, unit, &built, solver, task.run, &interrupt);
+                            drop(built);
+                            unit.release();
+                            row
+                        }
+                    };
+                    let Some((row, grids)) = row else { continue };
+                    if let Some(files) = &solution_files
+                        && row.run == 1
+                        && let Err(e) = files.record(
+                            instance,
+                            &row.solver,
+                            &row.encoding,
+                            &row.status,
+                            grids.as_ref(),
+                        )
+                    {
+                        eprintln!("bench: writing the solution of {}: {e}", row.instance);
+                    }
                     if let Err(e) = writer.lock().unwrap_or_else(|p| p.into_inner()).write(&row) {
                         // A full disk: stop taking runs; every row written so far stays.
                         *write_error.lock().unwrap_or_else(|p| p.into_inner()) = Some(e);
@@ -390,6 +551,11 @@ pub fn run(opts: &RunOptions, interrupt: Arc<AtomicBool>) -> anyhow::Result<RunS
     }
     rows.extend(new_rows.into_inner().unwrap_or_else(|p| p.into_inner()));
 
+    if let Some(files) = &solution_files
+        && let Err(e) = files.finish()
+    {
+        eprintln!("bench: sorting the solution files: {e}");
+    }
     if cross_check_unsat(&mut rows) {
         rewrite_rows(&csv_path, &rows)?;
     }
@@ -420,8 +586,43 @@ pub fn run(opts: &RunOptions, interrupt: Arc<AtomicBool>) -> anyhow::Result<RunS
     })
 }
 
-/// Runs one solver on one built formula, checks the answer, makes the row. None when
-/// Ctrl-C stopped the run (it is redone by a resume, not recorded as a failure).
+/// The row of a run whose formula was refused as too big for memory (MEMOUT).
+fn refused_row(
+    opts: &RunOptions,
+    instance: &Instance,
+    unit: &Unit,
+    solver: &str,
+    run: u32,
+    (vars, clauses, reason): (u64, u64, String),
+) -> Row {
+    Row {
+        corpus: instance.corpus.clone(),
+        instance: instance.id.clone(),
+        kind: instance.kind(),
+        side: instance.side(),
+        encoding: unit.encoding_name(),
+        vars,
+        clauses,
+        solver: solver.to_string(),
+        run,
+        status: Status::Memout.to_string(),
+        check: results::check::UNCHECKED.to_string(),
+        wall_s: 0.0,
+        cpu_s: None,
+        max_rss_kb: None,
+        exit_code: None,
+        timeout_s: opts.timeout.as_secs_f64(),
+        jobs: opts.jobs as u32,
+        error: reason,
+        wrong: false,
+        solutions: None,
+        givens: instance.givens(),
+    }
+}
+
+/// Runs one solver on one built formula, checks the answer, makes the row (and gives the
+/// grids of a verified solution). None when Ctrl-C stopped the run (it is redone by a
+/// resume, not recorded as a failure).
 fn run_one(
     opts: &RunOptions,
     instance: &Instance,
@@ -430,9 +631,9 @@ fn run_one(
     solver: &dyn Solver,
     run: u32,
     interrupt: &Arc<AtomicBool>,
-) -> Option<Row> {
+) -> Option<(Row, Option<Puzzle>)> {
     let proof_style = solver.proof_style().filter(|_| opts.proofs);
-    let proof_dir = proof_style.and_then(|_| tempfile::tempdir().ok());
+    let proof_dir = proof_style.and_then(|_| crate::solver::external::run::temp_dir().ok());
     let proof = proof_dir.as_ref().map(|d| d.path().join("proof.drat"));
     let limits = Limits {
         timeout: Some(opts.timeout),
@@ -448,7 +649,7 @@ fn run_one(
     }
     let proof_limit = opts.timeout.saturating_mul(10).max(Duration::from_secs(60));
     let proof_to_check = proof.as_deref().zip(proof_style);
-    let verdict = exec::verdict(built, &outcome, proof_to_check, proof_limit);
+    let verdict = exec::verdict(built, &outcome, proof_to_check, proof_limit, &opts.config);
     let mut row = Row {
         corpus: instance.corpus.clone(),
         instance: instance.id.clone(),
@@ -480,7 +681,7 @@ fn run_one(
     {
         let mut again = limits.clone();
         again.proof = None;
-        match exec::count_solutions(solver, built, model, &again) {
+        match exec::count_solutions(solver, built, model, &again, opts.count) {
             Ok(n) => row.solutions = n,
             Err(e) => {
                 row.wrong = true;
@@ -492,27 +693,46 @@ fn run_one(
             return None;
         }
     }
-    Some(row)
+    let grids = match (&outcome.model, &built.header) {
+        (Some(m), Some(h)) if row.check == results::check::MODEL_OK => {
+            crate::check::read_grids(&built.cnf, &h.puzzle, m).solved()
+        }
+        _ => None,
+    };
+    exec::hold_against_record(&mut row, &instance.expected, grids.as_ref(), opts.count);
+    Some((row, grids))
 }
 
-/// Holds every UNSAT answer against the verified models of the same instance (all
-/// encodings of a puzzle have the same solutions): a contradicted UNSAT is WRONG. Returns
-/// true if any row changed.
+/// Holds every UNSAT answer against the verified models of the same instance: a
+/// contradicted UNSAT is WRONG. A model whose grids solve the puzzle refutes UNSAT under
+/// every encoding (all encodings of a puzzle have the same solutions); a model that only
+/// satisfies the clauses of an encoding that leaves the puzzle open refutes UNSAT under
+/// that encoding alone. Returns true if any row changed.
 pub fn cross_check_unsat(rows: &mut [Row]) -> bool {
-    let mut witnessed: BTreeMap<String, String> = BTreeMap::new();
+    // (instance, encoding or "" for every encoding) -> who witnessed a model.
+    let mut witnessed: BTreeMap<(String, String), String> = BTreeMap::new();
     for r in rows.iter() {
-        if r.status() == Some(Status::Sat) && r.check == results::check::MODEL_OK {
-            witnessed
-                .entry(r.instance.clone())
-                .or_insert_with(|| format!("{} ({})", r.solver, r.encoding));
+        if r.status() != Some(Status::Sat) {
+            continue;
         }
+        let scope = match r.check.as_str() {
+            results::check::MODEL_OK => String::new(),
+            results::check::ENCODING_OPEN => r.encoding.clone(),
+            _ => continue,
+        };
+        witnessed
+            .entry((r.instance.clone(), scope))
+            .or_insert_with(|| format!("{} ({})", r.solver, r.encoding));
     }
     let mut changed = false;
     for r in rows.iter_mut() {
-        if r.status() == Some(Status::Unsat)
-            && !r.wrong
-            && let Some(by) = witnessed.get(&r.instance)
-        {
+        if r.status() != Some(Status::Unsat) || r.wrong {
+            continue;
+        }
+        let by = witnessed
+            .get(&(r.instance.clone(), String::new()))
+            .or_else(|| witnessed.get(&(r.instance.clone(), r.encoding.clone())));
+        if let Some(by) = by {
             r.wrong = true;
             r.error = format!("UNSAT contradicted by the verified model of {by}");
             changed = true;

@@ -18,6 +18,9 @@ use crate::solver::Status;
 pub mod check {
     /// The model satisfies every clause (and, for puzzles, the rules and givens).
     pub const MODEL_OK: &str = "model-ok";
+    /// The model satisfies every clause, but the formula leaves the puzzle open: the grids
+    /// read from it are no solution (a defect of the encoding; the solver is right).
+    pub const ENCODING_OPEN: &str = "encoding-open";
     /// The model is wrong.
     pub const MODEL_WRONG: &str = "model-wrong";
     /// `rate` verified the DRAT proof of UNSAT.
@@ -51,21 +54,26 @@ pub struct Row {
     pub run: u32,
     /// SAT, UNSAT, UNKNOWN, TIMEOUT, MEMOUT, ERROR.
     pub status: String,
-    /// model-ok, model-wrong, proof-ok, proof-failed, unchecked.
+    /// model-ok, encoding-open, model-wrong, proof-ok, proof-failed, unchecked.
     pub check: String,
-    /// Wall-clock seconds.
+    /// Wall-clock seconds (written to the microsecond).
+    #[serde(serialize_with = "seconds")]
     pub wall_s: f64,
-    /// CPU seconds (user + system), if measured.
+    /// CPU seconds (user + system), if measured (written to the microsecond).
+    #[serde(serialize_with = "seconds_opt")]
     pub cpu_s: Option<f64>,
     /// Peak resident set in KiB, if measured.
     pub max_rss_kb: Option<u64>,
     /// The child's exit code (external solvers).
     pub exit_code: Option<i32>,
     /// The timeout of the run, seconds.
+    #[serde(serialize_with = "seconds")]
     pub timeout_s: f64,
     /// Parallel jobs in the run.
     pub jobs: u32,
-    /// Why, for errors and wrong answers.
+    /// Why, for errors and wrong answers (one line: control characters are written as
+    /// `\xNN`).
+    #[serde(serialize_with = "one_line")]
     pub error: String,
     /// True when the answer is wrong: a bad model, a failed proof, or an UNSAT that a
     /// verified model of the same instance contradicts.
@@ -96,6 +104,52 @@ impl Row {
             self.run,
         )
     }
+}
+
+/// Seconds to the microsecond, in plain decimal notation (`2.160906`, never
+/// `2.1609059999999998` or `4.817e-6`).
+pub fn format_seconds(x: f64) -> String {
+    if !x.is_finite() {
+        return x.to_string();
+    }
+    let mut s = format!("{x:.6}");
+    while s.ends_with('0') && !s.ends_with(".0") {
+        s.pop();
+    }
+    s
+}
+
+fn seconds<S: serde::Serializer>(x: &f64, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(&format_seconds(*x))
+}
+
+fn seconds_opt<S: serde::Serializer>(x: &Option<f64>, s: S) -> Result<S::Ok, S::Error> {
+    match x {
+        Some(x) => s.serialize_str(&format_seconds(*x)),
+        None => s.serialize_none(),
+    }
+}
+
+/// Text on one line with every control character (newlines included) written as `\xNN`,
+/// so that a solver's binary output cannot break the CSV or a terminal showing it.
+pub fn escape_controls(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if c.is_control() {
+            if (c as u32) < 0x100 {
+                out.push_str(&format!("\\x{:02x}", c as u32));
+            } else {
+                out.push_str(&format!("\\u{{{:x}}}", c as u32));
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+fn one_line<S: serde::Serializer>(text: &str, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(&escape_controls(text))
 }
 
 /// Appends rows to a results CSV, each handed to the kernel whole as it is written, so the
@@ -173,6 +227,10 @@ pub fn read_rows(path: &Path, repair: bool) -> anyhow::Result<Vec<Row>> {
 
 /// Parses results CSV text; `name` names it in errors.
 pub fn parse_rows(text: &str, name: &str) -> anyhow::Result<Vec<Row>> {
+    // A bench killed before its first row leaves an empty file: nothing to resume from.
+    if text.trim().is_empty() {
+        return Ok(Vec::new());
+    }
     let mut reader = csv::ReaderBuilder::new().from_reader(text.as_bytes());
     let headers = reader
         .headers()
@@ -255,6 +313,33 @@ mod tests {
         let rows = read_rows(&path, true).unwrap();
         assert_eq!(rows, vec![row("c.txt:1"), row("c.txt:2")]);
         assert!(fs::read_to_string(&path).unwrap().ends_with('\n'));
+    }
+
+    #[test]
+    fn times_to_the_microsecond_and_errors_on_one_line() {
+        assert_eq!(format_seconds(2.160_905_999_999_999_8), "2.160906");
+        assert_eq!(format_seconds(4.817e-6), "0.000005");
+        assert_eq!(format_seconds(3.0), "3.0");
+        assert_eq!(format_seconds(0.0), "0.0");
+        let mut r = row("c.txt:1");
+        r.cpu_s = Some(2.160_905_999_999_999_8);
+        r.wall_s = 4.817e-6;
+        r.error = "bad\u{1b}[2J\u{0}bytes\nand more".into();
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("results.csv");
+        let mut w = ResultsWriter::append(&path).unwrap();
+        w.write(&r).unwrap();
+        drop(w);
+        let text = fs::read_to_string(&path).unwrap();
+        assert!(text.contains(",0.000005,2.160906,"), "{text}");
+        assert!(
+            text.contains("bad\\x1b[2J\\x00bytes\\x0aand more"),
+            "{text}"
+        );
+        assert_eq!(text.lines().count(), 2);
+        assert!(!text.bytes().any(|b| b < 0x20 && b != b'\n'));
+        let back = read_rows(&path, false).unwrap();
+        assert_eq!(back[0].cpu_s, Some(2.160906));
     }
 
     #[test]

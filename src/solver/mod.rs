@@ -2,9 +2,14 @@
 //! (run as child processes), the answer they give, and the registry that finds them by name.
 
 pub mod cdcl;
+pub mod config;
 pub mod dpll;
 pub mod external;
+pub mod native;
 pub mod output;
+#[cfg(feature = "rustsat-solvers")]
+pub mod rustsat;
+pub mod session;
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -12,6 +17,8 @@ use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use crate::cnf::{Cnf, Model};
+use config::Spec;
+use session::Session;
 
 /// What a solver run ended with (the `status` column of the results CSV).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -206,6 +213,13 @@ pub trait Solver: Send + Sync {
     /// Solves `cnf` within `limits`. Never panics on a solver's misbehaviour: every failure
     /// is an [`Outcome`] with status ERROR, TIMEOUT or MEMOUT.
     fn solve(&self, cnf: &Cnf, limits: &Limits) -> Outcome;
+
+    /// An incremental session (clauses kept between calls, assumptions per call) for
+    /// solvers that run in-process and have one; `None` for the others. `seed` as in
+    /// [`Limits::seed`].
+    fn session(&self, _seed: u64) -> Option<Box<dyn Session>> {
+        None
+    }
 }
 
 /// Where to find solvers: command-line overrides on top of the default discovery.
@@ -238,11 +252,47 @@ fn own_executable() -> anyhow::Result<PathBuf> {
         .ok_or_else(|| anyhow::anyhow!("no bench executable beside {}", exe.display()))
 }
 
-/// Finds a solver by name: built-in, a `--solver` command, or a known external binary.
+/// The in-process library solvers (minisat, glucose, cadical through the RustSAT crates):
+/// name and what it is. They are in this build when [`LIBRARY_BUILT`] is true.
+pub const LIBRARY: &[(&str, &str)] = &[
+    ("minisat-lib", "MiniSat 2.2 core, rustsat-minisat"),
+    ("glucose-lib", "Glucose 4 core, rustsat-glucose"),
+    ("cadical-lib", "CaDiCaL, rustsat-cadical"),
+];
+
+/// True when this bench was built with the library solvers (feature `rustsat-solvers`).
+pub const LIBRARY_BUILT: bool = cfg!(feature = "rustsat-solvers");
+
+/// How to get the library solvers into a build that lacks them.
+pub const LIBRARY_HOWTO: &str = "build bench with `--features rustsat-solvers` (needs a C++ \
+     compiler, cmake and libclang-dev: scripts/install-solvers.sh installs them and builds it)";
+
+/// Finds a solver by name: built-in, a library solver, a `--solver` command, or a known
+/// external binary. `NAME:key=value,...` is a configured solver (native and the library
+/// solvers; see [`config`]), validated here.
 pub fn by_name(name: &str, config: &SolverConfig) -> anyhow::Result<Box<dyn Solver>> {
+    // A `--solver NAME='cmd'` of the user's wins over every name bench knows.
+    let user_command = config.commands.iter().any(|(n, _)| n == name);
+    if name.contains(':') && !user_command {
+        let spec = Spec::parse(name)?;
+        return match spec.base.as_str() {
+            "native" => Ok(Box::new(native::Native::from_spec(&spec)?)),
+            base if LIBRARY.iter().any(|(n, _)| *n == base) => library(&spec),
+            base => Err(config::ConfigError::NoSettings(
+                name.to_string(),
+                format!("settings are for native and the library solvers, not {base}"),
+            )
+            .into()),
+        };
+    }
+    if LIBRARY.iter().any(|(n, _)| *n == name) && !user_command {
+        return library(&Spec::parse(name)?);
+    }
     match name {
-        "native" => Ok(Box::new(cdcl::NativeSolver::default())),
-        "dpll" => Ok(Box::new(dpll::DpllSolver)),
+        "native" => Ok(Box::new(InProcess(native::Native::from_spec(
+            &Spec::parse(name)?,
+        )?))),
+        "dpll" => Ok(Box::new(InProcess(dpll::DpllSolver))),
         "native-proc" | "dpll-proc" => {
             let exe = own_executable()?;
             let exe = exe.to_str().filter(|p| !p.contains('\'')).ok_or_else(|| {
@@ -262,5 +312,159 @@ pub fn by_name(name: &str, config: &SolverConfig) -> anyhow::Result<Box<dyn Solv
             }))
         }
         _ => external::find(name, config),
+    }
+}
+
+/// A variable count claimed beyond the variables used by more than this is not passed to
+/// an in-process solver (it would allocate per claimed variable): it gets a copy of the
+/// formula sized by the variables actually used.
+const CLAIM_SLACK: u32 = 1 << 20;
+
+/// Bytes an in-process solver needs, about, for `cnf` (clause storage with headers and
+/// watches, per-variable state): what [`InProcess`] holds against the memory budget.
+pub fn in_process_estimate(cnf: &Cnf, vars: u32) -> u64 {
+    cnf.num_lits() as u64 * 12 + cnf.num_clauses() as u64 * 32 + u64::from(vars) * 96
+}
+
+/// The memory budget of an in-process solver, bytes: `--mem-limit` when given, else what
+/// the machine has available now (`MemAvailable`), since the solver's memory is bench's.
+pub fn in_process_budget(limits: &Limits) -> Option<u64> {
+    if let Some(mb) = limits.mem_limit_mb {
+        return Some(mb.saturating_mul(1 << 20));
+    }
+    let meminfo = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let kb: u64 = meminfo
+        .lines()
+        .find(|l| l.starts_with("MemAvailable:"))?
+        .split_whitespace()
+        .nth(1)?
+        .parse()
+        .ok()?;
+    Some(kb * 1024)
+}
+
+/// An in-process solver (`native`, `dpll`) as bench runs it: sized by the variables the
+/// clauses use, not by the header's claim, and refused (MEMOUT, with the reason) up
+/// front when its estimated memory exceeds the budget, instead of aborting bench on a
+/// failed allocation.
+pub struct InProcess<S>(pub S);
+
+impl<S: Solver> Solver for InProcess<S> {
+    fn name(&self) -> &str {
+        self.0.name()
+    }
+
+    fn version(&self) -> Option<String> {
+        self.0.version()
+    }
+
+    fn proof_style(&self) -> Option<ProofStyle> {
+        self.0.proof_style()
+    }
+
+    fn in_process(&self) -> bool {
+        true
+    }
+
+    fn path(&self) -> Option<PathBuf> {
+        self.0.path()
+    }
+
+    fn session(&self, seed: u64) -> Option<Box<dyn Session>> {
+        self.0.session(seed)
+    }
+
+    fn solve(&self, cnf: &Cnf, limits: &Limits) -> Outcome {
+        let used = cnf.max_var_used();
+        let vars = if cnf.num_vars().saturating_sub(used) > CLAIM_SLACK {
+            used
+        } else {
+            cnf.num_vars()
+        };
+        let need = in_process_estimate(cnf, vars);
+        if let Some(budget) = in_process_budget(limits)
+            && need > budget
+        {
+            return Outcome {
+                error: Some(format!(
+                    "{} would need about {} MiB for {} clauses over {vars} variables, more \
+                     than its memory budget of {} MiB",
+                    self.name(),
+                    need >> 20,
+                    cnf.num_clauses(),
+                    budget >> 20
+                )),
+                ..Outcome::new(Status::Memout)
+            };
+        }
+        if vars < cnf.num_vars() {
+            self.0.solve(&cnf.sized_by_use(), limits)
+        } else {
+            self.0.solve(cnf, limits)
+        }
+    }
+}
+
+/// A library solver from its spec, or why this build has none.
+fn library(spec: &Spec) -> anyhow::Result<Box<dyn Solver>> {
+    #[cfg(feature = "rustsat-solvers")]
+    if let Some(solver) = rustsat::by_spec(spec) {
+        return Ok(solver?);
+    }
+    anyhow::bail!(
+        "{}: this bench was built without the in-process library solvers: {LIBRARY_HOWTO}",
+        spec.base
+    )
+}
+
+/// Takes the RustSAT crates' build folders off `LD_LIBRARY_PATH`. Cargo puts every native
+/// library folder of a dependency on it for `cargo run` and `cargo test`, and the minisat
+/// and glucose crates build a `libminisat.so.2` there (bench links the static one): an
+/// external `/usr/bin/minisat`, dynamically linked against Debian's `libminisat.so.2`,
+/// would load the crate's instead and run wild (it allocated 23 GB here). Call it at the
+/// start of `main`, while the process has one thread (the environment is process-wide).
+pub fn scrub_library_path() {
+    const VAR: &str = "LD_LIBRARY_PATH";
+    let Some(value) = std::env::var_os(VAR) else {
+        return;
+    };
+    let kept: Vec<PathBuf> = std::env::split_paths(&value)
+        .filter(|p| !p.to_string_lossy().contains("/build/rustsat-"))
+        .collect();
+    if kept.len() == std::env::split_paths(&value).count() {
+        return;
+    }
+    // SAFETY: called first thing in `main`, before bench starts any thread, so nothing
+    // reads the environment concurrently.
+    unsafe {
+        match std::env::join_paths(&kept) {
+            Ok(v) if !kept.is_empty() => std::env::set_var(VAR, v),
+            _ => std::env::remove_var(VAR),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn in_process_solvers_size_by_use_and_keep_to_their_budget() {
+        let claimed = Cnf::from_dimacs_clauses(2_000_000_000, &[vec![1, 2], vec![-1]]);
+        for name in ["native", "dpll"] {
+            let solver = by_name(name, &SolverConfig::default()).unwrap();
+            let out = solver.solve(&claimed, &Limits::default());
+            assert_eq!(out.status, Status::Sat, "{name}: {:?}", out.error);
+            // A formula of ~2 million literals within a 1 MiB budget: refused, not tried.
+            let clauses: Vec<Vec<i32>> = (1..=1_000_000).map(|v| vec![v, -(v + 1)]).collect();
+            let big = Cnf::from_dimacs_clauses(0, &clauses);
+            let tight = Limits {
+                mem_limit_mb: Some(1),
+                ..Limits::default()
+            };
+            let out = solver.solve(&big, &tight);
+            assert_eq!(out.status, Status::Memout, "{name}");
+            assert!(out.error.unwrap().contains("budget"));
+        }
     }
 }

@@ -72,9 +72,30 @@ pub enum OutputError {
         /// DIMACS variable.
         var: u32,
     },
+    /// A model literal whose variable is beyond the formula (or beyond any formula).
+    #[error("line {line}: the model's literal {token} is beyond the formula's {max} variables")]
+    OutOfRange {
+        /// 1-based line number.
+        line: usize,
+        /// The literal.
+        token: String,
+        /// The formula's variable count.
+        max: u32,
+    },
     /// SAT with no model, or a model with UNSAT.
     #[error("{0}")]
     Mismatch(&'static str),
+}
+
+impl OutputError {
+    /// True when the output claims SAT with something that is not a model (a variable set
+    /// both ways, a variable beyond the formula): a false claim, WRONG, not unreadable.
+    pub fn is_false_model(&self) -> bool {
+        matches!(
+            self,
+            OutputError::Inconsistent { .. } | OutputError::OutOfRange { .. }
+        )
+    }
 }
 
 /// Reads an answer in whichever shape `text` is in.
@@ -106,6 +127,13 @@ pub fn detect(text: &str) -> OutputFormat {
 /// Reads `s`/`v` lines. `c` lines and anything else are ignored; the model is the `v`
 /// literals up to the terminating 0 (literals after it are an error).
 pub fn parse_competition(text: &str) -> Result<Claim, OutputError> {
+    parse_competition_within(text, crate::cnf::MAX_VARS)
+}
+
+/// [`parse_competition`] for a formula of `max_var` variables: a model literal beyond it
+/// is [`OutputError::OutOfRange`] (and no model is built for it).
+pub fn parse_competition_within(text: &str, max_var: u32) -> Result<Claim, OutputError> {
+    let mut model_fault: Option<OutputError> = None;
     let mut status: Option<(usize, &str)> = None;
     let mut lits: Vec<Lit> = Vec::new();
     let mut saw_v = false;
@@ -141,12 +169,23 @@ pub fn parse_competition(text: &str) -> Result<Claim, OutputError> {
                 if n == 0 {
                     terminated = true;
                 } else {
-                    lits.push(literal(n, line_no, token)?);
+                    match literal(n, line_no, token, max_var) {
+                        Ok(l) => lits.push(l),
+                        // Kept until the `s` line says what this model is claimed for.
+                        Err(e) => {
+                            model_fault.get_or_insert(e);
+                        }
+                    }
                 }
             }
         }
     }
     let (line_no, word) = status.ok_or(OutputError::NoResult)?;
+    if let Some(fault) = model_fault
+        && word != "UNSATISFIABLE"
+    {
+        return Err(fault);
+    }
     match word {
         "SATISFIABLE" => {
             if !saw_v {
@@ -166,6 +205,11 @@ pub fn parse_competition(text: &str) -> Result<Claim, OutputError> {
 
 /// Reads minisat's result file: `SAT` and a line of literals ending in 0, `UNSAT`, `INDET`.
 pub fn parse_minisat(text: &str) -> Result<Claim, OutputError> {
+    parse_minisat_within(text, crate::cnf::MAX_VARS)
+}
+
+/// [`parse_minisat`] for a formula of `max_var` variables.
+pub fn parse_minisat_within(text: &str, max_var: u32) -> Result<Claim, OutputError> {
     let mut lines = text
         .lines()
         .enumerate()
@@ -192,7 +236,7 @@ pub fn parse_minisat(text: &str) -> Result<Claim, OutputError> {
                     if n == 0 {
                         terminated = true;
                     } else {
-                        lits.push(literal(n, i + 1, token)?);
+                        lits.push(literal(n, i + 1, token, max_var)?);
                     }
                 }
             }
@@ -214,6 +258,11 @@ pub fn parse_minisat(text: &str) -> Result<Claim, OutputError> {
 /// the model follows `Instance Satisfiable` with no final 0 and runs into `Random Seed
 /// Used`; unassigned variables print as `(n)`. The verdict is the `RESULT:` line.
 pub fn parse_zchaff(text: &str) -> Result<Claim, OutputError> {
+    parse_zchaff_within(text, crate::cnf::MAX_VARS)
+}
+
+/// [`parse_zchaff`] for a formula of `max_var` variables.
+pub fn parse_zchaff_within(text: &str, max_var: u32) -> Result<Claim, OutputError> {
     let mut result: Option<(usize, String)> = None;
     let mut model_line: Option<(usize, &str)> = None;
     let mut lines = text.split(['\n', '\r']).enumerate().peekable();
@@ -254,7 +303,7 @@ pub fn parse_zchaff(text: &str) -> Result<Claim, OutputError> {
                         token: token.to_string(),
                     });
                 }
-                lits.push(literal(n, line, token)?);
+                lits.push(literal(n, line, token, max_var)?);
             }
             model_of(lits).map(Claim::Sat)
         }
@@ -267,11 +316,18 @@ pub fn parse_zchaff(text: &str) -> Result<Claim, OutputError> {
     }
 }
 
-fn literal(n: i64, line: usize, token: &str) -> Result<Lit, OutputError> {
-    if n == 0 || n.unsigned_abs() > crate::cnf::MAX_VARS as u64 {
+fn literal(n: i64, line: usize, token: &str, max_var: u32) -> Result<Lit, OutputError> {
+    if n == 0 {
         return Err(OutputError::BadLiteral {
             line,
             token: token.to_string(),
+        });
+    }
+    if n.unsigned_abs() > u64::from(max_var.min(crate::cnf::MAX_VARS)) {
+        return Err(OutputError::OutOfRange {
+            line,
+            token: token.to_string(),
+            max: max_var.min(crate::cnf::MAX_VARS),
         });
     }
     Ok(Lit::from_dimacs(n as i32))
@@ -292,7 +348,8 @@ pub fn competition_exit_code(status: Status) -> i32 {
 
 /// Prints `outcome` in the competition format: statistics as `c` lines, the `s` line, and
 /// for SAT the model as `v` lines of at most ~78 characters ending in `0`. Every variable
-/// up to `num_vars` is printed (unassigned ones as false: any value satisfies them).
+/// up to `num_vars` is printed (unassigned ones as false: any value satisfies them),
+/// unless `num_vars` is a header's claim far beyond the model (then the model's).
 pub fn write_competition(out: &mut dyn Write, outcome: &Outcome, num_vars: u32) -> io::Result<()> {
     for (key, value) in &outcome.stats {
         writeln!(out, "c {key}: {value}")?;
@@ -316,7 +373,13 @@ pub fn write_competition(out: &mut dyn Write, outcome: &Outcome, num_vars: u32) 
     writeln!(out, "s {word}")?;
     if let (Status::Sat, Some(model)) = (outcome.status, &outcome.model) {
         let mut line = String::from("v");
-        let top = num_vars.max(model.len() as u32);
+        // A header may claim far more variables than the clauses use (and the model
+        // covers): those are in no clause, and printing billions of them helps nobody.
+        let top = if num_vars as usize > model.len().saturating_add(1 << 20) {
+            model.len() as u32
+        } else {
+            num_vars.max(model.len() as u32)
+        };
         for v in 0..top {
             let var = crate::cnf::Var::new(v);
             let lit = var.lit(model.var_value(var).unwrap_or(false));

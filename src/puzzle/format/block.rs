@@ -63,21 +63,16 @@ pub(super) fn read_block<R: Row>(
             first.line(),
             shapeless_block(rows, &fitting, kind, cell_word),
         );
-        sink(Parsed {
-            line: first.line(),
-            span: count,
-            result: Err(failure),
-        });
+        sink(Parsed::puzzle(first.line(), count, Err(failure)));
         return;
     };
     for chunk in rows.chunks(boards * side) {
         let line = chunk[0].line();
-        let result = decode_puzzle(chunk, side, kind);
-        sink(Parsed {
+        sink(Parsed::puzzle(
             line,
-            span: chunk.len(),
-            result,
-        });
+            chunk.len(),
+            decode_puzzle(chunk, side, kind),
+        ));
     }
 }
 
@@ -102,9 +97,7 @@ fn decode_puzzle<R: Row>(
         })?;
         boards.push(grid);
     }
-    assemble(boards, kind, rows[0].line(), &|board, row| {
-        rows[board * side + row].line()
-    })
+    assemble(boards, kind, rows[0].line())
 }
 
 /// Why no side fits a block: its row count and the width most of its rows have.

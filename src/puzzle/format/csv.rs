@@ -3,6 +3,9 @@
 //!
 //! - Puzzles are separated by blank lines; `#` comment lines are skipped; spaces around a
 //!   field are allowed. How a block's row count is read (and forced kinds) is in `block.rs`.
+//! - As found in the wild: a row may end in a comma (one collection writes every row so);
+//!   a block may open with a line holding only the box size k (the seed's problem passes
+//!   k first), which must then agree with the side (n = k²).
 //! - Writing: integers, each board's rows, then a blank line.
 
 use std::fmt::Write as _;
@@ -15,16 +18,65 @@ use crate::puzzle::Kind;
 /// Reads every block of `text`.
 pub(super) fn read(text: &str, kind: Option<Kind>, sink: &mut dyn FnMut(Parsed)) {
     let mut rows: Vec<CsvRow<'_>> = Vec::new();
+    // The box size on a line of its own before the block's rows, and its line.
+    let mut box_line: Option<(usize, usize)> = None;
     for (no, line) in numbered_lines(text) {
         let line = line.trim();
         if line.is_empty() {
-            read_block(&rows, kind, "fields", sink);
+            read_block_of_box(&rows, box_line.take(), kind, sink);
             rows.clear();
         } else if !text::is_blank_or_comment(line) {
-            rows.push(CsvRow::new(no, line));
+            match box_size_line(line) {
+                Some(k) if rows.is_empty() && box_line.is_none() => box_line = Some((no, k)),
+                _ => rows.push(CsvRow::new(no, line)),
+            }
         }
     }
-    read_block(&rows, kind, "fields", sink);
+    read_block_of_box(&rows, box_line, kind, sink);
+}
+
+/// A line holding one number and no comma (a row has at least two cells): the box size.
+fn box_size_line(line: &str) -> Option<usize> {
+    let digits = line.trim_end_matches(',').trim();
+    (!digits.is_empty() && digits.len() <= 4 && digits.bytes().all(|b| b.is_ascii_digit()))
+        .then(|| digits.parse().ok())
+        .flatten()
+}
+
+/// Reads a block; a box-size line before it must agree with each puzzle's side.
+fn read_block_of_box(
+    rows: &[CsvRow<'_>],
+    box_line: Option<(usize, usize)>,
+    kind: Option<Kind>,
+    sink: &mut dyn FnMut(Parsed),
+) {
+    let Some((line, k)) = box_line else {
+        return read_block(rows, kind, "fields", sink);
+    };
+    if rows.is_empty() {
+        return sink(Parsed::puzzle(
+            line,
+            1,
+            Err(super::Failure::shape(
+                line,
+                format!("a box size {k} and no rows after it"),
+            )),
+        ));
+    }
+    read_block(rows, kind, "fields", &mut |mut parsed: Parsed| {
+        if let Ok((p, _)) = &parsed.result
+            && p.side() != k * k
+        {
+            let side = p.side();
+            parsed.result = Err(super::Failure::shape(
+                line,
+                format!(
+                    "the first line gives the box size {k}, but the board has side {side} (not {k}²)"
+                ),
+            ));
+        }
+        sink(parsed)
+    });
 }
 
 /// A field that holds a cell: digits, or nothing (a blank).
@@ -38,6 +90,8 @@ struct CsvRow<'a> {
     text: &'a str,
     /// The number of fields, if every field is a cell.
     fields: Option<usize>,
+    /// The row ends in a comma: it may be one cell shorter (the last field empty).
+    trailing_comma: bool,
 }
 
 impl<'a> CsvRow<'a> {
@@ -48,6 +102,7 @@ impl<'a> CsvRow<'a> {
             line,
             text,
             fields: all_cells.then_some(count),
+            trailing_comma: text.ends_with(','),
         }
     }
 
@@ -62,13 +117,16 @@ impl Row for CsvRow<'_> {
     }
 
     fn widths(&self) -> [Option<usize>; 2] {
-        [self.fields, None]
+        [
+            self.fields,
+            self.fields.filter(|_| self.trailing_comma).map(|f| f - 1),
+        ]
     }
 
     fn decode(&self, n: usize, cells: &mut Vec<u16>) -> Result<(), String> {
         match self.fields {
-            Some(fields) if fields == n => {
-                for (i, field) in Self::fields_of(self.text).enumerate() {
+            Some(fields) if fields == n || (self.trailing_comma && fields == n + 1) => {
+                for (i, field) in Self::fields_of(self.text).take(n).enumerate() {
                     // More than 5 digits cannot be a side ≤ 1000 and would overflow a u16.
                     match field.parse::<u16>() {
                         _ if field.is_empty() => cells.push(0),
@@ -125,12 +183,20 @@ mod tests {
             &ReadOptions {
                 format: Some(Format::Csv),
                 kind,
+                alphabet: None,
             },
         )
         .unwrap();
         file.entries
             .into_iter()
-            .map(|e| e.map(|e| (e.line, e.puzzle)).map_err(|e| e.to_string()))
+            .map(|e| {
+                e.map_err(|e| e.to_string()).and_then(|e| match e.clash {
+                    // Givens that clash are a puzzle without solution, not a format
+                    // error; shown as an error here to test the message.
+                    Some(why) => Err(format!("c.csv:{}: clash: {why}", e.line)),
+                    None => Ok((e.line, e.puzzle)),
+                })
+            })
             .collect()
     }
 
@@ -176,11 +242,11 @@ mod tests {
         );
         assert_eq!(
             bad(&PAIR.replacen("0,4,0,0", "0,4,0,4", 1)),
-            "c.csv:16: board 2: value 4 appears twice in row 3 (at r3c2 and r3c4)"
+            "c.csv:10: clash: board 2: value 4 appears twice in row 3 (at r3c2 and r3c4)"
         );
         assert_eq!(
             bad(&PAIR.replacen("2,0,0,0", "1,0,0,0", 1)),
-            "c.csv:14: both boards hold 1 at r1c1"
+            "c.csv:10: clash: both boards hold 1 at r1c1"
         );
         assert_eq!(
             bad("1,0,0\n0,0,0\n"),

@@ -50,23 +50,45 @@ fn best_format(text: &str, kind: Option<Kind>) -> Option<Format> {
     best.map(|(_, format)| format)
 }
 
-/// (lines in well-shaped puzzles, lines in puzzles that obey the rules) of `text` read as
-/// `format`.
+/// Why each format fails on the first puzzle of `text`, in one line: `as a line: …; as
+/// prefixed: …` (the first failure of each, with its line).
+pub fn explain(text: &str, kind: Option<Kind>) -> String {
+    let sample = text::first_lines(text, SAMPLE_LINES);
+    let mut parts = Vec::new();
+    for format in Format::ALL {
+        let mut first: Option<String> = None;
+        read_as(format, sample, kind, &mut |parsed: Parsed| {
+            if let (None, Err(f)) = (&first, &parsed.result) {
+                first = Some(format!("line {}: {}", f.line, f.message));
+            }
+        });
+        let name = match format {
+            Format::Line => "as a line",
+            Format::Prefixed => "as prefixed",
+            Format::Grid => "as a grid",
+            Format::Csv => "as csv",
+        };
+        let mut why = first.unwrap_or_else(|| "no puzzle line".into());
+        if format == Format::Line && why.contains("is larger than the side") {
+            why.push_str(" (values in other symbols, as A-P for 16×16? see --alphabet)");
+        }
+        parts.push(format!("{name}, {why}"));
+    }
+    parts.join("; ")
+}
+
+/// (lines in well-shaped puzzles, lines in puzzles whose givens obey the rules) of `text`
+/// read as `format`.
 fn score(format: Format, text: &str, kind: Option<Kind>) -> (usize, usize) {
     let (mut shaped, mut valid) = (0, 0);
-    read_as(
-        format,
-        text,
-        kind,
-        &mut |parsed: Parsed| match &parsed.result {
-            Ok(_) => {
-                shaped += parsed.span;
+    read_as(format, text, kind, &mut |parsed: Parsed| {
+        if let Ok((puzzle, _)) = &parsed.result {
+            shaped += parsed.span;
+            if super::rules::check(puzzle).is_ok() {
                 valid += parsed.span;
             }
-            Err(failure) if failure.rules_only => shaped += parsed.span,
-            Err(_) => {}
-        },
-    );
+        }
+    });
     (shaped, valid)
 }
 

@@ -206,12 +206,20 @@ mod tests {
             &ReadOptions {
                 format: Some(Format::Grid),
                 kind,
+                alphabet: None,
             },
         )
         .unwrap();
         file.entries
             .into_iter()
-            .map(|e| e.map(|e| (e.line, e.puzzle)).map_err(|e| e.to_string()))
+            .map(|e| {
+                e.map_err(|e| e.to_string()).and_then(|e| match e.clash {
+                    // Givens that clash are a puzzle without solution, not a format
+                    // error; shown as an error here to test the message.
+                    Some(why) => Err(format!("g.txt:{}: clash: {why}", e.line)),
+                    None => Ok((e.line, e.puzzle)),
+                })
+            })
             .collect()
     }
 
@@ -307,7 +315,7 @@ mod tests {
         );
         assert_eq!(
             bad(plain.replacen("6..195...", "6..195..6", 1)),
-            "g.txt:12: value 6 appears twice in row 2 (at r2c1 and r2c9)"
+            "g.txt:11: clash: value 6 appears twice in row 2 (at r2c1 and r2c9)"
         );
         let missing_row: String = plain.lines().skip(1).map(|l| format!("{l}\n")).collect();
         assert_eq!(

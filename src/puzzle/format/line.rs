@@ -18,7 +18,7 @@ use std::fmt::Write as _;
 use std::io;
 
 use super::text::{column_of_offset, numbered_lines, quoted_char_at};
-use super::{Failure, Parsed, assemble, text};
+use super::{Expected, Failure, Parsed, assemble, text};
 use crate::puzzle::symbols::{MAX_SYMBOL_VALUE, value_symbol};
 use crate::puzzle::{Grid, Kind, MAX_SIDE, Puzzle, exact_sqrt};
 
@@ -64,6 +64,10 @@ pub(super) fn read(text: &str, kind: Option<Kind>, sink: &mut dyn FnMut(Parsed))
         if std::mem::replace(&mut first, false) && result.is_err() && is_column_header(field) {
             continue;
         }
+        let result = result.and_then(|p| {
+            let expected = expected_answer(&p, field, &line[field.len()..], no)?;
+            Ok((p, expected))
+        });
         sink(Parsed {
             line: no,
             span: 1,
@@ -72,12 +76,55 @@ pub(super) fn read(text: &str, kind: Option<Kind>, sink: &mut dyn FnMut(Parsed))
     }
 }
 
-/// Why the (trimmed) line `line` is not a line-format puzzle, for a file-level message.
-pub(super) fn explain(line: &str, kind: Option<Kind>) -> String {
-    match parse_line_puzzle(first_field(line), kind, 0) {
-        Ok(_) => "it reads as a puzzle".to_string(),
-        Err(failure) => failure.message,
+/// What the fields after the puzzle record of its answer: a field as long as the puzzle's
+/// with no blank is a solution (it must solve the puzzle), a short number the solution
+/// count (tdoku's
+/// `puzzle:count:solution`, Kaggle's `puzzle,solution`). Other fields (`rating=…`) are
+/// ignored.
+fn expected_answer(
+    puzzle: &Puzzle,
+    field: &str,
+    rest: &str,
+    line: usize,
+) -> Result<Expected, Failure> {
+    let mut expected = Expected::default();
+    let is_separator = |c: char| c == ',' || c == ':' || c.is_whitespace();
+    for token in rest.split(is_separator).filter(|t| !t.is_empty()) {
+        // A field with blanks is no solution (some corpora repeat the puzzle, or add one).
+        let complete = !token.bytes().any(|b| b == b'0' || b == b'.');
+        if token.len() == field.len() && complete && expected.solution.is_none() {
+            let values = decode_symbols(token, line)?;
+            let mut solution = puzzle.clone();
+            let n = puzzle.side();
+            for (board, cells) in solution.boards_mut().iter_mut().zip(values.chunks(n * n)) {
+                for (i, &v) in cells.iter().enumerate() {
+                    if v as usize > n {
+                        return Err(Failure::shape(
+                            line,
+                            format!("the recorded solution holds {v}, larger than the side {n}"),
+                        ));
+                    }
+                    board.set(i / n, i % n, v);
+                }
+            }
+            puzzle.check_solution(&solution).map_err(|e| {
+                Failure::shape(line, format!("the recorded solution is not one: {e}"))
+            })?;
+            expected.solution = Some(solution);
+        } else if token.len() <= 12
+            && token.bytes().all(|b| b.is_ascii_digit())
+            && expected.count.is_none()
+        {
+            expected.count = token.parse().ok();
+        }
     }
+    if expected.count == Some(0) && expected.solution.is_some() {
+        return Err(Failure::shape(
+            line,
+            "the line records 0 solutions and a solution",
+        ));
+    }
+    Ok(expected)
 }
 
 /// The text before the first `,`, `:` or whitespace.
@@ -187,7 +234,7 @@ pub(super) fn symbols_to_puzzle(
     let mut grids = Vec::with_capacity(boards);
     grids.extend(Grid::from_cells(side, values));
     grids.extend(second.and_then(|cells| Grid::from_cells(side, cells)));
-    assemble(grids, kind, line, &|_, _| line)
+    assemble(grids, kind, line)
 }
 
 /// Writes the symbols of every board of `puzzle` (S1 then S2 for a pair), no newline.
@@ -236,6 +283,7 @@ mod tests {
             &ReadOptions {
                 format: Some(Format::Line),
                 kind,
+                alphabet: None,
             },
         )
         .unwrap()
@@ -298,7 +346,10 @@ mod tests {
         let bad = |line: &str, kind: Option<Kind>| -> String {
             let file = parse(&format!("{EASY}\n{line}\n{EASY}\n"), kind);
             assert!(kind.is_some() || (file.entries[0].is_ok() && file.entries[2].is_ok()));
-            file.entries[1].as_ref().unwrap_err().to_string()
+            match &file.entries[1] {
+                Ok(e) => format!("t.txt:{}: clash: {}", e.line, e.clash.as_ref().unwrap()),
+                Err(e) => e.to_string(),
+            }
         };
         assert_eq!(
             bad(
@@ -318,7 +369,7 @@ mod tests {
         );
         assert_eq!(
             bad(&EASY.replacen('0', "3", 1), None),
-            "t.txt:2: value 3 appears twice in row 1 (at r1c1 and r1c3)"
+            "t.txt:2: clash: value 3 appears twice in row 1 (at r1c1 and r1c3)"
         );
         assert_eq!(
             bad(EASY, Some(Kind::Pair)),
@@ -330,7 +381,10 @@ mod tests {
         );
         assert!(bad(",x", None).contains("no puzzle symbols"));
         let clash = format!("1{}1{}", "0".repeat(15), "0".repeat(15));
-        assert_eq!(bad(&clash, None), "t.txt:2: both boards hold 1 at r1c1");
+        assert_eq!(
+            bad(&clash, None),
+            "t.txt:2: clash: both boards hold 1 at r1c1"
+        );
     }
 
     #[test]

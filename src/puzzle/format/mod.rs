@@ -11,10 +11,11 @@
 //! The kind is inferred from the shape (two boards make a pair; one board of side k²,
 //! k ≥ 2, a sudoku; any other side a Latin square) unless [`ReadOptions::kind`] forces it.
 //!
-//! A puzzle that breaks the format or the rules becomes an `Err` entry located at its
-//! `file:line`, and reading goes on with the next one: a corpus with a few bad puzzles is
-//! still usable. A broken rule is located at the line that shows it (the row of the second
-//! repeated given; for a pair clash, the row of the second board). Only problems with the
+//! A puzzle that breaks the format becomes an `Err` entry located at its `file:line`, and
+//! reading goes on with the next one: a corpus with a few bad puzzles is still usable.
+//! Givens that break a rule (two 5s in a row; a pair whose boards hold the same value in
+//! one cell) are not a format error but a fact about the puzzle: it has no solution, its
+//! formula is UNSAT, and the entry says why in [`Entry::clash`]. Only problems with the
 //! whole file make [`read_path`] / [`read_str`] fail: unreadable, not UTF-8 (at the line of
 //! the first bad byte), no line that is not blank or a comment, or (when the format is
 //! detected) no puzzle at all in any format. With a forced format, every line or block
@@ -34,6 +35,7 @@ use std::fmt;
 use std::io::{self, Write};
 use std::path::Path;
 
+use super::symbols::Alphabet;
 use super::{Grid, Kind, Puzzle, exact_sqrt};
 
 /// A puzzle file format.
@@ -81,13 +83,15 @@ impl fmt::Display for Format {
     }
 }
 
-/// How to read a puzzle file: both fields `None` means auto-detect.
+/// How to read a puzzle file: all fields `None` means auto-detect, default symbols.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct ReadOptions {
     /// Force a format instead of detecting it.
     pub format: Option<Format>,
     /// Force a kind (e.g. a 9×9 Latin square) instead of inferring it from the shape.
     pub kind: Option<Kind>,
+    /// The values are written in another alphabet (16×16 as `A`–`P`).
+    pub alphabet: Option<Alphabet>,
 }
 
 /// A malformed puzzle or file, located: displays as `file:line: message`.
@@ -109,6 +113,27 @@ pub struct Entry {
     pub line: usize,
     /// The puzzle.
     pub puzzle: Puzzle,
+    /// When the givens break a rule: which one (the puzzle has no solution).
+    pub clash: Option<String>,
+    /// What the corpus itself says of the answer (the line format's extra fields).
+    pub expected: Expected,
+}
+
+/// The answer a corpus records beside a puzzle: tdoku's `puzzle:count:solution`, the
+/// Kaggle sets' `puzzle,solution`. Either part may be missing.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Expected {
+    /// The number of solutions (0: none).
+    pub count: Option<u64>,
+    /// A solution, checked at reading against the puzzle's rules and givens.
+    pub solution: Option<Puzzle>,
+}
+
+impl Expected {
+    /// True when the corpus records nothing.
+    pub fn is_empty(&self) -> bool {
+        self.count.is_none() && self.solution.is_none()
+    }
 }
 
 /// Everything read from one file: its format and each puzzle or the error in its place.
@@ -156,12 +181,20 @@ pub fn read_bytes(bytes: &[u8], name: &str, opts: &ReadOptions) -> Result<Puzzle
 pub fn read_str(text: &str, name: &str, opts: &ReadOptions) -> Result<PuzzleFile, PuzzleError> {
     // A byte-order mark is invisible in editors; it must not make the first puzzle bad.
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let translated;
+    let text = match &opts.alphabet {
+        Some(alphabet) => {
+            translated = alphabet.to_default(text);
+            translated.as_str()
+        }
+        None => text,
+    };
     let file_error = |line: usize, message: String| PuzzleError {
         file: name.to_string(),
         line,
         message,
     };
-    let Some((first_line, first_text)) = text::meaningful_lines(text).next() else {
+    let Some((first_line, _)) = text::meaningful_lines(text).next() else {
         return Err(file_error(
             0,
             "no puzzle: the file holds only blank lines and comments".into(),
@@ -170,11 +203,11 @@ pub fn read_str(text: &str, name: &str, opts: &ReadOptions) -> Result<PuzzleFile
     let format = match opts.format {
         Some(format) => format,
         None => detect::detect(text, opts.kind).ok_or_else(|| {
-            let why = line::explain(first_text, opts.kind);
             file_error(
                 first_line,
                 format!(
-                    "no puzzle found in any format (line, prefixed, grid, csv); as a line: {why}"
+                    "no puzzle found in any format: {} (--format picks one)",
+                    detect::explain(text, opts.kind)
                 ),
             )
         })?,
@@ -202,6 +235,37 @@ pub fn write(out: &mut dyn Write, puzzle: &Puzzle, format: Format) -> io::Result
     out.write_all(text.as_bytes())
 }
 
+/// [`write`] in the symbols of `alphabet` (as the file was read): line, prefixed (after the
+/// box size) and symbol grids are translated; CSV and integer grids have no symbols.
+pub fn write_in(
+    out: &mut dyn Write,
+    puzzle: &Puzzle,
+    format: Format,
+    alphabet: Option<&Alphabet>,
+) -> io::Result<()> {
+    let Some(alphabet) = alphabet else {
+        return write(out, puzzle, format);
+    };
+    let mut buf = Vec::new();
+    write(&mut buf, puzzle, format)?;
+    let text = String::from_utf8_lossy(&buf);
+    let translated = match format {
+        Format::Csv => text.into_owned(),
+        Format::Grid if puzzle.side() > super::symbols::MAX_SYMBOL_VALUE as usize => {
+            text.into_owned()
+        }
+        Format::Prefixed => text
+            .lines()
+            .map(|l| match l.split_once(' ') {
+                Some((k, rest)) => format!("{k} {}\n", alphabet.from_default(rest)),
+                None => format!("{l}\n"),
+            })
+            .collect(),
+        Format::Line | Format::Grid => alphabet.from_default(&text),
+    };
+    out.write_all(translated.as_bytes())
+}
+
 /// Runs the reader of `format` over `text`, handing each puzzle (or failure) to `sink`.
 fn read_as(format: Format, text: &str, kind: Option<Kind>, sink: &mut dyn FnMut(Parsed)) {
     match format {
@@ -219,20 +283,17 @@ struct Parsed {
     line: usize,
     /// How many lines of text the puzzle spans (detection weighs formats by it).
     span: usize,
-    /// The puzzle, or what is wrong with the text.
-    result: Result<Puzzle, Failure>,
+    /// The puzzle and what the corpus says of its answer, or what is wrong with the text.
+    result: Result<(Puzzle, Expected), Failure>,
 }
 
-/// Why the text at some place is not a valid puzzle.
+/// Why the text at some place is not a puzzle.
 #[derive(Debug)]
 struct Failure {
     /// The line to blame.
     line: usize,
     /// One line saying what is wrong.
     message: String,
-    /// True when the text had the shape of a puzzle and only its givens break the rules:
-    /// detection counts such text as the format read correctly.
-    rules_only: bool,
 }
 
 impl Failure {
@@ -241,17 +302,27 @@ impl Failure {
         Failure {
             line,
             message: message.into(),
-            rules_only: false,
         }
     }
 }
 
 impl Parsed {
+    /// A reader's puzzle with nothing expected of it.
+    fn puzzle(line: usize, span: usize, result: Result<Puzzle, Failure>) -> Parsed {
+        Parsed {
+            line,
+            span,
+            result: result.map(|p| (p, Expected::default())),
+        }
+    }
+
     fn into_entry(self, file: &str) -> Result<Entry, PuzzleError> {
         match self.result {
-            Ok(puzzle) => Ok(Entry {
+            Ok((puzzle, expected)) => Ok(Entry {
                 line: self.line,
+                clash: rules::check(&puzzle).err().map(|(_, _, message)| message),
                 puzzle,
+                expected,
             }),
             Err(f) => Err(PuzzleError {
                 file: file.to_string(),
@@ -273,14 +344,9 @@ fn inferred_kind(boards: usize, side: usize) -> Kind {
     }
 }
 
-/// Builds the puzzle from its boards (kind forced or inferred) and checks its givens.
-/// `row_line(board, row)` is the file line of a row, to locate a broken rule.
-fn assemble(
-    boards: Vec<Grid>,
-    forced: Option<Kind>,
-    line: usize,
-    row_line: &dyn Fn(usize, usize) -> usize,
-) -> Result<Puzzle, Failure> {
+/// Builds the puzzle from its boards (kind forced or inferred). Its givens may break the
+/// rules: that is the puzzle's answer (none), not a format error.
+fn assemble(boards: Vec<Grid>, forced: Option<Kind>, line: usize) -> Result<Puzzle, Failure> {
     let kind = forced.unwrap_or_else(|| inferred_kind(boards.len(), boards[0].side()));
     if boards.len() != kind.boards() {
         let found = if boards.len() == 2 {
@@ -293,11 +359,5 @@ fn assemble(
             format!("{found}, but the kind is {kind}"),
         ));
     }
-    let puzzle = Puzzle::new(kind, boards).map_err(|e| Failure::shape(line, e.to_string()))?;
-    rules::check(&puzzle).map_err(|(board, row, message)| Failure {
-        line: row_line(board, row),
-        message,
-        rules_only: true,
-    })?;
-    Ok(puzzle)
+    Puzzle::new(kind, boards).map_err(|e| Failure::shape(line, e.to_string()))
 }

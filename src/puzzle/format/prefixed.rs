@@ -23,11 +23,7 @@ pub(super) fn read(text: &str, kind: Option<Kind>, sink: &mut dyn FnMut(Parsed))
         if text::is_blank_or_comment(line) {
             continue;
         }
-        sink(Parsed {
-            line: no,
-            span: 1,
-            result: parse_prefixed(line, kind, no),
-        });
+        sink(Parsed::puzzle(no, 1, parse_prefixed(line, kind, no)));
     }
 }
 
@@ -109,12 +105,20 @@ mod tests {
             &ReadOptions {
                 format: Some(Format::Prefixed),
                 kind,
+                alphabet: None,
             },
         )
         .unwrap();
         file.entries
             .into_iter()
-            .map(|e| e.map(|e| e.puzzle).map_err(|e| e.to_string()))
+            .map(|e| {
+                e.map_err(|e| e.to_string()).and_then(|e| match e.clash {
+                    // Givens that clash are a puzzle without solution, not a format
+                    // error; shown as an error here to test the message.
+                    Some(why) => Err(format!("p.txt:{}: clash: {why}", e.line)),
+                    None => Ok(e.puzzle),
+                })
+            })
             .collect()
     }
 

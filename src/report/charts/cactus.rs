@@ -2,152 +2,96 @@
 //! k-th fastest drawn at (k, time). A line further right solved more; lower solved faster.
 //! The virtual best solver is the thick black line; the timeout is the red dashed line.
 
-use crate::report::charts::svg::{
-    Anchor, Area, FONT, LEGEND_ROW, LegendEntry, Shape, Stroke, Svg, draw_frame, draw_legend,
-    draw_title, format_seconds, legend_width,
+use plotters::prelude::*;
+use plotters::style::text_anchor::HPos;
+
+use crate::report::charts::draw::{
+    FONT, Legend, LegendEntry, Linear, PLOT_LEFT, chart, font, format_number, format_seconds, line,
+    linear_ticks, plot, text,
 };
-use crate::report::charts::{ChartData, TIMEOUT_COLOR};
+use crate::report::charts::{ChartData, TIMEOUT_COLOR, TIMEOUT_DASH};
 use crate::report::vbs::VirtualBest;
 
 /// How many marks a line gets at most, so that long lines stay lines.
 const MAX_MARKS: usize = 24;
 
 /// The cactus plot as SVG.
-pub fn cactus(data: &ChartData, vbs: &VirtualBest) -> String {
-    struct Line {
-        label: String,
-        color: &'static str,
-        width: f64,
-        dash: Option<&'static str>,
-        shape: Option<Shape>,
-        times: Vec<f64>,
-    }
-    let mut lines: Vec<Line> = data
+pub fn cactus(data: &ChartData, vbs: &VirtualBest) -> anyhow::Result<String> {
+    let mut lines: Vec<(LegendEntry, Vec<f64>)> = data
         .series()
         .into_iter()
         .map(|(solver, encoding)| {
             let times = data.solved_times(&solver, &encoding);
-            Line {
-                label: format!(
-                    "{} ({})",
-                    data.series_label(&solver, &encoding),
-                    times.len()
-                ),
-                color: data.solver_color(&solver),
-                width: 2.0,
-                dash: data.encoding_dash(&encoding),
-                shape: Some(data.encoding_shape(&encoding)),
-                times,
-            }
+            let label = format!(
+                "{} ({})",
+                data.series_label(&solver, &encoding),
+                times.len()
+            );
+            let (color, dash) = (data.solver_color(&solver), data.encoding_dash(&encoding));
+            let entry = LegendEntry {
+                mark: Some((data.encoding_shape(&encoding), false)),
+                ..LegendEntry::line(label, color, 2, dash)
+            };
+            (entry, times)
         })
         .collect();
-    lines.push(Line {
-        label: format!("virtual best solver ({})", vbs.solved_times.len()),
-        color: "#000",
-        width: 3.5,
-        dash: None,
-        shape: None,
-        times: vbs.solved_times.clone(),
-    });
-
-    let mut legend: Vec<LegendEntry> = lines
-        .iter()
-        .map(|l| LegendEntry {
-            label: l.label.clone(),
-            color: l.color.to_string(),
-            shape: l.shape,
-            filled: false,
-            line: Some((l.width, l.dash.map(str::to_string))),
-        })
-        .collect();
-    legend.push(LegendEntry {
-        label: data.timeout_label(),
-        color: TIMEOUT_COLOR.to_string(),
-        shape: None,
-        filled: false,
-        line: Some((1.5, Some("6 4".to_string()))),
-    });
-    let heading = "solved (count)";
-    let legend_w = legend_width(&legend, heading);
-    let legend_h = (legend.len() + 1) as f64 * LEGEND_ROW + 12.0;
-    let plot_h = 440f64.max(legend_h);
-    let area = Area {
-        left: 95.0,
-        top: 70.0,
-        width: 620.0,
-        height: plot_h,
+    let label = format!("virtual best solver ({})", vbs.solved_times.len());
+    lines.push((
+        LegendEntry::line(label, BLACK, 4, None),
+        vbs.solved_times.clone(),
+    ));
+    let mut entries: Vec<LegendEntry> = lines.iter().map(|(e, _)| e.clone()).collect();
+    entries.push(data.timeout_entry());
+    let legend = Legend {
+        heading: "solved (count)",
+        entries,
     };
-    let width = area.right() + 30.0 + legend_w + 20.0;
-    let height = area.bottom() + 65.0;
-    let title = "Cactus plot: instances solved within a time";
-    let mut svg = Svg::new(width, height, title);
-    draw_title(
-        &mut svg,
-        width,
-        title,
+
+    let titles = (
+        "Cactus plot: instances solved within a time",
         "one line per solver × encoding: the k-th fastest solved instance at (k, its time); right and low is better",
     );
+    let size = (PLOT_LEFT + 630, 440.max(legend.height()) + 60);
+    chart(titles, size, Some(&legend), |root, area| {
+        let instances = vbs.instances.max(1) as f64;
+        let ticks = linear_ticks(0.0, instances, 6.0);
+        let x = Linear {
+            range: 0.0..instances,
+            ticks,
+        };
+        let format = |v: &f64| format_number(*v);
+        let y_title = format!("{} per instance (s, log scale)", data.time.words());
+        let axes = ("instances solved", y_title.as_str());
+        let chart = plot(area, PLOT_LEFT as u32, (x, data.time_axis()), &format, axes)?;
+        let (lo, hi) = data.time_range();
+        let at = |x: f64, t: f64| chart.backend_coord(&(x, t.clamp(lo, hi)));
 
-    let instances = vbs.instances.max(1) as f64;
-    let x = area.x_axis(0.0, instances, false);
-    let (lo, hi) = data.time_range();
-    let y = area.y_axis(lo, hi, true);
-    draw_frame(
-        &mut svg,
-        area,
-        &x,
-        &y,
-        "instances solved",
-        "wall time per instance (s, log scale)",
-    );
-
-    if data.timeout_on_scale() {
-        let timeout_y = y.map(data.timeout);
-        svg.line(
-            area.left,
-            timeout_y,
-            area.right(),
-            timeout_y,
-            Stroke {
-                color: TIMEOUT_COLOR,
-                width: 1.5,
-                dash: Some("6 4"),
-            },
-        );
-        svg.text(
-            area.left + 8.0,
-            timeout_y - 7.0,
-            &format!("timeout {} s", format_seconds(data.timeout)),
-            FONT,
-            Anchor::Start,
-            &format!("fill=\"{TIMEOUT_COLOR}\""),
-        );
-    }
-
-    for line in &lines {
-        let points: Vec<(f64, f64)> = line
-            .times
-            .iter()
-            .enumerate()
-            .map(|(k, t)| (x.map((k + 1) as f64), y.map(y.clamp(*t))))
-            .collect();
-        svg.polyline(
-            &points,
-            Stroke {
-                color: line.color,
-                width: line.width,
-                dash: line.dash,
-            },
-        );
-        if let Some(shape) = line.shape {
-            let every = points.len().div_ceil(MAX_MARKS).max(1);
-            for (k, (px, py)) in points.iter().enumerate() {
-                if k % every == 0 || k + 1 == points.len() {
-                    svg.mark(shape, *px, *py, 8.0, line.color, false);
+        if data.timeout_on_scale() {
+            let (start, end) = (at(0.0, data.timeout), at(instances, data.timeout));
+            line(
+                root,
+                [start, end],
+                TIMEOUT_COLOR.stroke_width(2),
+                TIMEOUT_DASH,
+            )?;
+            let label = format!("timeout {} s", format_seconds(data.timeout));
+            let red = font(FONT).color(&TIMEOUT_COLOR);
+            text(root, (start.0 + 8, start.1 - 10), &label, red, HPos::Left)?;
+        }
+        for (entry, times) in &lines {
+            let points: Vec<(i32, i32)> = (1..).zip(times).map(|(k, t)| at(k as f64, *t)).collect();
+            if let Some((width, dash)) = entry.line {
+                line(root, points.clone(), entry.color.stroke_width(width), dash)?;
+            }
+            if let Some((shape, filled)) = entry.mark {
+                let every = points.len().div_ceil(MAX_MARKS).max(1);
+                for (k, point) in points.iter().enumerate() {
+                    if k % every == 0 || k + 1 == points.len() {
+                        shape.draw(root, *point, 8, entry.color, filled)?;
+                    }
                 }
             }
         }
-    }
-    draw_legend(&mut svg, area.right() + 30.0, area.top, heading, &legend);
-    svg.finish()
+        Ok(())
+    })
 }

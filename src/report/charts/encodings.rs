@@ -5,10 +5,12 @@
 
 use std::collections::BTreeMap;
 
+use plotters::prelude::*;
+use plotters::style::text_anchor::HPos;
+
 use crate::report::charts::ChartData;
-use crate::report::charts::svg::{
-    Anchor, Area, FONT, LEGEND_ROW, LegendEntry, Stroke, Svg, draw_frame_with_ticks, draw_legend,
-    draw_title, legend_width,
+use crate::report::charts::draw::{
+    FONT, Legend, LegendEntry, Linear, PLOT_LEFT, chart, font, line, log_axis, plot, styled, text,
 };
 use crate::report::outcome::first_appearance;
 use crate::report::score::median;
@@ -35,7 +37,7 @@ pub fn has_several_encodings(data: &ChartData) -> bool {
 }
 
 /// The encoding-size chart as SVG.
-pub fn encodings(data: &ChartData) -> String {
+pub fn encodings(data: &ChartData) -> anyhow::Result<String> {
     let puzzles: Vec<_> = data.rows.iter().filter(|r| r.side > 0).collect();
     let kinds = first_appearance(puzzles.iter().map(|r| r.kind.as_str()));
     // One size per (instance, encoding): every solver's row repeats it.
@@ -78,122 +80,98 @@ pub fn encodings(data: &ChartData) -> String {
     sides.sort_unstable();
     sides.dedup();
 
-    let legend: Vec<LegendEntry> = series
-        .iter()
-        .map(|s| LegendEntry {
-            label: s.label.clone(),
-            color: data.encoding_color(&s.encoding).to_string(),
-            shape: Some(data.encoding_shape(&s.encoding)),
-            filled: true,
-            line: Some((2.0, None)),
-        })
-        .collect();
-    let heading = "encoding";
-    let legend_w = legend_width(&legend, heading);
-    let panel_h = 340f64.max((legend.len() + 1) as f64 * LEGEND_ROW + 12.0);
-    let panels = [
-        Area {
-            left: 95.0,
-            top: 90.0,
-            width: 330.0,
-            height: panel_h,
-        },
-        Area {
-            left: 95.0 + 330.0 + 110.0,
-            top: 90.0,
-            width: 330.0,
-            height: panel_h,
-        },
-    ];
-    let width = panels[1].right() + 30.0 + legend_w + 20.0;
-    let height = panels[0].bottom() + 65.0;
-    let title = "CNF size per encoding against puzzle side";
-    let mut svg = Svg::new(width, height, title);
-    draw_title(
-        &mut svg,
-        width,
-        title,
+    let legend = Legend {
+        heading: "encoding",
+        entries: series
+            .iter()
+            .map(|s| LegendEntry {
+                mark: Some((data.encoding_shape(&s.encoding), true)),
+                ..LegendEntry::line(s.label.clone(), data.encoding_color(&s.encoding), 2, None)
+            })
+            .collect(),
+    };
+    let titles = (
+        "CNF size per encoding against puzzle side",
         "median over the instances of each side, givens included",
     );
-
-    // Sides are categories (4, 9, 16, 25 ...), evenly spaced, so that one side still plots.
-    let x_ticks: Vec<(f64, String)> = sides
-        .iter()
-        .enumerate()
-        .map(|(i, side)| (i as f64, format!("{side}×{side}")))
-        .collect();
-    let position = |side: u32| sides.iter().position(|s| *s == side).unwrap_or(0) as f64;
-    // Encodings often share a size (the same grid variables): each series is shifted a
-    // little within its category so that no mark hides another.
-    let spread = (0.5 / series.len().max(1) as f64).min(0.2);
-    let shift = |i: usize| (i as f64 - (series.len() as f64 - 1.0) / 2.0) * spread;
-    for (panel, (area, what)) in panels.iter().zip(["variables", "clauses"]).enumerate() {
-        let value = |p: &(u32, f64, f64)| if panel == 0 { p.1 } else { p.2 };
-        let values: Vec<f64> = series
-            .iter()
-            .flat_map(|s| s.points.iter().map(value))
-            .collect();
-        let lo = values.iter().copied().fold(f64::INFINITY, f64::min);
-        let hi = values.iter().copied().fold(0.0, f64::max);
-        let x = area.x_axis(-0.5, sides.len() as f64 - 0.5, false);
-        let y = area.y_axis((lo / 1.5).max(1.0), hi * 1.5, true);
-        draw_frame_with_ticks(
-            &mut svg,
-            *area,
-            (&x, &x_ticks),
-            (&y, &y.ticks()),
-            "puzzle side",
-            &format!("{what} (log scale)"),
-        );
-        svg.text(
-            area.left + area.width / 2.0,
-            area.top - 8.0,
-            what,
-            FONT + 1.0,
-            Anchor::Middle,
-            "font-weight=\"bold\"",
-        );
-        for (i, s) in series.iter().enumerate() {
-            let color = data.encoding_color(&s.encoding);
-            let points: Vec<(f64, f64)> = s
-                .points
+    let panel = (PLOT_LEFT + 350, 340.max(legend.height()) + 60);
+    chart(
+        titles,
+        (2 * panel.0, panel.1 + 20),
+        Some(&legend),
+        |root, area| {
+            // Sides are categories (4, 9, 16, 25 ...), evenly spaced, so that one side still
+            // plots. Encodings often share a size (the same grid variables): each series is
+            // shifted a little within its category so that no mark hides another.
+            let position = |side: u32| sides.iter().position(|s| *s == side).unwrap_or(0) as f64;
+            let spread = (0.5 / series.len().max(1) as f64).min(0.2);
+            let shift = |i: usize| (i as f64 - (series.len() as f64 - 1.0) / 2.0) * spread;
+            let side_name = |v: &f64| {
+                let side = sides.get(v.round().max(0.0) as usize).copied().unwrap_or(0);
+                format!("{side}×{side}")
+            };
+            let (first, second) = area.margin(20, 0, 0, 0).split_horizontally(panel.0);
+            for (panel, (area, what)) in [first, second]
                 .iter()
-                .map(|p| (x.map(position(p.0) + shift(i)), y.map(value(p))))
-                .collect();
-            svg.polyline(
-                &points,
-                Stroke {
-                    color,
-                    width: 2.0,
-                    dash: None,
-                },
-            );
-            for (px, py) in &points {
-                svg.mark(data.encoding_shape(&s.encoding), *px, *py, 9.0, color, true);
-            }
-        }
-        // With a single side the values are otherwise hard to read off a log axis.
-        if sides.len() == 1 {
-            for (i, s) in series.iter().enumerate() {
-                for p in &s.points {
-                    svg.text(
-                        x.map(position(p.0) + shift(i)) + 8.0,
-                        y.map(value(p)) + 4.5,
-                        &format!("{:.0}", value(p)),
-                        FONT - 1.0,
-                        Anchor::Start,
-                        "",
+                .zip(["variables", "clauses"])
+                .enumerate()
+            {
+                let value = |p: &(u32, f64, f64)| if panel == 0 { p.1 } else { p.2 };
+                let values = series.iter().flat_map(|s| s.points.iter().map(value));
+                let (lo, hi) =
+                    values.fold((f64::INFINITY, 0f64), |(lo, hi), v| (lo.min(v), hi.max(v)));
+                let ticks = (0..sides.len()).map(|i| i as f64).collect();
+                let x = Linear {
+                    range: -0.5..sides.len() as f64 - 0.5,
+                    ticks,
+                };
+                let y = log_axis((lo / 1.5).max(1.0), hi * 1.5);
+                let y_label = format!("{what} (log scale)");
+                let chart = plot(
+                    area,
+                    PLOT_LEFT as u32,
+                    (x, y),
+                    &side_name,
+                    ("puzzle side", &y_label),
+                )?;
+                let (left, top) = chart.backend_coord(&(-0.5, hi * 1.5));
+                let (right, _) = chart.backend_coord(&(sides.len() as f64 - 0.5, hi * 1.5));
+                let bold = styled(FONT + 1.0, FontStyle::Bold);
+                text(
+                    root,
+                    ((left + right) / 2, top - 14),
+                    what,
+                    bold,
+                    HPos::Center,
+                )?;
+                for (i, s) in series.iter().enumerate() {
+                    let (color, shape) = (
+                        data.encoding_color(&s.encoding),
+                        data.encoding_shape(&s.encoding),
                     );
+                    let at = |p: &(u32, f64, f64)| {
+                        chart.backend_coord(&(position(p.0) + shift(i), value(p)))
+                    };
+                    let points: Vec<(i32, i32)> = s.points.iter().map(at).collect();
+                    line(root, points.clone(), color.stroke_width(2), None)?;
+                    for (point, p) in points.iter().zip(&s.points) {
+                        shape.draw(root, *point, 9, color, true)?;
+                        // With a single side the values are otherwise hard to read off a log
+                        // axis.
+                        if sides.len() == 1 {
+                            let label = format!("{:.0}", value(p));
+                            text(
+                                root,
+                                (point.0 + 8, point.1),
+                                &label,
+                                font(FONT - 1.0),
+                                HPos::Left,
+                            )?;
+                        }
+                    }
                 }
             }
-        }
-    }
-    draw_legend(
-        &mut svg,
-        panels[1].right() + 30.0,
-        panels[0].top,
-        heading,
-        &legend,
-    );
-    svg.finish()
+            Ok(())
+        },
+    )
 }

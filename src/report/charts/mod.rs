@@ -1,45 +1,48 @@
-//! The report's charts, each a function from result data to SVG text (no I/O): the
-//! cactus plot, the pairwise scatter plots, the run-time distributions and the encoding
-//! sizes. This file holds what they share: which colour, mark and dash each solver and
-//! encoding gets, so that a series looks the same in every chart.
+//! The report's charts, each a function from result data to SVG text (no I/O), drawn with
+//! `plotters` through [`draw`]: the cactus plot, the pairwise scatter plots, the run-time
+//! distributions and the encoding sizes. This file holds what they share about the data:
+//! which colour, mark and dash each solver and encoding gets (so that a series looks the
+//! same in every chart), the series, and the time range every time axis spans.
 
 pub mod cactus;
+pub mod draw;
 pub mod encodings;
 pub mod scatter;
-pub mod svg;
 pub mod times;
+
+use plotters::prelude::*;
 
 use crate::report::outcome::Outcome;
 use crate::run::results::Row;
-use svg::Shape;
+use draw::{LegendEntry, LogAxis, Shape, format_seconds, log_axis, rgb};
 
 /// Okabe and Ito's colour-blind-safe palette (its yellow left out: unreadable on white),
 /// then a few darker extras for long solver lists.
-const SOLVER_COLORS: [&str; 10] = [
-    "#0072B2", "#E69F00", "#009E73", "#CC79A7", "#D55E00", "#56B4E9", "#7F3C8D", "#8C6D31",
-    "#3A3A3A", "#B22222",
+const SOLVER_COLORS: [u32; 10] = [
+    0x0072B2, 0xE69F00, 0x009E73, 0xCC79A7, 0xD55E00, 0x56B4E9, 0x7F3C8D, 0x8C6D31, 0x3A3A3A,
+    0xB22222,
 ];
 
 /// Colours of encodings where colour stands for the encoding (Paul Tol's muted scheme,
 /// chosen apart from the solver colours, so that no encoding looks like a solver).
-const ENCODING_COLORS: [&str; 6] = [
-    "#332288", "#CC6677", "#117733", "#AA4499", "#999933", "#44AA99",
-];
+const ENCODING_COLORS: [u32; 6] = [0x332288, 0xCC6677, 0x117733, 0xAA4499, 0x999933, 0x44AA99];
 
-/// Dash patterns per encoding, so solver × encoding lines differ by colour and dash.
-const ENCODING_DASHES: [Option<&str>; 5] = [
+/// Dashes per encoding (dash, gap in px), so solver × encoding lines differ by colour and
+/// dash.
+const ENCODING_DASHES: [Option<(u32, u32)>; 5] = [
     None,
-    Some("7 4"),
-    Some("2 3"),
-    Some("10 3 2 3"),
-    Some("4 2"),
+    Some((7, 4)),
+    Some((2, 3)),
+    Some((14, 4)),
+    Some((4, 2)),
 ];
 
 /// The colour of wrong answers wherever they are drawn.
-pub const WRONG_COLOR: &str = "#C00000";
-/// The colour of the timeout line.
-pub const TIMEOUT_COLOR: &str = "#C0392B";
-
+pub const WRONG_COLOR: RGBColor = rgb(0xC00000);
+/// The colour and dash of the timeout line.
+pub const TIMEOUT_COLOR: RGBColor = rgb(0xC0392B);
+/// The dash of the timeout line.
+pub const TIMEOUT_DASH: Option<(u32, u32)> = Some((6, 4));
 /// What every chart needs: the outcomes, the rows, the names in a fixed order, the timeout.
 pub struct ChartData<'a> {
     /// The result rows (for sizes of encodings).
@@ -52,13 +55,15 @@ pub struct ChartData<'a> {
     pub encodings: Vec<String>,
     /// The timeout the charts mark, seconds.
     pub timeout: f64,
+    /// Which time the rows' `wall_s` holds (see [`super::timed_rows`]), named on every chart.
+    pub time: super::TimeBasis,
 }
 
 impl ChartData<'_> {
     /// The colour of `solver`.
-    pub fn solver_color(&self, solver: &str) -> &'static str {
+    pub fn solver_color(&self, solver: &str) -> RGBColor {
         let i = self.solvers.iter().position(|s| s == solver).unwrap_or(0);
-        SOLVER_COLORS[i % SOLVER_COLORS.len()]
+        rgb(SOLVER_COLORS[i % SOLVER_COLORS.len()])
     }
 
     /// The mark of `encoding`.
@@ -67,13 +72,13 @@ impl ChartData<'_> {
     }
 
     /// The dash of `encoding` (None: solid).
-    pub fn encoding_dash(&self, encoding: &str) -> Option<&'static str> {
+    pub fn encoding_dash(&self, encoding: &str) -> Option<(u32, u32)> {
         ENCODING_DASHES[self.encoding_index(encoding) % ENCODING_DASHES.len()]
     }
 
     /// The colour of `encoding`, for charts whose series are encodings.
-    pub fn encoding_color(&self, encoding: &str) -> &'static str {
-        ENCODING_COLORS[self.encoding_index(encoding) % ENCODING_COLORS.len()]
+    pub fn encoding_color(&self, encoding: &str) -> RGBColor {
+        rgb(ENCODING_COLORS[self.encoding_index(encoding) % ENCODING_COLORS.len()])
     }
 
     fn encoding_index(&self, encoding: &str) -> usize {
@@ -154,15 +159,19 @@ impl ChartData<'_> {
     }
 
     /// The legend entry of the timeout line.
-    pub fn timeout_label(&self) -> String {
-        if self.timeout_on_scale() {
-            format!("timeout ({} s)", svg::format_seconds(self.timeout))
+    pub fn timeout_entry(&self) -> LegendEntry {
+        let label = if self.timeout_on_scale() {
+            format!("timeout ({} s)", format_seconds(self.timeout))
         } else {
-            format!(
-                "timeout {} s: not reached",
-                svg::format_seconds(self.timeout)
-            )
-        }
+            format!("timeout {} s: not reached", format_seconds(self.timeout))
+        };
+        LegendEntry::line(label, TIMEOUT_COLOR, 2, TIMEOUT_DASH)
+    }
+
+    /// A time axis (log scale) over [`ChartData::time_range`], with readable ticks.
+    pub fn time_axis(&self) -> LogAxis {
+        let (lo, hi) = self.time_range();
+        log_axis(lo, hi)
     }
 }
 
@@ -177,4 +186,58 @@ pub fn file_safe(name: &str) -> String {
             }
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::report::test_rows::row;
+    use crate::report::{ReportOptions, render_report};
+
+    /// Every chart is well-formed SVG that inlines into `index.html` as it is: no ids or
+    /// clip paths that could clash between charts, names with markup and control
+    /// characters escaped, and a `<title>`.
+    #[test]
+    fn every_chart_is_plain_well_formed_svg() {
+        let mut rows = Vec::new();
+        for (i, status) in ["SAT", "UNSAT", "TIMEOUT", "ERROR", "SAT"]
+            .iter()
+            .enumerate()
+        {
+            for (s, solver) in ["a", "b<&\u{7}>"].into_iter().enumerate() {
+                for encoding in ["e1", "e2"] {
+                    let wall = 0.01 * (i + 1) as f64 * (s + 1) as f64;
+                    let mut r = row(&format!("i{i}"), encoding, solver, status, wall);
+                    r.wrong = i == 4 && s == 1;
+                    rows.push(r);
+                }
+            }
+        }
+        let files = render_report(&rows, &ReportOptions::default()).unwrap();
+        let svgs: Vec<_> = files.iter().filter(|f| f.name.ends_with(".svg")).collect();
+        assert_eq!(svgs.len(), 4, "cactus, one scatter, times, encodings");
+        for file in svgs {
+            let svg = String::from_utf8(file.bytes.clone()).unwrap();
+            let doc =
+                roxmltree::Document::parse(&svg).unwrap_or_else(|e| panic!("{}: {e}", file.name));
+            assert!(
+                doc.descendants().all(|n| n.attribute("id").is_none()),
+                "{}",
+                file.name
+            );
+            assert!(
+                !svg.contains("clipPath") && !svg.contains("<script"),
+                "{}",
+                file.name
+            );
+            assert!(
+                doc.descendants().any(|n| n.has_tag_name("title")),
+                "{}",
+                file.name
+            );
+            if file.name != "encodings.svg" {
+                let named = svg.contains("b&lt;&amp; &gt;");
+                assert!(named, "{} names the solver", file.name);
+            }
+        }
+    }
 }

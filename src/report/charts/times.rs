@@ -4,13 +4,20 @@
 //! a faint dot, so that small samples are not hidden behind a box. How many were solved
 //! is written at the right: a fast box over few solved instances is not a fast solver.
 
-use crate::report::charts::svg::{
-    Anchor, Area, CHAR_WIDTH, FONT, Stroke, Svg, draw_frame_with_ticks, draw_title, format_seconds,
+use plotters::prelude::*;
+use plotters::style::text_anchor::HPos;
+
+use crate::report::charts::draw::{
+    FONT, Linear, chart, font, format_number, format_seconds, line, plot, rgb, styled, text,
+    text_width,
 };
-use crate::report::charts::{ChartData, TIMEOUT_COLOR};
+use crate::report::charts::{ChartData, TIMEOUT_COLOR, TIMEOUT_DASH};
+use crate::report::outcome::Outcome;
 
 /// Height of one box row, px.
-const ROW: f64 = 44.0;
+const ROW: i32 = 44;
+/// Width of the plot, px.
+const WIDTH: i32 = 600;
 
 /// The q-quantile of ascending `sorted` (linear interpolation between order statistics).
 pub fn quantile(sorted: &[f64], q: f64) -> f64 {
@@ -24,175 +31,134 @@ pub fn quantile(sorted: &[f64], q: f64) -> f64 {
 }
 
 /// The run-time distribution chart as SVG.
-pub fn times(data: &ChartData) -> String {
+pub fn times(data: &ChartData) -> anyhow::Result<String> {
     let series = data.series();
     let labels: Vec<String> = series
         .iter()
         .map(|(s, e)| data.series_label(s, e))
         .collect();
-    let label_w = labels
-        .iter()
-        .map(|l| l.chars().count() as f64 * CHAR_WIDTH)
-        .fold(0.0, f64::max);
-    let area = Area {
-        left: label_w.max(60.0) + 30.0,
-        top: 70.0,
-        width: 600.0,
-        height: ROW * series.len().max(1) as f64,
+    let left = labels.iter().map(|l| text_width(l)).fold(60, i32::max) + 30;
+    let rows = series.len().max(1) as i32;
+    let title = match data.time {
+        super::super::TimeBasis::Cpu => "CPU time of solved instances, per solver × encoding",
+        super::super::TimeBasis::Wall => "Wall time of solved instances, per solver × encoding",
     };
-    let width = area.right() + 150.0;
-    let height = area.bottom() + 65.0;
-    let title = "Wall time of solved instances, per solver × encoding";
-    let mut svg = Svg::new(width, height, title);
-    draw_title(
-        &mut svg,
-        width,
+    let titles = (
         title,
         "box: middle half; bar: median; whiskers: fastest and slowest; dots: each instance",
     );
-    let (lo, hi) = data.time_range();
-    let x = area.x_axis(lo, hi, true);
-    // The y axis only places rows; its ticks are the row labels, drawn below.
-    let y = area.y_axis(0.0, series.len().max(1) as f64, false);
-    draw_frame_with_ticks(
-        &mut svg,
-        area,
-        (&x, &x.ticks()),
-        (&y, &[]),
-        "wall time (s, log scale)",
-        "",
-    );
-    if data.timeout_on_scale() {
-        let tx = x.map(data.timeout);
-        svg.line(
-            tx,
-            area.top,
-            tx,
-            area.bottom(),
-            Stroke {
-                color: TIMEOUT_COLOR,
-                width: 1.5,
-                dash: Some("6 4"),
-            },
-        );
-        // Ending at the line, so that it never runs into the "solved" column heading.
-        svg.text(
-            tx + 4.0,
-            area.top - 6.0,
-            &format!("timeout {} s", format_seconds(data.timeout)),
-            FONT,
-            Anchor::End,
-            &format!("fill=\"{TIMEOUT_COLOR}\""),
-        );
-    } else {
-        svg.text(
-            area.right(),
-            area.top - 6.0,
-            &data.timeout_label(),
-            FONT,
-            Anchor::End,
-            &format!("fill=\"{TIMEOUT_COLOR}\""),
-        );
-    }
-
-    svg.text(
-        area.right() + 12.0,
-        area.top - 6.0,
-        "solved",
-        FONT,
-        Anchor::Start,
-        "font-weight=\"bold\"",
-    );
-
-    for (row, ((solver, encoding), label)) in series.iter().zip(&labels).enumerate() {
-        let mid = area.top + ROW * (row as f64 + 0.5);
-        let color = data.solver_color(solver);
-        let times = data.solved_times(solver, encoding);
-        let ran = data
-            .outcomes
-            .iter()
-            .filter(|o| &o.solver == solver && &o.encoding == encoding)
-            .count();
-        svg.text(area.left - 10.0, mid + 4.5, label, FONT, Anchor::End, "");
-        svg.text(
-            area.right() + 12.0,
-            mid + 4.5,
-            &format!("{} / {ran}", times.len()),
-            FONT,
-            Anchor::Start,
-            "",
-        );
-        if row > 0 {
-            let sep = area.top + ROW * row as f64;
-            svg.line(
-                area.left,
-                sep,
-                area.right(),
-                sep,
-                Stroke {
-                    color: "#e2e2e2",
-                    width: 1.0,
-                    dash: None,
-                },
-            );
-        }
-        if times.is_empty() {
-            svg.text(
-                area.left + 10.0,
-                mid + 4.5,
-                "none solved",
-                FONT,
-                Anchor::Start,
-                "font-style=\"italic\" fill-opacity=\"0.7\"",
-            );
-            continue;
-        }
-        let px = |v: f64| x.map(x.clamp(v));
-        let (q1, q2, q3) = (
-            quantile(&times, 0.25),
-            quantile(&times, 0.5),
-            quantile(&times, 0.75),
-        );
-        let (fastest, slowest) = (times[0], times[times.len() - 1]);
-        let whisker = Stroke {
-            color,
-            width: 1.5,
-            dash: None,
+    // The plot, then a column of how many each solved.
+    let size = (left + WIDTH + 10 + 150, rows * ROW + 60);
+    chart(titles, size, None, |root, area| {
+        let area = area.split_horizontally(left + WIDTH + 10).0;
+        // The y axis only places rows: no ticks, the row labels are drawn below.
+        let y = Linear {
+            range: 0.0..rows as f64,
+            ticks: Vec::new(),
         };
-        svg.line(px(fastest), mid, px(q1), mid, whisker);
-        svg.line(px(q3), mid, px(slowest), mid, whisker);
-        for end in [fastest, slowest] {
-            svg.line(px(end), mid - 7.0, px(end), mid + 7.0, whisker);
+        let x_title = format!("{} (s, log scale)", data.time.words());
+        let (format, axes) = (|v: &f64| format_number(*v), (x_title.as_str(), ""));
+        let chart = plot(&area, left as u32, (data.time_axis(), y), &format, axes)?;
+        let (lo, hi) = data.time_range();
+        let at = |t: f64, row: f64| chart.backend_coord(&(t.clamp(lo, hi), rows as f64 - row));
+        let ((plot_left, top), (plot_right, bottom)) = (at(lo, 0.0), at(hi, rows as f64));
+
+        let red = font(FONT).color(&TIMEOUT_COLOR);
+        if data.timeout_on_scale() {
+            let (tx, _) = at(data.timeout, 0.0);
+            line(
+                root,
+                [(tx, top), (tx, bottom)],
+                TIMEOUT_COLOR.stroke_width(2),
+                TIMEOUT_DASH,
+            )?;
+            // Ending at the line, so that it never runs into the "solved" column heading.
+            let label = format!("timeout {} s", format_seconds(data.timeout));
+            text(root, (tx + 4, top - 10), &label, red, HPos::Right)?;
+        } else {
+            text(
+                root,
+                (plot_right, top - 10),
+                &data.timeout_entry().label,
+                red,
+                HPos::Right,
+            )?;
         }
-        let half = ROW * 0.28;
-        svg.raw(&format!(
-            "<rect x=\"{:.1}\" y=\"{:.1}\" width=\"{:.1}\" height=\"{:.1}\" fill=\"{color}\" fill-opacity=\"0.25\" stroke=\"{color}\" stroke-width=\"1.5\"/>",
-            px(q1),
-            mid - half,
-            (px(q3) - px(q1)).max(1.5),
-            2.0 * half
-        ));
-        svg.line(
-            px(q2),
-            mid - half,
-            px(q2),
-            mid + half,
-            Stroke {
-                color,
-                width: 3.0,
-                dash: None,
-            },
-        );
-        for (i, t) in times.iter().enumerate() {
-            // A fixed spread over five lanes rather than random jitter: the same data
-            // always draws the same picture.
-            let lane = (i % 5) as f64 - 2.0;
-            svg.raw(&format!(
-                "<circle cx=\"{:.1}\" cy=\"{:.1}\" r=\"2.2\" fill=\"#222\" fill-opacity=\"0.45\"/>",
-                px(*t),
-                mid + lane * 3.0
-            ));
+        let bold = styled(FONT, FontStyle::Bold);
+        text(
+            root,
+            (plot_right + 12, top - 10),
+            "solved",
+            bold,
+            HPos::Left,
+        )?;
+
+        for (row, ((solver, encoding), label)) in series.iter().zip(&labels).enumerate() {
+            let (_, mid) = at(lo, row as f64 + 0.5);
+            let color = data.solver_color(solver);
+            let times = data.solved_times(solver, encoding);
+            let of = |o: &&Outcome| &o.solver == solver && &o.encoding == encoding;
+            let ran = data.outcomes.iter().filter(of).count();
+            text(root, (plot_left - 10, mid), label, font(FONT), HPos::Right)?;
+            let count = format!("{} / {ran}", times.len());
+            text(root, (plot_right + 12, mid), &count, font(FONT), HPos::Left)?;
+            if row > 0 {
+                let (_, y) = at(lo, row as f64);
+                line(
+                    root,
+                    [(plot_left + 1, y), (plot_right - 1, y)],
+                    GRID.into(),
+                    None,
+                )?;
+            }
+            if times.is_empty() {
+                let faint = styled(FONT, FontStyle::Italic).color(&INK_FAINT);
+                text(
+                    root,
+                    (plot_left + 10, mid),
+                    "none solved",
+                    faint,
+                    HPos::Left,
+                )?;
+                continue;
+            }
+            let px = |t: f64| at(t, 0.0).0;
+            let [q1, q2, q3] = [0.25, 0.5, 0.75].map(|q| px(quantile(&times, q)));
+            let (fastest, slowest) = (px(times[0]), px(times[times.len() - 1]));
+            let whisker = color.stroke_width(2);
+            line(root, [(fastest, mid), (q1, mid)], whisker, None)?;
+            line(root, [(q3, mid), (slowest, mid)], whisker, None)?;
+            for end in [fastest, slowest] {
+                line(root, [(end, mid - 7), (end, mid + 7)], whisker, None)?;
+            }
+            let half = ROW * 28 / 100;
+            let corners = [(q1, mid - half), (q3.max(q1 + 2), mid + half)];
+            root.draw(&Rectangle::new(corners, color.mix(0.25).filled()))?;
+            root.draw(&Rectangle::new(corners, color.stroke_width(2)))?;
+            line(
+                root,
+                [(q2, mid - half), (q2, mid + half)],
+                color.stroke_width(3),
+                None,
+            )?;
+            for (i, t) in times.iter().enumerate() {
+                // A fixed spread over five lanes rather than random jitter: the same data
+                // always draws the same picture.
+                let lane = (i % 5) as i32 - 2;
+                root.draw(&Circle::new(
+                    (px(*t), mid + lane * 3),
+                    2,
+                    DOT.mix(0.45).filled(),
+                ))?;
+            }
         }
-    }
-    svg.finish()
+        Ok(())
+    })
 }
+
+/// The colour of the dots of single runs.
+const DOT: RGBColor = rgb(0x222222);
+/// The colour of the lines between rows.
+const GRID: RGBColor = rgb(0xE2E2E2);
+/// Faint text.
+const INK_FAINT: RGBAColor = RGBAColor(0x22, 0x22, 0x22, 0.7);

@@ -262,6 +262,9 @@ const COMPETITION: Adapter = Adapter {
         "out of memory",
         "out-of-memory",
         "Cannot allocate memory",
+        // Python's failed allocation, and Rust's (`bench solve` as native-proc).
+        "MemoryError",
+        "memory allocation of",
     ],
     version: None,
     time_limit: None,

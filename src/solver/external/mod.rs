@@ -9,9 +9,11 @@
 //!
 //! Every external solver gets the CNF as plain DIMACS written by bench into a temporary
 //! directory (solvers disagree on compressed input, and bench only hands them what it
-//! wrote itself), which is removed when the run ends.
+//! wrote itself), which is removed when the run ends (by the `bench-exec` helper if bench
+//! dies first; `cgroup.rs` and `run.rs` say how each run is contained).
 
 pub mod adapters;
+pub mod cgroup;
 pub mod command;
 pub mod locate;
 pub mod run;
@@ -265,7 +267,7 @@ impl Solver for ExternalSolver {
     }
 
     fn solve(&self, cnf: &Cnf, limits: &Limits) -> Outcome {
-        let dir = match tempfile::Builder::new().prefix("bench-run-").tempdir() {
+        let dir = match run::temp_dir() {
             Ok(d) => d,
             Err(e) => return Outcome::error(format!("cannot create a temporary directory: {e}")),
         };
@@ -289,6 +291,7 @@ impl Solver for ExternalSolver {
         spec.timeout = limits.timeout;
         spec.mem_limit_mb = limits.mem_limit_mb;
         spec.interrupt = limits.interrupt.as_deref();
+        spec.tmp_dir = Some(dir.path());
         let done = match run::run(&spec) {
             Ok(d) => d,
             Err(e) if limits.mem_limit_mb.is_some() && e.raw_os_error() == Some(libc::ENOMEM) => {
@@ -306,7 +309,8 @@ impl Solver for ExternalSolver {
             adapters::Answer::MinisatFile => Some(std::fs::read(&res).unwrap_or_default()),
             _ => None,
         };
-        let mut outcome = verdict::verdict(self.adapter, &done, result_file.as_deref());
+        let mut outcome =
+            verdict::verdict_for(self.adapter, &done, result_file.as_deref(), cnf.num_vars());
         outcome.wall = done.wall;
         outcome.cpu = done.cpu;
         outcome.max_rss_kb = done.max_rss_kb;

@@ -1,27 +1,28 @@
 //! Running one child process under bench's limits, and measuring it.
 //!
-//! The child gets its own process group, a null stdin and (optionally) an address-space
-//! limit. Its stdout and stderr are drained on their own threads, so a chatty child never
-//! blocks on a full pipe; stdout is kept up to a cap ([`STDOUT_CAP`]) and the rest is
-//! read and thrown away, stderr keeps only its tail. A reaper thread waits for the child's
-//! exit *without* reaping it (`waitid(WNOWAIT)`), which keeps its pid — and so its process
-//! group id — reserved while bench signals the group: on a timeout or an interrupt the
-//! whole group gets SIGTERM, then SIGKILL after a grace period, and after every run the
-//! group gets a final SIGKILL, so no grandchild outlives its run. Only then is the child
-//! reaped with `wait4`, whose `rusage` is the kernel's own account of its CPU time and
-//! peak RSS (children it reaped included), as `/usr/bin/time` measures it.
+//! The usual way is through the `bench-exec` helper (found next to the bench executable,
+//! or at `$BENCH_EXEC`), which contains the run (see its file): bench makes the run's
+//! control group when the machine allows it ([`containment`], detected once; see
+//! `cgroup.rs`), and starts the helper with a report pipe (the helper's one line of
+//! measures) and a control pipe (bench writes `s` to stop the run; its end of file, when
+//! bench dies however it dies, makes the helper kill the run and remove its temporary
+//! folder and group). The helper is a fresh ~1 MiB process, so the solver's peak RSS is
+//! not bench's resident memory carried over by fork (measured before the helper existed:
+//! 308,240 KiB for a 3 MiB minisat run). With a group, the memory limit is the group's
+//! (all its processes together) and CPU time and peak memory are the group's; without
+//! one (the fallback), the limit is an address-space limit (RLIMIT_AS) per process, CPU
+//! time is the sum over every descendant the helper reaped, and peak RSS that of the
+//! largest process.
 //!
-//! Peak RSS needs one more step. Linux carries a process's resident memory at `exec` into
-//! its `ru_maxrss`, and a forked child's resident memory is its parent's, so a solver
-//! forked straight from a bench holding 300 MiB of formulas would report 300 MiB however
-//! little it used (measured: 308,240 KiB for a 3 MiB minisat run). So when the
-//! `bench-exec` helper binary is found (next to the bench executable, or at
-//! `$BENCH_EXEC`), the child is the helper: a fresh ~1 MiB process that forks the solver,
-//! reaps it with `wait4`, and reports the solver's own status and rusage on a pipe. The
-//! helper ignores SIGTERM so that it survives a stop long enough to report; if it is
-//! SIGKILLed after the grace too, the solver's CPU time and peak RSS are unknown (None).
-//! Without the helper the child is the solver itself and its peak RSS has bench's
-//! resident memory at the fork as a floor.
+//! The child's stdout and stderr are drained on their own threads, so a chatty child
+//! never blocks on a full pipe; stdout is kept up to a cap ([`STDOUT_CAP`]) and the rest
+//! is read and thrown away, stderr keeps only its tail. On a timeout or an interrupt bench
+//! tells the helper to stop the run (SIGTERM to all of it, SIGKILL after the grace); if
+//! the helper itself does not end, bench kills it and empties the group itself.
+//!
+//! Without the helper (`use_helper` off: version probes) the child is the program itself,
+//! in its own process group, which gets SIGTERM, then SIGKILL after the grace, and a final
+//! SIGKILL after every run; its `rusage` comes from `wait4`.
 
 use std::ffi::OsString;
 use std::io::{self, Read};
@@ -30,10 +31,12 @@ use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::OnceLock;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc;
 use std::thread;
 use std::time::{Duration, Instant};
+
+use super::cgroup::{self, Group, Parents};
 
 /// The most of a child's stdout that bench keeps: 64 MiB. A model is about 8 bytes a
 /// variable, so this holds the model of a formula with ~8 million variables (a 64×64
@@ -47,6 +50,10 @@ pub const STDERR_TAIL: usize = 16 << 10;
 
 /// The default time between SIGTERM and SIGKILL.
 pub const DEFAULT_GRACE: Duration = Duration::from_secs(1);
+
+/// The default process limit of a run: far above what a solver's threads need, far below
+/// what a fork bomb would take from the machine.
+pub const DEFAULT_PIDS_LIMIT: u64 = 1024;
 
 /// How often the wait loop looks at the interrupt flag.
 const POLL: Duration = Duration::from_millis(20);
@@ -68,8 +75,13 @@ pub struct Spec<'a> {
     pub interrupt: Option<&'a AtomicBool>,
     /// How much stdout to keep.
     pub stdout_cap: usize,
-    /// Run through the `bench-exec` helper when it is found (exact peak RSS).
+    /// Run through the `bench-exec` helper when it is found (containment, exact peak RSS).
     pub use_helper: bool,
+    /// The run's temporary folder: the helper removes it if bench dies during the run.
+    pub tmp_dir: Option<&'a Path>,
+    /// The most processes (and threads) the run may have at once, where a control group
+    /// can enforce it.
+    pub pids_limit: Option<u64>,
 }
 
 impl<'a> Spec<'a> {
@@ -84,6 +96,8 @@ impl<'a> Spec<'a> {
             interrupt: None,
             stdout_cap: STDOUT_CAP,
             use_helper: true,
+            tmp_dir: None,
+            pids_limit: Some(DEFAULT_PIDS_LIMIT),
         }
     }
 }
@@ -127,8 +141,24 @@ pub struct Finished {
     /// User + system CPU time of the child and the descendants it reaped (None when the
     /// helper was killed before it could report).
     pub cpu: Option<Duration>,
-    /// Peak resident set size in KiB (`ru_maxrss`), None like `cpu`.
+    /// Peak memory in KiB: the group's peak with a control group, else the largest
+    /// `ru_maxrss` of the run's processes; None like `cpu`.
     pub max_rss_kb: Option<u64>,
+    /// Which limits the run ran into (what its control group counted).
+    pub limits_hit: LimitsHit,
+}
+
+/// What a run's control group counted of its limits (all zero without a group).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LimitsHit {
+    /// The run had a control group (so the counters below mean something).
+    pub grouped: bool,
+    /// Processes the OOM killer ended because the group reached its memory limit.
+    pub oom_kills: u64,
+    /// Times the group reached its memory limit.
+    pub mem_limit_hits: u64,
+    /// Forks the process limit refused.
+    pub forks_refused: u64,
 }
 
 impl Finished {
@@ -138,52 +168,392 @@ impl Finished {
     }
 }
 
+/// How runs are contained on this machine: detected once per process.
+#[derive(Clone, Debug)]
+pub struct Containment {
+    /// Where run groups are made, if they can be.
+    pub parents: Option<Parents>,
+    /// Why no group can be made (the fallback's reason).
+    pub fallback_reason: Option<String>,
+}
+
+impl Containment {
+    /// One line for `bench run`'s start and run.json.
+    pub fn describe(&self) -> String {
+        match (&self.parents, helper()) {
+            (_, None) => {
+                "none: no usable bench-exec helper (missing or stale); each solver runs in a \
+                          process group of its own, with an address-space limit per process"
+                    .to_string()
+            }
+            (Some(p), Some(_)) => format!(
+                "{}: one group per run, memory limit and measures over all its processes, \
+                 at most {DEFAULT_PIDS_LIMIT} processes",
+                p.describe()
+            ),
+            (None, Some(_)) => format!(
+                "no cgroups ({}): process group and child subreaper, address-space limit \
+                 per process, CPU time summed over reaped descendants",
+                self.fallback_reason.as_deref().unwrap_or("unavailable")
+            ),
+        }
+    }
+
+    /// A short name: `cgroup-v2`, `cgroup-v1`, `subreaper` or `process-group`.
+    pub fn kind(&self) -> &'static str {
+        match (&self.parents, helper()) {
+            (_, None) => "process-group",
+            (Some(p), _) if p.version == cgroup::Version::V2 => "cgroup-v2",
+            (Some(_), _) => "cgroup-v1",
+            (None, _) => "subreaper",
+        }
+    }
+}
+
+/// The containment runs get here (cgroups are looked for once; `BENCH_NO_CGROUPS=1`
+/// turns them off).
+pub fn containment() -> &'static Containment {
+    static CONTAINMENT: OnceLock<Containment> = OnceLock::new();
+    CONTAINMENT.get_or_init(|| match cgroup::detect() {
+        Ok(p) => Containment {
+            parents: Some(p),
+            fallback_reason: None,
+        },
+        Err(e) => Containment {
+            parents: None,
+            fallback_reason: Some(e),
+        },
+    })
+}
+
+/// The prefix of every temporary folder bench makes: `bench-run-<pid>-`, so that a later
+/// bench can tell the folders of a killed one ([`remove_stale_temp_dirs`]).
+pub fn temp_prefix() -> String {
+    format!("bench-run-{}-", std::process::id())
+}
+
+/// A new temporary folder named with [`temp_prefix`].
+pub fn temp_dir() -> io::Result<tempfile::TempDir> {
+    tempfile::Builder::new().prefix(&temp_prefix()).tempdir()
+}
+
+/// Removes the temporary folders (`bench-run-<pid>-*`) and control groups
+/// (`bench-<pid>-*`) of bench processes that no longer exist; returns how many of each.
+pub fn remove_stale() -> (usize, usize) {
+    let mut dirs = 0;
+    if let Ok(entries) = std::fs::read_dir(std::env::temp_dir()) {
+        for e in entries.flatten() {
+            let name = e.file_name().to_string_lossy().into_owned();
+            if cgroup::owner_pid(&name, "bench-run-").is_some_and(|p| !cgroup::alive(p))
+                && e.file_type().is_ok_and(|t| t.is_dir())
+                && std::fs::remove_dir_all(e.path()).is_ok()
+            {
+                dirs += 1;
+            }
+        }
+    }
+    let groups = containment()
+        .parents
+        .as_ref()
+        .map_or(0, cgroup::remove_stale);
+    (dirs, groups)
+}
+
 /// Runs `spec` to the end (or until stopped) and measures it. Errors only when the child
 /// cannot be started; everything the child does is in [`Finished`].
 pub fn run(spec: &Spec) -> io::Result<Finished> {
-    let helper = if spec.use_helper { helper() } else { None };
-    // The report pipe: CLOEXEC in bench, so no other child inherits it; the write end is
-    // made inheritable only in this child, between fork and exec.
-    let report = helper.map(|_| pipe()).transpose()?;
-    let mut command = match (helper, &report) {
-        (Some(h), Some((_, write))) => {
-            let mut c = Command::new(h);
-            // The address-space limit goes to the helper, which sets it in the solver
-            // alone: the helper itself must never be the one that runs out.
-            let limit = spec.mem_limit_mb.map_or(0, |mb| mb.saturating_mul(1 << 20));
-            c.arg(write.as_raw_fd().to_string())
-                .arg(limit.to_string())
-                .arg(spec.program)
-                .args(spec.args);
-            c
+    match helper().filter(|_| spec.use_helper) {
+        Some(h) => run_contained(spec, h),
+        None => run_direct(spec),
+    }
+}
+
+/// The pipes and threads that drain a child's stdout and stderr.
+struct Drains {
+    out: mpsc::Receiver<(Vec<u8>, u64)>,
+    err: mpsc::Receiver<Vec<u8>>,
+}
+
+impl Drains {
+    fn start(child: &mut std::process::Child, cap: usize) -> io::Result<Drains> {
+        let stdout = child
+            .stdout
+            .take()
+            .ok_or_else(|| io::Error::other("no stdout pipe"))?;
+        let stderr = child
+            .stderr
+            .take()
+            .ok_or_else(|| io::Error::other("no stderr pipe"))?;
+        let (out_tx, out) = mpsc::channel();
+        thread::Builder::new()
+            .name("child-stdout".into())
+            .spawn(move || {
+                let _ = out_tx.send(read_capped(stdout, cap));
+            })?;
+        let (err_tx, err) = mpsc::channel();
+        thread::Builder::new()
+            .name("child-stderr".into())
+            .spawn(move || {
+                let _ = err_tx.send(read_tail(stderr, STDERR_TAIL));
+            })?;
+        Ok(Drains { out, err })
+    }
+
+    /// What was read: (stdout, its full length, complete, stderr tail). The pipes reach
+    /// EOF once every process holding them is dead; do not wait past `drain` for one that
+    /// escaped.
+    fn finish(self, drain: Duration) -> (Vec<u8>, u64, bool, Vec<u8>) {
+        let (stdout, stdout_len, out_ok) = match self.out.recv_timeout(drain) {
+            Ok((buf, len)) => (buf, len, true),
+            Err(_) => (Vec::new(), 0, false),
+        };
+        let stderr_tail = self.err.recv_timeout(drain).unwrap_or_default();
+        (stdout, stdout_len, out_ok, stderr_tail)
+    }
+}
+
+/// Waits for the child's exit (reported on `exit_rx`), the deadline or the interrupt,
+/// whichever comes first; returns why bench stopped it (None: it exited by itself) and
+/// when it exited.
+fn wait_for(
+    spec: &Spec,
+    start: Instant,
+    exit_rx: &mpsc::Receiver<io::Result<()>>,
+) -> (Option<Stop>, Option<Instant>) {
+    let deadline = spec.timeout.map(|t| start + t);
+    loop {
+        let now = Instant::now();
+        if deadline.is_some_and(|d| now >= d) {
+            return (Some(Stop::Timeout), None);
         }
-        _ => {
-            let mut c = Command::new(spec.program);
-            c.args(spec.args);
-            c
+        if spec
+            .interrupt
+            .is_some_and(|flag| flag.load(Ordering::Relaxed))
+        {
+            return (Some(Stop::Interrupt), None);
         }
+        let slice = match (deadline, spec.interrupt) {
+            (Some(d), Some(_)) => (d - now).min(POLL),
+            (Some(d), None) => d - now,
+            (None, Some(_)) => POLL,
+            (None, None) => Duration::from_secs(3600),
+        };
+        match exit_rx.recv_timeout(slice) {
+            Ok(_) | Err(mpsc::RecvTimeoutError::Disconnected) => {
+                return (None, Some(Instant::now()));
+            }
+            Err(mpsc::RecvTimeoutError::Timeout) => {}
+        }
+    }
+}
+
+/// Starts the thread that waits (without reaping) for `pid`'s exit.
+fn exit_watcher(pid: libc::pid_t) -> io::Result<mpsc::Receiver<io::Result<()>>> {
+    let (exit_tx, exit_rx) = mpsc::channel();
+    thread::Builder::new()
+        .name("child-exit".into())
+        .spawn(move || {
+            let _ = exit_tx.send(wait_exited(pid));
+        })?;
+    Ok(exit_rx)
+}
+
+/// Numbers the groups of this process's runs.
+static GROUP_SERIAL: AtomicU64 = AtomicU64::new(0);
+
+/// A run through the `bench-exec` helper, in a control group when there can be one.
+fn run_contained(spec: &Spec, helper: &Path) -> io::Result<Finished> {
+    let group = match &containment().parents {
+        Some(parents) => {
+            let name = format!(
+                "bench-{}-{}",
+                std::process::id(),
+                GROUP_SERIAL.fetch_add(1, Ordering::Relaxed)
+            );
+            let bytes = spec.mem_limit_mb.map(|mb| mb.saturating_mul(1 << 20));
+            Some(
+                Group::create(parents, &name, bytes, spec.pids_limit).map_err(|e| {
+                    io::Error::new(
+                        e.kind(),
+                        format!("cannot make the run's control group: {e}"),
+                    )
+                })?,
+            )
+        }
+        None => None,
     };
+    let result = run_helper(spec, helper, group.as_ref());
+    if let Some(g) = &group {
+        // The helper has emptied and removed it; this is the net for a helper that died.
+        if g.dirs.iter().any(|(_, d)| d.exists()) {
+            g.kill_all(&mut || {});
+            let _ = g.remove();
+        }
+    }
+    result
+}
+
+fn run_helper(spec: &Spec, helper: &Path, group: Option<&Group>) -> io::Result<Finished> {
+    // Both pipes are CLOEXEC in bench, so no other child inherits them; the helper's ends
+    // are made inheritable in its child alone, between fork and exec.
+    let (report_read, report_write) = pipe()?;
+    let (control_read, control_write) = pipe()?;
+    let mut command = Command::new(helper);
+    command
+        .arg("--report")
+        .arg(report_write.as_raw_fd().to_string())
+        .arg("--control")
+        .arg(control_read.as_raw_fd().to_string())
+        .arg("--grace-ms")
+        .arg(spec.grace.as_millis().to_string());
+    match group {
+        Some(g) => {
+            command.arg("--cgroup").arg(g.to_arg());
+        }
+        None => {
+            // The fallback's memory limit: per process, set by the helper in the solver
+            // alone (the helper itself must never be the one that runs out).
+            if let Some(mb) = spec.mem_limit_mb {
+                command
+                    .arg("--as-limit")
+                    .arg(mb.saturating_mul(1 << 20).to_string());
+            }
+        }
+    }
+    if let Some(tmp) = spec.tmp_dir {
+        command.arg("--tmp").arg(tmp);
+    }
+    command.arg("--").arg(spec.program).args(spec.args);
     command
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .process_group(0);
-    let mem_bytes = spec
-        .mem_limit_mb
-        .filter(|_| helper.is_none())
-        .map(|mb| mb.saturating_mul(1 << 20));
-    let report_fd = report.as_ref().map(|(_, w)| w.as_raw_fd());
-    // SAFETY: the closure runs between fork and exec and calls only setrlimit and fcntl,
-    // which are async-signal-safe; it allocates nothing and touches no lock.
+    let fds = [report_write.as_raw_fd(), control_read.as_raw_fd()];
+    // SAFETY: the closure runs between fork and exec and calls only fcntl, which is
+    // async-signal-safe; it allocates nothing and touches no lock.
     unsafe {
         command.pre_exec(move || {
-            if let Some(fd) = report_fd
-                && libc::fcntl(fd, libc::F_SETFD, 0) != 0
-            {
-                return Err(io::Error::last_os_error());
+            for fd in fds {
+                if libc::fcntl(fd, libc::F_SETFD, 0) != 0 {
+                    return Err(io::Error::last_os_error());
+                }
             }
-            // No core files: a solver that aborts on a failed allocation would otherwise
-            // spend seconds writing one, inside its measured time.
+            Ok(())
+        });
+    }
+    let start = Instant::now();
+    let spawned = command.spawn();
+    // Only the helper may hold these ends: the report must reach EOF when it exits, and
+    // the control pipe's read end must be the helper's alone.
+    drop(report_write);
+    drop(control_read);
+    let mut child = spawned?;
+    let pid = child.id() as libc::pid_t;
+    let started =
+        Drains::start(&mut child, spec.stdout_cap).and_then(|d| Ok((d, exit_watcher(pid)?)));
+    // `child` is never waited on through std: the watcher and `reap` own the exit.
+    drop(child);
+    let (drains, exit_rx) = match started {
+        Ok(x) => x,
+        Err(e) => {
+            // Without its threads the run cannot be watched: end it rather than leak it.
+            drop(control_write);
+            kill_group(pid, libc::SIGKILL);
+            let _ = reap(pid);
+            return Err(e);
+        }
+    };
+    let mut control = std::fs::File::from(control_write);
+    let (stopped, exited_at) = wait_for(spec, start, &exit_rx);
+    if stopped.is_some() {
+        use std::io::Write;
+        // The helper stops the run: SIGTERM to all of it, SIGKILL after the grace.
+        let _ = control.write_all(b"s");
+        let patience = spec.grace + Duration::from_secs(3);
+        if exit_rx.recv_timeout(patience).is_err() {
+            let _ = control.write_all(b"k");
+            if exit_rx.recv_timeout(Duration::from_secs(2)).is_err() {
+                // A helper that does not end is killed with its run.
+                kill_group(pid, libc::SIGKILL);
+                if let Some(g) = group {
+                    g.kill_all(&mut || {});
+                }
+                let _ = exit_rx.recv();
+            }
+        }
+    }
+    let wall = exited_at.unwrap_or_else(Instant::now) - start;
+    kill_group(pid, libc::SIGKILL);
+    let (helper_status, _) = reap(pid)?;
+    drop(control);
+    let (stdout, stdout_len, stdout_complete, stderr_tail) =
+        drains.finish(spec.grace.max(Duration::from_secs(1)));
+
+    let mut text = String::new();
+    let _ = std::fs::File::from(report_read).read_to_string(&mut text);
+    let mut wall = wall;
+    let (status, cpu, max_rss_kb, limits_hit) = match parse_report(&text) {
+        Some(Report::Status(m)) => (
+            {
+                // The solver's own wall time, without the helper's start and the group
+                // join, unless bench stopped it (then the wall is bench's clock).
+                if let (Some(us), None) = (m.wall_us, stopped) {
+                    wall = Duration::from_micros(us);
+                }
+                m.status
+            },
+            Some(Duration::from_micros(m.run_cpu_us())),
+            Some(m.run_peak_kb()),
+            LimitsHit {
+                grouped: m.group_cpu_us.is_some() || group.is_some(),
+                oom_kills: m.oom_kills,
+                mem_limit_hits: m.mem_limit_hits,
+                forks_refused: m.forks_refused,
+            },
+        ),
+        Some(Report::Error(errno)) => return Err(io::Error::from_raw_os_error(errno)),
+        // The helper died before it could report: the exit status is the helper's, the
+        // run's costs are unknown.
+        None => (helper_status, None, None, LimitsHit::default()),
+    };
+    Ok(Finished {
+        exit: exit_of(status),
+        stopped,
+        stdout,
+        stdout_len,
+        stdout_complete,
+        stderr_tail,
+        wall,
+        cpu,
+        max_rss_kb,
+        limits_hit,
+    })
+}
+
+fn exit_of(status: libc::c_int) -> Exit {
+    if libc::WIFSIGNALED(status) {
+        Exit::Signal(libc::WTERMSIG(status))
+    } else {
+        Exit::Code(libc::WEXITSTATUS(status))
+    }
+}
+
+/// A run of the program itself as the child (no helper): process group, RLIMIT_AS,
+/// `wait4`.
+fn run_direct(spec: &Spec) -> io::Result<Finished> {
+    let mut command = Command::new(spec.program);
+    command
+        .args(spec.args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .process_group(0);
+    let mem_bytes = spec.mem_limit_mb.map(|mb| mb.saturating_mul(1 << 20));
+    // SAFETY: the closure runs between fork and exec and calls only setrlimit, which is
+    // async-signal-safe; it allocates nothing and touches no lock.
+    unsafe {
+        command.pre_exec(move || {
             let no_core = libc::rlimit {
                 rlim_cur: 0,
                 rlim_max: 0,
@@ -201,76 +571,21 @@ pub fn run(spec: &Spec) -> io::Result<Finished> {
             Ok(())
         });
     }
-
     let start = Instant::now();
-    let spawned = command.spawn();
-    // Only the child may hold the write end, or the report would never reach EOF.
-    let report = report.map(|(read, _write)| read);
-    let mut child = spawned?;
+    let mut child = command.spawn()?;
     let pid = child.id() as libc::pid_t;
-    let stdout = child.stdout.take().expect("stdout is piped");
-    let stderr = child.stderr.take().expect("stderr is piped");
-    // `child` is never waited on through std: the reaper below owns the exit.
+    let started =
+        Drains::start(&mut child, spec.stdout_cap).and_then(|d| Ok((d, exit_watcher(pid)?)));
     drop(child);
-
-    let (out_tx, out_rx) = mpsc::channel();
-    let cap = spec.stdout_cap;
-    let out_thread = thread::Builder::new()
-        .name("child-stdout".into())
-        .spawn(move || {
-            let _ = out_tx.send(read_capped(stdout, cap));
-        });
-    let (err_tx, err_rx) = mpsc::channel();
-    let err_thread = thread::Builder::new()
-        .name("child-stderr".into())
-        .spawn(move || {
-            let _ = err_tx.send(read_tail(stderr, STDERR_TAIL));
-        });
-    let (exit_tx, exit_rx) = mpsc::channel();
-    let reaper = thread::Builder::new()
-        .name("child-exit".into())
-        .spawn(move || {
-            let _ = exit_tx.send(wait_exited(pid));
-        });
-    if out_thread.is_err() || err_thread.is_err() || reaper.is_err() {
-        // Without its threads the run cannot be watched: end it rather than leak it.
-        kill_group(pid, libc::SIGKILL);
-        let _ = reap(pid);
-        return Err(io::Error::other(
-            "cannot start the threads that watch a child",
-        ));
-    }
-
-    let deadline = spec.timeout.map(|t| start + t);
-    let mut stopped = None;
-    let mut exited_at = None;
-    loop {
-        let now = Instant::now();
-        if deadline.is_some_and(|d| now >= d) {
-            stopped = Some(Stop::Timeout);
-            break;
+    let (drains, exit_rx) = match started {
+        Ok(x) => x,
+        Err(e) => {
+            kill_group(pid, libc::SIGKILL);
+            let _ = reap(pid);
+            return Err(e);
         }
-        if spec
-            .interrupt
-            .is_some_and(|flag| flag.load(Ordering::Relaxed))
-        {
-            stopped = Some(Stop::Interrupt);
-            break;
-        }
-        let slice = match (deadline, spec.interrupt) {
-            (Some(d), Some(_)) => (d - now).min(POLL),
-            (Some(d), None) => d - now,
-            (None, Some(_)) => POLL,
-            (None, None) => Duration::from_secs(3600),
-        };
-        match exit_rx.recv_timeout(slice) {
-            Ok(_) | Err(mpsc::RecvTimeoutError::Disconnected) => {
-                exited_at = Some(Instant::now());
-                break;
-            }
-            Err(mpsc::RecvTimeoutError::Timeout) => {}
-        }
-    }
+    };
+    let (stopped, exited_at) = wait_for(spec, start, &exit_rx);
     if stopped.is_some() {
         kill_group(pid, libc::SIGTERM);
         if exit_rx.recv_timeout(spec.grace).is_err() {
@@ -279,77 +594,75 @@ pub fn run(spec: &Spec) -> io::Result<Finished> {
         }
     }
     let wall = exited_at.unwrap_or_else(Instant::now) - start;
-    // The leader is a zombie (not yet reaped), so the group id cannot have been reused:
-    // whatever else is left in the group (a forked helper that ignored SIGTERM, or one
-    // the solver simply left running) is killed now.
+    // The leader is a zombie (not yet reaped), so the group id cannot have been reused.
     kill_group(pid, libc::SIGKILL);
     let (status, usage) = reap(pid)?;
-
-    // The pipes reach EOF once every process holding them is dead. A process that left
-    // the group (setsid) could keep them open forever: do not wait for it past the grace.
-    let drain = spec.grace.max(Duration::from_secs(1));
-    let (stdout, stdout_len, out_ok) = match out_rx.recv_timeout(drain) {
-        Ok((buf, len)) => (buf, len, true),
-        Err(_) => (Vec::new(), 0, false),
-    };
-    let (stderr_tail, err_ok) = match err_rx.recv_timeout(drain) {
-        Ok(buf) => (buf, true),
-        Err(_) => (Vec::new(), false),
-    };
-    let _ = err_ok;
-
-    let mut cpu = Some(timeval(usage.ru_utime) + timeval(usage.ru_stime));
-    let mut max_rss_kb = Some(usage.ru_maxrss.max(0) as u64);
-    let mut status = status;
-    if let Some(read) = report {
-        let mut text = String::new();
-        let _ = std::fs::File::from(read).read_to_string(&mut text);
-        match parse_report(&text) {
-            Some(Report::Status {
-                status: s,
-                cpu: c,
-                max_rss_kb: m,
-            }) => {
-                status = s;
-                cpu = Some(c);
-                max_rss_kb = Some(m);
-            }
-            Some(Report::Error(errno)) => return Err(io::Error::from_raw_os_error(errno)),
-            // The helper died before the solver did (SIGKILL after the grace): the exit
-            // status is the helper's, the solver's costs are unknown.
-            None => {
-                cpu = None;
-                max_rss_kb = None;
-            }
-        }
-    }
-    let exit = if libc::WIFSIGNALED(status) {
-        Exit::Signal(libc::WTERMSIG(status))
-    } else {
-        Exit::Code(libc::WEXITSTATUS(status))
-    };
+    let (stdout, stdout_len, stdout_complete, stderr_tail) =
+        drains.finish(spec.grace.max(Duration::from_secs(1)));
     Ok(Finished {
-        exit,
+        exit: exit_of(status),
         stopped,
         stdout,
         stdout_len,
-        stdout_complete: out_ok,
+        stdout_complete,
         stderr_tail,
         wall,
-        cpu,
-        max_rss_kb,
+        cpu: Some(timeval(usage.ru_utime) + timeval(usage.ru_stime)),
+        max_rss_kb: Some(usage.ru_maxrss.max(0) as u64),
+        limits_hit: LimitsHit::default(),
     })
+}
+
+/// The measures in the helper's report.
+#[derive(Debug, Default, PartialEq, Eq)]
+struct Measures {
+    /// The solver's wait status.
+    status: libc::c_int,
+    /// The solver's own CPU time (and that of the children it reaped), µs.
+    cpu_us: u64,
+    /// The solver's own peak RSS, KiB.
+    rss_kb: u64,
+    /// The solver's wall time from its exec to its exit, µs (as the helper saw it).
+    wall_us: Option<u64>,
+    /// The group's CPU time, µs.
+    group_cpu_us: Option<u64>,
+    /// The group's peak memory, KiB.
+    group_peak_kb: Option<u64>,
+    /// Without a group: CPU time of every reaped descendant, µs.
+    tree_cpu_us: Option<u64>,
+    /// Without a group: the largest peak RSS of any reaped descendant, KiB.
+    tree_rss_kb: Option<u64>,
+    oom_kills: u64,
+    mem_limit_hits: u64,
+    forks_refused: u64,
+}
+
+impl Measures {
+    /// The run's CPU time: the group's, else every reaped descendant's, else the solver's.
+    fn run_cpu_us(&self) -> u64 {
+        self.group_cpu_us
+            .or(self.tree_cpu_us)
+            .unwrap_or(self.cpu_us)
+            .max(self.cpu_us)
+    }
+
+    /// The run's peak memory: the larger of the solver's own peak RSS and the group's
+    /// peak (the memory charged to all its processes together: a group is not charged
+    /// for shared pages others brought in, so a lone solver's RSS can exceed it), else
+    /// the largest process's peak RSS.
+    fn run_peak_kb(&self) -> u64 {
+        self.group_peak_kb
+            .or(self.tree_rss_kb)
+            .unwrap_or(0)
+            .max(self.rss_kb)
+    }
 }
 
 /// What the helper reported.
 #[derive(Debug, PartialEq, Eq)]
 enum Report {
-    /// The solver's wait status, CPU time and peak RSS.
-    Status {
-        status: libc::c_int,
-        cpu: Duration,
-        max_rss_kb: u64,
-    },
+    /// The solver's wait status and the run's measures.
+    Status(Measures),
     /// The solver could not be started (errno).
     Error(i32),
 }
@@ -358,16 +671,36 @@ fn parse_report(text: &str) -> Option<Report> {
     let mut words = text.split_whitespace();
     match words.next()? {
         "status" => {
-            let mut num = || words.next()?.parse::<i64>().ok();
-            let status = num()? as libc::c_int;
-            let user = num()?.max(0) as u64;
-            let system = num()?.max(0) as u64;
-            let rss = num()?.max(0) as u64;
-            Some(Report::Status {
-                status,
-                cpu: Duration::from_micros(user + system),
-                max_rss_kb: rss,
-            })
+            let mut m = Measures {
+                status: words.next()?.parse().ok()?,
+                ..Measures::default()
+            };
+            let mut seen_cpu = false;
+            for w in words {
+                let (k, v) = w.split_once('=')?;
+                let n = if v == "-" {
+                    None
+                } else {
+                    Some(v.parse::<u64>().ok()?)
+                };
+                match k {
+                    "cpu_us" => {
+                        m.cpu_us = n?;
+                        seen_cpu = true;
+                    }
+                    "rss_kb" => m.rss_kb = n?,
+                    "wall_us" => m.wall_us = n,
+                    "group_cpu_us" => m.group_cpu_us = n,
+                    "group_peak_kb" => m.group_peak_kb = n,
+                    "tree_cpu_us" => m.tree_cpu_us = n,
+                    "tree_rss_kb" => m.tree_rss_kb = n,
+                    "oom_kills" => m.oom_kills = n.unwrap_or(0),
+                    "mem_limit_hits" => m.mem_limit_hits = n.unwrap_or(0),
+                    "forks_refused" => m.forks_refused = n.unwrap_or(0),
+                    _ => {}
+                }
+            }
+            seen_cpu.then_some(Report::Status(m))
         }
         "error" => Some(Report::Error(words.next()?.parse().ok()?)),
         _ => None,
@@ -379,18 +712,39 @@ pub const HELPER_ENV: &str = "BENCH_EXEC";
 
 /// The `bench-exec` helper: `$BENCH_EXEC`, else next to the running executable (or one
 /// directory up, where cargo puts the binaries of a test executable in `deps/`).
+/// Only a helper that answers `--protocol` with this line is used: a stale `bench-exec`
+/// from an older build speaks another protocol, and is passed over (with a warning).
+pub const HELPER_PROTOCOL: &str = "bench-exec protocol 2";
+
 pub fn helper() -> Option<&'static Path> {
     static HELPER: OnceLock<Option<PathBuf>> = OnceLock::new();
     HELPER
         .get_or_init(|| {
-            if let Some(p) = std::env::var_os(HELPER_ENV).filter(|p| !p.is_empty()) {
-                return super::locate::is_executable(Path::new(&p)).then(|| PathBuf::from(p));
+            let found = if let Some(p) = std::env::var_os(HELPER_ENV).filter(|p| !p.is_empty()) {
+                super::locate::is_executable(Path::new(&p)).then(|| PathBuf::from(p))
+            } else {
+                let exe = std::env::current_exe().ok()?;
+                let dir = exe.parent()?;
+                [dir.join("bench-exec"), dir.parent()?.join("bench-exec")]
+                    .into_iter()
+                    .find(|p| super::locate::is_executable(p))
+            }?;
+            let answer = Command::new(&found)
+                .arg("--protocol")
+                .stdin(Stdio::null())
+                .stderr(Stdio::null())
+                .output()
+                .ok()?;
+            if String::from_utf8_lossy(&answer.stdout).trim() == HELPER_PROTOCOL {
+                Some(found)
+            } else {
+                eprintln!(
+                    "bench: {} is not this bench's helper (a stale build? `cargo build \
+                     --release --bins`); running solvers without it",
+                    found.display()
+                );
+                None
             }
-            let exe = std::env::current_exe().ok()?;
-            let dir = exe.parent()?;
-            [dir.join("bench-exec"), dir.parent()?.join("bench-exec")]
-                .into_iter()
-                .find(|p| super::locate::is_executable(p))
         })
         .as_deref()
 }
@@ -551,17 +905,26 @@ mod tests {
 
     #[test]
     fn helper_reports() {
-        assert_eq!(
-            parse_report("status 2560 1500000 250000 4096\n"),
-            Some(Report::Status {
-                status: 2560,
-                cpu: Duration::from_millis(1750),
-                max_rss_kb: 4096
-            })
-        );
+        let grouped = "status 2560 cpu_us=1750000 rss_kb=4096 group_cpu_us=2000000 \
+                       group_peak_kb=9000 oom_kills=1 mem_limit_hits=3 forks_refused=0\n";
+        let Some(Report::Status(m)) = parse_report(grouped) else {
+            panic!("not read")
+        };
+        assert_eq!(m.status, 2560);
+        assert_eq!(m.run_cpu_us(), 2_000_000);
+        assert_eq!(m.run_peak_kb(), 9000);
+        assert_eq!(m.oom_kills, 1);
+        let tree = "status 0 cpu_us=10 rss_kb=4096 wall_us=77 tree_cpu_us=30 tree_rss_kb=5000\n";
+        let Some(Report::Status(m)) = parse_report(tree) else {
+            panic!("not read")
+        };
+        assert_eq!((m.run_cpu_us(), m.run_peak_kb()), (30, 5000));
+        assert_eq!(m.wall_us, Some(77));
+        let unknown = "status 0 cpu_us=10 rss_kb=1 group_cpu_us=- group_peak_kb=-\n";
+        assert!(parse_report(unknown).is_some());
         assert_eq!(parse_report("error 2\n"), Some(Report::Error(2)));
         assert_eq!(parse_report(""), None);
-        assert_eq!(parse_report("status 1 2"), None);
+        assert_eq!(parse_report("status 1 cpu_us"), None);
     }
 
     #[test]

@@ -14,9 +14,16 @@
 //!    UNKNOWN (picosat exits 0 with no `s` line on a parse error).
 //!
 //! Every ERROR carries the reason and the tail of the solver's stderr.
+//!
+//! Above these rules stand the run's control group's counters (when it had one): a run
+//! that did not end with a SAT or UNSAT answer and whose group reached its memory limit
+//! (the OOM killer ended one of its processes, or the limit was hit) is MEMOUT however
+//! the solver reported it; forks refused by the process limit are named in the reason.
 
 use crate::cnf::Model;
-use crate::solver::output::{Claim, OutputError, parse_competition, parse_minisat, parse_zchaff};
+use crate::solver::output::{
+    Claim, OutputError, parse_competition_within, parse_minisat_within, parse_zchaff_within,
+};
 use crate::solver::{Outcome, Status};
 
 use super::adapters::{Adapter, Answer, GENERIC};
@@ -30,6 +37,57 @@ const TAIL_BYTES: usize = 2000;
 /// The answer of a finished run (times and exit code are filled in by the caller).
 /// `result_file` is the content of the `{res}` file, for adapters that use one.
 pub fn verdict(adapter: &Adapter, done: &Finished, result_file: Option<&[u8]>) -> Outcome {
+    verdict_for(adapter, done, result_file, crate::cnf::MAX_VARS)
+}
+
+/// [`verdict`] for a formula of `num_vars` variables: a model beyond them is a false claim.
+pub fn verdict_for(
+    adapter: &Adapter,
+    done: &Finished,
+    result_file: Option<&[u8]>,
+    num_vars: u32,
+) -> Outcome {
+    let mut outcome = by_output(adapter, done, result_file, num_vars);
+    let hit = done.limits_hit;
+    if done.stopped.is_none()
+        && !outcome.status.is_solved()
+        && (hit.oom_kills > 0 || hit.mem_limit_hits > 0)
+    {
+        let how = if hit.oom_kills > 0 {
+            format!("the OOM killer ended {} of its processes", hit.oom_kills)
+        } else {
+            "it could not get more".to_string()
+        };
+        let mut reason =
+            format!("out of memory: the run's processes together reached the memory limit ({how})");
+        if let Some(e) = outcome.error.take() {
+            reason.push_str(&format!("; the solver: {e}"));
+        }
+        outcome = Outcome {
+            error: Some(reason),
+            ..Outcome::new(Status::Memout)
+        };
+    }
+    if hit.forks_refused > 0 && !outcome.status.is_solved() {
+        let note = format!(
+            "the process limit refused {} forks (a fork bomb?)",
+            hit.forks_refused
+        );
+        outcome.error = Some(match outcome.error.take() {
+            Some(e) => format!("{note}; {e}"),
+            None => note,
+        });
+    }
+    outcome
+}
+
+/// The answer by the rules above, from the output and the exit.
+fn by_output(
+    adapter: &Adapter,
+    done: &Finished,
+    result_file: Option<&[u8]>,
+    num_vars: u32,
+) -> Outcome {
     match done.stopped {
         Some(Stop::Timeout) => return Outcome::new(Status::Timeout),
         Some(Stop::Interrupt) => {
@@ -57,17 +115,27 @@ pub fn verdict(adapter: &Adapter, done: &Finished, result_file: Option<&[u8]>) -
 
     let stdout = String::from_utf8_lossy(&done.stdout);
     let parsed = match adapter.answer {
-        Answer::Competition => parse_competition(&stdout),
-        Answer::Zchaff => parse_zchaff(&stdout),
-        Answer::MinisatFile => {
-            parse_minisat(&String::from_utf8_lossy(result_file.unwrap_or_default()))
-        }
+        Answer::Competition => parse_competition_within(&stdout, num_vars),
+        Answer::Zchaff => parse_zchaff_within(&stdout, num_vars),
+        Answer::MinisatFile => parse_minisat_within(
+            &String::from_utf8_lossy(result_file.unwrap_or_default()),
+            num_vars,
+        ),
     };
 
     let claim = match parsed {
         Ok(Claim::Sat(model)) => return decided(adapter, done, Status::Sat, Some(model)),
         Ok(Claim::Unsat) => return decided(adapter, done, Status::Unsat, None),
         Ok(Claim::Unknown(word)) => Ok(word),
+        // SAT with something that is not a model: a false claim (WRONG once checked),
+        // not an unreadable answer.
+        Err(e) if e.is_false_model() => {
+            let mut out = decided(adapter, done, Status::Sat, None);
+            if out.status == Status::Sat {
+                out.error = Some(format!("the claimed model is not a model: {e}"));
+            }
+            return out;
+        }
         Err(e) => Err(e),
     };
 
@@ -158,9 +226,23 @@ fn error(reason: String, done: &Finished) -> Outcome {
     }
 }
 
-/// The last few lines of `bytes`, at most [`TAIL_BYTES`], as text.
+/// Bytes as text: valid UTF-8 as it is, every invalid byte as `\xNN` (a solver's binary
+/// output must not turn into replacement characters that hide what it wrote).
+pub fn escape_invalid_utf8(bytes: &[u8]) -> String {
+    let mut out = String::with_capacity(bytes.len());
+    for chunk in bytes.utf8_chunks() {
+        out.push_str(chunk.valid());
+        for b in chunk.invalid() {
+            out.push_str(&format!("\\x{b:02x}"));
+        }
+    }
+    out
+}
+
+/// The last few lines of `bytes`, at most [`TAIL_BYTES`], as text (invalid UTF-8
+/// escaped; the CSV writer escapes control characters).
 pub fn tail_text(bytes: &[u8]) -> String {
-    let text = String::from_utf8_lossy(&bytes[bytes.len().saturating_sub(TAIL_BYTES)..]);
+    let text = escape_invalid_utf8(&bytes[bytes.len().saturating_sub(TAIL_BYTES)..]);
     let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
     let keep = &lines[lines.len().saturating_sub(TAIL_LINES)..];
     keep.join("\n")
@@ -183,6 +265,7 @@ mod tests {
             wall: Duration::ZERO,
             cpu: None,
             max_rss_kb: None,
+            limits_hit: Default::default(),
         }
     }
 
@@ -276,5 +359,58 @@ mod tests {
             verdict(zchaff, &finished(Exit::Signal(6), "", ""), None).status,
             Status::Error
         );
+    }
+
+    #[test]
+    fn a_model_that_is_no_model_is_a_sat_claim_without_a_model() {
+        let kissat = adapter("kissat").unwrap();
+        for out in [
+            "s SATISFIABLE\nv 1 -1 2 0\n",
+            "v 2147483648 0\ns SATISFIABLE\n",
+        ] {
+            let o = verdict(kissat, &finished(Exit::Code(10), out, ""), None);
+            assert_eq!(o.status, Status::Sat, "{out}: {:?}", o.error);
+            assert!(o.model.is_none());
+            assert!(o.error.unwrap().contains("not a model"));
+        }
+        let beyond = verdict_for(
+            kissat,
+            &finished(Exit::Code(10), "s SATISFIABLE\nv 1 2000000000 0\n", ""),
+            None,
+            2,
+        );
+        assert_eq!(beyond.status, Status::Sat);
+        assert!(beyond.model.is_none());
+        let minisat = adapter("minisat").unwrap();
+        let done = finished(Exit::Code(10), "SATISFIABLE\n", "");
+        let o = verdict(minisat, &done, Some(b"SAT\n1 -1 0\n"));
+        assert_eq!((o.status, o.model.is_none()), (Status::Sat, true));
+    }
+
+    #[test]
+    fn binary_output_is_escaped() {
+        assert_eq!(escape_invalid_utf8(b"ok \xff\xfe end"), "ok \\xff\\xfe end");
+        assert_eq!(tail_text("é\n".as_bytes()), "é");
+    }
+
+    #[test]
+    fn group_counters_make_memout_whatever_the_text() {
+        let kissat = adapter("kissat").unwrap();
+        let mut done = finished(Exit::Signal(9), "", "");
+        done.limits_hit.grouped = true;
+        done.limits_hit.oom_kills = 1;
+        let out = verdict(kissat, &done, None);
+        assert_eq!(out.status, Status::Memout, "{:?}", out.error);
+        // A clean answer stands even if a helper process was ended.
+        let mut done = finished(Exit::Code(10), "s SATISFIABLE\nv 1 0\n", "");
+        done.limits_hit.oom_kills = 1;
+        assert_eq!(verdict(kissat, &done, None).status, Status::Sat);
+        let mut done = finished(Exit::Code(1), "", "Traceback\nMemoryError\n");
+        assert_eq!(verdict(kissat, &done, None).status, Status::Memout);
+        done.stderr_tail = b"fork: Resource temporarily unavailable".to_vec();
+        done.limits_hit.forks_refused = 7;
+        let out = verdict(kissat, &done, None);
+        assert_eq!(out.status, Status::Error);
+        assert!(out.error.unwrap().contains("refused 7 forks"));
     }
 }

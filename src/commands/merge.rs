@@ -1,0 +1,129 @@
+//! `bench merge`: checks that a study's shards belong together and joins them into one
+//! results.csv and the report of `bench report`; lists missing runs with the commands that
+//! complete them. Exit status: 0 merged, 1 runs missing (or a wrong answer), 2 refused.
+
+use crate::cli::MergeArgs;
+use crate::report::score;
+use crate::report::{TimeBasis, timed_rows};
+use crate::run::results::Row;
+use crate::study::merge::{
+    Refused, ResultsOut, merge, read_plans, write_missing, write_report_of, write_side_files,
+};
+use crate::study::plan;
+
+pub(super) fn run(mut args: MergeArgs) -> anyhow::Result<i32> {
+    let plans = read_plans(&args.studies)?;
+    let first = &plans[0];
+    // The plan's paths are relative to where it was made: resolve ours, then go there.
+    if let Some(out) = &args.out {
+        std::fs::create_dir_all(out)?;
+        args.out = Some(out.canonicalize()?);
+    }
+    let given = args.studies.clone();
+    for (study, given) in args.studies.iter_mut().zip(&given) {
+        *study = given.canonicalize()?;
+    }
+    plan::enter_plan_dir(first, &args.studies[0])?;
+    let run_args = super::run::plan_args(first)?;
+    let opts = super::run::options(run_args)?;
+    // The plan again, from the corpus as it is now: it must still be the study's.
+    let planned = plan::make(&opts, first.command_line.clone(), first.shards)?;
+    if planned.plan.fingerprint != first.fingerprint {
+        eprintln!(
+            "bench: {}",
+            Refused(vec![format!(
+                "the corpus or the options changed since {} was planned (fingerprint now {}, \
+                 planned {}): its runs cannot be listed",
+                args.studies[0].display(),
+                planned.plan.fingerprint,
+                first.fingerprint
+            )])
+        );
+        return Ok(2);
+    }
+    let out = args.out.clone().unwrap_or_else(|| args.studies[0].clone());
+    // Rows go to results.csv (committed only if the merge succeeds) and, for the report,
+    // stay in memory; without the report, one shard at a time is all memory holds.
+    let mut results = ResultsOut::create(&out)?;
+    let mut kept: Vec<Row> = Vec::new();
+    let mut wrong = 0;
+    let mut sink = |rows: Vec<Row>| -> anyhow::Result<()> {
+        results.write(&rows)?;
+        wrong += rows.iter().filter(|r| r.wrong).count();
+        if !args.no_report {
+            if kept.is_empty() {
+                kept.reserve(first.runs);
+            }
+            kept.extend(rows);
+        }
+        Ok(())
+    };
+    let merged = match merge(
+        &args.studies,
+        &plans,
+        &planned,
+        &opts.solvers,
+        opts.repeat,
+        &mut sink,
+    ) {
+        Ok(m) => m,
+        Err(e) if e.is::<Refused>() => {
+            eprintln!("bench: {e}");
+            return Ok(2);
+        }
+        Err(e) => return Err(e),
+    };
+    let script = args.studies[0].join("bench.sbatch");
+    let missing = merged.missing_runs();
+    if missing > 0 {
+        eprint!(
+            "{}",
+            merged.missing_text(script.exists().then_some(script.as_path()))
+        );
+        if !args.partial {
+            write_missing(&out, &merged)?;
+            eprintln!(
+                "bench: {missing} of {} runs missing (listed in {}): nothing merged; complete \
+                 them with the commands above, or merge what there is with --partial",
+                merged.planned,
+                out.join("missing.csv").display()
+            );
+            return Ok(1);
+        }
+    }
+    results.commit()?;
+    write_side_files(&out, &merged)?;
+    let report = if args.no_report {
+        format!(
+            "draw the report with: bench report {}",
+            out.join("results.csv").display()
+        )
+    } else {
+        let files = write_report_of(&out, &kept, &merged, args.baseline.clone())?;
+        for line in score::wrong_lines(&kept) {
+            eprintln!("{line}");
+        }
+        let (timed, _) = timed_rows(&kept, TimeBasis::default());
+        print!(
+            "{}",
+            score::text_table(&score::scores(&timed), TimeBasis::default())
+        );
+        format!("report: {}", files.index().display())
+    };
+    for note in merged.notes() {
+        eprintln!("bench: {note}");
+    }
+    println!(
+        "merged {} runs of {} shards{}{}: {} ({report})",
+        merged.rows,
+        first.shards,
+        if missing > 0 { " (PARTIAL)" } else { "" },
+        if wrong > 0 {
+            format!(", {wrong} WRONG")
+        } else {
+            String::new()
+        },
+        out.join("results.csv").display(),
+    );
+    Ok(if missing > 0 || wrong > 0 { 1 } else { 0 })
+}

@@ -1,0 +1,130 @@
+//! The report's tables, each defined once as a [`Table`]: the scores per solver ×
+//! encoding, the wrong answers, the virtual best solver and the speedups. The terminal,
+//! `summary.md` and `index.html` all draw these same tables through an exporter.
+
+use crate::report::TimeBasis;
+use crate::report::score::Score;
+use crate::report::speedup::Speedup;
+use crate::report::summary::WrongAnswer;
+use crate::report::table::{Align, Cell, Table};
+use crate::report::vbs::VirtualBest;
+
+use Align::{Left, Right};
+
+/// The scores table: one row per solver × encoding, WRONG answers emphasised.
+pub fn scores(scores: &[Score], time: TimeBasis) -> Table {
+    Table {
+        columns: vec![
+            ("solver", Left),
+            ("encoding", Left),
+            ("WRONG", Right),
+            ("runs", Right),
+            ("solved", Right),
+            ("SAT", Right),
+            ("UNSAT", Right),
+            ("timeouts", Right),
+            ("memouts", Right),
+            ("errors", Right),
+            ("PAR-2 (s)", Right),
+            ("mean (s)", Right),
+            ("median (s)", Right),
+            ("total (s)", Right),
+        ],
+        rows: scores
+            .iter()
+            .map(|s| {
+                let mut row = vec![
+                    Cell::Text(s.solver.clone()),
+                    Cell::Text(s.encoding.clone()),
+                    Cell::Alarm(s.wrong),
+                ];
+                let counts = [
+                    s.runs, s.solved, s.sat, s.unsat, s.timeouts, s.memouts, s.errors,
+                ];
+                row.extend(counts.map(Cell::Count));
+                row.extend([s.par2, s.mean_s, s.median_s, s.total_s].map(Cell::Seconds));
+                row
+            })
+            .collect(),
+        note: Some(format!(
+            "Times are {} in seconds. PAR-2: the mean over runs of the time if solved, else \
+             twice the timeout. Mean and median: over solved runs. Total: all runs. WRONG \
+             answers never count as solved.",
+            time.words()
+        )),
+    }
+}
+
+/// The wrong answers, one row each.
+pub fn wrong_answers(wrong: &[WrongAnswer]) -> Table {
+    let columns = [
+        "solver", "encoding", "instance", "run", "said", "check", "why",
+    ];
+    Table {
+        columns: columns
+            .into_iter()
+            .map(|c| (c, if c == "run" { Right } else { Left }))
+            .collect(),
+        rows: wrong
+            .iter()
+            .map(|w| {
+                let text = |t: &String| Cell::Text(t.clone());
+                vec![
+                    text(&w.solver),
+                    text(&w.encoding),
+                    text(&w.instance),
+                    Cell::Count(w.run as usize),
+                    text(&w.status),
+                    text(&w.check),
+                    text(&w.error),
+                ]
+            })
+            .collect(),
+        note: None,
+    }
+}
+
+/// The virtual best solver's one row.
+pub fn virtual_best(v: &VirtualBest) -> Table {
+    let columns = ["instances", "solved", "SAT", "UNSAT"];
+    let times = ["PAR-2 (s)", "mean (s)", "median (s)", "total (s)"];
+    let mut row: Vec<Cell> = [v.instances, v.solved, v.sat, v.unsat]
+        .map(Cell::Count)
+        .to_vec();
+    row.extend([v.par2, v.mean_s, v.median_s, v.total_s].map(Cell::Seconds));
+    Table {
+        columns: columns
+            .into_iter()
+            .chain(times)
+            .map(|c| (c, Right))
+            .collect(),
+        rows: vec![row],
+        note: None,
+    }
+}
+
+/// The speedups against the baseline, one row per solver × encoding.
+pub fn speedups(speedups: &[Speedup]) -> Table {
+    Table {
+        columns: vec![
+            ("solver", Left),
+            ("encoding", Left),
+            ("both solved", Right),
+            ("median speedup", Right),
+            ("95 % interval", Left),
+        ],
+        rows: speedups
+            .iter()
+            .map(|s| {
+                vec![
+                    Cell::Text(s.solver.clone()),
+                    Cell::Text(s.encoding.clone()),
+                    Cell::Count(s.both_solved),
+                    Cell::Ratio(s.median),
+                    Cell::Interval(s.ci_low.zip(s.ci_high)),
+                ]
+            })
+            .collect(),
+        note: None,
+    }
+}

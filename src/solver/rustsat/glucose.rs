@@ -1,0 +1,23 @@
+//! `glucose-lib`: Glucose 4's core solver (no preprocessing) from the `rustsat-glucose`
+//! crate. Its C API exposes none of Glucose's options, so it takes no settings.
+
+use super::Family;
+use crate::solver::config::ConfigError;
+use rustsat_glucose::core::Glucose;
+
+/// The glucose family.
+pub struct GlucoseLib;
+
+impl Family for GlucoseLib {
+    type Engine = Glucose;
+
+    fn engine(spec: &str, settings: &[(String, String)]) -> Result<Glucose, ConfigError> {
+        if !settings.is_empty() {
+            return Err(ConfigError::NoSettings(
+                spec.to_string(),
+                "the RustSAT C API of glucose exposes none of its options".into(),
+            ));
+        }
+        Ok(Glucose::default())
+    }
+}

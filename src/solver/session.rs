@@ -1,0 +1,110 @@
+//! Incremental sessions: one solver kept alive across many solve calls, the way tdoku and
+//! PySAT solve puzzles. The puzzle-independent clauses go in once; each call passes its
+//! own assumptions (a puzzle's givens), and clauses may be added between calls (a blocked
+//! solution under an activation literal). Learnt clauses, activities and phases carry
+//! over from one call to the next, which is the point: loading ~12,000 clauses into a
+//! fresh solver costs more than solving an easy 9×9.
+//!
+//! [`NativeSession`] is native's session (a [`CdclSolver`] and its incremental API); the
+//! library solvers' sessions live beside their adapters (`solver::rustsat`).
+
+use std::time::Instant;
+
+use super::cdcl::{CdclSolver, Options, SolveLimits, SolveResult, thread_cpu_time};
+use super::{Limits, Outcome, Status};
+use crate::cnf::{Lit, Model, Var};
+
+/// A solver that keeps its clauses between solve calls.
+pub trait Session: Send {
+    /// Adds a clause, kept for every later call.
+    fn add_clause(&mut self, lits: &[Lit]);
+
+    /// A fresh variable, after every variable used so far (for activation literals).
+    fn new_var(&mut self) -> Var;
+
+    /// Makes variables `0..n` known (the formula's count, auxiliary ones included).
+    fn ensure_vars(&mut self, n: u32);
+
+    /// Solves the clauses under `assumptions` within `limits` (each call gets the whole
+    /// timeout). SAT comes with a model of the variables the session knows; a stopped call
+    /// is TIMEOUT or UNKNOWN as for [`Outcome::stopped`]. Wall time and the CPU time of the
+    /// calling thread are measured.
+    fn solve(&mut self, assumptions: &[Lit], limits: &Limits) -> Outcome;
+
+    /// False once a call left the solver unusable (a library solver that was interrupted
+    /// keeps its interrupt flag): the caller drops the session and builds a new one.
+    fn usable(&self) -> bool {
+        true
+    }
+}
+
+/// Runs `f`, then stamps the outcome with the wall time and this thread's CPU time.
+pub fn measured(f: impl FnOnce() -> Outcome) -> Outcome {
+    let start = Instant::now();
+    let cpu_start = thread_cpu_time();
+    let mut outcome = f();
+    outcome.wall = start.elapsed();
+    outcome.cpu = match (cpu_start, thread_cpu_time()) {
+        (Some(a), Some(b)) => Some(b.saturating_sub(a)),
+        _ => None,
+    };
+    outcome
+}
+
+/// native as a [`Session`].
+pub struct NativeSession {
+    solver: CdclSolver,
+}
+
+impl NativeSession {
+    /// A session with these options (the seed already chosen).
+    pub fn new(options: Options) -> NativeSession {
+        NativeSession {
+            solver: CdclSolver::with_options(options),
+        }
+    }
+}
+
+impl Session for NativeSession {
+    fn add_clause(&mut self, lits: &[Lit]) {
+        self.solver.add_clause(lits);
+    }
+
+    fn new_var(&mut self) -> Var {
+        self.solver.new_var()
+    }
+
+    fn ensure_vars(&mut self, n: u32) {
+        self.solver.ensure_vars(n);
+    }
+
+    fn solve(&mut self, assumptions: &[Lit], limits: &Limits) -> Outcome {
+        measured(|| {
+            self.solver.set_limits(SolveLimits {
+                timeout: limits.timeout,
+                conflicts: None,
+                interrupt: limits.interrupt.clone(),
+            });
+            let before = self.solver.stats().clone();
+            let result = self.solver.solve_with(assumptions);
+            let mut outcome = match result {
+                SolveResult::Sat => match self.solver.model() {
+                    Some(m) => Outcome::sat(m),
+                    None => Outcome::sat(Model::new()),
+                },
+                SolveResult::Unsat => Outcome::new(Status::Unsat),
+                SolveResult::Unknown => Outcome::stopped(limits),
+            };
+            let after = self.solver.stats();
+            outcome.stats = vec![
+                ("conflicts".into(), after.conflicts - before.conflicts),
+                ("decisions".into(), after.decisions - before.decisions),
+                (
+                    "propagations".into(),
+                    after.propagations - before.propagations,
+                ),
+            ];
+            outcome
+        })
+    }
+}

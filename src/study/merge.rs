@@ -1,0 +1,587 @@
+//! `bench merge`: a study's shards joined into one results.csv and one report, as if one
+//! machine had run the plan, after checking that everything belongs together.
+//!
+//! Refused (nothing written): a study or shard whose fingerprint differs from the plan's (a
+//! different corpus or options), a shard folder of another split (`K-of-M`, M ≠ N), a run
+//! recorded twice (in one shard, or in a shard it does not belong to), a run not in the plan.
+//! The plan's runs are enumerated again from the corpus, shard by shard, and held against
+//! the rows, so every missing run is named with its shard and the command that completes it;
+//! without `--partial` a merge with missing runs writes only `missing.csv`. The shards are
+//! taken one at a time: each key set is one shard's, and each shard's rows go on to a sink
+//! (the merged CSV, written to a temporary file that replaces results.csv only when the
+//! merge succeeds) before the next is read, so without the report memory holds one shard;
+//! the report needs every row in memory. Every shard's machine (host,
+//! CPU model, cores, kernel, bench version) goes to `machines.csv`, and the report says when
+//! the shards ran on different CPU models, whose times are then not comparable.
+//!
+//! The rows of every shard are read with the results reader of `bench run` (a last line cut
+//! by a cancelled task is left out), joined in shard order, cross-checked shard by shard (an
+//! UNSAT against a verified model of the same instance, which one shard holds whole), and
+//! drawn by the report code of `bench report`.
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::fmt::Write as _;
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+
+use anyhow::Context;
+
+use crate::report::{ReportOptions, write_report};
+use crate::run::cross_check_unsat;
+use crate::run::results::{Row, parse_rows};
+use crate::run::shard::Shard;
+
+use super::plan::{self, Key, Planned, StudyPlan, row_key, shard_dir};
+use super::status::shard_meta;
+
+/// The merge was refused: the shards do not belong together. Each line says why.
+#[derive(Debug, thiserror::Error)]
+#[error("refused to merge:\n  {}", .0.join("\n  "))]
+pub struct Refused(pub Vec<String>);
+
+/// One run missing from a shard.
+pub type OwnedKey = (String, String, String, u32);
+
+/// The runs missing from one shard.
+#[derive(Clone, Debug)]
+pub struct Missing {
+    /// The shard.
+    pub shard: Shard,
+    /// The study folder it belongs to (the first one given).
+    pub study: PathBuf,
+    /// The shard has started (has a run.json): resume it.
+    pub started: bool,
+    /// The runs, in plan order.
+    pub runs: Vec<OwnedKey>,
+}
+
+impl Missing {
+    /// The command that completes the shard.
+    pub fn command(&self) -> String {
+        let dir = shard_dir(&self.study, self.shard);
+        if self.started {
+            format!("bench run --resume {}", dir.display())
+        } else {
+            format!(
+                "bench run --study {} --shard {}",
+                self.study.display(),
+                self.shard
+            )
+        }
+    }
+}
+
+/// Where a shard ran.
+#[derive(Clone, Debug, Default)]
+pub struct MachineLine {
+    /// The shard.
+    pub shard: String,
+    /// Host name.
+    pub host: String,
+    /// CPU model.
+    pub cpu_model: String,
+    /// Logical cores.
+    pub cores: String,
+    /// Kernel release.
+    pub kernel: String,
+    /// bench's version.
+    pub bench_version: String,
+}
+
+/// What the shards hold, checked.
+#[derive(Debug, Default)]
+pub struct Merged {
+    /// Rows merged.
+    pub rows: usize,
+    /// Missing runs, by shard.
+    pub missing: Vec<Missing>,
+    /// Runs the shards' own runs left out (inputs they could not read or encode).
+    pub skipped: Vec<String>,
+    /// Where each shard ran.
+    pub machines: Vec<MachineLine>,
+    /// Runs in the plan.
+    pub planned: usize,
+}
+
+impl Merged {
+    /// Missing runs in total.
+    pub fn missing_runs(&self) -> usize {
+        self.missing.iter().map(|m| m.runs.len()).sum()
+    }
+
+    /// Remarks for the report: partial, mixed machines, skipped inputs.
+    pub fn notes(&self) -> Vec<String> {
+        let mut notes = Vec::new();
+        let missing = self.missing_runs();
+        if missing > 0 {
+            let shards: Vec<String> = self.missing.iter().map(|m| m.shard.to_string()).collect();
+            notes.push(format!(
+                "PARTIAL MERGE: {missing} of {} planned runs are missing (shards {}; listed in \
+                 missing.csv); scores count only the runs present",
+                self.planned,
+                shards.join(", ")
+            ));
+        }
+        let mut by_cpu: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
+        for m in &self.machines {
+            by_cpu.entry(&m.cpu_model).or_default().push(&m.shard);
+        }
+        if by_cpu.len() > 1 {
+            let list: Vec<String> = by_cpu
+                .iter()
+                .map(|(cpu, shards)| {
+                    let cpu = if cpu.is_empty() { "unknown" } else { cpu };
+                    format!("{cpu} ({} shards)", shards.len())
+                })
+                .collect();
+            notes.push(format!(
+                "the shards ran on {} different CPU models: {}; times are not comparable \
+                 across them (machines.csv says which shard ran where)",
+                by_cpu.len(),
+                list.join("; ")
+            ));
+        }
+        let versions: HashSet<&str> = self
+            .machines
+            .iter()
+            .map(|m| m.bench_version.as_str())
+            .collect();
+        if versions.len() > 1 {
+            let mut v: Vec<&str> = versions.into_iter().collect();
+            v.sort_unstable();
+            notes.push(format!(
+                "the shards ran different bench versions: {}",
+                v.join(", ")
+            ));
+        }
+        notes.extend(self.skipped.iter().cloned());
+        notes
+    }
+
+    /// The missing runs, shard by shard, with the command that completes each shard.
+    pub fn missing_text(&self, sbatch: Option<&Path>) -> String {
+        let mut out = String::new();
+        for m in &self.missing {
+            let _ = writeln!(
+                out,
+                "shard {}: {} run(s) missing; complete with: {}",
+                m.shard.dir_name(),
+                m.runs.len(),
+                m.command()
+            );
+            const SHOWN: usize = 10;
+            for (instance, encoding, solver, run) in m.runs.iter().take(SHOWN) {
+                let _ = writeln!(out, "    {solver} on {instance} ({encoding}, run {run})");
+            }
+            if m.runs.len() > SHOWN {
+                let _ = writeln!(
+                    out,
+                    "    ... and {} more (missing.csv)",
+                    m.runs.len() - SHOWN
+                );
+            }
+        }
+        if let Some(script) = sbatch
+            && !self.missing.is_empty()
+        {
+            let ks: Vec<String> = self.missing.iter().map(|m| m.shard.k.to_string()).collect();
+            let _ = writeln!(
+                out,
+                "or on SLURM: sbatch --array={} {}",
+                ks.join(","),
+                script.display()
+            );
+        }
+        out
+    }
+}
+
+/// Reads a shard's results.csv: a last line cut short (a cancelled task) is left out.
+fn read_shard_rows(path: &Path) -> anyhow::Result<Vec<Row>> {
+    let mut text = match std::fs::read_to_string(path) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(e).with_context(|| format!("reading {}", path.display())),
+    };
+    if !text.ends_with('\n') {
+        text.truncate(text.rfind('\n').map_or(0, |i| i + 1));
+    }
+    if text.is_empty() {
+        return Ok(Vec::new());
+    }
+    parse_rows(&text, &path.display().to_string())
+}
+
+fn machine(shard: Shard, meta: &serde_json::Value) -> MachineLine {
+    let s = |v: &serde_json::Value| match v {
+        serde_json::Value::Null => String::new(),
+        serde_json::Value::String(s) => s.clone(),
+        other => other.to_string(),
+    };
+    let m = &meta["machine"];
+    MachineLine {
+        shard: shard.dir_name(),
+        host: s(&m["host"]),
+        cpu_model: s(&m["cpu_model"]),
+        cores: s(&m["cores"]),
+        kernel: s(&m["kernel"]),
+        bench_version: s(&meta["bench_version"]),
+    }
+}
+
+/// Checks and joins the shards of `studies` (all of one plan, `planned`, whose runs are
+/// `solvers` × `repeat` per formula), handing each shard's rows to `sink` in shard order.
+/// Errors with [`Refused`] when they do not belong together (the sink may have had some
+/// shards by then: it must not commit anything before this returns Ok).
+pub fn merge(
+    studies: &[PathBuf],
+    plans: &[StudyPlan],
+    planned: &Planned,
+    solvers: &[String],
+    repeat: u32,
+    sink: &mut dyn FnMut(Vec<Row>) -> anyhow::Result<()>,
+) -> anyhow::Result<Merged> {
+    let plan = &planned.plan;
+    let n = plan.shards;
+    let mut refused = Vec::new();
+    for (study, p) in studies.iter().zip(plans) {
+        if p.fingerprint != plan.fingerprint || p.shards != n {
+            refused.push(format!(
+                "{} is another plan ({} shards, fingerprint {}) than {} ({} shards, fingerprint {}): \
+                 the corpus or the options differ",
+                study.display(),
+                p.shards,
+                p.fingerprint,
+                studies[0].display(),
+                n,
+                plan.fingerprint
+            ));
+        }
+    }
+    if !refused.is_empty() {
+        return Err(Refused(refused).into());
+    }
+    // Shard folders of another split.
+    for study in studies {
+        let Ok(entries) = std::fs::read_dir(study.join("shards")) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            let fits = name
+                .split_once("-of-")
+                .and_then(|(k, m)| Some((k.parse::<usize>().ok()?, m.parse::<usize>().ok()?)))
+                .is_some_and(|(k, m)| m == n && k < n);
+            if !fits {
+                refused.push(format!(
+                    "{}: not a shard of this {n}-shard plan",
+                    entry.path().display()
+                ));
+            }
+        }
+    }
+    let owner: HashMap<&str, usize> = planned
+        .instances
+        .iter()
+        .zip(&planned.shard_of)
+        .map(|(i, &s)| (i.id.as_str(), s))
+        .collect();
+    let by_shard = planned.by_shard();
+    let mut merged = Merged {
+        planned: plan.runs,
+        ..Merged::default()
+    };
+    for (k, members) in by_shard.iter().enumerate() {
+        let shard = Shard { k, n };
+        let mut expected: HashSet<Key<'_>> = HashSet::with_capacity(plan.shard_runs[k]);
+        for &i in members {
+            planned.keys_of(i, solvers, repeat, |key| {
+                expected.insert(key);
+            });
+        }
+        let mut shard_rows: Vec<Row> = Vec::new();
+        let mut started = false;
+        let mut ended_with_skips = None;
+        for study in studies {
+            let dir = shard_dir(study, shard);
+            let Some(meta) = shard_meta(&dir) else {
+                shard_rows.extend(read_shard_rows(&dir.join("results.csv"))?);
+                continue;
+            };
+            started = true;
+            let fingerprint = meta["fingerprint"].as_str().unwrap_or("none");
+            if fingerprint != plan.fingerprint || meta["shard"].as_str() != Some(&shard.to_string())
+            {
+                refused.push(format!(
+                    "{} ran another plan (fingerprint {fingerprint}, shard {}) than the study's \
+                     (fingerprint {}, shard {shard})",
+                    dir.display(),
+                    meta["shard"].as_str().unwrap_or("none"),
+                    plan.fingerprint
+                ));
+                continue;
+            }
+            let skipped = meta["skipped_inputs"].as_u64().unwrap_or(0);
+            if !meta["end"].is_null() && meta["interrupted"].as_bool() != Some(true) && skipped > 0
+            {
+                ended_with_skips = Some((dir.clone(), skipped));
+            }
+            merged.machines.push(machine(shard, &meta));
+            shard_rows.extend(read_shard_rows(&dir.join("results.csv"))?);
+        }
+        let mut seen: HashSet<Key<'_>> = HashSet::with_capacity(shard_rows.len());
+        for row in &shard_rows {
+            let key = row_key(row);
+            if !expected.contains(&key) {
+                refused.push(match owner.get(row.instance.as_str()) {
+                    Some(&other) if other != k => format!(
+                        "{} on {} ({}, run {}) is in shard {shard} but belongs to shard {other}/{n}",
+                        row.solver, row.instance, row.encoding, row.run
+                    ),
+                    _ => format!(
+                        "{} on {} ({}, run {}) in shard {shard} is not in the plan",
+                        row.solver, row.instance, row.encoding, row.run
+                    ),
+                });
+            } else if !seen.insert(key) {
+                refused.push(format!(
+                    "{} on {} ({}, run {}) is recorded twice in shard {shard}",
+                    row.solver, row.instance, row.encoding, row.run
+                ));
+            }
+        }
+        let mut missing = Vec::new();
+        for &i in members {
+            planned.keys_of(i, solvers, repeat, |key| {
+                if !seen.contains(&key) {
+                    missing.push((
+                        key.0.to_string(),
+                        key.1.to_string(),
+                        key.2.to_string(),
+                        key.3,
+                    ));
+                }
+            });
+        }
+        drop(seen);
+        drop(expected);
+        if !missing.is_empty() {
+            match &ended_with_skips {
+                Some((dir, skipped)) => merged.skipped.push(format!(
+                    "shard {shard} left out {} run(s) of {skipped} input(s) it could not read or \
+                     encode (see {}/summary.md)",
+                    missing.len(),
+                    dir.display()
+                )),
+                None => merged.missing.push(Missing {
+                    shard,
+                    study: studies[0].clone(),
+                    started,
+                    runs: missing,
+                }),
+            }
+        }
+        if refused.is_empty() {
+            cross_check_unsat(&mut shard_rows);
+            merged.rows += shard_rows.len();
+            sink(shard_rows)?;
+        }
+    }
+    if !refused.is_empty() {
+        return Err(Refused(refused).into());
+    }
+    Ok(merged)
+}
+
+/// Writes a CSV through a temporary file and a rename.
+fn write_atomic(
+    path: &Path,
+    write: impl FnOnce(&mut dyn std::io::Write) -> anyhow::Result<()>,
+) -> anyhow::Result<()> {
+    let tmp = path.with_extension("tmp");
+    {
+        let file =
+            std::fs::File::create(&tmp).with_context(|| format!("creating {}", tmp.display()))?;
+        let mut out = std::io::BufWriter::with_capacity(1 << 20, file);
+        write(&mut out)?;
+        out.flush()
+            .with_context(|| format!("writing {}", tmp.display()))?;
+    }
+    std::fs::rename(&tmp, path).with_context(|| format!("writing {}", path.display()))
+}
+
+/// The merged results.csv, written shard by shard to a temporary file that replaces
+/// `results.csv` only on [`ResultsOut::commit`] (dropped uncommitted, it is removed).
+pub struct ResultsOut {
+    tmp: PathBuf,
+    target: PathBuf,
+    csv: Option<csv::Writer<std::io::BufWriter<std::fs::File>>>,
+}
+
+impl ResultsOut {
+    /// Starts `out/results.csv`.
+    pub fn create(out: &Path) -> anyhow::Result<ResultsOut> {
+        std::fs::create_dir_all(out).with_context(|| format!("creating {}", out.display()))?;
+        let target = out.join("results.csv");
+        let tmp = out.join(format!("results.csv.{}.tmp", std::process::id()));
+        let file =
+            std::fs::File::create(&tmp).with_context(|| format!("creating {}", tmp.display()))?;
+        let csv = csv::Writer::from_writer(std::io::BufWriter::with_capacity(1 << 20, file));
+        Ok(ResultsOut {
+            tmp,
+            target,
+            csv: Some(csv),
+        })
+    }
+
+    /// Appends rows.
+    pub fn write(&mut self, rows: &[Row]) -> anyhow::Result<()> {
+        if let Some(csv) = &mut self.csv {
+            for row in rows {
+                csv.serialize(row)
+                    .with_context(|| format!("writing {}", self.tmp.display()))?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Replaces results.csv with what was written.
+    pub fn commit(mut self) -> anyhow::Result<()> {
+        if let Some(csv) = self.csv.take() {
+            let mut inner = csv
+                .into_inner()
+                .map_err(|e| anyhow::anyhow!("writing {}: {}", self.tmp.display(), e.error()))?;
+            inner
+                .flush()
+                .with_context(|| format!("writing {}", self.tmp.display()))?;
+        }
+        std::fs::rename(&self.tmp, &self.target)
+            .with_context(|| format!("writing {}", self.target.display()))
+    }
+}
+
+impl Drop for ResultsOut {
+    fn drop(&mut self) {
+        if self.csv.is_some() {
+            let _ = std::fs::remove_file(&self.tmp);
+        }
+    }
+}
+
+/// Writes `missing.csv` (or removes a stale one when nothing is missing).
+pub fn write_missing(out: &Path, merged: &Merged) -> anyhow::Result<()> {
+    let path = out.join("missing.csv");
+    if merged.missing.is_empty() {
+        let _ = std::fs::remove_file(&path);
+        return Ok(());
+    }
+    write_atomic(&path, |w| {
+        let mut csv = csv::Writer::from_writer(w);
+        csv.write_record(["shard", "instance", "encoding", "solver", "run", "command"])?;
+        for m in &merged.missing {
+            let command = m.command();
+            for (instance, encoding, solver, run) in &m.runs {
+                csv.write_record([
+                    m.shard.dir_name().as_str(),
+                    instance,
+                    encoding,
+                    solver,
+                    &run.to_string(),
+                    &command,
+                ])?;
+            }
+        }
+        csv.flush()?;
+        Ok(())
+    })
+}
+
+/// Writes `machines.csv` and `missing.csv` into `out`.
+pub fn write_side_files(out: &Path, merged: &Merged) -> anyhow::Result<()> {
+    write_atomic(&out.join("machines.csv"), |w| {
+        let mut csv = csv::Writer::from_writer(w);
+        csv.write_record([
+            "shard",
+            "host",
+            "cpu_model",
+            "cores",
+            "kernel",
+            "bench_version",
+        ])?;
+        for m in &merged.machines {
+            csv.write_record([
+                &m.shard,
+                &m.host,
+                &m.cpu_model,
+                &m.cores,
+                &m.kernel,
+                &m.bench_version,
+            ])?;
+        }
+        csv.flush()?;
+        Ok(())
+    })?;
+    write_missing(out, merged)
+}
+
+/// Writes the report of the merged `rows` into `out`, with the merge's notes.
+pub fn write_report_of(
+    out: &Path,
+    rows: &[Row],
+    merged: &Merged,
+    baseline: Option<String>,
+) -> anyhow::Result<crate::report::ReportFiles> {
+    let opts = ReportOptions {
+        baseline,
+        timeout: None,
+        notes: merged.notes(),
+        ..ReportOptions::default()
+    };
+    write_report(rows, out, &opts)
+}
+
+/// Reads the plan of every study; the first one's is the plan merged.
+pub fn read_plans(studies: &[PathBuf]) -> anyhow::Result<Vec<StudyPlan>> {
+    studies.iter().map(|s| plan::read(s)).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn machine(shard: &str, cpu: &str) -> MachineLine {
+        MachineLine {
+            shard: shard.into(),
+            cpu_model: cpu.into(),
+            bench_version: "0.1.0".into(),
+            ..MachineLine::default()
+        }
+    }
+
+    #[test]
+    fn the_notes_say_partial_and_mixed_cpu_models() {
+        let mut merged = Merged {
+            planned: 10,
+            machines: vec![machine("0-of-2", "A"), machine("1-of-2", "A")],
+            ..Merged::default()
+        };
+        assert!(merged.notes().is_empty());
+        merged.machines[1].cpu_model = "B".into();
+        merged.missing.push(Missing {
+            shard: Shard { k: 1, n: 2 },
+            study: PathBuf::from("s"),
+            started: true,
+            runs: vec![("i".into(), "dimacs".into(), "native".into(), 1)],
+        });
+        let notes = merged.notes().join("\n");
+        assert!(notes.contains("PARTIAL MERGE: 1 of 10"), "{notes}");
+        assert!(notes.contains("2 different CPU models"), "{notes}");
+        assert!(notes.contains("not comparable"), "{notes}");
+        let text = merged.missing_text(Some(Path::new("s/bench.sbatch")));
+        assert!(
+            text.contains("bench run --resume s/shards/1-of-2"),
+            "{text}"
+        );
+        assert!(text.contains("sbatch --array=1 s/bench.sbatch"), "{text}");
+    }
+}

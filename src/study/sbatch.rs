@@ -1,0 +1,199 @@
+//! `study/bench.sbatch`: the SLURM array job of a study, one task per shard, written to be
+//! read and edited (site rules: modules, constraints, QOS go in by hand).
+//!
+//! Resources follow from the plan. `--cpus-per-task` is the plan's jobs. `--time` is the
+//! worst case of the biggest shard, every run to its timeout: ⌈runs / jobs⌉ × timeout
+//! (× 2 with `--count 2`, × 2 with `--proofs` for checking the proofs), plus 10 % and
+//! 10 minutes for bench's own work. `--mem` is the memory limit × jobs plus 1 GiB for bench
+//! (the formulas in flight); without `--mem-limit` no `--mem` is written (the site default
+//! applies) and the script says so.
+
+use std::path::Path;
+use std::time::Duration;
+
+use super::plan::StudyPlan;
+
+/// What the script needs besides the plan.
+#[derive(Clone, Debug, Default)]
+pub struct SlurmOptions {
+    /// `--partition`.
+    pub partition: Option<String>,
+    /// `--account`.
+    pub account: Option<String>,
+    /// At most this many tasks at once.
+    pub max_parallel: Option<usize>,
+}
+
+/// bench's own memory in a task, MiB, on top of the solvers'.
+const BENCH_MEM_MB: u64 = 1024;
+
+/// The worst-case wall time of the biggest shard, with the margin.
+pub fn time_limit(plan: &StudyPlan) -> Duration {
+    let biggest = plan.shard_runs.iter().copied().max().unwrap_or(0) as f64;
+    let rounds = (biggest / plan.jobs.max(1) as f64).ceil();
+    let mut secs = rounds * plan.timeout_s * f64::from(plan.solves_per_run.max(1));
+    if plan.proofs {
+        secs *= 2.0;
+    }
+    Duration::from_secs_f64(secs * 1.1 + 600.0)
+}
+
+/// SLURM's `D-HH:MM:SS`, rounded up to the minute.
+pub fn slurm_time(d: Duration) -> String {
+    let minutes = d.as_secs().div_ceil(60);
+    let (days, rest) = (minutes / (24 * 60), minutes % (24 * 60));
+    format!("{days}-{:02}:{:02}:00", rest / 60, rest % 60)
+}
+
+/// `--mem` in MiB, if the plan has a memory limit.
+pub fn mem_mb(plan: &StudyPlan) -> Option<u64> {
+    plan.mem_limit_mb
+        .map(|m| m * plan.jobs.max(1) as u64 + BENCH_MEM_MB)
+}
+
+/// Quotes `s` for bash (single quotes).
+fn quote(s: &str) -> String {
+    if !s.is_empty()
+        && s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || "/._-+=:,@%".contains(c))
+    {
+        s.to_string()
+    } else {
+        format!("'{}'", s.replace('\'', r"'\''"))
+    }
+}
+
+/// The script. `study` and `bench` are absolute paths.
+pub fn script(plan: &StudyPlan, opts: &SlurmOptions, study: &Path, bench: &Path) -> String {
+    let n = plan.shards;
+    let study_s = study.display().to_string();
+    let logs = study.join("logs").display().to_string();
+    let array = match opts.max_parallel {
+        Some(m) => format!("0-{}%{m}", n - 1),
+        None => format!("0-{}", n - 1),
+    };
+    let biggest = plan.shard_runs.iter().copied().max().unwrap_or(0);
+    let mut s = String::new();
+    s.push_str("#!/bin/bash\n");
+    s.push_str(&format!(
+        "# A bench study as a SLURM array job, written by `bench slurm` on {}.\n\
+         # {} instances, {} runs in {n} shards (at most {biggest} runs a shard), timeout {} s.\n\
+         # Task K runs shard K of the plan in {study_s}/run.json into {study_s}/shards/K-of-{n}/\n\
+         # (resuming it if it ran before). Edit freely: site rules (modules, --constraint,\n\
+         # --qos) go below; then `sbatch {}`.\n\
+         # Afterwards: `bench status {}` and `bench merge {}`.\n",
+        plan.created,
+        plan.instances,
+        plan.runs,
+        plan.timeout_s,
+        quote(&format!("{study_s}/bench.sbatch")),
+        quote(&study_s),
+        quote(&study_s),
+    ));
+    s.push_str(&format!(
+        "#SBATCH --job-name=bench-study\n#SBATCH --array={array}\n"
+    ));
+    s.push_str(&format!(
+        "#SBATCH --cpus-per-task={}\n#SBATCH --ntasks=1\n",
+        plan.jobs.max(1)
+    ));
+    s.push_str(&format!(
+        "# --time: the biggest shard with every run to its timeout, plus 10 % and 10 minutes.\n\
+         #SBATCH --time={}\n",
+        slurm_time(time_limit(plan))
+    ));
+    match mem_mb(plan) {
+        Some(m) => s.push_str(&format!(
+            "# --mem: --mem-limit × jobs, plus {BENCH_MEM_MB} MiB for bench itself.\n#SBATCH --mem={m}M\n"
+        )),
+        None => s.push_str(
+            "# No --mem-limit in the plan: the site's default memory applies. Add a line\n\
+             # `#SBATCH --mem=...` (and plan with --mem-limit) to bound the solvers.\n",
+        ),
+    }
+    s.push_str(&format!(
+        "#SBATCH --output={logs}/shard-%a.%A.out\n#SBATCH --error={logs}/shard-%a.%A.err\n"
+    ));
+    s.push_str(&format!("#SBATCH --chdir={}\n", plan.cwd));
+    if let Some(p) = &opts.partition {
+        s.push_str(&format!("#SBATCH --partition={p}\n"));
+    }
+    if let Some(a) = &opts.account {
+        s.push_str(&format!("#SBATCH --account={a}\n"));
+    }
+    s.push_str(&format!(
+        "\nset -euo pipefail\n\
+         # module load ...   (site set-up, if any)\n\
+         BENCH=${{BENCH:-{}}}\n\
+         STUDY={}\n\
+         echo \"bench shard $SLURM_ARRAY_TASK_ID/{n} on $(hostname), job ${{SLURM_ARRAY_JOB_ID:-?}}\"\n\
+         exec \"$BENCH\" run --study \"$STUDY\" --shard \"$SLURM_ARRAY_TASK_ID/{n}\"\n",
+        quote(&bench.display().to_string()),
+        quote(&study_s),
+    ));
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn plan() -> StudyPlan {
+        StudyPlan {
+            kind: super::super::plan::KIND.into(),
+            command_line: vec!["bench".into(), "run".into(), "c".into()],
+            cwd: "/home/u".into(),
+            shards: 200,
+            fingerprint: "f".into(),
+            instances: 5000,
+            runs: 50_000,
+            shard_instances: vec![25; 200],
+            shard_runs: vec![250; 200],
+            timeout_s: 5000.0,
+            jobs: 4,
+            mem_limit_mb: Some(8000),
+            solves_per_run: 1,
+            proofs: false,
+            bench_version: "0.1.0".into(),
+            created: "2026-11-23T11:00:00Z".into(),
+        }
+    }
+
+    #[test]
+    fn resources_follow_from_the_plan() {
+        let p = plan();
+        // ⌈250 / 4⌉ = 63 rounds × 5000 s = 315,000 s; × 1.1 + 600 = 347,100 s = 4 d 0 h 25 min.
+        assert_eq!(slurm_time(time_limit(&p)), "4-00:25:00");
+        assert_eq!(mem_mb(&p), Some(8000 * 4 + 1024));
+        let text = script(
+            &p,
+            &SlurmOptions {
+                partition: Some("long".into()),
+                account: None,
+                max_parallel: Some(50),
+            },
+            Path::new("/scratch/study"),
+            Path::new("/opt/bench"),
+        );
+        for line in [
+            "#SBATCH --array=0-199%50",
+            "#SBATCH --cpus-per-task=4",
+            "#SBATCH --time=4-00:25:00",
+            "#SBATCH --mem=33024M",
+            "#SBATCH --output=/scratch/study/logs/shard-%a.%A.out",
+            "#SBATCH --partition=long",
+            "#SBATCH --chdir=/home/u",
+            "exec \"$BENCH\" run --study \"$STUDY\" --shard \"$SLURM_ARRAY_TASK_ID/200\"",
+        ] {
+            assert!(text.lines().any(|l| l == line), "no `{line}` in\n{text}");
+        }
+        assert!(!text.contains("--account"));
+    }
+
+    #[test]
+    fn quoting() {
+        assert_eq!(quote("/a/b-c_d.e"), "/a/b-c_d.e");
+        assert_eq!(quote("a b"), "'a b'");
+        assert_eq!(quote("it's"), r"'it'\''s'");
+    }
+}

@@ -1,0 +1,185 @@
+//! The library solvers (minisat-lib, glucose-lib, cadical-lib; feature `rustsat-solvers`):
+//! the same answers as native in both puzzle modes, `--count 2` by assumptions, the
+//! deadline and Ctrl-C reaching them through their interrupt, and their settings checked.
+#![cfg(feature = "rustsat-solvers")]
+
+mod inprocess_common;
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+use bench::cnf_gen::pigeonhole;
+use bench::solver::{Limits, SolverConfig, Status, by_name};
+use inprocess_common::{
+    assert_expected, assert_hard_timeout_easy_solved, bench, corpus, facts, lateness,
+    latin_hard_easy, run,
+};
+
+const LIBS: [&str; 3] = ["minisat-lib", "glucose-lib", "cadical-lib"];
+
+#[test]
+fn library_solvers_agree_in_both_modes_with_count_2() {
+    let dir = tempfile::tempdir().unwrap();
+    let corpora: Vec<String> = [
+        "minimal-9x9.txt",
+        "nosolution.txt",
+        "multisolution.txt",
+        "pairs-4x4.csv",
+        "latin-10.txt",
+    ]
+    .iter()
+    .map(|c| corpus(c).display().to_string())
+    .collect();
+    let mut args: Vec<&str> = corpora.iter().map(String::as_str).collect();
+    args.extend([
+        "--solvers",
+        "minisat-lib,glucose-lib,cadical-lib,cadical-lib:config=sat",
+        "--encodings",
+        "minimal,extended,augmented,pruned",
+        "--count",
+        "2",
+    ]);
+    let (inc, out) = run(dir.path(), "inc", &args);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    args.push("--no-incremental");
+    let (fresh, _) = run(dir.path(), "fresh", &args);
+    assert_expected(&inc);
+    assert_expected(&fresh);
+    assert_eq!(inc.len(), 170 * 4 * 4);
+    assert_eq!(facts(&inc), facts(&fresh));
+    // Their CPU time is their thread's, measured.
+    assert!(inc.iter().all(|r| r.cpu_s.is_some()));
+}
+
+#[test]
+fn library_solvers_stop_within_50_ms_of_the_deadline() {
+    let php = pigeonhole(13, 12);
+    for name in LIBS {
+        let solver = by_name(name, &SolverConfig::default()).unwrap();
+        let late = lateness(3, Duration::from_millis(200), |limits| {
+            solver.solve(&php, limits)
+        });
+        // glucose looks at its interrupt flag only between restarts: its lateness is bounded
+        // by its restart interval, short on formulas like this one.
+        assert!(late <= Duration::from_millis(50), "{name}: {late:?} late");
+        let late = lateness(3, Duration::from_millis(200), |limits| {
+            let mut s = solver.session(0).expect("a library solver has sessions");
+            for c in php.clauses() {
+                s.add_clause(c);
+            }
+            let o = s.solve(&[], limits);
+            // minisat and glucose keep their interrupt flag: the session says so.
+            assert!(!s.usable());
+            o
+        });
+        assert!(
+            late <= Duration::from_millis(50),
+            "{name} session: {late:?} late"
+        );
+    }
+}
+
+#[test]
+fn bench_run_stops_library_sessions_at_the_timeout_and_builds_them_again() {
+    let dir = tempfile::tempdir().unwrap();
+    // minisat and glucose keep their interrupt flag: every stopped session is replaced.
+    let pattern = [true, false, true, false, false];
+    let corpus = latin_hard_easy(dir.path(), &pattern);
+    let (rows, out) = run(
+        dir.path(),
+        "t",
+        &[
+            corpus.to_str().unwrap(),
+            "--timeout",
+            "0.3",
+            "--count",
+            "2",
+            "--solvers",
+            "minisat-lib,glucose-lib,cadical-lib",
+        ],
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    for solver in LIBS {
+        let mine: Vec<_> = rows
+            .iter()
+            .filter(|r| r.solver == solver)
+            .cloned()
+            .collect();
+        // cadical looks at its flag between search and inprocessing steps, which on this
+        // 477,000-clause formula can take 100 ms: a loose bound here, the 50 ms one is
+        // tested on pigeonhole formulas.
+        assert_hard_timeout_easy_solved(&mine, &pattern, 0.3, 0.6);
+    }
+}
+
+#[test]
+fn ctrl_c_stops_a_library_solver_as_unknown() {
+    let php = pigeonhole(13, 12);
+    for name in LIBS {
+        let solver = by_name(name, &SolverConfig::default()).unwrap();
+        let flag = Arc::new(AtomicBool::new(false));
+        let setter = {
+            let flag = flag.clone();
+            std::thread::spawn(move || {
+                std::thread::sleep(Duration::from_millis(100));
+                flag.store(true, Ordering::SeqCst);
+            })
+        };
+        let o = solver.solve(
+            &php,
+            &Limits {
+                timeout: Some(Duration::from_secs(60)),
+                interrupt: Some(flag),
+                ..Limits::default()
+            },
+        );
+        setter.join().unwrap();
+        assert_eq!(o.status, Status::Unknown, "{name}");
+        assert!(o.wall < Duration::from_secs(1), "{name}: {:?}", o.wall);
+    }
+}
+
+#[test]
+fn library_settings_are_checked() {
+    let config = SolverConfig::default();
+    assert_eq!(
+        by_name("cadical-lib:config=unsat,chrono=0", &config)
+            .unwrap()
+            .name(),
+        "cadical-lib:config=unsat,chrono=0"
+    );
+    for (spec, says) in [
+        (
+            "cadical-lib:nosuchoption=1",
+            "unknown setting `nosuchoption`",
+        ),
+        ("cadical-lib:config=fast", "default, plain, sat or unsat"),
+        (
+            "cadical-lib:chrono=7",
+            "chrono=7 is out of range: at most 2",
+        ),
+        ("minisat-lib:luby=1", "takes no settings"),
+        ("glucose-lib:k=0.8", "takes no settings"),
+    ] {
+        let err = by_name(spec, &config).err().expect(spec).to_string();
+        assert!(err.contains(says), "{spec}: {err}");
+    }
+    let out = bench().arg("solvers").output().unwrap();
+    let said = String::from_utf8_lossy(&out.stdout);
+    for name in LIBS {
+        assert!(
+            said.lines()
+                .any(|l| l.starts_with(name) && l.contains("found")),
+            "{said}"
+        );
+    }
+}
