@@ -21,9 +21,10 @@ use crate::solver::output::{competition_exit_code, write_competition};
 use crate::solver::{Limits, Outcome, Solver, Status, by_name};
 
 pub(super) fn run(args: SolveArgs) -> anyhow::Result<i32> {
+    // `NAME=cmd` is a command; `native:key=value` is a configuration.
     let (name, commands) = match args.solver.split_once('=') {
-        Some((name, _)) => (name.to_string(), vec![args.solver.clone()]),
-        None => (args.solver.clone(), Vec::new()),
+        Some((name, _)) if !name.contains(':') => (name.to_string(), vec![args.solver.clone()]),
+        _ => (args.solver.clone(), Vec::new()),
     };
     let config = super::solver_config(&SolverLookupArgs {
         solver_path: args.solver_path.clone(),

@@ -2,7 +2,9 @@
 //! its own in every table, chart and CSV row (the row's solver column holds the whole
 //! spec). This file splits `--solvers` lists (whose commas also separate settings),
 //! parses a spec, and maps native's setting names onto [`Options`], each value checked
-//! against its allowed range, the range named in the error.
+//! against its allowed range, the range named in the error. native's simplification
+//! techniques (see `cdcl::inprocess`) are settings too, each `on` by default, so
+//! `--solvers native,native:elim=off,native:simplify=off` compares them side by side.
 
 use super::cdcl::{Options, RestartPolicy};
 
@@ -118,6 +120,22 @@ pub const NATIVE_KEYS: &[(&str, &str)] = &[
     ("first-reduce", "an integer 1..=100000000 (conflicts)"),
     ("reduce-inc", "an integer 0..=100000000 (conflicts)"),
     ("seed", "an integer 0..=18446744073709551615"),
+    ("simplify", "on or off (every technique below at once)"),
+    ("elim", "on or off (bounded variable elimination)"),
+    ("subsume", "on or off (subsumption and strengthening)"),
+    ("probe", "on or off (failed-literal probing)"),
+    ("vivify", "on or off (vivification of learnt clauses)"),
+    ("tiers", "on or off (core/tier-2/local learnt clauses by LBD)"),
+    ("rephase", "on or off (target and best phases)"),
+    ("elim-bound", "an integer 0..=1000 (clauses an elimination may add)"),
+    (
+        "inprocess-interval",
+        "an integer 1..=100000000 (conflicts before the second round)",
+    ),
+    (
+        "inprocess-effort",
+        "an integer 0..=1000 (per mille of the search's propagations)",
+    ),
 ];
 
 fn known(keys: &[(&str, &str)]) -> String {
@@ -127,9 +145,10 @@ fn known(keys: &[(&str, &str)]) -> String {
         .join(", ")
 }
 
-/// native's [`Options`] with `settings` applied (later settings win).
+/// native's [`Options`] ([`Options::simplifying`], every technique on) with `settings`
+/// applied (later settings win).
 pub fn native_options(solver: &str, settings: &[(String, String)]) -> Result<Options, ConfigError> {
-    let mut o = Options::default();
+    let mut o = Options::simplifying();
     let mut luby_unit: Option<u32> = None;
     for (key, value) in settings {
         let range = |r: &str| ConfigError::Range {
@@ -153,6 +172,11 @@ pub fn native_options(solver: &str, settings: &[(String, String)]) -> Result<Opt
                 .ok()
                 .filter(|x| (lo..=hi).contains(x))
                 .ok_or_else(|| range(allowed))
+        };
+        let switch = || match value.as_str() {
+            "on" | "true" | "1" => Ok(true),
+            "off" | "false" | "0" => Ok(false),
+            _ => Err(range(allowed)),
         };
         let real = |ok: &dyn Fn(f64) -> bool| {
             value
@@ -184,6 +208,16 @@ pub fn native_options(solver: &str, settings: &[(String, String)]) -> Result<Opt
             "first-reduce" => o.first_reduce = int(1, 100_000_000)?,
             "reduce-inc" => o.reduce_increment = int(0, 100_000_000)?,
             "seed" => o.seed = int(0, u64::MAX)?,
+            "simplify" => o.inprocess = switch()?,
+            "elim" => o.elim = switch()?,
+            "subsume" => o.subsume = switch()?,
+            "probe" => o.probe = switch()?,
+            "vivify" => o.vivify = switch()?,
+            "tiers" => o.tiers = switch()?,
+            "rephase" => o.rephase = switch()?,
+            "elim-bound" => o.elim_bound = int(0, 1000)? as usize,
+            "inprocess-interval" => o.inprocess_interval = int(1, 100_000_000)?,
+            "inprocess-effort" => o.inprocess_effort = int(0, 1000)?,
             _ => unreachable!("every key of NATIVE_KEYS is handled"),
         }
     }
@@ -248,5 +282,26 @@ mod tests {
             "{err}"
         );
         assert!(native_options("n", &Spec::parse("n:luby-unit=5").unwrap().settings).is_err());
+    }
+
+    #[test]
+    fn techniques_are_on_by_default_and_switch_off_by_name() {
+        let o = native_options("native", &[]).unwrap();
+        assert!(o.inprocess && o.elim && o.subsume && o.probe && o.vivify);
+        assert!(o.tiers && o.rephase);
+        let spec = Spec::parse("native:elim=off,vivify=false,inprocess-interval=500").unwrap();
+        let o = native_options("n", &spec.settings).unwrap();
+        assert!(o.inprocess && !o.elim && !o.vivify && o.subsume && o.probe);
+        assert_eq!(o.inprocess_interval, 500);
+        let o = native_options("n", &Spec::parse("n:simplify=off").unwrap().settings).unwrap();
+        assert!(!o.inprocess);
+        let err = native_options("n", &Spec::parse("n:elim=maybe").unwrap().settings)
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("elim=maybe is out of range: on or off"), "{err}");
+        for (key, _) in NATIVE_KEYS {
+            let known = native_options("n", &[(key.to_string(), "x".into())]).unwrap_err();
+            assert!(matches!(known, ConfigError::Range { .. }), "{key}: {known}");
+        }
     }
 }

@@ -57,8 +57,12 @@ pub struct NativeSession {
 }
 
 impl NativeSession {
-    /// A session with these options (the seed already chosen).
-    pub fn new(options: Options) -> NativeSession {
+    /// A session with these options (the seed already chosen). Bounded variable
+    /// elimination is switched off: a session's later assumptions and clauses may mention
+    /// any variable, and restoring eliminated ones on every call would cost more than
+    /// elimination saves. The other techniques keep the formula's models and stay on.
+    pub fn new(mut options: Options) -> NativeSession {
+        options.elim = false;
         NativeSession {
             solver: CdclSolver::with_options(options),
         }

@@ -11,8 +11,9 @@
 //! Simplification between restarts: [`inprocess`] (schedule, effort, occurrence lists),
 //! [`subsume`] (subsumption, strengthening), [`elim`] (bounded variable elimination),
 //! [`extend`] (the reconstruction stack, frozen variables, restoring eliminated ones),
-//! [`probe`] (failed literals) and [`vivify`] (shortening learnt clauses); [`config`]
-//! sets options by name.
+//! [`probe`] (failed literals) and [`vivify`] (shortening learnt clauses). Options are
+//! set by name through solver configurations (`native:elim=off,...`, see
+//! `crate::solver::config`).
 //!
 //! [`CdclSolver`] is the incremental interface (clauses between calls, assumptions, failed
 //! assumptions, limits, seeded random decisions) that the puzzle generator and the
@@ -20,7 +21,6 @@
 
 pub mod analyze;
 pub mod clause;
-pub mod config;
 pub mod elim;
 pub mod extend;
 pub mod heap;
@@ -83,11 +83,6 @@ impl Solver for NativeSolver {
         let start = Instant::now();
         let cpu_start = thread_cpu_time();
         let mut options = self.options.clone();
-        if let Ok(settings) = std::env::var("BENCH_NATIVE_OPTIONS")
-            && let Err(e) = options.apply(&settings)
-        {
-            return Outcome::error(format!("BENCH_NATIVE_OPTIONS: {e}"));
-        }
         if limits.seed != 0 {
             options.seed = limits.seed;
         }

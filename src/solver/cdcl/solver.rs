@@ -79,6 +79,11 @@ pub struct Options {
     pub probe: bool,
     /// Vivification of the learnt clauses of low LBD (`vivify.rs`).
     pub vivify: bool,
+    /// Three tiers of learnt clauses by LBD, each reduced by its own rule (`tiers.rs`);
+    /// off: glucose's halving of every clause of LBD > 2.
+    pub tiers: bool,
+    /// Target and best phases with rephasing (`rephase.rs`); off: saved phases only.
+    pub rephase: bool,
 }
 
 impl Default for Options {
@@ -102,6 +107,8 @@ impl Default for Options {
             inprocess_effort: 100,
             probe: true,
             vivify: true,
+            tiers: false,
+            rephase: false,
         }
     }
 }
@@ -111,6 +118,8 @@ impl Options {
     pub fn simplifying() -> Options {
         Options {
             inprocess: true,
+            tiers: true,
+            rephase: true,
             ..Options::default()
         }
     }
