@@ -38,7 +38,7 @@ if [[ -n ${BEFORE:-} ]]; then
     SOLVERS="native before ${SOLVERS#native }"
 fi
 for s in $SOLVERS; do
-    case $s in native | before) ;; *) command -v "$s" >/dev/null || {
+    case $s in native* | before) ;; *) command -v "$s" >/dev/null || {
         echo "$s not found (scripts/install-solvers.sh)" >&2
         exit 2
     } ;;
@@ -97,7 +97,7 @@ failures=0
 run() {
     local solver=$1 f=$2 name=$3 out="$WORK/res/$3.$1" cmd
     case $solver in
-    native) cmd=("$BENCH" solve "$f" --solver native) ;;
+    native*) cmd=("$BENCH" solve "$f" --solver "$solver") ;;
     before) cmd=("$BEFORE" solve "$f" --solver native) ;;
     minisat) cmd=(minisat -verb=0 "$f" "$out.res") ;;
     *) cmd=("$solver" -q "$f") ;;
@@ -130,7 +130,7 @@ for fam in $FAMILIES; do
                     failures=$((failures + 1))
                 fi
                 answer=$rc
-                if [[ $rc == 10 && $s != native && $s != before ]]; then
+                if [[ $rc == 10 && $s != native* && $s != before ]]; then
                     model="$WORK/res/$fam-$name.$s"
                     [[ $s == minisat ]] && model="$model.res"
                     if ! "$BENCH" check "$f" "$model" >/dev/null 2>&1; then

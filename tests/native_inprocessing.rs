@@ -14,11 +14,13 @@ use bench::cnf::dimacs::write_cnf;
 use bench::cnf::{ClauseSink, Cnf, Lit, Var};
 use bench::cnf_gen::{parity_chains, pigeonhole, planted_3sat, random_ksat};
 use bench::rng::SplitMix64;
-use bench::solver::cdcl::{CdclSolver, Options, SolveResult, Stats};
+use bench::solver::cdcl::{CdclSolver, Options, RestartPolicy, SolveResult, Stats};
 use proptest::prelude::*;
 
 /// The configurations compared: everything off, each technique alone, everything on, and
-/// everything on with rounds every few conflicts (so that rounds meet learnt clauses).
+/// everything on with rounds, reductions and rephases every few conflicts (so that rounds
+/// meet learnt clauses and tiers decide), under glucose and under Luby restarts (where
+/// decisions take the target phases).
 fn configs() -> Vec<(&'static str, Options)> {
     let all = Options::simplifying();
     let only = |f: &dyn Fn(&mut Options)| {
@@ -27,6 +29,8 @@ fn configs() -> Vec<(&'static str, Options)> {
             subsume: false,
             probe: false,
             vivify: false,
+            tiers: false,
+            rephase: false,
             ..Options::simplifying()
         };
         f(&mut o);
@@ -37,8 +41,25 @@ fn configs() -> Vec<(&'static str, Options)> {
             "off",
             Options {
                 inprocess: false,
+                tiers: false,
+                rephase: false,
                 ..Options::simplifying()
             },
+        ),
+        (
+            "tiers-often",
+            only(&|o| {
+                o.tiers = true;
+                o.first_reduce = 30;
+                o.reduce_increment = 10;
+            }),
+        ),
+        (
+            "rephase-luby",
+            only(&|o| {
+                o.rephase = true;
+                o.restarts = RestartPolicy::Luby { unit: 8 };
+            }),
         ),
         ("elim", only(&|o| o.elim = true)),
         ("subsume", only(&|o| o.subsume = true)),
@@ -56,6 +77,18 @@ fn configs() -> Vec<(&'static str, Options)> {
             Options {
                 inprocess_interval: 20,
                 elim_bound: 8,
+                first_reduce: 40,
+                reduce_increment: 20,
+                ..all.clone()
+            },
+        ),
+        (
+            "all-luby-often",
+            Options {
+                inprocess_interval: 25,
+                first_reduce: 40,
+                reduce_increment: 20,
+                restarts: RestartPolicy::Luby { unit: 10 },
                 ..all
             },
         ),
@@ -271,11 +304,14 @@ fn techniques_do_work_and_proofs_verify_on_harder_formulas() {
             total.inprocessings += stats.inprocessings;
             total.failed_literals += stats.failed_literals;
             total.vivified += stats.vivified;
+            total.rephases += stats.rephases;
+            total.reductions += stats.reductions;
         }
     }
     eprintln!("{total:?}");
     assert!(total.eliminated > 0 && total.subsumed > 0 && total.strengthened > 0);
     assert!(total.failed_literals > 0 && total.vivified > 0);
+    assert!(total.rephases > 0 && total.reductions > 0);
     assert!(total.inprocessings > formulas.len() as u64 * 4);
 }
 

@@ -33,6 +33,9 @@ impl CdclSolver {
             if self.arena.is_learnt(conflict) {
                 self.bump_clause(conflict);
                 self.refresh_lbd(conflict);
+                if self.options.tiers {
+                    self.mark_used(conflict);
+                }
             }
             let skip = implied.map(|p| p.var().index());
             for k in 0..self.arena.len(conflict) {

@@ -2,8 +2,8 @@
 //! 32-bit reference (the offset of its header), as in MiniSat's `ClauseAllocator`.
 //!
 //! A clause is a three-word header followed by its literal codes (`2·var + sign`):
-//! word 0 is the length, word 1 holds the flags (learnt, deleted, relocated, vivified)
-//! and the LBD,
+//! word 0 is the length, word 1 holds the flags (learnt, deleted, relocated, vivified),
+//! a two-bit "used" count (recent use in conflict analysis, see `tiers.rs`) and the LBD,
 //! word 2 the activity of a learnt clause as `f32` bits (or the forwarding address while
 //! the arena is being compacted). One allocation for millions of clauses keeps the
 //! propagation loop on contiguous memory and makes a reference four bytes instead of a
@@ -30,8 +30,12 @@ const DELETED: u32 = 2;
 const RELOCATED: u32 = 4;
 /// Flag: vivification has already tried this clause.
 const VIVIFIED: u32 = 8;
-/// The LBD sits above the flag bits.
-const LBD_SHIFT: u32 = 4;
+/// The "used" count sits above the flags (two bits).
+const USED_SHIFT: u32 = 4;
+/// Mask of the "used" count.
+const USED_MASK: u32 = 3 << USED_SHIFT;
+/// The LBD sits above the flag bits and the "used" count.
+const LBD_SHIFT: u32 = 6;
 
 /// All clauses of one solver.
 #[derive(Clone, Debug, Default)]
@@ -141,6 +145,20 @@ impl ClauseArena {
         self.data[c as usize + 1] |= VIVIFIED;
     }
 
+    /// How recently learnt clause `c` took part in conflict analysis (0..=3; see
+    /// `tiers.rs`).
+    #[inline]
+    pub fn used(&self, c: CRef) -> u32 {
+        (self.data[c as usize + 1] & USED_MASK) >> USED_SHIFT
+    }
+
+    /// Sets the "used" count of clause `c` (at most 3).
+    #[inline]
+    pub fn set_used(&mut self, c: CRef, used: u32) {
+        let w = &mut self.data[c as usize + 1];
+        *w = (*w & !USED_MASK) | (used.min(3) << USED_SHIFT);
+    }
+
     /// The literal block distance recorded for clause `c`.
     #[inline]
     pub fn lbd(&self, c: CRef) -> u32 {
@@ -208,7 +226,12 @@ mod tests {
         let c = a.alloc(&lits(&[1, -2, 3]), true);
         let d = a.alloc(&lits(&[4, 5]), false);
         a.set_lbd(c, 7);
+        a.set_used(c, 2);
         a.set_activity(c, 2.5);
+        assert_eq!(a.used(c), 2);
+        a.set_vivified(c);
+        a.set_used(c, 9);
+        assert_eq!((a.used(c), a.lbd(c), a.is_vivified(c)), (3, 7, true));
         assert_eq!(a.len(c), 3);
         assert!(a.is_learnt(c) && !a.is_learnt(d));
         assert_eq!((a.lbd(c), a.activity(c)), (7, 2.5));

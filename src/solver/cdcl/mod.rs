@@ -29,9 +29,11 @@ pub mod probe;
 pub mod proof;
 pub mod propagate;
 pub mod reduce;
+pub mod rephase;
 pub mod restart;
 pub mod solver;
 pub mod subsume;
+pub mod tiers;
 pub mod vivify;
 pub mod watch;
 

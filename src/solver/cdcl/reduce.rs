@@ -9,7 +9,8 @@
 //! (locked). At level 0, clauses satisfied by the top-level units are useless forever and
 //! are removed too; the units are written to the proof first so that a DRAT checker keeps
 //! them after their reasons disappear. Deleting only marks clauses; their watchers are
-//! purged at once, and the arena is compacted when a fifth of it is garbage.
+//! purged at once, and the arena is compacted when a fifth of it is garbage. With the
+//! `tiers` option the choice of what goes is `tiers.rs`'s instead of the worse half.
 
 use super::clause::{CRef, ClauseArena, NO_REASON};
 use super::solver::CdclSolver;
@@ -17,7 +18,7 @@ use super::watch;
 
 impl CdclSolver {
     /// True when clause `c` is the reason of a current assignment.
-    fn locked(&self, c: CRef) -> bool {
+    pub(super) fn locked(&self, c: CRef) -> bool {
         let lits = self.arena.lits(c);
         let check = if lits.len() == 2 { 2 } else { 1 };
         lits[..check]
@@ -26,7 +27,7 @@ impl CdclSolver {
     }
 
     /// Deletes clause `c`, recording the deletion in the proof.
-    fn remove_clause(&mut self, c: CRef) {
+    pub(super) fn remove_clause(&mut self, c: CRef) {
         if let Some(proof) = &mut self.proof {
             proof.delete(self.arena.lits(c));
         }
@@ -39,6 +40,11 @@ impl CdclSolver {
     /// Deletes the worse half of the non-core learnt clauses.
     pub(super) fn reduce_db(&mut self) {
         self.stats.reductions += 1;
+        if self.options.tiers {
+            self.reduce_tiered();
+            self.after_deletions();
+            return;
+        }
         let arena = &self.arena;
         // Worst first: higher LBD, then lower activity.
         self.learnts.sort_unstable_by(|&a, &b| {

@@ -132,7 +132,13 @@ impl Restarts {
         }
     }
 
-    /// True when the solver should restart now.
+    /// True under a policy of rare restarts (Luby or none): a *stable* search, as
+    /// opposed to glucose's focused one (see `rephase.rs`).
+    pub fn is_stable(&self) -> bool {
+        !matches!(self.policy, RestartPolicy::Glucose)
+    }
+
+    /// True when a restart is due.
     pub fn should_restart(&self) -> bool {
         match self.policy {
             RestartPolicy::Luby { unit } => {

@@ -19,6 +19,7 @@ use super::clause::{CRef, ClauseArena, NO_REASON};
 use super::extend::Extension;
 use super::heap::VarOrder;
 use super::proof::DratWriter;
+use super::rephase::Phases;
 use super::restart::{RestartPolicy, Restarts};
 use super::watch::Watcher;
 use crate::cnf::{Cnf, Lit, Model, Var};
@@ -175,6 +176,8 @@ pub struct Stats {
     pub failed_literals: u64,
     /// Learnt clauses shortened by vivification.
     pub vivified: u64,
+    /// Resets of the saved phases (`rephase.rs`).
+    pub rephases: u64,
 }
 
 impl Stats {
@@ -195,6 +198,7 @@ impl Stats {
             ("strengthened", self.strengthened),
             ("failed_literals", self.failed_literals),
             ("vivified", self.vivified),
+            ("rephases", self.rephases),
         ]
         .into_iter()
         .map(|(k, v)| (k.to_string(), v))
@@ -307,6 +311,8 @@ pub struct CdclSolver {
     pub(super) occ_head: usize,
     /// Where probing resumes in its candidate list (a rotation offset).
     pub(super) probe_next: u32,
+    /// Target and best phases, and the rephase schedule.
+    pub(super) phases: Phases,
 }
 
 impl Default for CdclSolver {
@@ -370,6 +376,7 @@ impl CdclSolver {
             inprocess_propagations: 0,
             occ_head: 0,
             probe_next: 0,
+            phases: Phases::default(),
         }
     }
 
@@ -458,6 +465,7 @@ impl CdclSolver {
             self.eliminated.push(false);
             self.frozen.push(0);
             self.marks.push(0);
+            self.phases.add_var();
             self.watches.extend([Vec::new(), Vec::new()]);
             self.bin_watches.extend([Vec::new(), Vec::new()]);
             // A tiny random activity breaks the ties of the initial order at random.
@@ -562,6 +570,7 @@ impl CdclSolver {
             if self.inprocess_due() && !self.inprocess(&budget) {
                 break SolveResult::Unsat;
             }
+            self.maybe_rephase();
             if let Some(r) = self.search(&budget) {
                 break r;
             }
@@ -721,6 +730,8 @@ impl CdclSolver {
         let v = next?;
         let value = if self.options.random_polarity {
             self.rng.next_u64() & 1 == 1
+        } else if self.use_target_phase() {
+            self.phases.target[v as usize]
         } else {
             self.order.phase[v as usize]
         };
@@ -740,6 +751,9 @@ impl CdclSolver {
                     return Some(SolveResult::Unsat);
                 }
                 let trail_len = self.trail.len();
+                if self.options.rephase {
+                    self.update_target_and_best();
+                }
                 let (backjump, lbd) = self.analyze(conflict);
                 self.cancel_until(backjump);
                 if let Some(p) = &mut self.proof {

@@ -1,0 +1,106 @@
+//! Target and best phases, and rephasing (as in CaDiCaL's `rephase` and Kissat's
+//! `phases`): which value a decision gives its variable, beyond plain phase saving.
+//!
+//! At every conflict, the trail below the conflicting decision level is a consistent
+//! partial assignment. When it is longer than any before, its values are copied into the
+//! *best* phases (longest since the last rephase) and the *target* phases (likewise, but
+//! forgotten at every rephase as well); both are copied from the trail only, so a
+//! variable keeps its old value where the trail says nothing. The target phases steer
+//! decisions towards the largest conflict-free assignment seen, which helps on
+//! satisfiable structured formulas; they are used when the search is *stable* (Luby
+//! restarts or none), not under glucose's frequent restarts, where the saved phases
+//! already are that assignment (Kissat uses targets in stable mode only, too).
+//!
+//! Rephasing resets the saved phases every `REPHASE_INTERVAL · k` conflicts (k the rephase
+//! count, so the intervals grow arithmetically), cycling through best, original (false,
+//! the initial phase), best, inverted (true): the best phases bring the search back to
+//! its most promising region, the others shake it out of a rut. Phases are not part of
+//! the proof: nothing here adds or deletes a clause.
+
+use super::solver::CdclSolver;
+
+/// Conflicts before the first rephase; the k-th interval is k times as long.
+const REPHASE_INTERVAL: u64 = 1_000;
+
+/// Target and best phases and the rephase schedule.
+#[derive(Clone, Debug, Default)]
+pub struct Phases {
+    /// Per variable: its value in the longest consistent trail since the last rephase.
+    pub target: Vec<bool>,
+    /// Per variable: its value in the longest consistent trail since the last rephase
+    /// to best phases.
+    pub best: Vec<bool>,
+    /// Length of the trail the target phases were taken from.
+    pub target_assigned: usize,
+    /// Length of the trail the best phases were taken from.
+    pub best_assigned: usize,
+    /// Conflict count of the next rephase.
+    pub next_rephase: u64,
+    /// Rephases so far.
+    pub rephases: u64,
+}
+
+impl Phases {
+    /// Room for one more variable (initial phase false, as the saved phases).
+    pub fn add_var(&mut self) {
+        self.target.push(false);
+        self.best.push(false);
+    }
+}
+
+impl CdclSolver {
+    /// Called at a conflict at level > 0, before backjumping: the trail below the current
+    /// level is consistent; keeps it as target and best phases when it is the longest.
+    #[inline]
+    pub(super) fn update_target_and_best(&mut self) {
+        let level = self.decision_level() as usize;
+        if level == 0 {
+            return;
+        }
+        let consistent = self.trail_lim[level - 1];
+        if consistent > self.phases.target_assigned {
+            for &l in &self.trail[..consistent] {
+                self.phases.target[l.var().index()] = l.is_positive();
+            }
+            self.phases.target_assigned = consistent;
+        }
+        if consistent > self.phases.best_assigned {
+            for &l in &self.trail[..consistent] {
+                self.phases.best[l.var().index()] = l.is_positive();
+            }
+            self.phases.best_assigned = consistent;
+        }
+    }
+
+    /// True when decisions take the target phase rather than the saved one.
+    #[inline]
+    pub(super) fn use_target_phase(&self) -> bool {
+        self.options.rephase && self.restarts.is_stable()
+    }
+
+    /// At level 0 between restarts: resets the saved phases when a rephase is due.
+    pub(super) fn maybe_rephase(&mut self) {
+        if !self.options.rephase || self.stats.conflicts < self.phases.next_rephase {
+            return;
+        }
+        let p = &mut self.phases;
+        let kind = p.rephases % 4;
+        p.rephases += 1;
+        p.next_rephase = self.stats.conflicts + REPHASE_INTERVAL * (p.rephases + 1);
+        if self.stats.conflicts == 0 {
+            return; // the first call only sets the schedule
+        }
+        self.stats.rephases += 1;
+        let n = self.order.phase.len();
+        match kind {
+            0 | 2 => self.order.phase.copy_from_slice(&self.phases.best[..n]),
+            1 => self.order.phase.iter_mut().for_each(|x| *x = false),
+            _ => self.order.phase.iter_mut().for_each(|x| *x = true),
+        }
+        self.phases.target[..n].copy_from_slice(&self.order.phase);
+        self.phases.target_assigned = 0;
+        if kind == 0 || kind == 2 {
+            self.phases.best_assigned = 0;
+        }
+    }
+}
