@@ -154,7 +154,7 @@ for fam in $FAMILIES; do
     for s in $SOLVERS; do
         row+=$(printf ' | %8.2f %8.2f %2d' "${CPU[$s]}" "${PAR[$s]}" "${SOLVED[$s]}")
     done
-    ratios=$(awk -v n="${CPU[native]}" -v m="${CPU[minisat]:-0}" -v k="${CPU[kissat]:-0}" -v c="${CPU[cadical]:-0}" 'BEGIN {
+    ratios=$(awk -v n="${CPU[native]:-0}" -v m="${CPU[minisat]:-0}" -v k="${CPU[kissat]:-0}" -v c="${CPU[cadical]:-0}" 'BEGIN {
         best = (k > 0 && (c == 0 || k < c)) ? k : c
         printf " | %5.2f %5.2f", (m > 0 ? n / m : 0), (best > 0 ? n / best : 0) }')
     rows+=("$row$ratios")

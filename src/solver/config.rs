@@ -3,7 +3,7 @@
 //! spec). This file splits `--solvers` lists (whose commas also separate settings),
 //! parses a spec, and maps native's setting names onto [`Options`], each value checked
 //! against its allowed range, the range named in the error. native's simplification
-//! techniques (see `cdcl::inprocess`) are settings too, each `on` by default, so
+//! techniques (see `cdcl::inprocess`) are settings too (all but `tiers` on by default), so
 //! `--solvers native,native:elim=off,native:simplify=off` compares them side by side.
 
 use super::cdcl::{Options, RestartPolicy};
@@ -125,9 +125,13 @@ pub const NATIVE_KEYS: &[(&str, &str)] = &[
     ("subsume", "on or off (subsumption and strengthening)"),
     ("probe", "on or off (failed-literal probing)"),
     ("vivify", "on or off (vivification of learnt clauses)"),
-    ("tiers", "on or off (core/tier-2/local learnt clauses by LBD)"),
+    ("tiers", "on or off (core/tier-2/local learnt clauses by LBD; off by default)"),
     ("rephase", "on or off (target and best phases)"),
     ("elim-bound", "an integer 0..=1000 (clauses an elimination may add)"),
+    (
+        "elim-lits",
+        "on or off (elimination may not add literals either)",
+    ),
     (
         "inprocess-interval",
         "an integer 1..=100000000 (conflicts before the second round)",
@@ -216,6 +220,7 @@ pub fn native_options(solver: &str, settings: &[(String, String)]) -> Result<Opt
             "tiers" => o.tiers = switch()?,
             "rephase" => o.rephase = switch()?,
             "elim-bound" => o.elim_bound = int(0, 1000)? as usize,
+            "elim-lits" => o.elim_lit_bound = switch()?,
             "inprocess-interval" => o.inprocess_interval = int(1, 100_000_000)?,
             "inprocess-effort" => o.inprocess_effort = int(0, 1000)?,
             _ => unreachable!("every key of NATIVE_KEYS is handled"),
@@ -288,7 +293,7 @@ mod tests {
     fn techniques_are_on_by_default_and_switch_off_by_name() {
         let o = native_options("native", &[]).unwrap();
         assert!(o.inprocess && o.elim && o.subsume && o.probe && o.vivify);
-        assert!(o.tiers && o.rephase);
+        assert!(!o.tiers && o.rephase);
         let spec = Spec::parse("native:elim=off,vivify=false,inprocess-interval=500").unwrap();
         let o = native_options("n", &spec.settings).unwrap();
         assert!(o.inprocess && !o.elim && !o.vivify && o.subsume && o.probe);

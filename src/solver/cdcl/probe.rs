@@ -9,13 +9,13 @@
 //! successive rounds cover every candidate in turn. Phases are not saved while probing.
 //!
 //! Effort: the propagations probing does, limited to the round's share of the search's
-//! propagations (at least `MIN_PROBE_PROPAGATIONS`).
+//! propagations (at least two per irredundant clause, 10,000 to `MIN_PROBE_PROPAGATIONS`).
 
 use super::clause::NO_REASON;
 use super::solver::CdclSolver;
 use crate::cnf::Lit;
 
-/// Propagations a probing round may always use.
+/// Propagations a probing round may always use, at most (less on small formulas).
 const MIN_PROBE_PROPAGATIONS: u64 = 200_000;
 
 impl CdclSolver {
@@ -48,7 +48,10 @@ impl CdclSolver {
         };
         rotate(&mut roots);
         rotate(&mut others);
-        let limit = self.stats.propagations + share.max(MIN_PROBE_PROPAGATIONS);
+        // On a small formula the search itself is cheap: probing may always use about
+        // two propagations per irredundant clause, up to MIN_PROBE_PROPAGATIONS.
+        let floor = (2 * self.originals.len() as u64).clamp(10_000, MIN_PROBE_PROPAGATIONS);
+        let limit = self.stats.propagations + share.max(floor);
         let mut tried = 0u32;
         for code in roots.into_iter().chain(others) {
             if self.stats.propagations >= limit {

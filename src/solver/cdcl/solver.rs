@@ -66,6 +66,9 @@ pub struct Options {
     pub subsume: bool,
     /// Clauses an elimination may add beyond those it removes (SatELite's bound: 0).
     pub elim_bound: usize,
+    /// Elimination may not add more literals than it removes (beyond `elim_bound`
+    /// clauses of 3 literals), see `elim.rs`.
+    pub elim_lit_bound: bool,
     /// Longest resolvent an elimination may add.
     pub elim_clause_limit: usize,
     /// Occurrences (both signs together) beyond which a variable is not tried.
@@ -81,7 +84,9 @@ pub struct Options {
     /// Vivification of the learnt clauses of low LBD (`vivify.rs`).
     pub vivify: bool,
     /// Three tiers of learnt clauses by LBD, each reduced by its own rule (`tiers.rs`);
-    /// off: glucose's halving of every clause of LBD > 2.
+    /// off: glucose's halving of every clause of LBD > 2. Off in [`Options::simplifying`]
+    /// too: it cost time on random 3-SAT and most structured families we measured (see
+    /// the README's performance section).
     pub tiers: bool,
     /// Target and best phases with rephasing (`rephase.rs`); off: saved phases only.
     pub rephase: bool,
@@ -102,6 +107,7 @@ impl Default for Options {
             elim: true,
             subsume: true,
             elim_bound: 0,
+            elim_lit_bound: true,
             elim_clause_limit: 100,
             elim_occ_limit: 1000,
             inprocess_interval: 10_000,
@@ -115,11 +121,11 @@ impl Default for Options {
 }
 
 impl Options {
-    /// The default options with every simplification technique on: what `native` runs.
+    /// The default options with the simplification techniques and rephasing on (clause
+    /// tiers stay off): what `native` runs.
     pub fn simplifying() -> Options {
         Options {
             inprocess: true,
-            tiers: true,
             rephase: true,
             ..Options::default()
         }

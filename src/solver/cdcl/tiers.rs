@@ -9,7 +9,7 @@
 //! clauses; every reduction decrements it. So a tier-2 clause survives two reductions
 //! without use, a local clause one. The clauses whose count was zero (and that are not
 //! core, binary or the reason of a current assignment) are the candidates: sorted worst
-//! first (higher LBD, then longer), the worst [`REDUCE_PER_MILLE`] per mille of them go.
+//! first (higher LBD, then lower activity, as glucose ranks), the worst [`REDUCE_PER_MILLE`] per mille of them go.
 //! The schedule of reductions is `reduce.rs`'s (glucose's `2000 + 300·k` conflicts).
 //! Deletions go to the DRAT proof as in `reduce.rs`.
 
@@ -51,12 +51,12 @@ impl CdclSolver {
             candidates.push(c);
         }
         let arena = &self.arena;
-        // Worst first: higher LBD, then longer.
+        // Worst first: higher LBD, then less active.
         candidates.sort_unstable_by(|&a, &b| {
             arena
                 .lbd(b)
                 .cmp(&arena.lbd(a))
-                .then(arena.len(b).cmp(&arena.len(a)))
+                .then(arena.activity(a).total_cmp(&arena.activity(b)))
         });
         let target = candidates.len() * REDUCE_PER_MILLE / 1000;
         for &c in &candidates[..target] {
