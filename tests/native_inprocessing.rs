@@ -11,7 +11,7 @@ use std::process::Command;
 
 use bench::check::check_model;
 use bench::cnf::dimacs::write_cnf;
-use bench::cnf::{ClauseSink, Cnf, Lit, Var};
+use bench::cnf::{ClauseSink, Cnf, Lit, Model, Var};
 use bench::cnf_gen::{parity_chains, pigeonhole, planted_3sat, random_ksat};
 use bench::rng::SplitMix64;
 use bench::solver::cdcl::{CdclSolver, Options, RestartPolicy, SolveResult, Stats};
@@ -505,4 +505,81 @@ fn differential_against_minisat_and_cadical() {
         counts[usize::from(got == SolveResult::Unsat)] += 1;
     }
     assert!(counts[0] > 50 && counts[1] > 50, "unbalanced: {counts:?}");
+}
+
+/// The number of models of `cnf` over its variables, by trying every assignment.
+fn brute_force_count(cnf: &Cnf) -> u64 {
+    let n = cnf.num_vars();
+    (0u64..1 << n)
+        .filter(|bits| {
+            cnf.clauses().all(|c| {
+                c.iter()
+                    .any(|l| (bits >> l.var().index() & 1 == 1) == l.is_positive())
+            })
+        })
+        .count() as u64
+}
+
+/// Enumerates every model by blocking each one found, as `--count` does: with a plain
+/// solver whose blocking clauses mention eliminated variables (they are restored), and
+/// with native's session (`bench run`'s puzzle mode), whose blocking clauses sit behind
+/// an activation literal that each call assumes. Both must find every model once.
+#[test]
+fn model_enumeration_with_blocking_clauses_counts_every_model() {
+    use bench::solver::{Limits, SolverConfig, Status, by_name};
+    let native = by_name("native", &SolverConfig::default()).unwrap();
+    let mut rng = SplitMix64::new(2026);
+    for case in 0..120 {
+        let cnf = loop {
+            let f = random_formula(&mut rng);
+            if f.num_vars() <= 14 {
+                break f;
+            }
+        };
+        let n = cnf.num_vars();
+        let expected = brute_force_count(&cnf);
+        let block = |model: &dyn Fn(Var) -> bool| -> Vec<Lit> {
+            (0..n).map(|v| Var::new(v).lit(!model(Var::new(v)))).collect()
+        };
+
+        let mut s = CdclSolver::with_options(Options {
+            inprocess_interval: 5,
+            ..Options::simplifying()
+        });
+        s.add_cnf(&cnf);
+        let mut count = 0;
+        while s.solve() == SolveResult::Sat {
+            check_model(&cnf, &s.model().unwrap()).unwrap();
+            count += 1;
+            assert!(count <= expected, "case {case}: a model found twice");
+            let clause = block(&|v| s.value(v.pos()) == Some(true));
+            s.add_clause(&clause);
+        }
+        assert_eq!(count, expected, "case {case}: plain solver");
+
+        let mut session = native.session(case + 1).unwrap();
+        session.ensure_vars(n);
+        for c in cnf.clauses() {
+            session.add_clause(c);
+        }
+        let act = session.new_var();
+        let mut count = 0;
+        loop {
+            let out = session.solve(&[act.pos()], &Limits::default());
+            if out.status != Status::Sat {
+                assert_eq!(out.status, Status::Unsat, "case {case}");
+                break;
+            }
+            let full = out.model.unwrap();
+            // The activation variable is the session's, not the formula's.
+            let model = Model::from_values((0..n).map(|v| full.var_value(Var::new(v)) == Some(true)));
+            check_model(&cnf, &model).unwrap();
+            count += 1;
+            assert!(count <= expected, "case {case}: session found a model twice");
+            let mut clause = block(&|v| model.var_value(v) == Some(true));
+            clause.push(act.neg());
+            session.add_clause(&clause);
+        }
+        assert_eq!(count, expected, "case {case}: session");
+    }
 }
