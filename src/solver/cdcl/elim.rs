@@ -111,6 +111,12 @@ impl CdclSolver {
         let removed_lits: usize = pos.iter().chain(&neg).map(|&c| self.arena.len(c)).sum();
         let lit_bound = removed_lits + 3 * self.options.elim_bound;
         let mut added_lits = 0;
+        // And long (non-binary) clauses may not grow in number: binary clauses propagate
+        // fastest, and turning them into ternary ones cost colouring formulas twice the
+        // conflicts.
+        let removed_long = pos.iter().chain(&neg).filter(|&&c| self.arena.len(c) > 2).count();
+        let long_bound = removed_long + self.options.elim_bound;
+        let mut added_long = 0;
         let mut resolvents: Vec<Vec<u32>> = Vec::new();
         for &p in &pos {
             for &x in self.arena.lits(p) {
@@ -144,9 +150,11 @@ impl CdclSolver {
                     continue;
                 }
                 added_lits += resolvent.len();
+                added_long += usize::from(resolvent.len() > 2);
                 if resolvent.len() > self.options.elim_clause_limit
                     || resolvents.len() >= bound
                     || (self.options.elim_lit_bound && added_lits > lit_bound)
+                    || (self.options.elim_long_bound && added_long > long_bound)
                     || effort.exhausted()
                 {
                     give_up = true;

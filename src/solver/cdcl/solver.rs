@@ -69,6 +69,9 @@ pub struct Options {
     /// Elimination may not add more literals than it removes (beyond `elim_bound`
     /// clauses of 3 literals), see `elim.rs`.
     pub elim_lit_bound: bool,
+    /// Elimination may not add more non-binary clauses than it removes (beyond
+    /// `elim_bound`), see `elim.rs`.
+    pub elim_long_bound: bool,
     /// Longest resolvent an elimination may add.
     pub elim_clause_limit: usize,
     /// Occurrences (both signs together) beyond which a variable is not tried.
@@ -108,6 +111,7 @@ impl Default for Options {
             subsume: true,
             elim_bound: 0,
             elim_lit_bound: true,
+            elim_long_bound: true,
             elim_clause_limit: 100,
             elim_occ_limit: 1000,
             inprocess_interval: 10_000,
