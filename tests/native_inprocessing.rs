@@ -17,12 +17,21 @@ use bench::rng::SplitMix64;
 use bench::solver::cdcl::{CdclSolver, Options, RestartPolicy, SolveResult, Stats};
 use proptest::prelude::*;
 
+/// native's options with the first simplification round before the search (native waits
+/// for 2,000 conflicts, which these small formulas seldom reach).
+fn eager() -> Options {
+    Options {
+        inprocess_first: 0,
+        ..Options::simplifying()
+    }
+}
+
 /// The configurations compared: everything off, each technique alone, everything on, and
 /// everything on with rounds, reductions and rephases every few conflicts (so that rounds
 /// meet learnt clauses and tiers decide), under glucose and under Luby restarts (where
 /// decisions take the target phases).
 fn configs() -> Vec<(&'static str, Options)> {
-    let all = Options::simplifying();
+    let all = eager();
     let only = |f: &dyn Fn(&mut Options)| {
         let mut o = Options {
             elim: false,
@@ -31,7 +40,7 @@ fn configs() -> Vec<(&'static str, Options)> {
             vivify: false,
             tiers: false,
             rephase: false,
-            ..Options::simplifying()
+            ..eager()
         };
         f(&mut o);
         o
@@ -43,7 +52,7 @@ fn configs() -> Vec<(&'static str, Options)> {
                 inprocess: false,
                 tiers: false,
                 rephase: false,
-                ..Options::simplifying()
+                ..eager()
             },
         ),
         (
@@ -319,7 +328,7 @@ fn techniques_do_work_and_proofs_verify_on_harder_formulas() {
 fn answer_with_units(cnf: &Cnf, assumptions: &[Lit]) -> SolveResult {
     let mut s = CdclSolver::with_options(Options {
         inprocess: false,
-        ..Options::simplifying()
+        ..eager()
     });
     s.add_cnf(cnf);
     if assumptions.iter().all(|&a| s.add_clause(&[a])) {
@@ -337,11 +346,11 @@ fn frozen_variables_are_never_eliminated_and_assumptions_stay_right() {
         let cnf = random_formula(&mut rng);
         let n = cnf.num_vars();
         let options = if case % 2 == 0 {
-            Options::simplifying()
+            eager()
         } else {
             Options {
                 inprocess_interval: 10,
-                ..Options::simplifying()
+                ..eager()
             }
         };
         let mut s = CdclSolver::with_options(options);
@@ -413,7 +422,7 @@ fn clauses_added_after_elimination_restore_their_variables() {
     for case in 0..300 {
         let mut cnf = random_formula(&mut rng);
         let n = cnf.num_vars();
-        let mut s = CdclSolver::with_options(Options::simplifying());
+        let mut s = CdclSolver::with_options(eager());
         s.add_cnf(&cnf);
         for round in 0..5 {
             let got = s.solve();
@@ -544,7 +553,7 @@ fn model_enumeration_with_blocking_clauses_counts_every_model() {
 
         let mut s = CdclSolver::with_options(Options {
             inprocess_interval: 5,
-            ..Options::simplifying()
+            ..eager()
         });
         s.add_cnf(&cnf);
         let mut count = 0;

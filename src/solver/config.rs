@@ -137,6 +137,10 @@ pub const NATIVE_KEYS: &[(&str, &str)] = &[
         "on or off (nor clauses longer than 2)",
     ),
     (
+        "inprocess-first",
+        "an integer 0..=100000000 (conflicts before the first round; 0: preprocess)",
+    ),
+    (
         "inprocess-interval",
         "an integer 1..=100000000 (conflicts before the second round)",
     ),
@@ -226,6 +230,7 @@ pub fn native_options(solver: &str, settings: &[(String, String)]) -> Result<Opt
             "elim-bound" => o.elim_bound = int(0, 1000)? as usize,
             "elim-lits" => o.elim_lit_bound = switch()?,
             "elim-long" => o.elim_long_bound = switch()?,
+            "inprocess-first" => o.inprocess_first = int(0, 100_000_000)?,
             "inprocess-interval" => o.inprocess_interval = int(1, 100_000_000)?,
             "inprocess-effort" => o.inprocess_effort = int(0, 1000)?,
             _ => unreachable!("every key of NATIVE_KEYS is handled"),

@@ -1,8 +1,9 @@
 //! Simplification rounds: when they run, what they cost, and the occurrence-list world
 //! the techniques work in.
 //!
-//! A round runs at decision level 0 between restarts: the first before the search begins
-//! (preprocessing), the next after `inprocess_interval` conflicts, and then at intervals
+//! A round runs at decision level 0 between restarts: the first after `inprocess_first`
+//! conflicts (0 by default: a preprocessing before the search), the next
+//! `inprocess_interval` conflicts later, and then at intervals
 //! that grow by as much each time (Kissat's arithmetic schedule), so that the share of
 //! time spent simplifying shrinks as the search settles. Each round has an effort limit in
 //! *steps* (literals visited by subsumption and resolution): a fixed base for the first

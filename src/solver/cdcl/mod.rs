@@ -11,7 +11,9 @@
 //! Simplification between restarts: [`inprocess`] (schedule, effort, occurrence lists),
 //! [`subsume`] (subsumption, strengthening), [`elim`] (bounded variable elimination),
 //! [`extend`] (the reconstruction stack, frozen variables, restoring eliminated ones),
-//! [`probe`] (failed literals) and [`vivify`] (shortening learnt clauses). Options are
+//! [`probe`] (failed literals) and [`vivify`] (shortening learnt clauses); beside them
+//! [`tiers`] (which learnt clauses a reduction keeps, by LBD tier) and [`rephase`]
+//! (target and best phases). Every technique has an [`Options`] switch; options are
 //! set by name through solver configurations (`native:elim=off,...`, see
 //! `crate::solver::config`).
 //!
@@ -53,7 +55,7 @@ pub struct NativeSolver {
 }
 
 impl Default for NativeSolver {
-    /// Every simplification technique on ([`Options::simplifying`]).
+    /// The simplification techniques and rephasing on ([`Options::simplifying`]).
     fn default() -> Self {
         NativeSolver {
             options: Options::simplifying(),

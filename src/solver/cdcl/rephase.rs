@@ -58,7 +58,8 @@ impl CdclSolver {
             return;
         }
         let consistent = self.trail_lim[level - 1];
-        if consistent > self.phases.target_assigned {
+        // Targets are read in stable search only: copying them otherwise is wasted work.
+        if self.use_target_phase() && consistent > self.phases.target_assigned {
             for &l in &self.trail[..consistent] {
                 self.phases.target[l.var().index()] = l.is_positive();
             }
