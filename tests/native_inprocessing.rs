@@ -548,7 +548,9 @@ fn model_enumeration_with_blocking_clauses_counts_every_model() {
         let n = cnf.num_vars();
         let expected = brute_force_count(&cnf);
         let block = |model: &dyn Fn(Var) -> bool| -> Vec<Lit> {
-            (0..n).map(|v| Var::new(v).lit(!model(Var::new(v)))).collect()
+            (0..n)
+                .map(|v| Var::new(v).lit(!model(Var::new(v))))
+                .collect()
         };
 
         let mut s = CdclSolver::with_options(Options {
@@ -581,10 +583,14 @@ fn model_enumeration_with_blocking_clauses_counts_every_model() {
             }
             let full = out.model.unwrap();
             // The activation variable is the session's, not the formula's.
-            let model = Model::from_values((0..n).map(|v| full.var_value(Var::new(v)) == Some(true)));
+            let model =
+                Model::from_values((0..n).map(|v| full.var_value(Var::new(v)) == Some(true)));
             check_model(&cnf, &model).unwrap();
             count += 1;
-            assert!(count <= expected, "case {case}: session found a model twice");
+            assert!(
+                count <= expected,
+                "case {case}: session found a model twice"
+            );
             let mut clause = block(&|v| model.var_value(v) == Some(true));
             clause.push(act.neg());
             session.add_clause(&clause);

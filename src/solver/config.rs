@@ -125,17 +125,20 @@ pub const NATIVE_KEYS: &[(&str, &str)] = &[
     ("subsume", "on or off (subsumption and strengthening)"),
     ("probe", "on or off (failed-literal probing)"),
     ("vivify", "on or off (vivification of learnt clauses)"),
-    ("tiers", "on or off (core/tier-2/local learnt clauses by LBD; off by default)"),
+    (
+        "tiers",
+        "on or off (core/tier-2/local learnt clauses by LBD; off by default)",
+    ),
     ("rephase", "on or off (target and best phases)"),
-    ("elim-bound", "an integer 0..=1000 (clauses an elimination may add)"),
+    (
+        "elim-bound",
+        "an integer 0..=1000 (clauses an elimination may add)",
+    ),
     (
         "elim-lits",
         "on or off (elimination may not add literals either)",
     ),
-    (
-        "elim-long",
-        "on or off (nor clauses longer than 2)",
-    ),
+    ("elim-long", "on or off (nor clauses longer than 2)"),
     (
         "inprocess-first",
         "an integer 0..=100000000 (conflicts before the first round; 0: preprocess)",
@@ -313,7 +316,10 @@ mod tests {
         let err = native_options("n", &Spec::parse("n:elim=maybe").unwrap().settings)
             .unwrap_err()
             .to_string();
-        assert!(err.contains("elim=maybe is out of range: on or off"), "{err}");
+        assert!(
+            err.contains("elim=maybe is out of range: on or off"),
+            "{err}"
+        );
         for (key, _) in NATIVE_KEYS {
             let known = native_options("n", &[(key.to_string(), "x".into())]).unwrap_err();
             assert!(matches!(known, ConfigError::Range { .. }), "{key}: {known}");

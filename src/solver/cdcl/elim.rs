@@ -114,7 +114,11 @@ impl CdclSolver {
         // And long (non-binary) clauses may not grow in number: binary clauses propagate
         // fastest, and turning them into ternary ones cost colouring formulas twice the
         // conflicts.
-        let removed_long = pos.iter().chain(&neg).filter(|&&c| self.arena.len(c) > 2).count();
+        let removed_long = pos
+            .iter()
+            .chain(&neg)
+            .filter(|&&c| self.arena.len(c) > 2)
+            .count();
         let long_bound = removed_long + self.options.elim_bound;
         let mut added_long = 0;
         let mut resolvents: Vec<Vec<u32>> = Vec::new();
