@@ -9,7 +9,8 @@
 //! successive rounds cover every candidate in turn. Phases are not saved while probing.
 //!
 //! Effort: the propagations probing does, limited to the round's share of the search's
-//! propagations (at least two per irredundant clause, 10,000 to `MIN_PROBE_PROPAGATIONS`).
+//! propagations (at least one per two irredundant clauses, 10,000 to
+//! `MIN_PROBE_PROPAGATIONS`).
 
 use super::clause::NO_REASON;
 use super::solver::CdclSolver;
@@ -49,8 +50,8 @@ impl CdclSolver {
         rotate(&mut roots);
         rotate(&mut others);
         // On a small formula the search itself is cheap: probing may always use about
-        // two propagations per irredundant clause, up to MIN_PROBE_PROPAGATIONS.
-        let floor = (2 * self.originals.len() as u64).clamp(10_000, MIN_PROBE_PROPAGATIONS);
+        // one propagation per two irredundant clauses, up to MIN_PROBE_PROPAGATIONS.
+        let floor = (self.originals.len() as u64 / 2).clamp(10_000, MIN_PROBE_PROPAGATIONS);
         let limit = self.stats.propagations + share.max(floor);
         let mut tried = 0u32;
         for code in roots.into_iter().chain(others) {
