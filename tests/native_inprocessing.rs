@@ -17,11 +17,13 @@ use bench::rng::SplitMix64;
 use bench::solver::cdcl::{CdclSolver, Options, RestartPolicy, SolveResult, Stats};
 use proptest::prelude::*;
 
-/// native's options with the first simplification round before the search (native waits
-/// for 2,000 conflicts, which these small formulas seldom reach).
+/// Every technique on, native's off-by-default ones (vivification, tiers) too, with the
+/// first simplification round before the search.
 fn eager() -> Options {
     Options {
         inprocess_first: 0,
+        vivify: true,
+        tiers: true,
         ..Options::simplifying()
     }
 }

@@ -3,7 +3,8 @@
 //! spec). This file splits `--solvers` lists (whose commas also separate settings),
 //! parses a spec, and maps native's setting names onto [`Options`], each value checked
 //! against its allowed range, the range named in the error. native's simplification
-//! techniques (see `cdcl::inprocess`) are settings too (all but `tiers` on by default), so
+//! techniques (see `cdcl::inprocess`) are settings too (all but `vivify` and `tiers` on by
+//! default), so
 //! `--solvers native,native:elim=off,native:simplify=off` compares them side by side.
 
 use super::cdcl::{Options, RestartPolicy};
@@ -120,11 +121,17 @@ pub const NATIVE_KEYS: &[(&str, &str)] = &[
     ("first-reduce", "an integer 1..=100000000 (conflicts)"),
     ("reduce-inc", "an integer 0..=100000000 (conflicts)"),
     ("seed", "an integer 0..=18446744073709551615"),
-    ("simplify", "on or off (every technique below at once)"),
+    (
+        "simplify",
+        "on or off (elim, subsume, probe and vivify at once)",
+    ),
     ("elim", "on or off (bounded variable elimination)"),
     ("subsume", "on or off (subsumption and strengthening)"),
     ("probe", "on or off (failed-literal probing)"),
-    ("vivify", "on or off (vivification of learnt clauses)"),
+    (
+        "vivify",
+        "on or off (vivification of learnt clauses; off by default)",
+    ),
     (
         "tiers",
         "on or off (core/tier-2/local learnt clauses by LBD; off by default)",
@@ -305,11 +312,11 @@ mod tests {
     #[test]
     fn techniques_are_on_by_default_and_switch_off_by_name() {
         let o = native_options("native", &[]).unwrap();
-        assert!(o.inprocess && o.elim && o.subsume && o.probe && o.vivify);
+        assert!(o.inprocess && o.elim && o.subsume && o.probe && !o.vivify);
         assert!(!o.tiers && o.rephase);
-        let spec = Spec::parse("native:elim=off,vivify=false,inprocess-interval=500").unwrap();
+        let spec = Spec::parse("native:elim=off,vivify=on,inprocess-interval=500").unwrap();
         let o = native_options("n", &spec.settings).unwrap();
-        assert!(o.inprocess && !o.elim && !o.vivify && o.subsume && o.probe);
+        assert!(o.inprocess && !o.elim && o.vivify && o.subsume && o.probe);
         assert_eq!(o.inprocess_interval, 500);
         let o = native_options("n", &Spec::parse("n:simplify=off").unwrap().settings).unwrap();
         assert!(!o.inprocess);

@@ -55,7 +55,7 @@ pub struct NativeSolver {
 }
 
 impl Default for NativeSolver {
-    /// The simplification techniques and rephasing on ([`Options::simplifying`]).
+    /// native's choice of techniques ([`Options::simplifying`]).
     fn default() -> Self {
         NativeSolver {
             options: Options::simplifying(),

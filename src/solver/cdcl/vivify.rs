@@ -81,6 +81,7 @@ impl CdclSolver {
                 p.delete(self.arena.lits(c));
             }
             let lbd = self.arena.lbd(c).min(kept.len() as u32);
+            let (activity, used) = (self.arena.activity(c), self.arena.used(c));
             self.arena.delete(c);
             match kept.len() {
                 0 => {
@@ -98,6 +99,10 @@ impl CdclSolver {
                 _ => {
                     let d = self.arena.alloc(&kept, true);
                     self.arena.set_lbd(d, lbd);
+                    // The shorter clause inherits the standing of the old one, or the
+                    // next reduction would take it for a fresh, unused clause.
+                    self.arena.set_activity(d, activity);
+                    self.arena.set_used(d, used);
                     self.arena.set_vivified(d);
                     self.attach(d);
                     self.learnts.push(d);
