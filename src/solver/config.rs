@@ -4,8 +4,8 @@
 //! parses a spec, and maps native's setting names onto [`Options`], each value checked
 //! against its allowed range, the range named in the error. native's simplification
 //! techniques (see `cdcl::inprocess`) are settings too (all but `vivify` and `tiers` on by
-//! default), so
-//! `--solvers native,native:elim=off,native:simplify=off` compares them side by side.
+//! default), so `--solvers native,native:elim=off,native:simplify=off` compares them
+//! side by side.
 
 use super::cdcl::{Options, RestartPolicy};
 
