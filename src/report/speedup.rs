@@ -8,7 +8,7 @@
 
 use std::collections::HashMap;
 
-use crate::report::bootstrap::{RESAMPLES, SEED, median_interval};
+use crate::report::bootstrap::median_interval;
 use crate::report::outcome::Outcome;
 
 /// Times below this are taken as this, seconds: a clock reading of 0 must not make an
@@ -68,7 +68,7 @@ pub fn speedups(
                     Some(base.max(SHORTEST_TIME) / o.time.max(SHORTEST_TIME))
                 })
                 .collect();
-            let interval = median_interval(&ratios, CONFIDENCE, RESAMPLES, SEED);
+            let interval = median_interval(&ratios, CONFIDENCE);
             result.push(Speedup {
                 solver: solver.clone(),
                 encoding: encoding.clone(),

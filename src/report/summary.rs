@@ -4,7 +4,7 @@
 
 use std::fmt::Write;
 
-use crate::report::bootstrap::{RESAMPLES, SEED};
+use crate::report::bootstrap::METHOD;
 use crate::report::score::Score;
 use crate::report::speedup::{CONFIDENCE, Speedup};
 use crate::report::table::{Exporter, Markdown, markdown_text as md};
@@ -51,10 +51,8 @@ impl WrongAnswer {
 pub struct BootstrapSettings {
     /// Confidence of the intervals.
     pub confidence: f64,
-    /// Resamples.
-    pub resamples: usize,
-    /// Seed of the splitmix64 generator.
-    pub seed: u64,
+    /// How they are computed.
+    pub method: &'static str,
 }
 
 /// Everything the summary reports.
@@ -98,8 +96,7 @@ impl Summary {
     pub fn bootstrap_settings() -> BootstrapSettings {
         BootstrapSettings {
             confidence: CONFIDENCE,
-            resamples: RESAMPLES,
-            seed: SEED,
+            method: METHOD,
         }
     }
 
@@ -141,11 +138,9 @@ impl Summary {
     pub fn speedup_note(&self, baseline: &str) -> String {
         format!(
             "Median over the instances both solved (same encoding) of {baseline} time / solver \
-             time; above 1 is faster than {baseline}. {:.0} % bootstrap interval, {} resamples, \
-             seed {:#x}.",
+             time; above 1 is faster than {baseline}. {:.0} % bootstrap interval (exact, no \
+             resampling noise).",
             self.bootstrap.confidence * 100.0,
-            self.bootstrap.resamples,
-            self.bootstrap.seed
         )
     }
 

@@ -4,6 +4,8 @@
 //! a faint dot, so that small samples are not hidden behind a box. How many were solved
 //! is written at the right: a fast box over few solved instances is not a fast solver.
 
+use std::collections::BTreeMap;
+
 use plotters::prelude::*;
 use plotters::style::text_anchor::HPos;
 
@@ -141,15 +143,19 @@ pub fn times(data: &ChartData) -> anyhow::Result<String> {
                 color.stroke_width(3),
                 None,
             )?;
+            // Dots on one spot are drawn as one, as dark as they were together (k layers
+            // of opacity a are one of 1 − (1 − a)^k), so that a million runs make no more
+            // dots than there are spots.
+            let mut layers: BTreeMap<(i32, i32), i32> = BTreeMap::new();
             for (i, t) in times.iter().enumerate() {
                 // A fixed spread over five lanes rather than random jitter: the same data
                 // always draws the same picture.
                 let lane = (i % 5) as i32 - 2;
-                root.draw(&Circle::new(
-                    (px(*t), mid + lane * 3),
-                    2,
-                    DOT.mix(0.45).filled(),
-                ))?;
+                *layers.entry((px(*t), mid + lane * 3)).or_insert(0) += 1;
+            }
+            for (centre, k) in layers {
+                let alpha = 1.0 - (1.0 - DOT_ALPHA).powi(k);
+                root.draw(&Circle::new(centre, 2, DOT.mix(alpha).filled()))?;
             }
         }
         Ok(())
@@ -158,6 +164,8 @@ pub fn times(data: &ChartData) -> anyhow::Result<String> {
 
 /// The colour of the dots of single runs.
 const DOT: RGBColor = rgb(0x222222);
+/// The opacity of one dot.
+const DOT_ALPHA: f64 = 0.45;
 /// The colour of the lines between rows.
 const GRID: RGBColor = rgb(0xE2E2E2);
 /// Faint text.
