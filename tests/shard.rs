@@ -10,7 +10,7 @@ use std::process::{Command, Output};
 use std::time::{Duration, Instant};
 
 use assert_cmd::cargo::CommandCargoExt;
-use bench::run::results::{Row, read_rows};
+use bench::results::{Row, read_rows};
 
 fn bench() -> Command {
     Command::cargo_bin("bench").unwrap()
@@ -60,7 +60,7 @@ fn key_status(rows: &[Row]) -> BTreeSet<(String, String, String, u32, String)> {
     rows.iter()
         .map(|r| {
             let (i, e, s, n) = r.key();
-            (i, e, s, n, r.status.clone())
+            (i, e, s, n, r.status.to_string())
         })
         .collect()
 }

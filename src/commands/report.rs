@@ -8,7 +8,8 @@ use anyhow::Context;
 
 use crate::report::merge::read_and_merge;
 use crate::report::score;
-use crate::report::{ReportOptions, TimeBasis, timed_rows, write_report};
+use crate::report::score::Scoring;
+use crate::report::{ReportOptions, TimeBasis, write_report};
 
 pub(super) fn run(args: ReportArgs) -> anyhow::Result<i32> {
     // Every CSV is read (strictly) before anything is written: a malformed row stops the
@@ -32,10 +33,13 @@ pub(super) fn run(args: ReportArgs) -> anyhow::Result<i32> {
     for line in score::wrong_lines(&merged.rows) {
         eprintln!("{line}");
     }
-    let (timed, _) = timed_rows(&merged.rows, time);
+    let scoring = Scoring {
+        time,
+        timeout: args.timeout,
+    };
     print!(
         "{}",
-        score::text_table(&score::scores_with_timeout(&timed, args.timeout), time)
+        score::text_table(&score::scores(&merged.rows, scoring), time)
     );
     for note in merged.notes() {
         eprintln!("bench: {note}");

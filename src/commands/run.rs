@@ -11,8 +11,10 @@ use clap::Parser;
 
 use crate::cli::{Cli, Command, RunArgs};
 use crate::encode::{Amo, Encoding};
+use crate::report::TimeBasis;
 use crate::report::score;
-use crate::report::{TimeBasis, timed_rows};
+use crate::report::score::Scoring;
+use crate::results::Check;
 use crate::run::shard::Shard;
 use crate::run::{RunOptions, run as run_benchmark};
 use crate::study;
@@ -245,7 +247,7 @@ pub(super) fn run(args: RunArgs) -> anyhow::Result<i32> {
     let open: Vec<_> = summary
         .rows
         .iter()
-        .filter(|r| r.check == crate::run::results::check::ENCODING_OPEN)
+        .filter(|r| r.check == Check::EncodingOpen)
         .collect();
     for r in &open {
         println!(
@@ -256,11 +258,8 @@ pub(super) fn run(args: RunArgs) -> anyhow::Result<i32> {
     if !open.is_empty() {
         println!();
     }
-    let (timed, _) = timed_rows(&summary.rows, TimeBasis::default());
-    print!(
-        "{}",
-        score::text_table(&score::scores(&timed), TimeBasis::default())
-    );
+    let scores = score::scores(&summary.rows, Scoring::default());
+    print!("{}", score::text_table(&scores, TimeBasis::default()));
     if !summary.skipped.is_empty() {
         println!(
             "{} input(s) skipped (listed in summary.md)",

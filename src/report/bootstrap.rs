@@ -109,7 +109,7 @@ fn at_least(n: usize, p: f64, r: usize) -> f64 {
             break;
         }
         total += w;
-        if k - 1 >= r {
+        if k > r {
             above += w;
         }
     }

@@ -9,7 +9,7 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use crate::run::results::{Row, read_rows};
+use crate::results::{Row, read_rows};
 
 /// The rows of several sources, deduplicated.
 #[derive(Debug, Default)]

@@ -2,14 +2,14 @@
 //! comparisons (cactus, scatter, virtual best solver, speedups) work on.
 //!
 //! With repetitions (`--repeat`) a cell has several rows. It counts as solved only if every
-//! repetition solved it, with the median wall time; a single wrong answer makes it wrong;
+//! repetition solved it, with the median time; a single wrong answer makes it wrong;
 //! otherwise it takes the outcome of its first unsolved run. Conservative on purpose: a
 //! solver that is right only sometimes should not look right.
 
 use std::collections::BTreeMap;
 
-use crate::report::score::{counts_as_solved, effective_status, effective_timeout, median};
-use crate::run::results::Row;
+use crate::report::score::{Scoring, median};
+use crate::results::Row;
 use crate::solver::Status;
 
 /// What a solver's answer on one instance amounts to.
@@ -45,15 +45,15 @@ pub struct Outcome {
     pub solver: String,
     /// What came of it.
     pub answer: Answer,
-    /// Wall seconds: the median over the repetitions when solved, else the timeout.
+    /// Seconds (CPU or wall, by the scoring): the median over the repetitions when
+    /// solved, else the timeout.
     pub time: f64,
     /// The timeout it was judged against, seconds.
     pub timeout: f64,
 }
 
-/// The outcomes of `rows`, ordered by (instance, encoding, solver); `timeout` (if any)
-/// replaces the rows' own.
-pub fn outcomes(rows: &[Row], timeout: Option<f64>) -> Vec<Outcome> {
+/// The outcomes of `rows` scored by `scoring`, ordered by (instance, encoding, solver).
+pub fn outcomes(rows: &[Row], scoring: Scoring) -> Vec<Outcome> {
     let mut cells: BTreeMap<(&str, &str, &str), Vec<&Row>> = BTreeMap::new();
     for r in rows {
         cells
@@ -67,22 +67,22 @@ pub fn outcomes(rows: &[Row], timeout: Option<f64>) -> Vec<Outcome> {
             runs.sort_by_key(|r| r.run);
             let limit = runs
                 .iter()
-                .map(|r| effective_timeout(r, timeout))
+                .map(|r| scoring.timeout_of(r))
                 .fold(0.0, f64::max);
             let (answer, time) = if runs.iter().any(|r| r.wrong) {
                 (Answer::Wrong, limit)
-            } else if runs.iter().all(|r| counts_as_solved(r, timeout)) {
-                let answer = match effective_status(runs[0], timeout) {
+            } else if runs.iter().all(|r| scoring.solved(r)) {
+                let answer = match scoring.status_of(runs[0]) {
                     Status::Sat => Answer::Sat,
                     _ => Answer::Unsat,
                 };
-                let mut times: Vec<f64> = runs.iter().map(|r| r.wall_s).collect();
+                let mut times: Vec<f64> = runs.iter().map(|r| scoring.time_of(r)).collect();
                 (answer, median(&mut times))
             } else {
                 let first_failure = runs
                     .iter()
-                    .find(|r| !counts_as_solved(r, timeout))
-                    .map(|r| effective_status(r, timeout));
+                    .find(|r| !scoring.solved(r))
+                    .map(|r| scoring.status_of(r));
                 let answer = match first_failure {
                     Some(Status::Timeout | Status::Memout) => Answer::Timeout,
                     _ => Answer::Error,
@@ -128,7 +128,7 @@ mod tests {
             row("i3", "minimal", "a", "UNSAT", 2.0),
             row("i4", "minimal", "a", "ERROR", 0.1),
         ];
-        let answers: Vec<(Answer, f64)> = outcomes(&rows, None)
+        let answers: Vec<(Answer, f64)> = outcomes(&rows, Scoring::default())
             .iter()
             .map(|o| (o.answer, o.time))
             .collect();

@@ -100,7 +100,7 @@ mod tests {
             row("i3", "e", "fast", "SAT", 1.0),
         ];
         let s = speedups(
-            &outcomes(&rows, None),
+            &outcomes(&rows, crate::report::score::Scoring::default()),
             "base",
             &["base".into(), "fast".into()],
             &["e".into()],

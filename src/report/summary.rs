@@ -10,7 +10,8 @@ use crate::report::speedup::{CONFIDENCE, Speedup};
 use crate::report::table::{Exporter, Markdown, markdown_text as md};
 use crate::report::tables;
 use crate::report::vbs::VirtualBest;
-use crate::run::results::Row;
+use crate::results::{Check, Row};
+use crate::solver::Status;
 
 /// One wrong answer.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
@@ -24,9 +25,9 @@ pub struct WrongAnswer {
     /// Repetition.
     pub run: u32,
     /// What the solver said.
-    pub status: String,
+    pub status: Status,
     /// What the check found.
-    pub check: String,
+    pub check: Check,
     /// Why it is wrong.
     pub error: String,
 }
@@ -39,8 +40,8 @@ impl WrongAnswer {
             encoding: row.encoding.clone(),
             instance: row.instance.clone(),
             run: row.run,
-            status: row.status.clone(),
-            check: row.check.clone(),
+            status: row.status,
+            check: row.check,
             error: row.error.clone(),
         }
     }

@@ -68,14 +68,14 @@ pub fn wrong_answers(wrong: &[WrongAnswer]) -> Table {
         rows: wrong
             .iter()
             .map(|w| {
-                let text = |t: &String| Cell::Text(t.clone());
+                let text = |t: &str| Cell::Text(t.to_string());
                 vec![
                     text(&w.solver),
                     text(&w.encoding),
                     text(&w.instance),
                     Cell::Count(w.run as usize),
-                    text(&w.status),
-                    text(&w.check),
+                    text(w.status.as_str()),
+                    text(w.check.as_str()),
                     text(&w.error),
                 ]
             })

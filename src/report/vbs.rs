@@ -122,7 +122,7 @@ mod tests {
             row("i3", "e", "a", "TIMEOUT", 10.0),
             row("i3", "e", "b", "ERROR", 0.2),
         ];
-        let vbs = virtual_best(&outcomes(&rows, None));
+        let vbs = virtual_best(&outcomes(&rows, crate::report::score::Scoring::default()));
         assert_eq!(
             (vbs.instances, vbs.solved, vbs.sat, vbs.unsat),
             (3, 2, 1, 1)

@@ -15,7 +15,7 @@ pub mod fingerprint;
 pub mod incremental;
 pub mod meta;
 pub mod progress;
-pub mod results;
+
 pub mod shard;
 pub mod solutions;
 
@@ -34,10 +34,10 @@ use crate::encode::{Amo, EncodeOptions, Encoding, encode};
 use crate::puzzle::Puzzle;
 use crate::puzzle::format::ReadOptions;
 use crate::report::{ReportOptions, score, write_report};
+use crate::results::{self, Check, ResultsWriter, Row};
 use crate::solver::{DratFormat, Limits, Solver, SolverConfig, Status, by_name};
 use corpus::{Corpus, Instance, Source};
 use exec::Built;
-use results::{ResultsWriter, Row};
 
 /// Everything `bench run` needs, validated.
 #[derive(Clone, Debug)]
@@ -518,7 +518,7 @@ pub fn run(opts: &RunOptions, interrupt: Arc<AtomicBool>) -> anyhow::Result<RunS
                             instance,
                             &row.solver,
                             &row.encoding,
-                            &row.status,
+                            row.status.as_str(),
                             grids.as_ref(),
                         )
                     {
@@ -568,7 +568,7 @@ pub fn run(opts: &RunOptions, interrupt: Arc<AtomicBool>) -> anyhow::Result<RunS
     };
     if let Err(e) = write_report(&rows, &out_dir, &report_opts) {
         eprintln!("bench: the report could not be drawn ({e:#}); writing the plain summary");
-        let scores = score::scores(&rows);
+        let scores = score::scores(&rows, score::Scoring::default());
         std::fs::write(
             out_dir.join("summary.md"),
             score::markdown(&rows, &scores, &skipped),
@@ -605,8 +605,8 @@ fn refused_row(
         clauses,
         solver: solver.to_string(),
         run,
-        status: Status::Memout.to_string(),
-        check: results::check::UNCHECKED.to_string(),
+        status: Status::Memout,
+        check: Check::Unchecked,
         wall_s: 0.0,
         cpu_s: None,
         max_rss_kb: None,
@@ -660,8 +660,9 @@ fn run_one(
         clauses: built.cnf.num_clauses() as u64,
         solver: solver.name().to_string(),
         run,
-        status: String::new(),
-        check: String::new(),
+        // Filled in when the run ends.
+        status: Status::Unknown,
+        check: Check::Unchecked,
         wall_s: 0.0,
         cpu_s: None,
         max_rss_kb: None,
@@ -685,7 +686,7 @@ fn run_one(
             Ok(n) => row.solutions = n,
             Err(e) => {
                 row.wrong = true;
-                row.check = results::check::MODEL_WRONG.into();
+                row.check = Check::ModelWrong;
                 row.error = e;
             }
         }
@@ -694,7 +695,7 @@ fn run_one(
         }
     }
     let grids = match (&outcome.model, &built.header) {
-        (Some(m), Some(h)) if row.check == results::check::MODEL_OK => {
+        (Some(m), Some(h)) if row.check == Check::ModelOk => {
             crate::check::read_grids(&built.cnf, &h.puzzle, m).solved()
         }
         _ => None,
@@ -712,12 +713,12 @@ pub fn cross_check_unsat(rows: &mut [Row]) -> bool {
     // (instance, encoding or "" for every encoding) -> who witnessed a model.
     let mut witnessed: BTreeMap<(String, String), String> = BTreeMap::new();
     for r in rows.iter() {
-        if r.status() != Some(Status::Sat) {
+        if r.status != Status::Sat {
             continue;
         }
-        let scope = match r.check.as_str() {
-            results::check::MODEL_OK => String::new(),
-            results::check::ENCODING_OPEN => r.encoding.clone(),
+        let scope = match r.check {
+            Check::ModelOk => String::new(),
+            Check::EncodingOpen => r.encoding.clone(),
             _ => continue,
         };
         witnessed
@@ -726,7 +727,7 @@ pub fn cross_check_unsat(rows: &mut [Row]) -> bool {
     }
     let mut changed = false;
     for r in rows.iter_mut() {
-        if r.status() != Some(Status::Unsat) || r.wrong {
+        if r.status != Status::Unsat || r.wrong {
             continue;
         }
         let by = witnessed

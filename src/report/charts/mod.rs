@@ -13,7 +13,7 @@ pub mod times;
 use plotters::prelude::*;
 
 use crate::report::outcome::Outcome;
-use crate::run::results::Row;
+use crate::results::Row;
 use draw::{LegendEntry, LogAxis, Shape, format_seconds, log_axis, rgb};
 
 /// Okabe and Ito's colour-blind-safe palette (its yellow left out: unreadable on white),

@@ -207,6 +207,7 @@ pub fn scatter(data: &ChartData, x_solver: &str, y_solver: &str) -> anyhow::Resu
         // Marks that fall on the same pixel (or grid square) with the same look are drawn
         // once, as the last of them, where the last one drawn would have been: the picture
         // is the same, and a study of a million runs is not a chart of a million marks.
+        type Look = (Mark, (u8, u8, u8), (i32, i32));
         let looks: Vec<(Mark, RGBColor, (i32, i32))> = pairs
             .iter()
             .map(|(mark, a, b)| {
@@ -216,7 +217,7 @@ pub fn scatter(data: &ChartData, x_solver: &str, y_solver: &str) -> anyhow::Resu
                 (*mark, color, (snap(x), snap(y)))
             })
             .collect();
-        let mut last: HashMap<(Mark, (u8, u8, u8), (i32, i32)), usize> = HashMap::new();
+        let mut last: HashMap<Look, usize> = HashMap::new();
         for (i, (mark, color, point)) in looks.iter().enumerate() {
             last.insert((*mark, (color.0, color.1, color.2), *point), i);
         }

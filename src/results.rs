@@ -1,4 +1,6 @@
-//! The results CSV: one row per run, with the columns of DESIGN.md first.
+//! The result row and the results CSV: one row per run, with the columns of DESIGN.md
+//! first. Below both the runner, which writes rows, and the report, which reads them: the
+//! report knows runs only through this file.
 //!
 //! Rows are appended and flushed as each run ends, so a killed bench loses nothing that
 //! finished. Reading back (for `--resume` and `bench report`) tolerates the one thing a
@@ -15,20 +17,79 @@ use serde::{Deserialize, Serialize};
 use crate::solver::Status;
 
 /// What the check of a run found (the `check` column).
-pub mod check {
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Check {
     /// The model satisfies every clause (and, for puzzles, the rules and givens).
-    pub const MODEL_OK: &str = "model-ok";
+    ModelOk,
     /// The model satisfies every clause, but the formula leaves the puzzle open: the grids
     /// read from it are no solution (a defect of the encoding; the solver is right).
-    pub const ENCODING_OPEN: &str = "encoding-open";
+    EncodingOpen,
     /// The model is wrong.
-    pub const MODEL_WRONG: &str = "model-wrong";
+    ModelWrong,
     /// `rate` verified the DRAT proof of UNSAT.
-    pub const PROOF_OK: &str = "proof-ok";
+    ProofOk,
     /// `rate` rejected the DRAT proof.
-    pub const PROOF_FAILED: &str = "proof-failed";
+    ProofFailed,
     /// Nothing to check (UNSAT without a proof, UNKNOWN, TIMEOUT, ...).
-    pub const UNCHECKED: &str = "unchecked";
+    Unchecked,
+}
+
+impl Check {
+    /// The name in the CSV and in messages.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Check::ModelOk => "model-ok",
+            Check::EncodingOpen => "encoding-open",
+            Check::ModelWrong => "model-wrong",
+            Check::ProofOk => "proof-ok",
+            Check::ProofFailed => "proof-failed",
+            Check::Unchecked => "unchecked",
+        }
+    }
+}
+
+impl std::fmt::Display for Check {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Which time of a row a report scores and draws: each row has both.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum TimeBasis {
+    /// CPU time (user + system), what SAT competitions score sequential solvers by: it
+    /// does not grow when the machine is shared.
+    #[default]
+    Cpu,
+    /// Wall-clock time, for parallel solvers (and runs without a CPU measure).
+    Wall,
+}
+
+impl TimeBasis {
+    /// The name on the command line: `cpu` or `wall`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            TimeBasis::Cpu => "cpu",
+            TimeBasis::Wall => "wall",
+        }
+    }
+
+    /// Parses `cpu` or `wall`.
+    pub fn parse(s: &str) -> Option<TimeBasis> {
+        [TimeBasis::Cpu, TimeBasis::Wall]
+            .into_iter()
+            .find(|t| t.as_str() == s)
+    }
+
+    /// How charts and tables name it: `CPU time` or `wall time`.
+    pub fn words(self) -> &'static str {
+        match self {
+            TimeBasis::Cpu => "CPU time",
+            TimeBasis::Wall => "wall time",
+        }
+    }
 }
 
 /// One run: the columns of DESIGN.md, then bench's extras.
@@ -53,9 +114,9 @@ pub struct Row {
     /// Repetition number, from 1.
     pub run: u32,
     /// SAT, UNSAT, UNKNOWN, TIMEOUT, MEMOUT, ERROR.
-    pub status: String,
+    pub status: Status,
     /// model-ok, encoding-open, model-wrong, proof-ok, proof-failed, unchecked.
-    pub check: String,
+    pub check: Check,
     /// Wall-clock seconds (written to the microsecond).
     #[serde(serialize_with = "seconds")]
     pub wall_s: f64,
@@ -85,14 +146,18 @@ pub struct Row {
 }
 
 impl Row {
-    /// The status column parsed.
-    pub fn status(&self) -> Option<Status> {
-        Status::parse(&self.status)
-    }
-
     /// Solved and right: counts towards the solved total and PAR-2.
     pub fn solved(&self) -> bool {
-        !self.wrong && self.status().is_some_and(Status::is_solved)
+        !self.wrong && self.status.is_solved()
+    }
+
+    /// The run's time on `basis`: CPU time, or wall time where no CPU time was measured
+    /// (and on the wall basis).
+    pub fn time(&self, basis: TimeBasis) -> f64 {
+        match (basis, self.cpu_s) {
+            (TimeBasis::Cpu, Some(cpu)) => cpu,
+            _ => self.wall_s,
+        }
     }
 
     /// What identifies a run across restarts: a resumed run skips rows with a key it has.
@@ -258,9 +323,6 @@ pub fn parse_rows(text: &str, name: &str) -> anyhow::Result<Vec<Row>> {
         let row: Row = record
             .deserialize(Some(&headers))
             .map_err(|e| anyhow::anyhow!("{name}:{line}: {e}"))?;
-        if row.status().is_none() {
-            bail!("{name}:{line}: unknown status `{}`", row.status);
-        }
         rows.push(row);
     }
     Ok(rows)
@@ -282,8 +344,8 @@ mod tests {
             clauses: 12_000,
             solver: "native".into(),
             run: 1,
-            status: "SAT".into(),
-            check: check::MODEL_OK.into(),
+            status: Status::Sat,
+            check: Check::ModelOk,
             wall_s: 0.01,
             cpu_s: Some(0.01),
             max_rss_kb: None,
