@@ -6,7 +6,6 @@
 //! otherwise it takes the outcome of its first unsolved run. Conservative on purpose: a
 //! solver that is right only sometimes should not look right.
 
-use std::collections::BTreeMap;
 
 use crate::report::score::{Scoring, median};
 use crate::results::Row;
@@ -36,13 +35,13 @@ impl Answer {
 
 /// One solver on one instance under one encoding.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Outcome {
+pub struct Outcome<'a> {
     /// The instance id.
-    pub instance: String,
+    pub instance: &'a str,
     /// The encoding.
-    pub encoding: String,
+    pub encoding: &'a str,
     /// The solver.
-    pub solver: String,
+    pub solver: &'a str,
     /// What came of it.
     pub answer: Answer,
     /// Seconds (CPU or wall, by the scoring): the median over the repetitions when
@@ -53,18 +52,18 @@ pub struct Outcome {
 }
 
 /// The outcomes of `rows` scored by `scoring`, ordered by (instance, encoding, solver).
-pub fn outcomes(rows: &[Row], scoring: Scoring) -> Vec<Outcome> {
-    let mut cells: BTreeMap<(&str, &str, &str), Vec<&Row>> = BTreeMap::new();
-    for r in rows {
-        cells
-            .entry((&r.instance, &r.encoding, &r.solver))
-            .or_default()
-            .push(r);
+pub fn outcomes(rows: &[Row], scoring: Scoring) -> Vec<Outcome<'_>> {
+    // Rows sorted by (instance, encoding, solver, run), then taken a cell at a time: no
+    // map of a million small vectors.
+    fn cell(r: &Row) -> (&str, &str, &str) {
+        (&r.instance, &r.encoding, &r.solver)
     }
-    cells
-        .into_iter()
-        .map(|((instance, encoding, solver), mut runs)| {
-            runs.sort_by_key(|r| r.run);
+    let mut sorted: Vec<&Row> = rows.iter().collect();
+    sorted.sort_by(|a, b| (cell(a), a.run).cmp(&(cell(b), b.run)));
+    sorted
+        .chunk_by(|a, b| cell(a) == cell(b))
+        .map(|runs| {
+            let (instance, encoding, solver) = cell(runs[0]);
             let limit = runs
                 .iter()
                 .map(|r| scoring.timeout_of(r))
@@ -90,9 +89,9 @@ pub fn outcomes(rows: &[Row], scoring: Scoring) -> Vec<Outcome> {
                 (answer, limit)
             };
             Outcome {
-                instance: instance.to_string(),
-                encoding: encoding.to_string(),
-                solver: solver.to_string(),
+                instance,
+                encoding,
+                solver,
                 answer,
                 time,
                 timeout: limit,

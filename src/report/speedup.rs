@@ -48,7 +48,7 @@ pub fn speedups(
     let mut baseline_times: HashMap<(&str, &str), f64> = HashMap::new();
     for o in outcomes {
         if o.solver == baseline && o.answer.solved() {
-            baseline_times.insert((&o.instance, &o.encoding), o.time);
+            baseline_times.insert((o.instance, o.encoding), o.time);
         }
     }
     let mut result = Vec::new();
@@ -56,15 +56,15 @@ pub fn speedups(
         for encoding in encodings {
             let ran = outcomes
                 .iter()
-                .any(|o| &o.solver == solver && &o.encoding == encoding);
+                .any(|o| o.solver == solver && o.encoding == encoding);
             if !ran {
                 continue;
             }
             let ratios: Vec<f64> = outcomes
                 .iter()
-                .filter(|o| &o.solver == solver && &o.encoding == encoding && o.answer.solved())
+                .filter(|o| o.solver == solver && o.encoding == encoding && o.answer.solved())
                 .filter_map(|o| {
-                    let base = baseline_times.get(&(o.instance.as_str(), o.encoding.as_str()))?;
+                    let base = baseline_times.get(&(o.instance, o.encoding))?;
                     Some(base.max(SHORTEST_TIME) / o.time.max(SHORTEST_TIME))
                 })
                 .collect();

@@ -52,7 +52,7 @@ pub struct Contribution {
 pub fn virtual_best(outcomes: &[Outcome]) -> VirtualBest {
     let mut per_instance: BTreeMap<&str, Vec<&Outcome>> = BTreeMap::new();
     for o in outcomes {
-        per_instance.entry(&o.instance).or_default().push(o);
+        per_instance.entry(o.instance).or_default().push(o);
     }
     let mut vbs = VirtualBest {
         instances: per_instance.len(),
@@ -75,7 +75,7 @@ pub fn virtual_best(outcomes: &[Outcome]) -> VirtualBest {
                 }
                 penalised += best.time;
                 vbs.solved_times.push(best.time);
-                *wins.entry((&best.solver, &best.encoding)).or_default() += 1;
+                *wins.entry((best.solver, best.encoding)).or_default() += 1;
             }
             None => {
                 let timeout = candidates.iter().map(|o| o.timeout).fold(0.0, f64::max);

@@ -70,7 +70,7 @@ impl Mark {
 pub fn scatter(data: &ChartData, x_solver: &str, y_solver: &str) -> anyhow::Result<String> {
     let mut x_outcomes: HashMap<(&str, &str), &Outcome> = HashMap::new();
     for o in data.outcomes.iter().filter(|o| o.solver == x_solver) {
-        x_outcomes.insert((&o.instance, &o.encoding), o);
+        x_outcomes.insert((o.instance, o.encoding), o);
     }
     // Failures last, so that they are drawn over the answers they might hide.
     let mut pairs: Vec<(Mark, &Outcome, &Outcome)> = data
@@ -78,7 +78,7 @@ pub fn scatter(data: &ChartData, x_solver: &str, y_solver: &str) -> anyhow::Resu
         .iter()
         .filter(|o| o.solver == y_solver)
         .filter_map(|y| {
-            let x = *x_outcomes.get(&(y.instance.as_str(), y.encoding.as_str()))?;
+            let x = *x_outcomes.get(&(y.instance, y.encoding))?;
             Some((Mark::of(x, y), x, y))
         })
         .collect();
@@ -211,7 +211,7 @@ pub fn scatter(data: &ChartData, x_solver: &str, y_solver: &str) -> anyhow::Resu
         let looks: Vec<(Mark, RGBColor, (i32, i32))> = pairs
             .iter()
             .map(|(mark, a, b)| {
-                let color = mark_color(*mark, Some(&a.encoding));
+                let color = mark_color(*mark, Some(a.encoding));
                 let (x, y) = at(place(a), place(b));
                 let snap = |v: i32| v - v.rem_euclid(grid) + grid / 2;
                 (*mark, color, (snap(x), snap(y)))

@@ -99,7 +99,7 @@ pub fn times(data: &ChartData) -> anyhow::Result<String> {
             let (_, mid) = at(lo, row as f64 + 0.5);
             let color = data.solver_color(solver);
             let times = data.solved_times(solver, encoding);
-            let of = |o: &&Outcome| &o.solver == solver && &o.encoding == encoding;
+            let of = |o: &&Outcome| o.solver == solver && o.encoding == encoding;
             let ran = data.outcomes.iter().filter(of).count();
             text(root, (plot_left - 10, mid), label, font(FONT), HPos::Right)?;
             let count = format!("{} / {ran}", times.len());
