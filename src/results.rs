@@ -12,6 +12,7 @@ use std::io::{self, Read, Seek, SeekFrom, Write};
 use std::path::Path;
 
 use anyhow::{Context, bail};
+use compact_str::CompactString;
 use serde::{Deserialize, Serialize};
 
 use crate::solver::Status;
@@ -96,21 +97,21 @@ impl TimeBasis {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Row {
     /// The corpus file as named on the command line.
-    pub corpus: String,
+    pub corpus: CompactString,
     /// The stable instance id: file name and line (`hard.txt:12`), or the DIMACS file name.
-    pub instance: String,
+    pub instance: CompactString,
     /// sudoku, latin, pair, or cnf for DIMACS input.
-    pub kind: String,
+    pub kind: CompactString,
     /// The puzzle side (0 for DIMACS).
     pub side: u32,
     /// The encoding (`dimacs` for DIMACS input).
-    pub encoding: String,
+    pub encoding: CompactString,
     /// Variables in the CNF.
     pub vars: u64,
     /// Clauses in the CNF.
     pub clauses: u64,
     /// The solver's name.
-    pub solver: String,
+    pub solver: CompactString,
     /// Repetition number, from 1.
     pub run: u32,
     /// SAT, UNSAT, UNKNOWN, TIMEOUT, MEMOUT, ERROR.
@@ -163,9 +164,9 @@ impl Row {
     /// What identifies a run across restarts: a resumed run skips rows with a key it has.
     pub fn key(&self) -> (String, String, String, u32) {
         (
-            self.instance.clone(),
-            self.encoding.clone(),
-            self.solver.clone(),
+            self.instance.to_string(),
+            self.encoding.to_string(),
+            self.solver.to_string(),
             self.run,
         )
     }
@@ -282,7 +283,10 @@ pub fn read_rows(path: &Path, repair: bool) -> anyhow::Result<Vec<Row>> {
     let name = path.display().to_string();
     let mut file = File::open(path).with_context(|| format!("reading {name}"))?;
     let whole = whole_lines(&mut file).with_context(|| format!("reading {name}"))?;
-    let size = file.metadata().with_context(|| format!("reading {name}"))?.len();
+    let size = file
+        .metadata()
+        .with_context(|| format!("reading {name}"))?
+        .len();
     if repair && whole < size {
         OpenOptions::new()
             .write(true)
@@ -376,6 +380,7 @@ fn parse_reader(reader: impl io::Read, name: &str, lines: usize) -> anyhow::Resu
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::fs;
     use std::io::Write;
 
     fn row(instance: &str) -> Row {

@@ -144,7 +144,7 @@ fn shards_merge_into_what_one_machine_gives() {
     for k in 0..3 {
         let rows = read_rows(&study.join(format!("shards/{k}-of-3/results.csv")), false).unwrap();
         for r in rows {
-            let o = *owner.entry(r.instance.clone()).or_insert(k);
+            let o = *owner.entry(r.instance.to_string()).or_insert(k);
             assert_eq!(o, k, "{} in shards {o} and {k}", r.instance);
         }
     }

@@ -40,7 +40,7 @@ fn default_baseline(rows: &[Row], solvers: &[String]) -> Option<String> {
     if solvers.len() < 2 {
         return None;
     }
-    let child = |s: &String| rows.iter().any(|r| &r.solver == s && r.exit_code.is_some());
+    let child = |s: &String| rows.iter().any(|r| r.solver == s && r.exit_code.is_some());
     let in_process = solvers.iter().any(|s| !child(s));
     let pick = if in_process {
         solvers.iter().find(|s| child(s))

@@ -36,9 +36,9 @@ impl WrongAnswer {
     /// The wrong answer of `row`.
     pub fn of(row: &Row) -> WrongAnswer {
         WrongAnswer {
-            solver: row.solver.clone(),
-            encoding: row.encoding.clone(),
-            instance: row.instance.clone(),
+            solver: row.solver.to_string(),
+            encoding: row.encoding.to_string(),
+            instance: row.instance.to_string(),
             run: row.run,
             status: row.status,
             check: row.check,

@@ -269,14 +269,14 @@ pub fn run_one(
         },
     };
     let mut row = Row {
-        corpus: instance.corpus.clone(),
-        instance: instance.id.clone(),
-        kind: instance.kind(),
+        corpus: instance.corpus.clone().into(),
+        instance: instance.id.clone().into(),
+        kind: instance.kind().into(),
         side: instance.side(),
-        encoding: enc.encoding.to_string(),
+        encoding: enc.encoding.to_string().into(),
         vars: loaded.vars as u64,
         clauses: loaded.clauses + assumptions.len() as u64,
-        solver: solver.name().to_string(),
+        solver: solver.name().to_string().into(),
         run,
         // Filled in when the run ends.
         status: Status::Unknown,

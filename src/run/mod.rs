@@ -596,14 +596,14 @@ fn refused_row(
     (vars, clauses, reason): (u64, u64, String),
 ) -> Row {
     Row {
-        corpus: instance.corpus.clone(),
-        instance: instance.id.clone(),
-        kind: instance.kind(),
+        corpus: instance.corpus.clone().into(),
+        instance: instance.id.clone().into(),
+        kind: instance.kind().into(),
         side: instance.side(),
-        encoding: unit.encoding_name(),
+        encoding: unit.encoding_name().into(),
         vars,
         clauses,
-        solver: solver.to_string(),
+        solver: solver.to_string().into(),
         run,
         status: Status::Memout,
         check: Check::Unchecked,
@@ -651,14 +651,14 @@ fn run_one(
     let proof_to_check = proof.as_deref().zip(proof_style);
     let verdict = exec::verdict(built, &outcome, proof_to_check, proof_limit, &opts.config);
     let mut row = Row {
-        corpus: instance.corpus.clone(),
-        instance: instance.id.clone(),
-        kind: instance.kind(),
+        corpus: instance.corpus.clone().into(),
+        instance: instance.id.clone().into(),
+        kind: instance.kind().into(),
         side: instance.side(),
-        encoding: unit.encoding_name(),
+        encoding: unit.encoding_name().into(),
         vars: built.cnf.num_vars() as u64,
         clauses: built.cnf.num_clauses() as u64,
-        solver: solver.name().to_string(),
+        solver: solver.name().to_string().into(),
         run,
         // Filled in when the run ends.
         status: Status::Unknown,
@@ -718,11 +718,11 @@ pub fn cross_check_unsat(rows: &mut [Row]) -> bool {
         }
         let scope = match r.check {
             Check::ModelOk => String::new(),
-            Check::EncodingOpen => r.encoding.clone(),
+            Check::EncodingOpen => r.encoding.to_string(),
             _ => continue,
         };
         witnessed
-            .entry((r.instance.clone(), scope))
+            .entry((r.instance.to_string(), scope))
             .or_insert_with(|| format!("{} ({})", r.solver, r.encoding));
     }
     let mut changed = false;
@@ -731,8 +731,8 @@ pub fn cross_check_unsat(rows: &mut [Row]) -> bool {
             continue;
         }
         let by = witnessed
-            .get(&(r.instance.clone(), String::new()))
-            .or_else(|| witnessed.get(&(r.instance.clone(), r.encoding.clone())));
+            .get(&(r.instance.to_string(), String::new()))
+            .or_else(|| witnessed.get(&(r.instance.to_string(), r.encoding.to_string())));
         if let Some(by) = by {
             r.wrong = true;
             r.error = format!("UNSAT contradicted by the verified model of {by}");

@@ -53,7 +53,11 @@ pub fn facts(rows: &[Row]) -> BTreeMap<(String, String, String), Facts> {
     rows.iter()
         .map(|r| {
             (
-                (r.instance.clone(), r.encoding.clone(), r.solver.clone()),
+                (
+                    r.instance.to_string(),
+                    r.encoding.to_string(),
+                    r.solver.to_string(),
+                ),
                 (
                     r.status.to_string(),
                     r.check.to_string(),
