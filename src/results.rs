@@ -69,6 +69,9 @@ pub enum TimeBasis {
 }
 
 impl TimeBasis {
+    /// Both bases.
+    pub const ALL: [TimeBasis; 2] = [TimeBasis::Cpu, TimeBasis::Wall];
+
     /// The name on the command line: `cpu` or `wall`.
     pub fn as_str(self) -> &'static str {
         match self {
@@ -79,9 +82,7 @@ impl TimeBasis {
 
     /// Parses `cpu` or `wall`.
     pub fn parse(s: &str) -> Option<TimeBasis> {
-        [TimeBasis::Cpu, TimeBasis::Wall]
-            .into_iter()
-            .find(|t| t.as_str() == s)
+        TimeBasis::ALL.into_iter().find(|t| t.as_str() == s)
     }
 
     /// How charts and tables name it: `CPU time` or `wall time`.

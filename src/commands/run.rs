@@ -10,7 +10,6 @@ use anyhow::{Context, bail};
 use clap::Parser;
 
 use crate::cli::{Cli, Command, RunArgs};
-use crate::encode::{Amo, Encoding};
 use crate::report::TimeBasis;
 use crate::report::score;
 use crate::report::score::Scoring;
@@ -164,17 +163,7 @@ pub(crate) fn options(args: RunArgs) -> anyhow::Result<RunOptions> {
         bail!("--solvers is empty");
     }
     solvers.dedup();
-    let encodings = args
-        .encodings
-        .split(',')
-        .map(|e| {
-            Encoding::parse(e.trim()).with_context(|| {
-                format!("unknown encoding `{e}` (minimal, efficient, extended, pruned, augmented)")
-            })
-        })
-        .collect::<anyhow::Result<Vec<_>>>()?;
-    let amo = Amo::parse(&args.amo)
-        .with_context(|| format!("unknown at-most-one encoding `{}`", args.amo))?;
+    let (encodings, amo) = (args.encodings.clone(), args.amo);
     if !(args.timeout > 0.0 && args.timeout.is_finite()) {
         bail!("--timeout must be a positive number of seconds");
     }

@@ -67,13 +67,7 @@ impl Format {
 
     /// Parses a format name.
     pub fn parse(s: &str) -> Option<Format> {
-        match s {
-            "line" => Some(Format::Line),
-            "prefixed" => Some(Format::Prefixed),
-            "grid" => Some(Format::Grid),
-            "csv" => Some(Format::Csv),
-            _ => None,
-        }
+        Format::ALL.into_iter().find(|f| f.as_str() == s)
     }
 }
 
