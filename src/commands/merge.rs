@@ -105,7 +105,10 @@ pub(super) fn run(mut args: MergeArgs) -> anyhow::Result<i32> {
             eprintln!("{line}");
         }
         let scores = score::scores(&kept, Scoring::default());
-        print!("{}", score::text_table(&scores, TimeBasis::default()));
+        print!(
+            "{}",
+            crate::report::tables::text_table(&scores, TimeBasis::default())
+        );
         format!("report: {}", files.index().display())
     };
     for note in merged.notes() {

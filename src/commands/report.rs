@@ -37,7 +37,7 @@ pub(super) fn run(args: ReportArgs) -> anyhow::Result<i32> {
     };
     print!(
         "{}",
-        score::text_table(&score::scores(&merged.rows, scoring), time)
+        crate::report::tables::text_table(&score::scores(&merged.rows, scoring), time)
     );
     for note in merged.notes() {
         eprintln!("bench: {note}");

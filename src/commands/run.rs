@@ -248,7 +248,10 @@ pub(super) fn run(args: RunArgs) -> anyhow::Result<i32> {
         println!();
     }
     let scores = score::scores(&summary.rows, Scoring::default());
-    print!("{}", score::text_table(&scores, TimeBasis::default()));
+    print!(
+        "{}",
+        crate::report::tables::text_table(&scores, TimeBasis::default())
+    );
     if !summary.skipped.is_empty() {
         println!(
             "{} input(s) skipped (listed in summary.md)",

@@ -31,7 +31,8 @@ pub use crate::results::TimeBasis;
 use charts::ChartData;
 use outcome::first_appearance;
 use score::Scoring;
-use summary::{Summary, WrongAnswer};
+use score::WrongAnswer;
+use summary::Summary;
 
 /// The default baseline of speedups and scatter plots: the first solver run as a child
 /// process (its rows carry an exit code) when in-process solvers are there too, since

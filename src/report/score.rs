@@ -11,13 +11,9 @@
 //! timeout, as it would have in a benchmark run with the shorter limit.
 
 use std::collections::BTreeMap;
-use std::fmt::Write;
 
 use crate::report::TimeBasis;
-use crate::report::summary::WrongAnswer;
-use crate::report::table::{Exporter, Markdown, Terminal};
-use crate::report::tables;
-use crate::results::Row;
+use crate::results::{Check, Row};
 use crate::solver::Status;
 
 /// The scores of one solver on one encoding.
@@ -172,33 +168,38 @@ pub fn wrong_lines(rows: &[Row]) -> Vec<String> {
         .collect()
 }
 
-/// The scores table for the terminal, the times being `time`.
-pub fn text_table(scores: &[Score], time: TimeBasis) -> String {
-    Terminal.table(&tables::scores(scores, time))
+/// One wrong answer.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct WrongAnswer {
+    /// Solver.
+    pub solver: String,
+    /// Encoding.
+    pub encoding: String,
+    /// Instance id.
+    pub instance: String,
+    /// Repetition.
+    pub run: u32,
+    /// What the solver said.
+    pub status: Status,
+    /// What the check found.
+    pub check: Check,
+    /// Why it is wrong.
+    pub error: String,
 }
 
-/// The plain summary that stands in for the report when it cannot be drawn: the wrong
-/// answers first, the scores, and the inputs that were skipped.
-pub fn markdown(rows: &[Row], scores: &[Score], skipped: &[String]) -> String {
-    let mut out = String::from("# Summary\n\n");
-    let wrong: Vec<WrongAnswer> = rows
-        .iter()
-        .filter(|r| r.wrong)
-        .map(WrongAnswer::of)
-        .collect();
-    if !wrong.is_empty() {
-        let _ = writeln!(out, "## WRONG answers ({})\n", wrong.len());
-        out += &Markdown.table(&tables::wrong_answers(&wrong));
-        out.push('\n');
-    }
-    out += &Markdown.table(&tables::scores(scores, TimeBasis::Wall));
-    if !skipped.is_empty() {
-        let _ = writeln!(out, "\n## Skipped inputs ({})\n", skipped.len());
-        for s in skipped {
-            let _ = writeln!(out, "- {s}");
+impl WrongAnswer {
+    /// The wrong answer of `row`.
+    pub fn of(row: &Row) -> WrongAnswer {
+        WrongAnswer {
+            solver: row.solver.to_string(),
+            encoding: row.encoding.to_string(),
+            instance: row.instance.to_string(),
+            run: row.run,
+            status: row.status,
+            check: row.check,
+            error: row.error.clone(),
         }
     }
-    out
 }
 
 #[cfg(test)]

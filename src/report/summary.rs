@@ -4,48 +4,14 @@
 
 use std::fmt::Write;
 
+use crate::report::TimeBasis;
 use crate::report::bootstrap::METHOD;
-use crate::report::score::Score;
+use crate::report::score::{Score, WrongAnswer};
 use crate::report::speedup::{CONFIDENCE, Speedup};
 use crate::report::table::{Exporter, Markdown, markdown_text as md};
 use crate::report::tables;
 use crate::report::vbs::VirtualBest;
-use crate::results::{Check, Row};
-use crate::solver::Status;
-
-/// One wrong answer.
-#[derive(Clone, Debug, PartialEq, serde::Serialize)]
-pub struct WrongAnswer {
-    /// Solver.
-    pub solver: String,
-    /// Encoding.
-    pub encoding: String,
-    /// Instance id.
-    pub instance: String,
-    /// Repetition.
-    pub run: u32,
-    /// What the solver said.
-    pub status: Status,
-    /// What the check found.
-    pub check: Check,
-    /// Why it is wrong.
-    pub error: String,
-}
-
-impl WrongAnswer {
-    /// The wrong answer of `row`.
-    pub fn of(row: &Row) -> WrongAnswer {
-        WrongAnswer {
-            solver: row.solver.to_string(),
-            encoding: row.encoding.to_string(),
-            instance: row.instance.to_string(),
-            run: row.run,
-            status: row.status,
-            check: row.check,
-            error: row.error.clone(),
-        }
-    }
-}
+use crate::results::Row;
 
 /// How the speedup intervals were computed.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
@@ -203,4 +169,33 @@ impl Summary {
         }
         out
     }
+}
+
+/// The plain summary that stands in for the report when it cannot be drawn: the wrong
+/// answers first, the scores, and the inputs that were skipped.
+pub fn plain_markdown(
+    rows: &[Row],
+    scores: &[Score],
+    time: TimeBasis,
+    skipped: &[String],
+) -> String {
+    let mut out = String::from("# Summary\n\n");
+    let wrong: Vec<WrongAnswer> = rows
+        .iter()
+        .filter(|r| r.wrong)
+        .map(WrongAnswer::of)
+        .collect();
+    if !wrong.is_empty() {
+        let _ = writeln!(out, "## WRONG answers ({})\n", wrong.len());
+        out += &Markdown.table(&tables::wrong_answers(&wrong));
+        out.push('\n');
+    }
+    out += &Markdown.table(&tables::scores(scores, time));
+    if !skipped.is_empty() {
+        let _ = writeln!(out, "\n## Skipped inputs ({})\n", skipped.len());
+        for s in skipped {
+            let _ = writeln!(out, "- {s}");
+        }
+    }
+    out
 }

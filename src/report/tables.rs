@@ -4,9 +4,9 @@
 
 use crate::report::TimeBasis;
 use crate::report::score::Score;
+use crate::report::score::WrongAnswer;
 use crate::report::speedup::Speedup;
-use crate::report::summary::WrongAnswer;
-use crate::report::table::{Align, Cell, Table};
+use crate::report::table::{Align, Cell, Exporter, Table, Terminal};
 use crate::report::vbs::VirtualBest;
 
 use Align::{Left, Right};
@@ -127,4 +127,9 @@ pub fn speedups(speedups: &[Speedup]) -> Table {
             .collect(),
         note: None,
     }
+}
+
+/// The scores table for the terminal, the times being `time`.
+pub fn text_table(scores: &[Score], time: TimeBasis) -> String {
+    Terminal.table(&self::scores(scores, time))
 }

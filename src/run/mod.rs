@@ -571,7 +571,12 @@ pub fn run(opts: &RunOptions, interrupt: Arc<AtomicBool>) -> anyhow::Result<RunS
         let scores = score::scores(&rows, score::Scoring::default());
         std::fs::write(
             out_dir.join("summary.md"),
-            score::markdown(&rows, &scores, &skipped),
+            crate::report::summary::plain_markdown(
+                &rows,
+                &scores,
+                crate::results::TimeBasis::default(),
+                &skipped,
+            ),
         )?;
     }
     run_meta.end = Some(meta::utc_stamps(SystemTime::now()).0);

@@ -721,13 +721,13 @@ pub fn helper() -> Option<&'static Path> {
     HELPER
         .get_or_init(|| {
             let found = if let Some(p) = std::env::var_os(HELPER_ENV).filter(|p| !p.is_empty()) {
-                super::locate::is_executable(Path::new(&p)).then(|| PathBuf::from(p))
+                is_executable(Path::new(&p)).then(|| PathBuf::from(p))
             } else {
                 let exe = std::env::current_exe().ok()?;
                 let dir = exe.parent()?;
                 [dir.join("bench-exec"), dir.parent()?.join("bench-exec")]
                     .into_iter()
-                    .find(|p| super::locate::is_executable(p))
+                    .find(|p| is_executable(p))
             }?;
             let answer = Command::new(&found)
                 .arg("--protocol")
@@ -887,6 +887,12 @@ pub fn signal_name(signal: i32) -> String {
         _ => return format!("signal {signal}"),
     };
     name.to_string()
+}
+
+/// True for an existing regular file (after symlinks) with an execute bit.
+pub fn is_executable(path: &Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
 }
 
 #[cfg(test)]
