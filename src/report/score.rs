@@ -208,27 +208,8 @@ mod tests {
 
     fn row(solver: &str, status: &str, wall: f64, wrong: bool) -> Row {
         Row {
-            corpus: "c".into(),
-            instance: "i".into(),
-            kind: "sudoku".into(),
-            side: 9,
-            encoding: "extended".into(),
-            vars: 1,
-            clauses: 1,
-            solver: solver.into(),
-            run: 1,
-            status: Status::parse(status).expect("a status"),
-            check: crate::results::Check::Unchecked,
-            wall_s: wall,
-            cpu_s: None,
-            max_rss_kb: None,
-            exit_code: None,
-            timeout_s: 10.0,
-            jobs: 1,
-            error: String::new(),
             wrong,
-            solutions: None,
-            givens: None,
+            ..crate::report::test_rows::row("i", "extended", solver, status, wall)
         }
     }
 

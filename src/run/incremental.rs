@@ -268,30 +268,12 @@ pub fn run_one(
             reason: None,
         },
     };
-    let mut row = Row {
-        corpus: instance.corpus.clone().into(),
-        instance: instance.id.clone().into(),
-        kind: instance.kind().into(),
-        side: instance.side(),
-        encoding: enc.encoding.to_string().into(),
-        vars: loaded.vars as u64,
-        clauses: loaded.clauses + assumptions.len() as u64,
-        solver: solver.name().to_string().into(),
-        run,
-        // Filled in when the run ends.
-        status: Status::Unknown,
-        check: Check::Unchecked,
-        wall_s: 0.0,
-        cpu_s: None,
-        max_rss_kb: None,
-        exit_code: None,
-        timeout_s: opts.timeout.as_secs_f64(),
-        jobs: opts.jobs as u32,
-        error: String::new(),
-        wrong: false,
-        solutions: None,
-        givens: instance.givens(),
-    };
+    let size = (
+        loaded.vars as u64,
+        loaded.clauses + assumptions.len() as u64,
+    );
+    let encoding = enc.encoding.as_str();
+    let mut row = crate::run::new_row(opts, instance, encoding, solver.name(), run, size);
     fill_row(&mut row, &outcome, &verdict);
     let mut keep = outcome.status.is_solved() && loaded.session.usable();
     if opts.count >= 2

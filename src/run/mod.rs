@@ -591,6 +591,41 @@ pub fn run(opts: &RunOptions, interrupt: Arc<AtomicBool>) -> anyhow::Result<RunS
     })
 }
 
+/// The row of a run as it starts: what the run is, its size and limits; the outcome's
+/// columns are filled in when it ends.
+pub(crate) fn new_row(
+    opts: &RunOptions,
+    instance: &Instance,
+    encoding: &str,
+    solver: &str,
+    run: u32,
+    (vars, clauses): (u64, u64),
+) -> Row {
+    Row {
+        corpus: instance.corpus.as_str().into(),
+        instance: instance.id.as_str().into(),
+        kind: instance.kind().into(),
+        side: instance.side(),
+        encoding: encoding.into(),
+        vars,
+        clauses,
+        solver: solver.into(),
+        run,
+        status: Status::Unknown,
+        check: Check::Unchecked,
+        wall_s: 0.0,
+        cpu_s: None,
+        max_rss_kb: None,
+        exit_code: None,
+        timeout_s: opts.timeout.as_secs_f64(),
+        jobs: opts.jobs as u32,
+        error: String::new(),
+        wrong: false,
+        solutions: None,
+        givens: instance.givens(),
+    }
+}
+
 /// The row of a run whose formula was refused as too big for memory (MEMOUT).
 fn refused_row(
     opts: &RunOptions,
@@ -601,27 +636,16 @@ fn refused_row(
     (vars, clauses, reason): (u64, u64, String),
 ) -> Row {
     Row {
-        corpus: instance.corpus.clone().into(),
-        instance: instance.id.clone().into(),
-        kind: instance.kind().into(),
-        side: instance.side(),
-        encoding: unit.encoding_name().into(),
-        vars,
-        clauses,
-        solver: solver.to_string().into(),
-        run,
         status: Status::Memout,
-        check: Check::Unchecked,
-        wall_s: 0.0,
-        cpu_s: None,
-        max_rss_kb: None,
-        exit_code: None,
-        timeout_s: opts.timeout.as_secs_f64(),
-        jobs: opts.jobs as u32,
         error: reason,
-        wrong: false,
-        solutions: None,
-        givens: instance.givens(),
+        ..new_row(
+            opts,
+            instance,
+            &unit.encoding_name(),
+            solver,
+            run,
+            (vars, clauses),
+        )
     }
 }
 
@@ -655,30 +679,9 @@ fn run_one(
     let proof_limit = opts.timeout.saturating_mul(10).max(Duration::from_secs(60));
     let proof_to_check = proof.as_deref().zip(proof_style);
     let verdict = exec::verdict(built, &outcome, proof_to_check, proof_limit, &opts.config);
-    let mut row = Row {
-        corpus: instance.corpus.clone().into(),
-        instance: instance.id.clone().into(),
-        kind: instance.kind().into(),
-        side: instance.side(),
-        encoding: unit.encoding_name().into(),
-        vars: built.cnf.num_vars() as u64,
-        clauses: built.cnf.num_clauses() as u64,
-        solver: solver.name().to_string().into(),
-        run,
-        // Filled in when the run ends.
-        status: Status::Unknown,
-        check: Check::Unchecked,
-        wall_s: 0.0,
-        cpu_s: None,
-        max_rss_kb: None,
-        exit_code: None,
-        timeout_s: opts.timeout.as_secs_f64(),
-        jobs: opts.jobs as u32,
-        error: String::new(),
-        wrong: false,
-        solutions: None,
-        givens: instance.givens(),
-    };
+    let size = (built.cnf.num_vars() as u64, built.cnf.num_clauses() as u64);
+    let name = unit.encoding_name();
+    let mut row = new_row(opts, instance, &name, solver.name(), run, size);
     exec::fill_row(&mut row, &outcome, &verdict);
     if opts.count >= 2
         && outcome.status == Status::Sat

@@ -213,6 +213,32 @@ pub fn read_str(text: &str, name: &str, opts: &ReadOptions) -> Result<PuzzleFile
     Ok(PuzzleFile { format, entries })
 }
 
+/// For the readers' unit tests: `text` read as `format`, each entry a puzzle with its line
+/// or the error's text (a clash of givens shown as an error, to test its message).
+#[cfg(test)]
+pub(crate) fn entries_for_tests(
+    text: &str,
+    name: &str,
+    format: Format,
+    kind: Option<Kind>,
+) -> Vec<Result<(usize, Puzzle), String>> {
+    let opts = ReadOptions {
+        format: Some(format),
+        kind,
+        alphabet: None,
+    };
+    let file = read_str(text, name, &opts).expect("the file reads");
+    file.entries
+        .into_iter()
+        .map(|e| {
+            e.map_err(|e| e.to_string()).and_then(|e| match e.clash {
+                Some(why) => Err(format!("{name}:{}: clash: {why}", e.line)),
+                None => Ok((e.line, e.puzzle)),
+            })
+        })
+        .collect()
+}
+
 /// Writes one puzzle in `format`. Grid and CSV blocks end with a blank line, so that
 /// puzzles written one after another make a file that reads back as the same puzzles.
 ///
