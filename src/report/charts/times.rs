@@ -125,6 +125,21 @@ pub fn times(data: &ChartData) -> anyhow::Result<String> {
                 continue;
             }
             let px = |t: f64| at(t, 0.0).0;
+            // The dots first, so that the box and its median stay on top of thousands of
+            // them. Dots on one spot are drawn as one, as dark as they were together (k layers
+            // of opacity a are one of 1 − (1 − a)^k), so that a million runs make no more
+            // dots than there are spots.
+            let mut layers: BTreeMap<(i32, i32), i32> = BTreeMap::new();
+            for (i, t) in times.iter().enumerate() {
+                // A fixed spread over five lanes rather than random jitter: the same data
+                // always draws the same picture.
+                let lane = (i % 5) as i32 - 2;
+                *layers.entry((px(*t), mid + lane * 3)).or_insert(0) += 1;
+            }
+            for (centre, k) in layers {
+                let alpha = 1.0 - (1.0 - DOT_ALPHA).powi(k);
+                root.draw(&Circle::new(centre, 2, DOT.mix(alpha).filled()))?;
+            }
             let [q1, q2, q3] = [0.25, 0.5, 0.75].map(|q| px(quantile(&times, q)));
             let (fastest, slowest) = (px(times[0]), px(times[times.len() - 1]));
             let whisker = color.stroke_width(2);
@@ -143,20 +158,6 @@ pub fn times(data: &ChartData) -> anyhow::Result<String> {
                 color.stroke_width(3),
                 None,
             )?;
-            // Dots on one spot are drawn as one, as dark as they were together (k layers
-            // of opacity a are one of 1 − (1 − a)^k), so that a million runs make no more
-            // dots than there are spots.
-            let mut layers: BTreeMap<(i32, i32), i32> = BTreeMap::new();
-            for (i, t) in times.iter().enumerate() {
-                // A fixed spread over five lanes rather than random jitter: the same data
-                // always draws the same picture.
-                let lane = (i % 5) as i32 - 2;
-                *layers.entry((px(*t), mid + lane * 3)).or_insert(0) += 1;
-            }
-            for (centre, k) in layers {
-                let alpha = 1.0 - (1.0 - DOT_ALPHA).powi(k);
-                root.draw(&Circle::new(centre, 2, DOT.mix(alpha).filled()))?;
-            }
         }
         Ok(())
     })
