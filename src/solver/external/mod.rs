@@ -16,6 +16,7 @@ pub mod adapters;
 pub mod cgroup;
 pub mod command;
 pub mod locate;
+pub mod reap;
 pub mod run;
 pub mod verdict;
 
