@@ -15,9 +15,10 @@ cargo build --release --quiet --bin bench
 bench=$PWD/target/release/bench
 work=${1:-$(mktemp -d)}
 mkdir -p "$work"
-timed() { # GNU time's line, whatever the command's output is redirected to
+exec 3>&1 # the timings go here, whatever the command's output is redirected to
+timed() { # GNU time's line
   /usr/bin/time -o "$work/time.txt" -f "  %e s wall, %M KiB peak RSS" "$@" || true
-  cat "$work/time.txt"
+  cat "$work/time.txt" >&3
 }
 
 python3 - "$work/big.txt" <<'PY'

@@ -3,7 +3,30 @@
 
 use std::path::PathBuf;
 
-use clap::{Args, Parser, Subcommand};
+use clap::builder::PossibleValue;
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+use crate::encode::{Amo, Encoding};
+use crate::generate::Variant;
+use crate::puzzle::Kind;
+use crate::puzzle::format::Format;
+use crate::results::TimeBasis;
+
+/// Option values that name things come from the type's own list (`ALL`) and names
+/// (`as_str`): `--help` lists them, and a new one is added in one place.
+macro_rules! value_enum {
+    ($($t:ty),*) => {$(
+        impl ValueEnum for $t {
+            fn value_variants<'a>() -> &'a [Self] {
+                &<$t>::ALL
+            }
+            fn to_possible_value(&self) -> Option<PossibleValue> {
+                Some(PossibleValue::new(self.as_str()))
+            }
+        }
+    )*};
+}
+value_enum!(Encoding, Amo, Kind, Format, Variant, TimeBasis);
 
 /// Compare SAT solvers and CNF encodings on sudoku-family puzzles; every answer checked.
 #[derive(Debug, Parser)]
@@ -120,12 +143,12 @@ pub struct SolverLookupArgs {
 /// How puzzle files are read, for every command that reads them.
 #[derive(Debug, Args, Clone, Default)]
 pub struct PuzzleInputArgs {
-    /// Read the puzzles as this kind: sudoku, latin or pair (default: from the shape).
+    /// Read the puzzles as this kind (default: from the shape).
     #[arg(long)]
-    pub kind: Option<String>,
-    /// Input format: line, prefixed, grid or csv (default: detected).
+    pub kind: Option<Kind>,
+    /// Input format (default: detected).
     #[arg(long)]
-    pub format: Option<String>,
+    pub format: Option<Format>,
     /// The symbols of 1, 2, 3, … when a corpus does not use bench's `1`-`9`, `A`-`Z`, `a`-`z`
     /// (`ABCDEFGHIJKLMNOP` for 16×16 written with letters, `0123456789ABCDEF` for hex
     /// digits; `letters` for `A`-`Z` then `a`-`z`). `.` is a blank, and `0` unless used.
@@ -139,12 +162,12 @@ pub struct EncodeArgs {
     /// Puzzle files (any format of DESIGN.md).
     #[arg(required = true)]
     pub puzzles: Vec<PathBuf>,
-    /// minimal, efficient, extended, pruned or augmented.
+    /// The encoding.
     #[arg(long, default_value = "extended")]
-    pub encoding: String,
-    /// At-most-one sub-encoding: pairwise or sequential.
+    pub encoding: Encoding,
+    /// At-most-one sub-encoding.
     #[arg(long, default_value = "pairwise")]
-    pub amo: String,
+    pub amo: Amo,
     /// How puzzle files are read.
     #[command(flatten)]
     pub input: PuzzleInputArgs,
@@ -185,10 +208,10 @@ pub struct SolveArgs {
     pub binary_proof: bool,
     /// Puzzle files: the encoding to solve with.
     #[arg(long, default_value = "extended")]
-    pub encoding: String,
+    pub encoding: Encoding,
     /// Puzzle files: the at-most-one sub-encoding.
     #[arg(long, default_value = "pairwise")]
-    pub amo: String,
+    pub amo: Amo,
     /// How puzzle files are read.
     #[command(flatten)]
     pub input: PuzzleInputArgs,
@@ -206,11 +229,11 @@ pub struct RunArgs {
     #[arg(long, default_value = "native")]
     pub solvers: String,
     /// Comma-separated encodings for puzzles.
-    #[arg(long, default_value = "extended")]
-    pub encodings: String,
-    /// At-most-one sub-encoding: pairwise or sequential.
+    #[arg(long, default_value = "extended", value_delimiter = ',')]
+    pub encodings: Vec<Encoding>,
+    /// At-most-one sub-encoding.
     #[arg(long, default_value = "pairwise")]
-    pub amo: String,
+    pub amo: Amo,
     /// Per-run wall-clock limit in seconds.
     #[arg(long, default_value_t = 100.0)]
     pub timeout: f64,
@@ -338,16 +361,16 @@ pub struct ReportArgs {
     pub timeout: Option<f64>,
     /// Score and draw CPU time (user + system, what SAT competitions use for sequential
     /// solvers) or wall time (for parallel solvers). Every chart says which.
-    #[arg(long, default_value = "cpu", value_parser = ["cpu", "wall"])]
-    pub time: String,
+    #[arg(long, default_value = "cpu")]
+    pub time: TimeBasis,
 }
 
 /// `bench gen`.
 #[derive(Debug, Args)]
 pub struct GenArgs {
-    /// sudoku, latin or pair.
+    /// The kind of puzzle.
     #[arg(long, default_value = "sudoku")]
-    pub kind: String,
+    pub kind: Kind,
     /// Box size k of a sudoku or pair (side k²).
     #[arg(long = "box", value_name = "K", conflicts_with = "side")]
     pub box_size: Option<usize>,
@@ -375,14 +398,14 @@ pub struct GenArgs {
     /// Spoil each (minimal) puzzle on purpose: `unsolvable` adds a given that contradicts
     /// the unique solution without breaking a rule; `ambiguous` removes one given, so the
     /// puzzle has several solutions. For testing UNSAT answers and `--count 2`.
-    #[arg(long, value_name = "unsolvable|ambiguous")]
-    pub variant: Option<String>,
+    #[arg(long)]
+    pub variant: Option<Variant>,
     /// Shuffled copies the rating averages over.
     #[arg(long, default_value_t = 3)]
     pub shuffles: usize,
-    /// Output format: line, prefixed, grid or csv (default: csv for pairs, else line).
+    /// Output format (default: csv for pairs, else line).
     #[arg(long)]
-    pub format: Option<String>,
+    pub format: Option<Format>,
     /// Write to FILE (default: stdout).
     #[arg(short = 'o', long = "out", value_name = "FILE")]
     pub out: Option<PathBuf>,

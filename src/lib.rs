@@ -13,6 +13,7 @@ pub mod encode;
 pub mod generate;
 pub mod puzzle;
 pub mod report;
+pub mod results;
 pub mod rng;
 pub mod run;
 pub mod solver;

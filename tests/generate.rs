@@ -12,7 +12,7 @@ use bench::cnf::{ClauseSink, Cnf, Lit};
 use bench::encode::{EncodeOptions, encode, grid_var};
 use bench::puzzle::Puzzle;
 use bench::puzzle::format::{ReadOptions, read_path as read_puzzles};
-use bench::run::results::read_rows;
+use bench::results::read_rows;
 
 fn bench() -> Command {
     Command::cargo_bin("bench").unwrap()

@@ -15,7 +15,7 @@ use serde_json::Value;
 /// | i2       | UNSAT 2.0    | TIMEOUT     |
 /// | i3       | TIMEOUT      | ERROR 0.3   |
 /// | i4       | SAT 4.0 WRONG| SAT 3.0     |
-fn rows() -> Vec<bench::run::results::Row> {
+fn rows() -> Vec<bench::results::Row> {
     let mut wrong = row("i4", "e", "a", "SAT", 4.0);
     wrong.wrong = true;
     vec![

@@ -10,7 +10,7 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use assert_cmd::cargo::CommandCargoExt;
-use bench::run::results::{Row, read_rows};
+use bench::results::{Row, read_rows};
 
 fn bench() -> Command {
     Command::cargo_bin("bench").unwrap()
@@ -89,7 +89,7 @@ fn a_plain_run_writes_results_run_json_and_summary() {
     assert_eq!(rows.len(), 9);
     assert!(
         rows.iter()
-            .all(|r| r.status == "SAT" && r.check == "model-ok" && !r.wrong),
+            .all(|r| r.status.as_str() == "SAT" && r.check.as_str() == "model-ok" && !r.wrong),
         "{rows:?}"
     );
     assert!(
@@ -145,11 +145,11 @@ fn a_liar_is_wrong_listed_first_and_fails_the_run() {
     for r in &rows {
         match r.solver.as_str() {
             "liar" => assert!(
-                r.wrong && r.status == "UNSAT" && r.error.contains("contradicted"),
+                r.wrong && r.status.as_str() == "UNSAT" && r.error.contains("contradicted"),
                 "{r:?}"
             ),
-            "badmodel" => assert!(r.wrong && r.check == "model-wrong", "{r:?}"),
-            _ => assert!(!r.wrong && r.check == "model-ok", "{r:?}"),
+            "badmodel" => assert!(r.wrong && r.check.as_str() == "model-wrong", "{r:?}"),
+            _ => assert!(!r.wrong && r.check.as_str() == "model-ok", "{r:?}"),
         }
     }
     let summary = std::fs::read_to_string(out.join("summary.md")).unwrap();
@@ -185,7 +185,7 @@ fn real_solvers_times_encodings_give_one_checked_row_per_run() {
     assert_eq!(distinct.len(), rows.len(), "a run is recorded twice");
     for r in &rows {
         assert!(
-            r.status == "SAT" && r.check == "model-ok" && !r.wrong,
+            r.status.as_str() == "SAT" && r.check.as_str() == "model-ok" && !r.wrong,
             "{r:?}"
         );
         assert!(r.cpu_s.is_some() && r.wall_s > 0.0, "{r:?}");
@@ -245,7 +245,7 @@ fn proofs_are_checked_and_a_bogus_proof_is_wrong() {
             "proof-ok"
         };
         assert!(
-            r.status == "UNSAT" && r.check == expected && !r.wrong,
+            r.status.as_str() == "UNSAT" && r.check.as_str() == expected && !r.wrong,
             "{r:?}"
         );
     }
@@ -269,9 +269,9 @@ fn proofs_are_checked_and_a_bogus_proof_is_wrong() {
         // The spoiled sudokus fall to unit propagation alone, so any proof certifies
         // them (rightly); pigeonhole needs real lemmas.
         if r.solver == "kissat" && r.instance.starts_with("php") {
-            assert!(r.wrong && r.check == "proof-failed", "{r:?}");
+            assert!(r.wrong && r.check.as_str() == "proof-failed", "{r:?}");
         } else {
-            assert!(!r.wrong && r.check == "proof-ok", "{r:?}");
+            assert!(!r.wrong && r.check.as_str() == "proof-ok", "{r:?}");
         }
     }
 }
@@ -387,7 +387,7 @@ fn a_full_disk_keeps_every_whole_row_and_resume_finishes() {
     assert_eq!(rows.len(), 20 * 3 * 3 * 2);
     let distinct: BTreeSet<_> = keys(&rows).into_iter().collect();
     assert_eq!(distinct.len(), rows.len(), "a run is recorded twice");
-    assert!(rows.iter().all(|r| r.check == "model-ok"));
+    assert!(rows.iter().all(|r| r.check.as_str() == "model-ok"));
 }
 
 /// A run stopped by the clock is TIMEOUT for every solver alike: the in-process native
@@ -417,7 +417,7 @@ fn the_clock_stops_every_solver_as_timeout() {
     let rows = read_rows(&out.join("results.csv"), false).unwrap();
     assert_eq!(rows.len(), 4);
     for r in &rows {
-        assert!(r.status == "TIMEOUT" && !r.wrong, "{r:?}");
+        assert!(r.status.as_str() == "TIMEOUT" && !r.wrong, "{r:?}");
         assert!(r.wall_s >= 0.5 && r.wall_s < 3.0, "{r:?}");
     }
 }

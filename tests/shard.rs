@@ -10,7 +10,7 @@ use std::process::{Command, Output};
 use std::time::{Duration, Instant};
 
 use assert_cmd::cargo::CommandCargoExt;
-use bench::run::results::{Row, read_rows};
+use bench::results::{Row, read_rows};
 
 fn bench() -> Command {
     Command::cargo_bin("bench").unwrap()
@@ -60,7 +60,7 @@ fn key_status(rows: &[Row]) -> BTreeSet<(String, String, String, u32, String)> {
     rows.iter()
         .map(|r| {
             let (i, e, s, n) = r.key();
-            (i, e, s, n, r.status.clone())
+            (i, e, s, n, r.status.to_string())
         })
         .collect()
 }
@@ -144,7 +144,7 @@ fn shards_merge_into_what_one_machine_gives() {
     for k in 0..3 {
         let rows = read_rows(&study.join(format!("shards/{k}-of-3/results.csv")), false).unwrap();
         for r in rows {
-            let o = *owner.entry(r.instance.clone()).or_insert(k);
+            let o = *owner.entry(r.instance.to_string()).or_insert(k);
             assert_eq!(o, k, "{} in shards {o} and {k}", r.instance);
         }
     }

@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::time::{Duration, Instant};
 
-use bench::run::results::{Row, read_rows};
+use bench::results::{Row, read_rows};
 
 fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -174,7 +174,7 @@ fn key_status(rows: &[Row]) -> BTreeSet<(String, String, String, u32, String)> {
     rows.iter()
         .map(|r| {
             let (i, e, s, n) = r.key();
-            (i, e, s, n, r.status.clone())
+            (i, e, s, n, r.status.to_string())
         })
         .collect()
 }

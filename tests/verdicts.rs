@@ -14,7 +14,7 @@ use std::path::Path;
 use std::process::Command;
 
 use assert_cmd::cargo::CommandCargoExt;
-use bench::run::results::read_rows;
+use bench::results::read_rows;
 
 /// Unique 9×9 sudokus: Norvig's "hardest" (the example), the first of the
 /// generated hard set, and a minimal one.
@@ -125,7 +125,7 @@ fn every_solver_encoding_amo_and_kind_is_model_ok_with_the_right_count() {
                     );
                     assert_eq!(r.solutions, Some(count), "{what}");
                 }
-                None => assert_eq!(r.status, "UNSAT", "{what}"),
+                None => assert_eq!(r.status.as_str(), "UNSAT", "{what}"),
             }
             seen += 1;
         }

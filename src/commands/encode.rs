@@ -16,7 +16,10 @@ use crate::puzzle::Puzzle;
 use crate::puzzle::format::{Entry, read_path};
 
 pub(super) fn run(args: EncodeArgs) -> anyhow::Result<i32> {
-    let opts = super::encode_options(&args.encoding, &args.amo)?;
+    let opts = EncodeOptions {
+        encoding: args.encoding,
+        amo: args.amo,
+    };
     let read = super::read_options(&args.input)?;
     let mut puzzles: Vec<(PathBuf, Entry)> = Vec::new();
     let mut bad = 0;

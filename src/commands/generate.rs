@@ -13,8 +13,7 @@ use crate::puzzle::format::{Format, write};
 use crate::puzzle::{Kind, exact_sqrt};
 
 fn options(args: &GenArgs) -> anyhow::Result<(GenOptions, Format)> {
-    let kind = Kind::parse(&args.kind)
-        .with_context(|| format!("unknown kind `{}` (sudoku, latin, pair)", args.kind))?;
+    let kind = args.kind;
     let side = match (args.box_size, args.side, kind) {
         (Some(k), _, _) => k * k,
         (None, Some(n), _) => n,
@@ -29,21 +28,13 @@ fn options(args: &GenArgs) -> anyhow::Result<(GenOptions, Format)> {
     if args.count == 0 {
         bail!("--count must be at least 1");
     }
-    let format = match &args.format {
-        Some(f) => Format::parse(f)
-            .with_context(|| format!("unknown format `{f}` (line, prefixed, grid, csv)"))?,
+    let format = match args.format {
+        Some(f) => f,
         None if kind == Kind::Pair => Format::Csv,
         None if side > 61 => Format::Grid,
         None => Format::Line,
     };
-    let variant = args
-        .variant
-        .as_deref()
-        .map(|v| {
-            Variant::parse(v)
-                .with_context(|| format!("unknown variant `{v}` (unsolvable, ambiguous)"))
-        })
-        .transpose()?;
+    let variant = args.variant;
     if variant == Some(Variant::Ambiguous) && args.givens.is_some() {
         bail!(
             "--variant ambiguous needs a minimal puzzle (drop --givens): only then does removing a given add solutions"

@@ -3,9 +3,10 @@
 //! complete them. Exit status: 0 merged, 1 runs missing (or a wrong answer), 2 refused.
 
 use crate::cli::MergeArgs;
+use crate::report::TimeBasis;
 use crate::report::score;
-use crate::report::{TimeBasis, timed_rows};
-use crate::run::results::Row;
+use crate::report::score::Scoring;
+use crate::results::Row;
 use crate::study::merge::{
     Refused, ResultsOut, merge, read_plans, write_missing, write_report_of, write_side_files,
 };
@@ -103,10 +104,10 @@ pub(super) fn run(mut args: MergeArgs) -> anyhow::Result<i32> {
         for line in score::wrong_lines(&kept) {
             eprintln!("{line}");
         }
-        let (timed, _) = timed_rows(&kept, TimeBasis::default());
+        let scores = score::scores(&kept, Scoring::default());
         print!(
             "{}",
-            score::text_table(&score::scores(&timed), TimeBasis::default())
+            crate::report::tables::text_table(&scores, TimeBasis::default())
         );
         format!("report: {}", files.index().display())
     };

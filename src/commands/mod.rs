@@ -15,12 +15,10 @@ mod status;
 
 use std::path::PathBuf;
 
-use anyhow::{Context, bail};
+use anyhow::bail;
 
 use crate::cli::{Cli, Command, PuzzleInputArgs, SolverLookupArgs};
-use crate::encode::{Amo, EncodeOptions, Encoding};
-use crate::puzzle::Kind;
-use crate::puzzle::format::{Format, ReadOptions};
+use crate::puzzle::format::ReadOptions;
 use crate::puzzle::symbols::Alphabet;
 use crate::solver::SolverConfig;
 
@@ -40,31 +38,9 @@ pub fn run(cli: Cli) -> anyhow::Result<i32> {
     }
 }
 
-/// Validates `--encoding` and `--amo`.
-pub(crate) fn encode_options(encoding: &str, amo: &str) -> anyhow::Result<EncodeOptions> {
-    let Some(encoding) = Encoding::parse(encoding) else {
-        bail!("unknown encoding `{encoding}` (minimal, efficient, extended, pruned, augmented)");
-    };
-    let Some(amo) = Amo::parse(amo) else {
-        bail!("unknown at-most-one encoding `{amo}` (pairwise, sequential)");
-    };
-    Ok(EncodeOptions { encoding, amo })
-}
-
-/// Validates `--kind` and `--format`.
+/// Validates `--alphabet` (kind and format are typed by clap).
 pub(crate) fn read_options(input: &PuzzleInputArgs) -> anyhow::Result<ReadOptions> {
-    let (kind, format) = (input.kind.as_deref(), input.format.as_deref());
-    let kind = kind
-        .map(|k| {
-            Kind::parse(k).with_context(|| format!("unknown kind `{k}` (sudoku, latin, pair)"))
-        })
-        .transpose()?;
-    let format = format
-        .map(|f| {
-            Format::parse(f)
-                .with_context(|| format!("unknown format `{f}` (line, prefixed, grid, csv)"))
-        })
-        .transpose()?;
+    let (kind, format) = (input.kind, input.format);
     let alphabet = input
         .alphabet
         .as_deref()

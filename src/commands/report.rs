@@ -4,11 +4,11 @@
 use std::path::PathBuf;
 
 use crate::cli::ReportArgs;
-use anyhow::Context;
 
 use crate::report::merge::read_and_merge;
 use crate::report::score;
-use crate::report::{ReportOptions, TimeBasis, timed_rows, write_report};
+use crate::report::score::Scoring;
+use crate::report::{ReportOptions, write_report};
 
 pub(super) fn run(args: ReportArgs) -> anyhow::Result<i32> {
     // Every CSV is read (strictly) before anything is written: a malformed row stops the
@@ -20,8 +20,7 @@ pub(super) fn run(args: ReportArgs) -> anyhow::Result<i32> {
             .filter(|p| !p.as_os_str().is_empty())
             .map_or_else(|| PathBuf::from("."), PathBuf::from)
     });
-    let time = TimeBasis::parse(&args.time)
-        .with_context(|| format!("--time {}: give `cpu` or `wall`", args.time))?;
+    let time = args.time;
     let opts = ReportOptions {
         baseline: args.baseline,
         timeout: args.timeout,
@@ -32,10 +31,13 @@ pub(super) fn run(args: ReportArgs) -> anyhow::Result<i32> {
     for line in score::wrong_lines(&merged.rows) {
         eprintln!("{line}");
     }
-    let (timed, _) = timed_rows(&merged.rows, time);
+    let scoring = Scoring {
+        time,
+        timeout: args.timeout,
+    };
     print!(
         "{}",
-        score::text_table(&score::scores_with_timeout(&timed, args.timeout), time)
+        crate::report::tables::text_table(&score::scores(&merged.rows, scoring), time)
     );
     for note in merged.notes() {
         eprintln!("bench: {note}");

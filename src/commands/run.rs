@@ -10,9 +10,10 @@ use anyhow::{Context, bail};
 use clap::Parser;
 
 use crate::cli::{Cli, Command, RunArgs};
-use crate::encode::{Amo, Encoding};
+use crate::report::TimeBasis;
 use crate::report::score;
-use crate::report::{TimeBasis, timed_rows};
+use crate::report::score::Scoring;
+use crate::results::Check;
 use crate::run::shard::Shard;
 use crate::run::{RunOptions, run as run_benchmark};
 use crate::study;
@@ -162,17 +163,7 @@ pub(crate) fn options(args: RunArgs) -> anyhow::Result<RunOptions> {
         bail!("--solvers is empty");
     }
     solvers.dedup();
-    let encodings = args
-        .encodings
-        .split(',')
-        .map(|e| {
-            Encoding::parse(e.trim()).with_context(|| {
-                format!("unknown encoding `{e}` (minimal, efficient, extended, pruned, augmented)")
-            })
-        })
-        .collect::<anyhow::Result<Vec<_>>>()?;
-    let amo = Amo::parse(&args.amo)
-        .with_context(|| format!("unknown at-most-one encoding `{}`", args.amo))?;
+    let (encodings, amo) = (args.encodings.clone(), args.amo);
     if !(args.timeout > 0.0 && args.timeout.is_finite()) {
         bail!("--timeout must be a positive number of seconds");
     }
@@ -245,7 +236,7 @@ pub(super) fn run(args: RunArgs) -> anyhow::Result<i32> {
     let open: Vec<_> = summary
         .rows
         .iter()
-        .filter(|r| r.check == crate::run::results::check::ENCODING_OPEN)
+        .filter(|r| r.check == Check::EncodingOpen)
         .collect();
     for r in &open {
         println!(
@@ -256,10 +247,10 @@ pub(super) fn run(args: RunArgs) -> anyhow::Result<i32> {
     if !open.is_empty() {
         println!();
     }
-    let (timed, _) = timed_rows(&summary.rows, TimeBasis::default());
+    let scores = score::scores(&summary.rows, Scoring::default());
     print!(
         "{}",
-        score::text_table(&score::scores(&timed), TimeBasis::default())
+        crate::report::tables::text_table(&scores, TimeBasis::default())
     );
     if !summary.skipped.is_empty() {
         println!(

@@ -130,7 +130,10 @@ fn write_times(out: &mut dyn Write, outcome: &Outcome) -> io::Result<()> {
 }
 
 fn solve_puzzles(args: &SolveArgs, solver: &dyn Solver, limits: &Limits) -> anyhow::Result<i32> {
-    let opts = super::encode_options(&args.encoding, &args.amo)?;
+    let opts = crate::encode::EncodeOptions {
+        encoding: args.encoding,
+        amo: args.amo,
+    };
     let read = super::read_options(&args.input)?;
     let file = format::read_path(&args.file, &read)?;
     let mut out = io::stdout().lock();

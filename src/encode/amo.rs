@@ -17,6 +17,9 @@ pub enum Amo {
 }
 
 impl Amo {
+    /// Every at-most-one encoding.
+    pub const ALL: [Amo; 2] = [Amo::Pairwise, Amo::Sequential];
+
     /// The name used on the command line and in DIMACS headers.
     pub fn as_str(self) -> &'static str {
         match self {
@@ -27,11 +30,7 @@ impl Amo {
 
     /// Parses a name.
     pub fn parse(s: &str) -> Option<Amo> {
-        match s {
-            "pairwise" => Some(Amo::Pairwise),
-            "sequential" => Some(Amo::Sequential),
-            _ => None,
-        }
+        Amo::ALL.into_iter().find(|a| a.as_str() == s)
     }
 }
 

@@ -58,13 +58,20 @@ pub enum Variant {
 }
 
 impl Variant {
+    /// Every variant.
+    pub const ALL: [Variant; 2] = [Variant::Unsolvable, Variant::Ambiguous];
+
+    /// The name on the command line.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Variant::Unsolvable => "unsolvable",
+            Variant::Ambiguous => "ambiguous",
+        }
+    }
+
     /// Parses `unsolvable` or `ambiguous`.
     pub fn parse(s: &str) -> Option<Variant> {
-        match s {
-            "unsolvable" => Some(Variant::Unsolvable),
-            "ambiguous" => Some(Variant::Ambiguous),
-            _ => None,
-        }
+        Variant::ALL.into_iter().find(|v| v.as_str() == s)
     }
 }
 

@@ -26,6 +26,9 @@ pub enum Kind {
 }
 
 impl Kind {
+    /// Every kind.
+    pub const ALL: [Kind; 3] = [Kind::Sudoku, Kind::Latin, Kind::Pair];
+
     /// The name used on the command line and in DIMACS headers.
     pub fn as_str(self) -> &'static str {
         match self {
@@ -37,12 +40,7 @@ impl Kind {
 
     /// Parses a kind name.
     pub fn parse(s: &str) -> Option<Kind> {
-        match s {
-            "sudoku" => Some(Kind::Sudoku),
-            "latin" => Some(Kind::Latin),
-            "pair" => Some(Kind::Pair),
-            _ => None,
-        }
+        Kind::ALL.into_iter().find(|k| k.as_str() == s)
     }
 
     /// How many boards a puzzle of this kind has.

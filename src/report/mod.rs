@@ -26,68 +26,13 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, bail};
 
-use crate::run::results::Row;
+use crate::results::Row;
+pub use crate::results::TimeBasis;
 use charts::ChartData;
 use outcome::first_appearance;
-use summary::{Summary, WrongAnswer};
-
-/// Which time the report scores and draws: each row has both.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum TimeBasis {
-    /// CPU time (user + system), what SAT competitions score sequential solvers by: it
-    /// does not grow when the machine is shared.
-    #[default]
-    Cpu,
-    /// Wall-clock time, for parallel solvers (and runs without a CPU measure).
-    Wall,
-}
-
-impl TimeBasis {
-    /// The name on the command line: `cpu` or `wall`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            TimeBasis::Cpu => "cpu",
-            TimeBasis::Wall => "wall",
-        }
-    }
-
-    /// Parses `cpu` or `wall`.
-    pub fn parse(s: &str) -> Option<TimeBasis> {
-        [TimeBasis::Cpu, TimeBasis::Wall]
-            .into_iter()
-            .find(|t| t.as_str() == s)
-    }
-
-    /// How labels name it: "CPU time" or "wall time".
-    pub fn words(self) -> &'static str {
-        match self {
-            TimeBasis::Cpu => "CPU time",
-            TimeBasis::Wall => "wall time",
-        }
-    }
-}
-
-/// `rows` with the time of `basis` in `wall_s`, the column every score and chart reads,
-/// and how many runs had no CPU time (their wall time stands in). Timeouts stay what they
-/// were: a run the clock stopped is unsolved under either basis.
-pub fn timed_rows(rows: &[Row], basis: TimeBasis) -> (Vec<Row>, usize) {
-    let mut missing = 0;
-    let rows = rows
-        .iter()
-        .map(|r| {
-            let mut r = r.clone();
-            if basis == TimeBasis::Cpu {
-                match r.cpu_s {
-                    Some(cpu) => r.wall_s = cpu,
-                    None => missing += 1,
-                }
-            }
-            r
-        })
-        .collect();
-    (rows, missing)
-}
+use score::Scoring;
+use score::WrongAnswer;
+use summary::Summary;
 
 /// The default baseline of speedups and scatter plots: the first solver run as a child
 /// process (its rows carry an exit code) when in-process solvers are there too, since
@@ -96,7 +41,7 @@ fn default_baseline(rows: &[Row], solvers: &[String]) -> Option<String> {
     if solvers.len() < 2 {
         return None;
     }
-    let child = |s: &String| rows.iter().any(|r| &r.solver == s && r.exit_code.is_some());
+    let child = |s: &String| rows.iter().any(|r| r.solver == s && r.exit_code.is_some());
     let in_process = solvers.iter().any(|s| !child(s));
     let pick = if in_process {
         solvers.iter().find(|s| child(s))
@@ -185,8 +130,10 @@ pub fn render_report(rows: &[Row], opts: &ReportOptions) -> anyhow::Result<Vec<R
     if rows.is_empty() {
         bail!("no result rows to report on");
     }
-    let (timed, no_cpu) = timed_rows(rows, opts.time);
-    let rows = timed.as_slice();
+    let scoring = Scoring {
+        time: opts.time,
+        timeout: opts.timeout,
+    };
     if let Some(t) = opts.timeout
         && !(t.is_finite() && t > 0.0)
     {
@@ -207,10 +154,11 @@ pub fn render_report(rows: &[Row], opts: &ReportOptions) -> anyhow::Result<Vec<R
         .clone()
         .or_else(|| default_baseline(rows, &solvers));
 
-    let outcomes = outcome::outcomes(rows, opts.timeout);
+    let outcomes = outcome::outcomes(rows, scoring);
     let virtual_best = vbs::virtual_best(&outcomes);
     let mut notes = opts.notes.clone();
-    if no_cpu > 0 {
+    let no_cpu = rows.iter().filter(|r| r.cpu_s.is_none()).count();
+    if opts.time == TimeBasis::Cpu && no_cpu > 0 {
         notes.push(format!(
             "{no_cpu} run(s) have no CPU time: their wall time stands in (--time wall scores \
              wall time throughout)"
@@ -273,7 +221,7 @@ pub fn render_report(rows: &[Row], opts: &ReportOptions) -> anyhow::Result<Vec<R
         encodings,
         timeout_s: timeout,
         timeout_given: opts.timeout.is_some(),
-        scores: score::scores_with_timeout(rows, opts.timeout),
+        scores: score::scores(rows, scoring),
         virtual_best,
         baseline,
         speedups,

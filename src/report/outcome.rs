@@ -2,14 +2,12 @@
 //! comparisons (cactus, scatter, virtual best solver, speedups) work on.
 //!
 //! With repetitions (`--repeat`) a cell has several rows. It counts as solved only if every
-//! repetition solved it, with the median wall time; a single wrong answer makes it wrong;
+//! repetition solved it, with the median time; a single wrong answer makes it wrong;
 //! otherwise it takes the outcome of its first unsolved run. Conservative on purpose: a
 //! solver that is right only sometimes should not look right.
 
-use std::collections::BTreeMap;
-
-use crate::report::score::{counts_as_solved, effective_status, effective_timeout, median};
-use crate::run::results::Row;
+use crate::report::score::{Scoring, median};
+use crate::results::Row;
 use crate::solver::Status;
 
 /// What a solver's answer on one instance amounts to.
@@ -36,53 +34,53 @@ impl Answer {
 
 /// One solver on one instance under one encoding.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Outcome {
+pub struct Outcome<'a> {
     /// The instance id.
-    pub instance: String,
+    pub instance: &'a str,
     /// The encoding.
-    pub encoding: String,
+    pub encoding: &'a str,
     /// The solver.
-    pub solver: String,
+    pub solver: &'a str,
     /// What came of it.
     pub answer: Answer,
-    /// Wall seconds: the median over the repetitions when solved, else the timeout.
+    /// Seconds (CPU or wall, by the scoring): the median over the repetitions when
+    /// solved, else the timeout.
     pub time: f64,
     /// The timeout it was judged against, seconds.
     pub timeout: f64,
 }
 
-/// The outcomes of `rows`, ordered by (instance, encoding, solver); `timeout` (if any)
-/// replaces the rows' own.
-pub fn outcomes(rows: &[Row], timeout: Option<f64>) -> Vec<Outcome> {
-    let mut cells: BTreeMap<(&str, &str, &str), Vec<&Row>> = BTreeMap::new();
-    for r in rows {
-        cells
-            .entry((&r.instance, &r.encoding, &r.solver))
-            .or_default()
-            .push(r);
+/// The outcomes of `rows` scored by `scoring`, ordered by (instance, encoding, solver).
+pub fn outcomes(rows: &[Row], scoring: Scoring) -> Vec<Outcome<'_>> {
+    // Rows sorted by (instance, encoding, solver, run), then taken a cell at a time: no
+    // map of a million small vectors.
+    fn cell(r: &Row) -> (&str, &str, &str) {
+        (&r.instance, &r.encoding, &r.solver)
     }
-    cells
-        .into_iter()
-        .map(|((instance, encoding, solver), mut runs)| {
-            runs.sort_by_key(|r| r.run);
+    let mut sorted: Vec<&Row> = rows.iter().collect();
+    sorted.sort_by(|a, b| (cell(a), a.run).cmp(&(cell(b), b.run)));
+    sorted
+        .chunk_by(|a, b| cell(a) == cell(b))
+        .map(|runs| {
+            let (instance, encoding, solver) = cell(runs[0]);
             let limit = runs
                 .iter()
-                .map(|r| effective_timeout(r, timeout))
+                .map(|r| scoring.timeout_of(r))
                 .fold(0.0, f64::max);
             let (answer, time) = if runs.iter().any(|r| r.wrong) {
                 (Answer::Wrong, limit)
-            } else if runs.iter().all(|r| counts_as_solved(r, timeout)) {
-                let answer = match effective_status(runs[0], timeout) {
+            } else if runs.iter().all(|r| scoring.solved(r)) {
+                let answer = match scoring.status_of(runs[0]) {
                     Status::Sat => Answer::Sat,
                     _ => Answer::Unsat,
                 };
-                let mut times: Vec<f64> = runs.iter().map(|r| r.wall_s).collect();
+                let mut times: Vec<f64> = runs.iter().map(|r| scoring.time_of(r)).collect();
                 (answer, median(&mut times))
             } else {
                 let first_failure = runs
                     .iter()
-                    .find(|r| !counts_as_solved(r, timeout))
-                    .map(|r| effective_status(r, timeout));
+                    .find(|r| !scoring.solved(r))
+                    .map(|r| scoring.status_of(r));
                 let answer = match first_failure {
                     Some(Status::Timeout | Status::Memout) => Answer::Timeout,
                     _ => Answer::Error,
@@ -90,9 +88,9 @@ pub fn outcomes(rows: &[Row], timeout: Option<f64>) -> Vec<Outcome> {
                 (answer, limit)
             };
             Outcome {
-                instance: instance.to_string(),
-                encoding: encoding.to_string(),
-                solver: solver.to_string(),
+                instance,
+                encoding,
+                solver,
                 answer,
                 time,
                 timeout: limit,
@@ -128,7 +126,7 @@ mod tests {
             row("i3", "minimal", "a", "UNSAT", 2.0),
             row("i4", "minimal", "a", "ERROR", 0.1),
         ];
-        let answers: Vec<(Answer, f64)> = outcomes(&rows, None)
+        let answers: Vec<(Answer, f64)> = outcomes(&rows, Scoring::default())
             .iter()
             .map(|o| (o.answer, o.time))
             .collect();

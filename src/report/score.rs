@@ -1,22 +1,19 @@
 //! Scores in the SAT-competition conventions, computed from result rows alone.
 //!
 //! Per solver × encoding: runs, solved (SAT + UNSAT, wrong answers excluded), timeouts,
-//! memouts, errors, WRONG, PAR-2 (the mean over runs of the wall time for a solved run and
-//! twice the timeout otherwise), the mean and median wall time of solved runs, and the
-//! total wall time of all runs. Wrong answers are listed before anything else.
+//! memouts, errors, WRONG, PAR-2 (the mean over runs of the time for a solved run and
+//! twice the timeout otherwise), the mean and median time of solved runs, and the total
+//! time of all runs, the time being CPU or wall time ([`Scoring`]). Wrong answers are
+//! listed before anything else.
 //!
 //! The timeout is each row's own `timeout_s`, unless the report is given one
 //! (`bench report --timeout`): then a run that answered after that timeout counts as a
 //! timeout, as it would have in a benchmark run with the shorter limit.
 
 use std::collections::BTreeMap;
-use std::fmt::Write;
 
 use crate::report::TimeBasis;
-use crate::report::summary::WrongAnswer;
-use crate::report::table::{Exporter, Markdown, Terminal};
-use crate::report::tables;
-use crate::run::results::Row;
+use crate::results::{Check, Row};
 use crate::solver::Status;
 
 /// The scores of one solver on one encoding.
@@ -44,11 +41,11 @@ pub struct Score {
     pub wrong: usize,
     /// Penalised average runtime, seconds.
     pub par2: f64,
-    /// Mean wall time of the solved runs, seconds (0 if none).
+    /// Mean time of the solved runs, seconds (0 if none).
     pub mean_s: f64,
-    /// Median wall time of the solved runs, seconds (0 if none).
+    /// Median time of the solved runs, seconds (0 if none).
     pub median_s: f64,
-    /// Total wall time of all runs, seconds.
+    /// Total time of all runs, seconds.
     pub total_s: f64,
 }
 
@@ -75,57 +72,66 @@ pub fn mean(values: &[f64]) -> f64 {
     }
 }
 
-/// The timeout that scores `row`: the report's own if it has one, else the row's.
-pub fn effective_timeout(row: &Row, timeout: Option<f64>) -> f64 {
-    timeout.unwrap_or(row.timeout_s)
+/// How runs are scored: on which time, and against which timeout (each row's own unless
+/// the report is given one).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Scoring {
+    /// The time every score and chart reads.
+    pub time: TimeBasis,
+    /// The report's own timeout, if given: it replaces each row's.
+    pub timeout: Option<f64>,
 }
 
-/// The status `row` counts as under `timeout`: an answer that came after the report's
-/// timeout is a timeout. Rows with an unparseable status count as errors.
-pub fn effective_status(row: &Row, timeout: Option<f64>) -> Status {
-    let status = row.status().unwrap_or(Status::Error);
-    match timeout {
-        Some(t) if status.is_solved() && row.wall_s > t => Status::Timeout,
-        _ => status,
+impl Scoring {
+    /// The timeout that scores `row`.
+    pub fn timeout_of(&self, row: &Row) -> f64 {
+        self.timeout.unwrap_or(row.timeout_s)
+    }
+
+    /// The time of `row` on this basis.
+    pub fn time_of(&self, row: &Row) -> f64 {
+        row.time(self.time)
+    }
+
+    /// The status `row` counts as: an answer that came after the report's timeout is a
+    /// timeout.
+    pub fn status_of(&self, row: &Row) -> Status {
+        match self.timeout {
+            Some(t) if row.status.is_solved() && self.time_of(row) > t => Status::Timeout,
+            _ => row.status,
+        }
+    }
+
+    /// Solved, right, and within the timeout: counts towards the solved total and PAR-2.
+    pub fn solved(&self, row: &Row) -> bool {
+        !row.wrong && self.status_of(row).is_solved()
     }
 }
 
-/// Solved, right, and within the timeout: counts towards the solved total and PAR-2.
-pub fn counts_as_solved(row: &Row, timeout: Option<f64>) -> bool {
-    !row.wrong && effective_status(row, timeout).is_solved()
-}
-
-/// Scores per (solver, encoding), in name order, each row scored against its own timeout.
-pub fn scores(rows: &[Row]) -> Vec<Score> {
-    scores_with_timeout(rows, None)
-}
-
-/// Scores per (solver, encoding), in name order; `timeout` (if any) replaces the rows' own.
-pub fn scores_with_timeout(rows: &[Row], timeout: Option<f64>) -> Vec<Score> {
-    let mut groups: BTreeMap<(String, String), Vec<&Row>> = BTreeMap::new();
+/// Scores per (solver, encoding), in name order.
+pub fn scores(rows: &[Row], scoring: Scoring) -> Vec<Score> {
+    let mut groups: BTreeMap<(&str, &str), Vec<&Row>> = BTreeMap::new();
     for r in rows {
-        groups
-            .entry((r.solver.clone(), r.encoding.clone()))
-            .or_default()
-            .push(r);
+        groups.entry((&r.solver, &r.encoding)).or_default().push(r);
     }
     groups
         .into_iter()
         .map(|((solver, encoding), rows)| {
             let mut s = Score {
-                solver,
-                encoding,
+                solver: solver.to_string(),
+                encoding: encoding.to_string(),
                 runs: rows.len(),
                 ..Score::default()
             };
             let mut solved_times = Vec::new();
             let mut penalised = 0.0;
             for r in &rows {
-                s.total_s += r.wall_s;
+                let time = scoring.time_of(r);
+                s.total_s += time;
                 if r.wrong {
                     s.wrong += 1;
                 } else {
-                    match effective_status(r, timeout) {
+                    match scoring.status_of(r) {
                         Status::Sat => s.sat += 1,
                         Status::Unsat => s.unsat += 1,
                         Status::Timeout => s.timeouts += 1,
@@ -133,11 +139,11 @@ pub fn scores_with_timeout(rows: &[Row], timeout: Option<f64>) -> Vec<Score> {
                         Status::Unknown | Status::Error => s.errors += 1,
                     }
                 }
-                if counts_as_solved(r, timeout) {
-                    solved_times.push(r.wall_s);
-                    penalised += r.wall_s;
+                if scoring.solved(r) {
+                    solved_times.push(time);
+                    penalised += time;
                 } else {
-                    penalised += 2.0 * effective_timeout(r, timeout);
+                    penalised += 2.0 * scoring.timeout_of(r);
                 }
             }
             s.solved = s.sat + s.unsat;
@@ -162,34 +168,38 @@ pub fn wrong_lines(rows: &[Row]) -> Vec<String> {
         .collect()
 }
 
-/// The scores table for the terminal, the times being `time` (see
-/// [`super::timed_rows`]).
-pub fn text_table(scores: &[Score], time: TimeBasis) -> String {
-    Terminal.table(&tables::scores(scores, time))
+/// One wrong answer.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct WrongAnswer {
+    /// Solver.
+    pub solver: String,
+    /// Encoding.
+    pub encoding: String,
+    /// Instance id.
+    pub instance: String,
+    /// Repetition.
+    pub run: u32,
+    /// What the solver said.
+    pub status: Status,
+    /// What the check found.
+    pub check: Check,
+    /// Why it is wrong.
+    pub error: String,
 }
 
-/// The plain summary that stands in for the report when it cannot be drawn: the wrong
-/// answers first, the scores, and the inputs that were skipped.
-pub fn markdown(rows: &[Row], scores: &[Score], skipped: &[String]) -> String {
-    let mut out = String::from("# Summary\n\n");
-    let wrong: Vec<WrongAnswer> = rows
-        .iter()
-        .filter(|r| r.wrong)
-        .map(WrongAnswer::of)
-        .collect();
-    if !wrong.is_empty() {
-        let _ = writeln!(out, "## WRONG answers ({})\n", wrong.len());
-        out += &Markdown.table(&tables::wrong_answers(&wrong));
-        out.push('\n');
-    }
-    out += &Markdown.table(&tables::scores(scores, TimeBasis::Wall));
-    if !skipped.is_empty() {
-        let _ = writeln!(out, "\n## Skipped inputs ({})\n", skipped.len());
-        for s in skipped {
-            let _ = writeln!(out, "- {s}");
+impl WrongAnswer {
+    /// The wrong answer of `row`.
+    pub fn of(row: &Row) -> WrongAnswer {
+        WrongAnswer {
+            solver: row.solver.to_string(),
+            encoding: row.encoding.to_string(),
+            instance: row.instance.to_string(),
+            run: row.run,
+            status: row.status,
+            check: row.check,
+            error: row.error.clone(),
         }
     }
-    out
 }
 
 #[cfg(test)]
@@ -198,27 +208,8 @@ mod tests {
 
     fn row(solver: &str, status: &str, wall: f64, wrong: bool) -> Row {
         Row {
-            corpus: "c".into(),
-            instance: "i".into(),
-            kind: "sudoku".into(),
-            side: 9,
-            encoding: "extended".into(),
-            vars: 1,
-            clauses: 1,
-            solver: solver.into(),
-            run: 1,
-            status: status.into(),
-            check: "unchecked".into(),
-            wall_s: wall,
-            cpu_s: None,
-            max_rss_kb: None,
-            exit_code: None,
-            timeout_s: 10.0,
-            jobs: 1,
-            error: String::new(),
             wrong,
-            solutions: None,
-            givens: None,
+            ..crate::report::test_rows::row("i", "extended", solver, status, wall)
         }
     }
 
@@ -230,7 +221,7 @@ mod tests {
             row("a", "TIMEOUT", 10.0, false),
             row("a", "UNSAT", 0.5, true),
         ];
-        let s = &scores(&rows)[0];
+        let s = &scores(&rows, Scoring::default())[0];
         assert_eq!(
             (s.runs, s.solved, s.sat, s.unsat, s.timeouts, s.wrong),
             (4, 2, 1, 1, 1, 1)
@@ -246,7 +237,11 @@ mod tests {
     #[test]
     fn a_shorter_report_timeout_turns_late_answers_into_timeouts() {
         let rows = vec![row("a", "SAT", 1.0, false), row("a", "UNSAT", 3.0, false)];
-        let s = &scores_with_timeout(&rows, Some(2.0))[0];
+        let scoring = Scoring {
+            timeout: Some(2.0),
+            ..Scoring::default()
+        };
+        let s = &scores(&rows, scoring)[0];
         assert_eq!((s.solved, s.sat, s.unsat, s.timeouts), (1, 1, 0, 1));
         // (1 + 2·2) / 2
         assert!((s.par2 - 2.5).abs() < 1e-9);

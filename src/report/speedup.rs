@@ -8,7 +8,7 @@
 
 use std::collections::HashMap;
 
-use crate::report::bootstrap::{RESAMPLES, SEED, median_interval};
+use crate::report::bootstrap::median_interval;
 use crate::report::outcome::Outcome;
 
 /// Times below this are taken as this, seconds: a clock reading of 0 must not make an
@@ -48,7 +48,7 @@ pub fn speedups(
     let mut baseline_times: HashMap<(&str, &str), f64> = HashMap::new();
     for o in outcomes {
         if o.solver == baseline && o.answer.solved() {
-            baseline_times.insert((&o.instance, &o.encoding), o.time);
+            baseline_times.insert((o.instance, o.encoding), o.time);
         }
     }
     let mut result = Vec::new();
@@ -56,19 +56,19 @@ pub fn speedups(
         for encoding in encodings {
             let ran = outcomes
                 .iter()
-                .any(|o| &o.solver == solver && &o.encoding == encoding);
+                .any(|o| o.solver == solver && o.encoding == encoding);
             if !ran {
                 continue;
             }
             let ratios: Vec<f64> = outcomes
                 .iter()
-                .filter(|o| &o.solver == solver && &o.encoding == encoding && o.answer.solved())
+                .filter(|o| o.solver == solver && o.encoding == encoding && o.answer.solved())
                 .filter_map(|o| {
-                    let base = baseline_times.get(&(o.instance.as_str(), o.encoding.as_str()))?;
+                    let base = baseline_times.get(&(o.instance, o.encoding))?;
                     Some(base.max(SHORTEST_TIME) / o.time.max(SHORTEST_TIME))
                 })
                 .collect();
-            let interval = median_interval(&ratios, CONFIDENCE, RESAMPLES, SEED);
+            let interval = median_interval(&ratios, CONFIDENCE);
             result.push(Speedup {
                 solver: solver.clone(),
                 encoding: encoding.clone(),
@@ -100,7 +100,7 @@ mod tests {
             row("i3", "e", "fast", "SAT", 1.0),
         ];
         let s = speedups(
-            &outcomes(&rows, None),
+            &outcomes(&rows, crate::report::score::Scoring::default()),
             "base",
             &["base".into(), "fast".into()],
             &["e".into()],

@@ -4,57 +4,22 @@
 
 use std::fmt::Write;
 
-use crate::report::bootstrap::{RESAMPLES, SEED};
-use crate::report::score::Score;
+use crate::report::TimeBasis;
+use crate::report::bootstrap::METHOD;
+use crate::report::score::{Score, WrongAnswer};
 use crate::report::speedup::{CONFIDENCE, Speedup};
 use crate::report::table::{Exporter, Markdown, markdown_text as md};
 use crate::report::tables;
 use crate::report::vbs::VirtualBest;
-use crate::run::results::Row;
-
-/// One wrong answer.
-#[derive(Clone, Debug, PartialEq, serde::Serialize)]
-pub struct WrongAnswer {
-    /// Solver.
-    pub solver: String,
-    /// Encoding.
-    pub encoding: String,
-    /// Instance id.
-    pub instance: String,
-    /// Repetition.
-    pub run: u32,
-    /// What the solver said.
-    pub status: String,
-    /// What the check found.
-    pub check: String,
-    /// Why it is wrong.
-    pub error: String,
-}
-
-impl WrongAnswer {
-    /// The wrong answer of `row`.
-    pub fn of(row: &Row) -> WrongAnswer {
-        WrongAnswer {
-            solver: row.solver.clone(),
-            encoding: row.encoding.clone(),
-            instance: row.instance.clone(),
-            run: row.run,
-            status: row.status.clone(),
-            check: row.check.clone(),
-            error: row.error.clone(),
-        }
-    }
-}
+use crate::results::Row;
 
 /// How the speedup intervals were computed.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct BootstrapSettings {
     /// Confidence of the intervals.
     pub confidence: f64,
-    /// Resamples.
-    pub resamples: usize,
-    /// Seed of the splitmix64 generator.
-    pub seed: u64,
+    /// How they are computed.
+    pub method: &'static str,
 }
 
 /// Everything the summary reports.
@@ -98,8 +63,7 @@ impl Summary {
     pub fn bootstrap_settings() -> BootstrapSettings {
         BootstrapSettings {
             confidence: CONFIDENCE,
-            resamples: RESAMPLES,
-            seed: SEED,
+            method: METHOD,
         }
     }
 
@@ -141,11 +105,9 @@ impl Summary {
     pub fn speedup_note(&self, baseline: &str) -> String {
         format!(
             "Median over the instances both solved (same encoding) of {baseline} time / solver \
-             time; above 1 is faster than {baseline}. {:.0} % bootstrap interval, {} resamples, \
-             seed {:#x}.",
+             time; above 1 is faster than {baseline}. {:.0} % bootstrap interval (exact, no \
+             resampling noise).",
             self.bootstrap.confidence * 100.0,
-            self.bootstrap.resamples,
-            self.bootstrap.seed
         )
     }
 
@@ -207,4 +169,33 @@ impl Summary {
         }
         out
     }
+}
+
+/// The plain summary that stands in for the report when it cannot be drawn: the wrong
+/// answers first, the scores, and the inputs that were skipped.
+pub fn plain_markdown(
+    rows: &[Row],
+    scores: &[Score],
+    time: TimeBasis,
+    skipped: &[String],
+) -> String {
+    let mut out = String::from("# Summary\n\n");
+    let wrong: Vec<WrongAnswer> = rows
+        .iter()
+        .filter(|r| r.wrong)
+        .map(WrongAnswer::of)
+        .collect();
+    if !wrong.is_empty() {
+        let _ = writeln!(out, "## WRONG answers ({})\n", wrong.len());
+        out += &Markdown.table(&tables::wrong_answers(&wrong));
+        out.push('\n');
+    }
+    out += &Markdown.table(&tables::scores(scores, time));
+    if !skipped.is_empty() {
+        let _ = writeln!(out, "\n## Skipped inputs ({})\n", skipped.len());
+        for s in skipped {
+            let _ = writeln!(out, "- {s}");
+        }
+    }
+    out
 }

@@ -4,9 +4,9 @@
 
 use crate::report::TimeBasis;
 use crate::report::score::Score;
+use crate::report::score::WrongAnswer;
 use crate::report::speedup::Speedup;
-use crate::report::summary::WrongAnswer;
-use crate::report::table::{Align, Cell, Table};
+use crate::report::table::{Align, Cell, Exporter, Table, Terminal};
 use crate::report::vbs::VirtualBest;
 
 use Align::{Left, Right};
@@ -68,14 +68,14 @@ pub fn wrong_answers(wrong: &[WrongAnswer]) -> Table {
         rows: wrong
             .iter()
             .map(|w| {
-                let text = |t: &String| Cell::Text(t.clone());
+                let text = |t: &str| Cell::Text(t.to_string());
                 vec![
                     text(&w.solver),
                     text(&w.encoding),
                     text(&w.instance),
                     Cell::Count(w.run as usize),
-                    text(&w.status),
-                    text(&w.check),
+                    text(w.status.as_str()),
+                    text(w.check.as_str()),
                     text(&w.error),
                 ]
             })
@@ -127,4 +127,9 @@ pub fn speedups(speedups: &[Speedup]) -> Table {
             .collect(),
         note: None,
     }
+}
+
+/// The scores table for the terminal, the times being `time`.
+pub fn text_table(scores: &[Score], time: TimeBasis) -> String {
+    Terminal.table(&self::scores(scores, time))
 }

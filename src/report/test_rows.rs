@@ -1,6 +1,7 @@
 //! Hand-made result rows for the report's unit tests.
 
-use crate::run::results::Row;
+use crate::results::{Check, Row};
+use crate::solver::Status;
 
 /// A row of `solver` on `instance` under `encoding`: `status` in `wall` seconds, a 10 s
 /// timeout, not wrong, a 9×9 sudoku.
@@ -15,8 +16,8 @@ pub fn row(instance: &str, encoding: &str, solver: &str, status: &str, wall: f64
         clauses: 10_000,
         solver: solver.into(),
         run: 1,
-        status: status.into(),
-        check: "unchecked".into(),
+        status: Status::parse(status).expect("a status"),
+        check: Check::Unchecked,
         wall_s: wall,
         cpu_s: None,
         max_rss_kb: None,

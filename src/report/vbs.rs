@@ -52,7 +52,7 @@ pub struct Contribution {
 pub fn virtual_best(outcomes: &[Outcome]) -> VirtualBest {
     let mut per_instance: BTreeMap<&str, Vec<&Outcome>> = BTreeMap::new();
     for o in outcomes {
-        per_instance.entry(&o.instance).or_default().push(o);
+        per_instance.entry(o.instance).or_default().push(o);
     }
     let mut vbs = VirtualBest {
         instances: per_instance.len(),
@@ -75,7 +75,7 @@ pub fn virtual_best(outcomes: &[Outcome]) -> VirtualBest {
                 }
                 penalised += best.time;
                 vbs.solved_times.push(best.time);
-                *wins.entry((&best.solver, &best.encoding)).or_default() += 1;
+                *wins.entry((best.solver, best.encoding)).or_default() += 1;
             }
             None => {
                 let timeout = candidates.iter().map(|o| o.timeout).fold(0.0, f64::max);
@@ -122,7 +122,7 @@ mod tests {
             row("i3", "e", "a", "TIMEOUT", 10.0),
             row("i3", "e", "b", "ERROR", 0.2),
         ];
-        let vbs = virtual_best(&outcomes(&rows, None));
+        let vbs = virtual_best(&outcomes(&rows, crate::report::score::Scoring::default()));
         assert_eq!(
             (vbs.instances, vbs.solved, vbs.sat, vbs.unsat),
             (3, 2, 1, 1)

@@ -16,7 +16,7 @@ use crate::encode::grid_var;
 use crate::encode::header::BenchHeader;
 use crate::puzzle::Puzzle;
 use crate::puzzle::format::Expected;
-use crate::run::results::{Row, check};
+use crate::results::{Check, Row};
 use crate::solver::{Limits, Outcome, ProofStyle, Solver, SolverConfig, Status};
 
 /// A formula ready to solve, built once and shared by every solver of its instance.
@@ -117,7 +117,7 @@ pub fn blocking_clause_of(solved: &crate::puzzle::Puzzle, used: &[bool]) -> Vec<
 /// What checking one answer gave: the check column, whether it is wrong, and why.
 pub struct Verdict {
     /// model-ok, encoding-open, model-wrong, proof-ok, proof-failed, unchecked.
-    pub check: &'static str,
+    pub check: Check,
     /// Wrong answer.
     pub wrong: bool,
     /// Why (wrong answers).
@@ -135,23 +135,23 @@ pub fn verdict(
     match outcome.status {
         Status::Sat => match outcome.model.as_ref().map(|m| check_sat(built, m)) {
             Some(Ok(SatCheck::Ok)) => Verdict {
-                check: check::MODEL_OK,
+                check: Check::ModelOk,
                 wrong: false,
                 reason: None,
             },
             Some(Ok(SatCheck::Open(why))) => Verdict {
-                check: check::ENCODING_OPEN,
+                check: Check::EncodingOpen,
                 wrong: false,
                 reason: Some(why),
             },
             Some(Err(e)) => Verdict {
-                check: check::MODEL_WRONG,
+                check: Check::ModelWrong,
                 wrong: true,
                 reason: Some(e),
             },
             // A claimed model that is no model says why in the outcome's error.
             None => Verdict {
-                check: check::MODEL_WRONG,
+                check: Check::ModelWrong,
                 wrong: true,
                 reason: outcome
                     .error
@@ -162,29 +162,29 @@ pub fn verdict(
         Status::Unsat => match proof.filter(|(p, _)| p.exists()) {
             Some((p, style)) => match check_proof(&built.cnf, p, style, proof_limit, config) {
                 Ok(true) => Verdict {
-                    check: check::PROOF_OK,
+                    check: Check::ProofOk,
                     wrong: false,
                     reason: None,
                 },
                 Ok(false) => Verdict {
-                    check: check::PROOF_FAILED,
+                    check: Check::ProofFailed,
                     wrong: true,
                     reason: Some("rate did not verify the DRAT proof".into()),
                 },
                 Err(e) => Verdict {
-                    check: check::UNCHECKED,
+                    check: Check::Unchecked,
                     wrong: false,
                     reason: Some(format!("proof not checked: {e}")),
                 },
             },
             None => Verdict {
-                check: check::UNCHECKED,
+                check: Check::Unchecked,
                 wrong: false,
                 reason: None,
             },
         },
         _ => Verdict {
-            check: check::UNCHECKED,
+            check: Check::Unchecked,
             wrong: false,
             reason: None,
         },
@@ -193,8 +193,8 @@ pub fn verdict(
 
 /// Fills the measured and checked columns of `row` from an outcome.
 pub fn fill_row(row: &mut Row, outcome: &Outcome, verdict: &Verdict) {
-    row.status = outcome.status.to_string();
-    row.check = verdict.check.to_string();
+    row.status = outcome.status;
+    row.check = verdict.check;
     row.wrong = verdict.wrong;
     row.wall_s = outcome.wall.as_secs_f64();
     row.cpu_s = outcome.cpu.map(|d| d.as_secs_f64());
@@ -302,8 +302,8 @@ pub fn hold_against_record(row: &mut Row, expected: &Expected, grids: Option<&Pu
         (Some(g), Some(s)) => g != s,
         _ => false,
     };
-    match row.status() {
-        Some(Status::Unsat) => {
+    match row.status {
+        Status::Unsat => {
             if expected.solution.is_some() {
                 note(row, true, "UNSAT, but the corpus records a solution".into());
             } else if let Some(c) = expected.count.filter(|&c| c > 0) {
@@ -314,7 +314,7 @@ pub fn hold_against_record(row: &mut Row, expected: &Expected, grids: Option<&Pu
                 );
             }
         }
-        Some(Status::Sat) if row.check == check::MODEL_OK => {
+        Status::Sat if row.check == Check::ModelOk => {
             if expected.count == Some(0) {
                 note(
                     row,

@@ -25,10 +25,10 @@ use crate::cnf::{ClauseSink, Lit};
 use crate::encode::decode::decode_full;
 use crate::encode::{EncodeOptions, Encoding, encode, grid_var};
 use crate::puzzle::{Kind, Puzzle};
+use crate::results::{Check, Row};
 use crate::run::RunOptions;
 use crate::run::corpus::{Instance, Source};
 use crate::run::exec::{Verdict, fill_row};
-use crate::run::results::{Row, check};
 use crate::solver::session::Session;
 use crate::solver::{Limits, Outcome, Solver, Status};
 
@@ -253,44 +253,27 @@ pub fn run_one(
     let first = (outcome.status == Status::Sat).then(|| solution(puzzle, &outcome));
     let verdict = match &first {
         Some(Ok(_)) => Verdict {
-            check: check::MODEL_OK,
+            check: Check::ModelOk,
             wrong: false,
             reason: None,
         },
         Some(Err(why)) => Verdict {
-            check: check::MODEL_WRONG,
+            check: Check::ModelWrong,
             wrong: true,
             reason: Some(why.clone()),
         },
         None => Verdict {
-            check: check::UNCHECKED,
+            check: Check::Unchecked,
             wrong: false,
             reason: None,
         },
     };
-    let mut row = Row {
-        corpus: instance.corpus.clone(),
-        instance: instance.id.clone(),
-        kind: instance.kind(),
-        side: instance.side(),
-        encoding: enc.encoding.to_string(),
-        vars: loaded.vars as u64,
-        clauses: loaded.clauses + assumptions.len() as u64,
-        solver: solver.name().to_string(),
-        run,
-        status: String::new(),
-        check: String::new(),
-        wall_s: 0.0,
-        cpu_s: None,
-        max_rss_kb: None,
-        exit_code: None,
-        timeout_s: opts.timeout.as_secs_f64(),
-        jobs: opts.jobs as u32,
-        error: String::new(),
-        wrong: false,
-        solutions: None,
-        givens: instance.givens(),
-    };
+    let size = (
+        loaded.vars as u64,
+        loaded.clauses + assumptions.len() as u64,
+    );
+    let encoding = enc.encoding.as_str();
+    let mut row = crate::run::new_row(opts, instance, encoding, solver.name(), run, size);
     fill_row(&mut row, &outcome, &verdict);
     let mut keep = outcome.status.is_solved() && loaded.session.usable();
     if opts.count >= 2
@@ -311,7 +294,7 @@ pub fn run_one(
             }
             Err(why) => {
                 row.wrong = true;
-                row.check = check::MODEL_WRONG.into();
+                row.check = Check::ModelWrong;
                 row.error = why;
                 keep = false;
             }
@@ -505,7 +488,7 @@ mod tests {
         let empty = Puzzle::empty(Kind::Latin, 3).unwrap();
         let (_, one) = crate::encode::count(&empty, EncodeOptions::default());
         let enc = Some(EncodeOptions::default());
-        let ok = |ran: Ran| matches!(ran, Ran::Done(Some((r, _))) if r.check == check::MODEL_OK);
+        let ok = |ran: Ran| matches!(ran, Ran::Done(Some((r, _))) if r.check == Check::ModelOk);
         // Room for one session: another solver's evicts it.
         let mut sessions = Sessions::with_cap(one);
         for solver_index in [0, 1, 0] {
@@ -544,14 +527,14 @@ mod tests {
         // The liar's grid has 1 in r1c1; the puzzle gives 2 there.
         let r = row(&latin([2, 0, 0, 0, 0, 0, 0, 0, 0]), &Liar, 1);
         assert!(r.wrong);
-        assert_eq!(r.check, check::MODEL_WRONG);
+        assert_eq!(r.check, Check::ModelWrong);
         assert!(r.error.contains("no solution"), "{}", r.error);
     }
 
     #[test]
     fn a_second_solution_that_repeats_the_first_is_wrong() {
         let r = row(&latin([1, 0, 0, 0, 0, 0, 0, 0, 0]), &Liar, 2);
-        assert_eq!(r.status, "SAT");
+        assert_eq!(r.status, Status::Sat);
         assert!(r.wrong, "{r:?}");
         assert!(r.error.contains("repeats a blocked one"), "{}", r.error);
     }
@@ -561,9 +544,9 @@ mod tests {
         let native = crate::solver::by_name("native", &SolverConfig::default()).unwrap();
         // Side 3 with r1 = 1 2 3 given: two completions.
         let r = row(&latin([1, 2, 3, 0, 0, 0, 0, 0, 0]), native.as_ref(), 2);
-        assert_eq!((r.check.as_str(), r.solutions), (check::MODEL_OK, Some(2)));
+        assert_eq!((r.check, r.solutions), (Check::ModelOk, Some(2)));
         let r = row(&latin([1, 2, 3, 2, 0, 0, 0, 0, 0]), native.as_ref(), 2);
-        assert_eq!((r.check.as_str(), r.solutions), (check::MODEL_OK, Some(1)));
+        assert_eq!((r.check, r.solutions), (Check::ModelOk, Some(1)));
         // The formula's counts are those of the rules plus one unit a given.
         let (vars, clauses) = crate::encode::count(
             &Puzzle::new(

@@ -15,7 +15,7 @@ pub mod fingerprint;
 pub mod incremental;
 pub mod meta;
 pub mod progress;
-pub mod results;
+
 pub mod shard;
 pub mod solutions;
 
@@ -34,10 +34,10 @@ use crate::encode::{Amo, EncodeOptions, Encoding, encode};
 use crate::puzzle::Puzzle;
 use crate::puzzle::format::ReadOptions;
 use crate::report::{ReportOptions, score, write_report};
+use crate::results::{self, Check, ResultsWriter, Row};
 use crate::solver::{DratFormat, Limits, Solver, SolverConfig, Status, by_name};
 use corpus::{Corpus, Instance, Source};
 use exec::Built;
-use results::{ResultsWriter, Row};
 
 /// Everything `bench run` needs, validated.
 #[derive(Clone, Debug)]
@@ -518,7 +518,7 @@ pub fn run(opts: &RunOptions, interrupt: Arc<AtomicBool>) -> anyhow::Result<RunS
                             instance,
                             &row.solver,
                             &row.encoding,
-                            &row.status,
+                            row.status.as_str(),
                             grids.as_ref(),
                         )
                     {
@@ -568,10 +568,15 @@ pub fn run(opts: &RunOptions, interrupt: Arc<AtomicBool>) -> anyhow::Result<RunS
     };
     if let Err(e) = write_report(&rows, &out_dir, &report_opts) {
         eprintln!("bench: the report could not be drawn ({e:#}); writing the plain summary");
-        let scores = score::scores(&rows);
+        let scores = score::scores(&rows, score::Scoring::default());
         std::fs::write(
             out_dir.join("summary.md"),
-            score::markdown(&rows, &scores, &skipped),
+            crate::report::summary::plain_markdown(
+                &rows,
+                &scores,
+                crate::results::TimeBasis::default(),
+                &skipped,
+            ),
         )?;
     }
     run_meta.end = Some(meta::utc_stamps(SystemTime::now()).0);
@@ -586,6 +591,41 @@ pub fn run(opts: &RunOptions, interrupt: Arc<AtomicBool>) -> anyhow::Result<RunS
     })
 }
 
+/// The row of a run as it starts: what the run is, its size and limits; the outcome's
+/// columns are filled in when it ends.
+pub(crate) fn new_row(
+    opts: &RunOptions,
+    instance: &Instance,
+    encoding: &str,
+    solver: &str,
+    run: u32,
+    (vars, clauses): (u64, u64),
+) -> Row {
+    Row {
+        corpus: instance.corpus.as_str().into(),
+        instance: instance.id.as_str().into(),
+        kind: instance.kind().into(),
+        side: instance.side(),
+        encoding: encoding.into(),
+        vars,
+        clauses,
+        solver: solver.into(),
+        run,
+        status: Status::Unknown,
+        check: Check::Unchecked,
+        wall_s: 0.0,
+        cpu_s: None,
+        max_rss_kb: None,
+        exit_code: None,
+        timeout_s: opts.timeout.as_secs_f64(),
+        jobs: opts.jobs as u32,
+        error: String::new(),
+        wrong: false,
+        solutions: None,
+        givens: instance.givens(),
+    }
+}
+
 /// The row of a run whose formula was refused as too big for memory (MEMOUT).
 fn refused_row(
     opts: &RunOptions,
@@ -596,27 +636,16 @@ fn refused_row(
     (vars, clauses, reason): (u64, u64, String),
 ) -> Row {
     Row {
-        corpus: instance.corpus.clone(),
-        instance: instance.id.clone(),
-        kind: instance.kind(),
-        side: instance.side(),
-        encoding: unit.encoding_name(),
-        vars,
-        clauses,
-        solver: solver.to_string(),
-        run,
-        status: Status::Memout.to_string(),
-        check: results::check::UNCHECKED.to_string(),
-        wall_s: 0.0,
-        cpu_s: None,
-        max_rss_kb: None,
-        exit_code: None,
-        timeout_s: opts.timeout.as_secs_f64(),
-        jobs: opts.jobs as u32,
+        status: Status::Memout,
         error: reason,
-        wrong: false,
-        solutions: None,
-        givens: instance.givens(),
+        ..new_row(
+            opts,
+            instance,
+            &unit.encoding_name(),
+            solver,
+            run,
+            (vars, clauses),
+        )
     }
 }
 
@@ -650,29 +679,9 @@ fn run_one(
     let proof_limit = opts.timeout.saturating_mul(10).max(Duration::from_secs(60));
     let proof_to_check = proof.as_deref().zip(proof_style);
     let verdict = exec::verdict(built, &outcome, proof_to_check, proof_limit, &opts.config);
-    let mut row = Row {
-        corpus: instance.corpus.clone(),
-        instance: instance.id.clone(),
-        kind: instance.kind(),
-        side: instance.side(),
-        encoding: unit.encoding_name(),
-        vars: built.cnf.num_vars() as u64,
-        clauses: built.cnf.num_clauses() as u64,
-        solver: solver.name().to_string(),
-        run,
-        status: String::new(),
-        check: String::new(),
-        wall_s: 0.0,
-        cpu_s: None,
-        max_rss_kb: None,
-        exit_code: None,
-        timeout_s: opts.timeout.as_secs_f64(),
-        jobs: opts.jobs as u32,
-        error: String::new(),
-        wrong: false,
-        solutions: None,
-        givens: instance.givens(),
-    };
+    let size = (built.cnf.num_vars() as u64, built.cnf.num_clauses() as u64);
+    let name = unit.encoding_name();
+    let mut row = new_row(opts, instance, &name, solver.name(), run, size);
     exec::fill_row(&mut row, &outcome, &verdict);
     if opts.count >= 2
         && outcome.status == Status::Sat
@@ -685,7 +694,7 @@ fn run_one(
             Ok(n) => row.solutions = n,
             Err(e) => {
                 row.wrong = true;
-                row.check = results::check::MODEL_WRONG.into();
+                row.check = Check::ModelWrong;
                 row.error = e;
             }
         }
@@ -694,7 +703,7 @@ fn run_one(
         }
     }
     let grids = match (&outcome.model, &built.header) {
-        (Some(m), Some(h)) if row.check == results::check::MODEL_OK => {
+        (Some(m), Some(h)) if row.check == Check::ModelOk => {
             crate::check::read_grids(&built.cnf, &h.puzzle, m).solved()
         }
         _ => None,
@@ -712,26 +721,26 @@ pub fn cross_check_unsat(rows: &mut [Row]) -> bool {
     // (instance, encoding or "" for every encoding) -> who witnessed a model.
     let mut witnessed: BTreeMap<(String, String), String> = BTreeMap::new();
     for r in rows.iter() {
-        if r.status() != Some(Status::Sat) {
+        if r.status != Status::Sat {
             continue;
         }
-        let scope = match r.check.as_str() {
-            results::check::MODEL_OK => String::new(),
-            results::check::ENCODING_OPEN => r.encoding.clone(),
+        let scope = match r.check {
+            Check::ModelOk => String::new(),
+            Check::EncodingOpen => r.encoding.to_string(),
             _ => continue,
         };
         witnessed
-            .entry((r.instance.clone(), scope))
+            .entry((r.instance.to_string(), scope))
             .or_insert_with(|| format!("{} ({})", r.solver, r.encoding));
     }
     let mut changed = false;
     for r in rows.iter_mut() {
-        if r.status() != Some(Status::Unsat) || r.wrong {
+        if r.status != Status::Unsat || r.wrong {
             continue;
         }
         let by = witnessed
-            .get(&(r.instance.clone(), String::new()))
-            .or_else(|| witnessed.get(&(r.instance.clone(), r.encoding.clone())));
+            .get(&(r.instance.to_string(), String::new()))
+            .or_else(|| witnessed.get(&(r.instance.to_string(), r.encoding.to_string())));
         if let Some(by) = by {
             r.wrong = true;
             r.error = format!("UNSAT contradicted by the verified model of {by}");

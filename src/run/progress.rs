@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressStyle};
 
-use crate::run::results::Row;
+use crate::results::Row;
 use crate::solver::Status;
 
 #[derive(Default)]
@@ -61,7 +61,7 @@ impl Progress {
             c.wrong += 1;
         } else if row.solved() {
             c.solved += 1;
-        } else if row.status() == Some(Status::Timeout) {
+        } else if row.status == Status::Timeout {
             c.timeouts += 1;
         } else {
             c.errors += 1;

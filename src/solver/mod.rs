@@ -21,7 +21,10 @@ use config::Spec;
 use session::Session;
 
 /// What a solver run ended with (the `status` column of the results CSV).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "UPPERCASE")]
 pub enum Status {
     /// Satisfiable, with a model.
     Sat,

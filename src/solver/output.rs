@@ -27,12 +27,13 @@ pub enum Claim {
     Unknown(String),
 }
 
-/// Which shape an answer came in.
+/// Which shape an answer comes in (detected from the text, or known from the solver's
+/// entry in the adapter table).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum OutputFormat {
     /// `s` and `v` lines.
     Competition,
-    /// minisat's result file.
+    /// minisat's result file (`{res}`): `SAT` + literals, `UNSAT`, `INDET`.
     Minisat,
     /// zchaff's report.
     Zchaff,

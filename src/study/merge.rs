@@ -27,8 +27,8 @@ use std::path::{Path, PathBuf};
 use anyhow::Context;
 
 use crate::report::{ReportOptions, write_report};
+use crate::results::{Row, parse_rows};
 use crate::run::cross_check_unsat;
-use crate::run::results::{Row, parse_rows};
 use crate::run::shard::Shard;
 
 use super::plan::{self, Key, Planned, StudyPlan, row_key, shard_dir};

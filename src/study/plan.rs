@@ -14,8 +14,8 @@ use std::time::SystemTime;
 use anyhow::{Context, bail};
 use serde::{Deserialize, Serialize};
 
+use crate::results::Row;
 use crate::run::corpus::{self, Instance, Source};
-use crate::run::results::Row;
 use crate::run::shard::{self, Shard};
 use crate::run::{RunOptions, fingerprint, meta};
 use crate::solver::by_name;

@@ -10,7 +10,7 @@ use std::process::{Command, Output};
 use std::time::Duration;
 
 use assert_cmd::cargo::CommandCargoExt;
-use bench::run::results::{Row, read_rows};
+use bench::results::{Row, read_rows};
 use bench::solver::{Limits, Outcome, Status};
 
 /// The bench binary.
@@ -53,10 +53,14 @@ pub fn facts(rows: &[Row]) -> BTreeMap<(String, String, String), Facts> {
     rows.iter()
         .map(|r| {
             (
-                (r.instance.clone(), r.encoding.clone(), r.solver.clone()),
                 (
-                    r.status.clone(),
-                    r.check.clone(),
+                    r.instance.to_string(),
+                    r.encoding.to_string(),
+                    r.solver.to_string(),
+                ),
+                (
+                    r.status.to_string(),
+                    r.check.to_string(),
                     r.solutions,
                     r.vars,
                     r.clauses,
@@ -74,7 +78,7 @@ pub fn assert_expected(rows: &[Row]) {
         let what = format!("{} {} {}", r.solver, r.instance, r.encoding);
         assert!(!r.wrong, "{what}: {}", r.error);
         if r.instance.starts_with("nosolution.txt") {
-            assert_eq!(r.status, "UNSAT", "{what}");
+            assert_eq!(r.status.as_str(), "UNSAT", "{what}");
         } else {
             assert_eq!(
                 (r.status.as_str(), r.check.as_str()),
@@ -170,7 +174,7 @@ pub fn assert_hard_timeout_easy_solved(rows: &[Row], pattern: &[bool], timeout: 
     for (r, &hard) in sorted.iter().zip(pattern) {
         assert!(!r.wrong, "{}: {}", r.instance, r.error);
         if hard {
-            assert_eq!(r.status, "TIMEOUT", "{r:?}");
+            assert_eq!(r.status.as_str(), "TIMEOUT", "{r:?}");
             assert!(
                 r.wall_s < timeout + slack,
                 "{} on {} took {} s",

@@ -7,7 +7,8 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use assert_cmd::cargo::CommandCargoExt;
-use bench::run::results::{ResultsWriter, Row};
+use bench::results::{Check, ResultsWriter, Row};
+use bench::solver::Status;
 
 /// `bench`.
 pub fn bench() -> Command {
@@ -31,12 +32,11 @@ pub fn row(instance: &str, encoding: &str, solver: &str, status: &str, wall: f64
         clauses,
         solver: solver.into(),
         run: 1,
-        status: status.into(),
+        status: Status::parse(status).expect("a status"),
         check: match status {
-            "SAT" => "model-ok",
-            _ => "unchecked",
-        }
-        .into(),
+            "SAT" => Check::ModelOk,
+            _ => Check::Unchecked,
+        },
         wall_s: wall,
         cpu_s: Some(wall * 0.9),
         max_rss_kb: Some(20_000),
@@ -86,18 +86,18 @@ pub fn corpus_rows() -> Vec<Row> {
                     wall,
                 );
                 if i == 10 && *solver != "kissat" || i == 9 && *encoding == "minimal" {
-                    r.status = "TIMEOUT".into();
-                    r.check = "unchecked".into();
+                    r.status = Status::Timeout;
+                    r.check = Check::Unchecked;
                     r.wall_s = 10.0;
                 }
                 if i == 6 && *solver == "minisat" && *encoding == "extended" {
-                    r.status = "ERROR".into();
-                    r.check = "unchecked".into();
+                    r.status = Status::Error;
+                    r.check = Check::Unchecked;
                     r.error = "exit code 3: PARSE ERROR!".into();
                     r.wall_s = 0.004;
                 }
                 if i == 5 && *solver == "native" && *encoding == "minimal" {
-                    r.check = "model-wrong".into();
+                    r.check = Check::ModelWrong;
                     r.wrong = true;
                     r.error = "cell (3,4) holds 7 twice in row 3".into();
                 }

@@ -171,33 +171,13 @@ pub(super) fn write(out: &mut String, puzzle: &Puzzle) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::puzzle::format::{Format, ReadOptions, read_str};
+    use crate::puzzle::format::{Format, entries_for_tests};
 
     /// The seed's example shape: a 4×4 pair.
     const PAIR: &str = "1,0,0,0\n0,0,3,0\n0,0,0,0\n0,0,0,2\n2,0,0,0\n0,0,0,0\n0,4,0,0\n0,0,0,1\n";
 
     fn parse(text: &str, kind: Option<Kind>) -> Vec<Result<(usize, Puzzle), String>> {
-        let file = read_str(
-            text,
-            "c.csv",
-            &ReadOptions {
-                format: Some(Format::Csv),
-                kind,
-                alphabet: None,
-            },
-        )
-        .unwrap();
-        file.entries
-            .into_iter()
-            .map(|e| {
-                e.map_err(|e| e.to_string()).and_then(|e| match e.clash {
-                    // Givens that clash are a puzzle without solution, not a format
-                    // error; shown as an error here to test the message.
-                    Some(why) => Err(format!("c.csv:{}: clash: {why}", e.line)),
-                    None => Ok((e.line, e.puzzle)),
-                })
-            })
-            .collect()
+        entries_for_tests(text, "c.csv", Format::Csv, kind)
     }
 
     #[test]

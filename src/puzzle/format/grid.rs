@@ -181,7 +181,7 @@ pub(super) fn write(out: &mut String, puzzle: &Puzzle) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::puzzle::format::{Format, ReadOptions, read_str};
+    use crate::puzzle::format::{Format, entries_for_tests};
 
     const DRAWN: &str = "\
 +-------+-------+-------+
@@ -200,27 +200,7 @@ mod tests {
 ";
 
     fn parse(text: &str, kind: Option<Kind>) -> Vec<Result<(usize, Puzzle), String>> {
-        let file = read_str(
-            text,
-            "g.txt",
-            &ReadOptions {
-                format: Some(Format::Grid),
-                kind,
-                alphabet: None,
-            },
-        )
-        .unwrap();
-        file.entries
-            .into_iter()
-            .map(|e| {
-                e.map_err(|e| e.to_string()).and_then(|e| match e.clash {
-                    // Givens that clash are a puzzle without solution, not a format
-                    // error; shown as an error here to test the message.
-                    Some(why) => Err(format!("g.txt:{}: clash: {why}", e.line)),
-                    None => Ok((e.line, e.puzzle)),
-                })
-            })
-            .collect()
+        entries_for_tests(text, "g.txt", Format::Grid, kind)
     }
 
     fn plain(drawn: &str) -> String {

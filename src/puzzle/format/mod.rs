@@ -67,13 +67,7 @@ impl Format {
 
     /// Parses a format name.
     pub fn parse(s: &str) -> Option<Format> {
-        match s {
-            "line" => Some(Format::Line),
-            "prefixed" => Some(Format::Prefixed),
-            "grid" => Some(Format::Grid),
-            "csv" => Some(Format::Csv),
-            _ => None,
-        }
+        Format::ALL.into_iter().find(|f| f.as_str() == s)
     }
 }
 
@@ -217,6 +211,32 @@ pub fn read_str(text: &str, name: &str, opts: &ReadOptions) -> Result<PuzzleFile
         entries.push(parsed.into_entry(name))
     });
     Ok(PuzzleFile { format, entries })
+}
+
+/// For the readers' unit tests: `text` read as `format`, each entry a puzzle with its line
+/// or the error's text (a clash of givens shown as an error, to test its message).
+#[cfg(test)]
+pub(crate) fn entries_for_tests(
+    text: &str,
+    name: &str,
+    format: Format,
+    kind: Option<Kind>,
+) -> Vec<Result<(usize, Puzzle), String>> {
+    let opts = ReadOptions {
+        format: Some(format),
+        kind,
+        alphabet: None,
+    };
+    let file = read_str(text, name, &opts).expect("the file reads");
+    file.entries
+        .into_iter()
+        .map(|e| {
+            e.map_err(|e| e.to_string()).and_then(|e| match e.clash {
+                Some(why) => Err(format!("{name}:{}: clash: {why}", e.line)),
+                None => Ok((e.line, e.puzzle)),
+            })
+        })
+        .collect()
 }
 
 /// Writes one puzzle in `format`. Grid and CSV blocks end with a blank line, so that

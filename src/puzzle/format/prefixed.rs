@@ -93,32 +93,15 @@ pub(super) fn write(out: &mut String, puzzle: &Puzzle) -> io::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::puzzle::format::{Format, ReadOptions, read_str};
+    use crate::puzzle::format::{Format, entries_for_tests};
 
     const SEED: &str =
         "3 000400009020980030800003400002000000000001008070020016000100007001000002096000300";
 
     fn parse(text: &str, kind: Option<Kind>) -> Vec<Result<Puzzle, String>> {
-        let file = read_str(
-            text,
-            "p.txt",
-            &ReadOptions {
-                format: Some(Format::Prefixed),
-                kind,
-                alphabet: None,
-            },
-        )
-        .unwrap();
-        file.entries
+        entries_for_tests(text, "p.txt", Format::Prefixed, kind)
             .into_iter()
-            .map(|e| {
-                e.map_err(|e| e.to_string()).and_then(|e| match e.clash {
-                    // Givens that clash are a puzzle without solution, not a format
-                    // error; shown as an error here to test the message.
-                    Some(why) => Err(format!("p.txt:{}: clash: {why}", e.line)),
-                    None => Ok(e.puzzle),
-                })
-            })
+            .map(|e| e.map(|(_, puzzle)| puzzle))
             .collect()
     }
 

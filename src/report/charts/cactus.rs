@@ -81,7 +81,11 @@ pub fn cactus(data: &ChartData, vbs: &VirtualBest) -> anyhow::Result<String> {
         for (entry, times) in &lines {
             let points: Vec<(i32, i32)> = (1..).zip(times).map(|(k, t)| at(k as f64, *t)).collect();
             if let Some((width, dash)) = entry.line {
-                line(root, points.clone(), entry.color.stroke_width(width), dash)?;
+                // A point on the pixel of the one before adds nothing to the line: a
+                // hundred thousand solved instances draw a line of at most a few thousand.
+                let mut path = points.clone();
+                path.dedup();
+                line(root, path, entry.color.stroke_width(width), dash)?;
             }
             if let Some((shape, filled)) = entry.mark {
                 let every = points.len().div_ceil(MAX_MARKS).max(1);

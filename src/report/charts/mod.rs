@@ -13,7 +13,7 @@ pub mod times;
 use plotters::prelude::*;
 
 use crate::report::outcome::Outcome;
-use crate::run::results::Row;
+use crate::results::Row;
 use draw::{LegendEntry, LogAxis, Shape, format_seconds, log_axis, rgb};
 
 /// Okabe and Ito's colour-blind-safe palette (its yellow left out: unreadable on white),
@@ -48,7 +48,7 @@ pub struct ChartData<'a> {
     /// The result rows (for sizes of encodings).
     pub rows: &'a [Row],
     /// One outcome per (instance, encoding, solver).
-    pub outcomes: &'a [Outcome],
+    pub outcomes: &'a [Outcome<'a>],
     /// Solvers, in the order they first appear in the results.
     pub solvers: Vec<String>,
     /// Encodings, in the order they first appear in the results.
@@ -105,7 +105,7 @@ impl ChartData<'_> {
                 if self
                     .outcomes
                     .iter()
-                    .any(|o| &o.solver == solver && &o.encoding == encoding)
+                    .any(|o| o.solver == solver && o.encoding == encoding)
                 {
                     series.push((solver.clone(), encoding.clone()));
                 }

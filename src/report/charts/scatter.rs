@@ -23,9 +23,13 @@ use crate::report::outcome::{Answer, Outcome};
 const ONE_ENCODING_COLOR: RGBColor = RGBColor(0x33, 0x22, 0x88);
 /// Width and height of the plot, px.
 const SIDE: i32 = 500;
+/// Pairs above which marks are snapped to a grid of [`GRID`] px.
+const MANY_MARKS: usize = 20_000;
+/// The grid, px: a mark moves by at most one pixel, a ninth of its width.
+const GRID: i32 = 3;
 
 /// What a mark says about a pair of outcomes, in the order the legend lists them.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 enum Mark {
     Sat,
     Unsat,
@@ -66,7 +70,7 @@ impl Mark {
 pub fn scatter(data: &ChartData, x_solver: &str, y_solver: &str) -> anyhow::Result<String> {
     let mut x_outcomes: HashMap<(&str, &str), &Outcome> = HashMap::new();
     for o in data.outcomes.iter().filter(|o| o.solver == x_solver) {
-        x_outcomes.insert((&o.instance, &o.encoding), o);
+        x_outcomes.insert((o.instance, o.encoding), o);
     }
     // Failures last, so that they are drawn over the answers they might hide.
     let mut pairs: Vec<(Mark, &Outcome, &Outcome)> = data
@@ -74,7 +78,7 @@ pub fn scatter(data: &ChartData, x_solver: &str, y_solver: &str) -> anyhow::Resu
         .iter()
         .filter(|o| o.solver == y_solver)
         .filter_map(|y| {
-            let x = *x_outcomes.get(&(y.instance.as_str(), y.encoding.as_str()))?;
+            let x = *x_outcomes.get(&(y.instance, y.encoding))?;
             Some((Mark::of(x, y), x, y))
         })
         .collect();
@@ -124,7 +128,12 @@ pub fn scatter(data: &ChartData, x_solver: &str, y_solver: &str) -> anyhow::Resu
         "instances"
     };
     let n = pairs.len();
-    let subtitle = format!("{n} {what} both ran; below the diagonal: {y_solver} faster");
+    // Beyond MANY_MARKS pairs, marks on a GRID × GRID px square are drawn once.
+    let grid = if n > MANY_MARKS { GRID } else { 1 };
+    let mut subtitle = format!("{n} {what} both ran; below the diagonal: {y_solver} faster");
+    if grid > 1 {
+        subtitle += &format!("; marks within {grid} px drawn once");
+    }
     let size = (PLOT_LEFT + SIDE + 10, SIDE + 60);
     chart((&title, &subtitle), size, Some(&legend), |root, area| {
         let (lo, hi) = data.time_range();
@@ -195,10 +204,28 @@ pub fn scatter(data: &ChartData, x_solver: &str, y_solver: &str) -> anyhow::Resu
                 data.timeout
             }
         };
-        for (mark, a, b) in &pairs {
-            let (shape, filled, _) = mark.look();
-            let color = mark_color(*mark, Some(&a.encoding));
-            shape.draw(root, at(place(a), place(b)), 9, color, filled)?;
+        // Marks that fall on the same pixel (or grid square) with the same look are drawn
+        // once, as the last of them, where the last one drawn would have been: the picture
+        // is the same, and a study of a million runs is not a chart of a million marks.
+        type Look = (Mark, (u8, u8, u8), (i32, i32));
+        let looks: Vec<(Mark, RGBColor, (i32, i32))> = pairs
+            .iter()
+            .map(|(mark, a, b)| {
+                let color = mark_color(*mark, Some(a.encoding));
+                let (x, y) = at(place(a), place(b));
+                let snap = |v: i32| v - v.rem_euclid(grid) + grid / 2;
+                (*mark, color, (snap(x), snap(y)))
+            })
+            .collect();
+        let mut last: HashMap<Look, usize> = HashMap::new();
+        for (i, (mark, color, point)) in looks.iter().enumerate() {
+            last.insert((*mark, (color.0, color.1, color.2), *point), i);
+        }
+        for (i, (mark, color, point)) in looks.iter().enumerate() {
+            if last.get(&(*mark, (color.0, color.1, color.2), *point)) == Some(&i) {
+                let (shape, filled, _) = mark.look();
+                shape.draw(root, *point, 9, *color, filled)?;
+            }
         }
         Ok(())
     })

@@ -4,6 +4,8 @@
 //! a faint dot, so that small samples are not hidden behind a box. How many were solved
 //! is written at the right: a fast box over few solved instances is not a fast solver.
 
+use std::collections::BTreeMap;
+
 use plotters::prelude::*;
 use plotters::style::text_anchor::HPos;
 
@@ -97,7 +99,7 @@ pub fn times(data: &ChartData) -> anyhow::Result<String> {
             let (_, mid) = at(lo, row as f64 + 0.5);
             let color = data.solver_color(solver);
             let times = data.solved_times(solver, encoding);
-            let of = |o: &&Outcome| &o.solver == solver && &o.encoding == encoding;
+            let of = |o: &&Outcome| o.solver == solver && o.encoding == encoding;
             let ran = data.outcomes.iter().filter(of).count();
             text(root, (plot_left - 10, mid), label, font(FONT), HPos::Right)?;
             let count = format!("{} / {ran}", times.len());
@@ -123,6 +125,21 @@ pub fn times(data: &ChartData) -> anyhow::Result<String> {
                 continue;
             }
             let px = |t: f64| at(t, 0.0).0;
+            // The dots first, so that the box and its median stay on top of thousands of
+            // them. Dots on one spot are drawn as one, as dark as they were together (k layers
+            // of opacity a are one of 1 − (1 − a)^k), so that a million runs make no more
+            // dots than there are spots.
+            let mut layers: BTreeMap<(i32, i32), i32> = BTreeMap::new();
+            for (i, t) in times.iter().enumerate() {
+                // A fixed spread over five lanes rather than random jitter: the same data
+                // always draws the same picture.
+                let lane = (i % 5) as i32 - 2;
+                *layers.entry((px(*t), mid + lane * 3)).or_insert(0) += 1;
+            }
+            for (centre, k) in layers {
+                let alpha = 1.0 - (1.0 - DOT_ALPHA).powi(k);
+                root.draw(&Circle::new(centre, 2, DOT.mix(alpha).filled()))?;
+            }
             let [q1, q2, q3] = [0.25, 0.5, 0.75].map(|q| px(quantile(&times, q)));
             let (fastest, slowest) = (px(times[0]), px(times[times.len() - 1]));
             let whisker = color.stroke_width(2);
@@ -141,16 +158,6 @@ pub fn times(data: &ChartData) -> anyhow::Result<String> {
                 color.stroke_width(3),
                 None,
             )?;
-            for (i, t) in times.iter().enumerate() {
-                // A fixed spread over five lanes rather than random jitter: the same data
-                // always draws the same picture.
-                let lane = (i % 5) as i32 - 2;
-                root.draw(&Circle::new(
-                    (px(*t), mid + lane * 3),
-                    2,
-                    DOT.mix(0.45).filled(),
-                ))?;
-            }
         }
         Ok(())
     })
@@ -158,6 +165,8 @@ pub fn times(data: &ChartData) -> anyhow::Result<String> {
 
 /// The colour of the dots of single runs.
 const DOT: RGBColor = rgb(0x222222);
+/// The opacity of one dot.
+const DOT_ALPHA: f64 = 0.45;
 /// The colour of the lines between rows.
 const GRID: RGBColor = rgb(0xE2E2E2);
 /// Faint text.

@@ -1,23 +1,13 @@
 //! What bench knows about each external solver, in one table: how to invoke it quietly,
 //! where its answer comes back and in which shape, what its exit codes mean, how it
-//! reports running out of memory, how to ask its version, and its time-limit, seed and
-//! proof flags. Every fact here was checked by running the binary on Debian bookworm (see
+//! reports running out of memory, how to ask its version, and its seed and proof flags. Every fact here was checked by running the binary on Debian bookworm (see
 //! DESIGN.md's solver table); the rest of the module reads this table and never asks
 //! "which solver is this?".
 //!
 //! Argument templates use placeholders: `{cnf}` the input file, `{res}` a result file
-//! (minisat), `{proof}` the proof file, `{seed}` the seed, `{secs}` a time limit.
+//! (minisat), `{proof}` the proof file, `{seed}` the seed.
 
-/// Where and in which shape a solver hands back its answer.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Answer {
-    /// `s` and `v` lines on stdout.
-    Competition,
-    /// minisat's result file (`{res}`): `SAT` + literals, `UNSAT`, `INDET`.
-    MinisatFile,
-    /// zchaff's report on stdout (`RESULT:` line, model after `Instance Satisfiable`).
-    Zchaff,
-}
+use crate::solver::output::OutputFormat;
 
 /// How a solver writes a DRAT proof.
 #[derive(Clone, Copy, Debug)]
@@ -52,8 +42,8 @@ pub struct Adapter {
     pub binaries: &'static [&'static str],
     /// Arguments for a quiet run (templates).
     pub args: &'static [&'static str],
-    /// Where the answer comes back.
-    pub answer: Answer,
+    /// Where the answer comes back, and in which shape.
+    pub answer: OutputFormat,
     /// Exit code that goes with SAT.
     pub exit_sat: i32,
     /// Exit code that goes with UNSAT.
@@ -65,9 +55,6 @@ pub struct Adapter {
     pub memout: &'static [&'static str],
     /// How to ask its version (`None`: it has no version flag).
     pub version: Option<VersionProbe>,
-    /// Its own time-limit flag (templates with `{secs}`). Documentation for now: bench's
-    /// wall clock is authoritative and solvers' own limits count CPU time.
-    pub time_limit: Option<&'static [&'static str]>,
     /// Its seed flag (templates with `{seed}`), passed when the seed is not 0.
     pub seed: Option<&'static [&'static str]>,
     /// How it writes a DRAT proof (`None`: it cannot).
@@ -84,7 +71,7 @@ pub static ADAPTERS: &[Adapter] = &[
         binaries: &["minisat"],
         // The model only ever goes to the result file; stdout carries statistics.
         args: &["-verb=0", "{cnf}", "{res}"],
-        answer: Answer::MinisatFile,
+        answer: OutputFormat::Minisat,
         exit_sat: 10,
         exit_unsat: 20,
         exit_unknown: &[0],
@@ -92,7 +79,6 @@ pub static ADAPTERS: &[Adapter] = &[
         memout: &["INDETERMINATE"],
         // minisat 2.2 has no version flag.
         version: None,
-        time_limit: Some(&["-cpu-lim={secs}"]),
         seed: Some(&["-rnd-seed={seed}"]),
         proof: None,
     },
@@ -100,7 +86,7 @@ pub static ADAPTERS: &[Adapter] = &[
         name: "kissat",
         binaries: &["kissat"],
         args: &["-q", "{cnf}"],
-        answer: Answer::Competition,
+        answer: OutputFormat::Competition,
         exit_sat: 10,
         exit_unsat: 20,
         exit_unknown: COMPETITION_UNKNOWN,
@@ -110,7 +96,6 @@ pub static ADAPTERS: &[Adapter] = &[
             args: &["--version"],
             marker: "",
         }),
-        time_limit: Some(&["--time={secs}"]),
         seed: Some(&["--seed={seed}"]),
         proof: Some(ProofFlags {
             args: &["{proof}"],
@@ -123,7 +108,7 @@ pub static ADAPTERS: &[Adapter] = &[
         name: "cadical",
         binaries: &["cadical"],
         args: &["-q", "{cnf}"],
-        answer: Answer::Competition,
+        answer: OutputFormat::Competition,
         exit_sat: 10,
         exit_unsat: 20,
         exit_unknown: COMPETITION_UNKNOWN,
@@ -134,7 +119,6 @@ pub static ADAPTERS: &[Adapter] = &[
             args: &["--version"],
             marker: "",
         }),
-        time_limit: Some(&["-t", "{secs}"]),
         seed: Some(&["--seed={seed}"]),
         proof: Some(ProofFlags {
             args: &["{proof}"],
@@ -147,7 +131,7 @@ pub static ADAPTERS: &[Adapter] = &[
         name: "picosat",
         binaries: &["picosat"],
         args: &["{cnf}"],
-        answer: Answer::Competition,
+        answer: OutputFormat::Competition,
         exit_sat: 10,
         exit_unsat: 20,
         exit_unknown: COMPETITION_UNKNOWN,
@@ -157,7 +141,6 @@ pub static ADAPTERS: &[Adapter] = &[
             args: &["--version"],
             marker: "",
         }),
-        time_limit: Some(&["-L", "{secs}"]),
         seed: Some(&["-s", "{seed}"]),
         // Debian's picosat is built without trace support: no usable proof.
         proof: None,
@@ -166,7 +149,7 @@ pub static ADAPTERS: &[Adapter] = &[
         name: "cryptominisat",
         binaries: &["cryptominisat5"],
         args: &["--verb", "0", "{cnf}"],
-        answer: Answer::Competition,
+        answer: OutputFormat::Competition,
         exit_sat: 10,
         exit_unsat: 20,
         // Its own limit: `s INDETERMINATE`, exit 15.
@@ -176,7 +159,6 @@ pub static ADAPTERS: &[Adapter] = &[
             args: &["--version"],
             marker: "CryptoMiniSat version",
         }),
-        time_limit: Some(&["--maxtime", "{secs}"]),
         seed: Some(&["--random", "{seed}"]),
         // FRAT only, which `rate` does not read.
         proof: None,
@@ -186,7 +168,7 @@ pub static ADAPTERS: &[Adapter] = &[
         binaries: &["glucose"],
         // `-model` or it prints no `v` line; it prints `c` banner lines even at -verb=0.
         args: &["-verb=0", "-model", "{cnf}"],
-        answer: Answer::Competition,
+        answer: OutputFormat::Competition,
         exit_sat: 10,
         exit_unsat: 20,
         exit_unknown: COMPETITION_UNKNOWN,
@@ -197,7 +179,6 @@ pub static ADAPTERS: &[Adapter] = &[
             args: &["--help"],
             marker: "This is glucose",
         }),
-        time_limit: Some(&["-cpu-lim={secs}"]),
         seed: Some(&["-rnd-seed={seed}"]),
         // Text DRAT only: with `-vbyte`, glucose 4.2.1 writes the final empty clause as a
         // text `0` line after the binary steps, and `rate` rejects the whole proof. Its
@@ -214,7 +195,7 @@ pub static ADAPTERS: &[Adapter] = &[
         name: "zchaff",
         binaries: &["zchaff"],
         args: &["{cnf}"],
-        answer: Answer::Zchaff,
+        answer: OutputFormat::Zchaff,
         // zchaff always exits 0; the verdict is the `RESULT:` line.
         exit_sat: 0,
         exit_unsat: 0,
@@ -225,7 +206,6 @@ pub static ADAPTERS: &[Adapter] = &[
             args: &[],
             marker: "Version: zChaff",
         }),
-        time_limit: Some(&["{secs}"]),
         seed: None,
         proof: None,
     },
@@ -253,7 +233,7 @@ const COMPETITION: Adapter = Adapter {
     name: "competition",
     binaries: &[],
     args: &["{cnf}"],
-    answer: Answer::Competition,
+    answer: OutputFormat::Competition,
     exit_sat: 10,
     exit_unsat: 20,
     exit_unknown: COMPETITION_UNKNOWN,
@@ -267,7 +247,6 @@ const COMPETITION: Adapter = Adapter {
         "memory allocation of",
     ],
     version: None,
-    time_limit: None,
     seed: None,
     proof: None,
 };
@@ -312,7 +291,7 @@ mod tests {
             assert!(a.args.contains(&"{cnf}"), "{}", a.name);
             assert_eq!(
                 a.args.contains(&"{res}"),
-                a.answer == Answer::MinisatFile,
+                a.answer == OutputFormat::Minisat,
                 "{}",
                 a.name
             );

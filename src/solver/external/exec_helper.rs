@@ -28,6 +28,8 @@
 #[allow(dead_code)]
 #[path = "cgroup.rs"]
 mod cgroup;
+#[path = "reap.rs"]
+mod reap;
 
 use std::ffi::{CString, OsString};
 use std::io::{Read, Write};
@@ -37,6 +39,7 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 use cgroup::Group;
+use reap::{has_exited, reap};
 
 /// The command line.
 struct Args {
@@ -363,7 +366,7 @@ fn watch(run: &Run, control: &mut std::fs::File, grace: Duration) -> Watched {
     loop {
         if pidfd < 0 {
             // No pidfd (an old kernel): poll the solver's state instead.
-            if exited(run.pid) {
+            if has_exited(run.pid, false).unwrap_or(false) {
                 return Watched::Exited;
             }
         }
@@ -416,41 +419,6 @@ fn watch(run: &Run, control: &mut std::fs::File, grace: Duration) -> Watched {
                 g.kill_all(&mut || reap_all_but(run.pid));
             }
             kill_at = Some(Instant::now() + Duration::from_millis(100));
-        }
-    }
-}
-
-/// True once `pid` has exited (without reaping it).
-fn exited(pid: libc::pid_t) -> bool {
-    // SAFETY: siginfo_t is plain data; waitid only writes into it.
-    let mut info: libc::siginfo_t = unsafe { std::mem::zeroed() };
-    // SAFETY: plain syscall on our own child.
-    let r = unsafe {
-        libc::waitid(
-            libc::P_PID,
-            pid as libc::id_t,
-            &mut info,
-            libc::WEXITED | libc::WNOWAIT | libc::WNOHANG,
-        )
-    };
-    // SAFETY: si_pid is set when waitid found a child.
-    r == 0 && unsafe { info.si_pid() } == pid
-}
-
-/// Reaps `pid`, returning its wait status and its own resource usage.
-fn reap(pid: libc::pid_t) -> std::io::Result<(libc::c_int, libc::rusage)> {
-    loop {
-        let mut status: libc::c_int = 0;
-        // SAFETY: rusage is plain data; wait4 only writes into it.
-        let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-        // SAFETY: plain syscall on our own child.
-        let r = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
-        if r == pid {
-            return Ok((status, usage));
-        }
-        let e = std::io::Error::last_os_error();
-        if e.kind() != std::io::ErrorKind::Interrupted {
-            return Err(e);
         }
     }
 }

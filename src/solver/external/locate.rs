@@ -14,7 +14,6 @@
 
 use std::collections::HashMap;
 use std::ffi::OsString;
-use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, OnceLock};
 use std::time::Duration;
@@ -78,10 +77,7 @@ pub fn resolve_program(program: &str) -> Option<PathBuf> {
     }
 }
 
-/// True for an existing regular file (after symlinks) with an execute bit.
-pub fn is_executable(path: &Path) -> bool {
-    std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
-}
+pub use super::run::is_executable;
 
 /// The version of `binary`: what it reports under `probe`, and the upstream version of
 /// the Debian package that installed it when that says something else. Asked once per

@@ -16,6 +16,7 @@ pub mod adapters;
 pub mod cgroup;
 pub mod command;
 pub mod locate;
+pub mod reap;
 pub mod run;
 pub mod verdict;
 
@@ -306,7 +307,9 @@ impl Solver for ExternalSolver {
             Err(e) => return Outcome::error(format!("cannot run {}: {e}", self.program.display())),
         };
         let result_file = match self.adapter.answer {
-            adapters::Answer::MinisatFile => Some(std::fs::read(&res).unwrap_or_default()),
+            crate::solver::output::OutputFormat::Minisat => {
+                Some(std::fs::read(&res).unwrap_or_default())
+            }
             _ => None,
         };
         let mut outcome =

@@ -37,6 +37,7 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use super::cgroup::{self, Group, Parents};
+use super::reap::{has_exited, reap};
 
 /// The most of a child's stdout that bench keeps: 64 MiB. A model is about 8 bytes a
 /// variable, so this holds the model of a formula with ~8 million variables (a 64×64
@@ -353,7 +354,7 @@ fn exit_watcher(pid: libc::pid_t) -> io::Result<mpsc::Receiver<io::Result<()>>> 
     thread::Builder::new()
         .name("child-exit".into())
         .spawn(move || {
-            let _ = exit_tx.send(wait_exited(pid));
+            let _ = exit_tx.send(has_exited(pid, true).map(drop));
         })?;
     Ok(exit_rx)
 }
@@ -721,13 +722,13 @@ pub fn helper() -> Option<&'static Path> {
     HELPER
         .get_or_init(|| {
             let found = if let Some(p) = std::env::var_os(HELPER_ENV).filter(|p| !p.is_empty()) {
-                super::locate::is_executable(Path::new(&p)).then(|| PathBuf::from(p))
+                is_executable(Path::new(&p)).then(|| PathBuf::from(p))
             } else {
                 let exe = std::env::current_exe().ok()?;
                 let dir = exe.parent()?;
                 [dir.join("bench-exec"), dir.parent()?.join("bench-exec")]
                     .into_iter()
-                    .find(|p| super::locate::is_executable(p))
+                    .find(|p| is_executable(p))
             }?;
             let answer = Command::new(&found)
                 .arg("--protocol")
@@ -808,49 +809,6 @@ fn read_tail(mut r: impl Read, tail: usize) -> Vec<u8> {
     kept
 }
 
-/// Blocks until `pid` has exited, leaving it a zombie (WNOWAIT) so that its pid and
-/// process group id stay reserved until [`reap`].
-fn wait_exited(pid: libc::pid_t) -> io::Result<()> {
-    loop {
-        // SAFETY: siginfo_t is plain data; waitid only writes into it.
-        let mut info: libc::siginfo_t = unsafe { std::mem::zeroed() };
-        // SAFETY: plain syscall on our own child.
-        let r = unsafe {
-            libc::waitid(
-                libc::P_PID,
-                pid as libc::id_t,
-                &mut info,
-                libc::WEXITED | libc::WNOWAIT,
-            )
-        };
-        if r == 0 {
-            return Ok(());
-        }
-        let e = io::Error::last_os_error();
-        if e.kind() != io::ErrorKind::Interrupted {
-            return Err(e);
-        }
-    }
-}
-
-/// Reaps `pid`, returning its wait status and the kernel's resource usage for it.
-fn reap(pid: libc::pid_t) -> io::Result<(libc::c_int, libc::rusage)> {
-    loop {
-        let mut status: libc::c_int = 0;
-        // SAFETY: rusage is plain data; wait4 only writes into it.
-        let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-        // SAFETY: plain syscall on our own child.
-        let r = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
-        if r == pid {
-            return Ok((status, usage));
-        }
-        let e = io::Error::last_os_error();
-        if e.kind() != io::ErrorKind::Interrupted {
-            return Err(e);
-        }
-    }
-}
-
 /// Sends `signal` to every process in the group led by `pid` (ESRCH, an empty group, is
 /// fine: there is nothing left to stop).
 fn kill_group(pid: libc::pid_t, signal: libc::c_int) {
@@ -887,6 +845,12 @@ pub fn signal_name(signal: i32) -> String {
         _ => return format!("signal {signal}"),
     };
     name.to_string()
+}
+
+/// True for an existing regular file (after symlinks) with an execute bit.
+pub fn is_executable(path: &Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
 }
 
 #[cfg(test)]

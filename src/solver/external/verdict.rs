@@ -26,8 +26,9 @@ use crate::solver::output::{
 };
 use crate::solver::{Outcome, Status};
 
-use super::adapters::{Adapter, Answer, GENERIC};
+use super::adapters::{Adapter, GENERIC};
 use super::run::{Exit, Finished, Stop, signal_name};
+use crate::solver::output::OutputFormat;
 
 /// How many lines of stderr (or stdout) an error message quotes, at most.
 const TAIL_LINES: usize = 12;
@@ -115,9 +116,9 @@ fn by_output(
 
     let stdout = String::from_utf8_lossy(&done.stdout);
     let parsed = match adapter.answer {
-        Answer::Competition => parse_competition_within(&stdout, num_vars),
-        Answer::Zchaff => parse_zchaff_within(&stdout, num_vars),
-        Answer::MinisatFile => parse_minisat_within(
+        OutputFormat::Competition => parse_competition_within(&stdout, num_vars),
+        OutputFormat::Zchaff => parse_zchaff_within(&stdout, num_vars),
+        OutputFormat::Minisat => parse_minisat_within(
             &String::from_utf8_lossy(result_file.unwrap_or_default()),
             num_vars,
         ),

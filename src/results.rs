@@ -1,61 +1,124 @@
-//! The results CSV: one row per run, with the columns of DESIGN.md first.
+//! The result row and the results CSV: one row per run, with the columns of DESIGN.md
+//! first. Below both the runner, which writes rows, and the report, which reads them: the
+//! report knows runs only through this file.
 //!
 //! Rows are appended and flushed as each run ends, so a killed bench loses nothing that
 //! finished. Reading back (for `--resume` and `bench report`) tolerates the one thing a
 //! kill can leave behind, a last line cut short, and nothing else: any other malformed row
 //! is an error naming its line.
 
-use std::fs::{self, File, OpenOptions};
-use std::io::{self, Write};
+use std::fs::{File, OpenOptions};
+use std::io::{self, Read, Seek, SeekFrom, Write};
 use std::path::Path;
 
 use anyhow::{Context, bail};
+use compact_str::CompactString;
 use serde::{Deserialize, Serialize};
 
 use crate::solver::Status;
 
 /// What the check of a run found (the `check` column).
-pub mod check {
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Check {
     /// The model satisfies every clause (and, for puzzles, the rules and givens).
-    pub const MODEL_OK: &str = "model-ok";
+    ModelOk,
     /// The model satisfies every clause, but the formula leaves the puzzle open: the grids
     /// read from it are no solution (a defect of the encoding; the solver is right).
-    pub const ENCODING_OPEN: &str = "encoding-open";
+    EncodingOpen,
     /// The model is wrong.
-    pub const MODEL_WRONG: &str = "model-wrong";
+    ModelWrong,
     /// `rate` verified the DRAT proof of UNSAT.
-    pub const PROOF_OK: &str = "proof-ok";
+    ProofOk,
     /// `rate` rejected the DRAT proof.
-    pub const PROOF_FAILED: &str = "proof-failed";
+    ProofFailed,
     /// Nothing to check (UNSAT without a proof, UNKNOWN, TIMEOUT, ...).
-    pub const UNCHECKED: &str = "unchecked";
+    Unchecked,
+}
+
+impl Check {
+    /// The name in the CSV and in messages.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Check::ModelOk => "model-ok",
+            Check::EncodingOpen => "encoding-open",
+            Check::ModelWrong => "model-wrong",
+            Check::ProofOk => "proof-ok",
+            Check::ProofFailed => "proof-failed",
+            Check::Unchecked => "unchecked",
+        }
+    }
+}
+
+impl std::fmt::Display for Check {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Which time of a row a report scores and draws: each row has both.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum TimeBasis {
+    /// CPU time (user + system), what SAT competitions score sequential solvers by: it
+    /// does not grow when the machine is shared.
+    #[default]
+    Cpu,
+    /// Wall-clock time, for parallel solvers (and runs without a CPU measure).
+    Wall,
+}
+
+impl TimeBasis {
+    /// Both bases.
+    pub const ALL: [TimeBasis; 2] = [TimeBasis::Cpu, TimeBasis::Wall];
+
+    /// The name on the command line: `cpu` or `wall`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            TimeBasis::Cpu => "cpu",
+            TimeBasis::Wall => "wall",
+        }
+    }
+
+    /// Parses `cpu` or `wall`.
+    pub fn parse(s: &str) -> Option<TimeBasis> {
+        TimeBasis::ALL.into_iter().find(|t| t.as_str() == s)
+    }
+
+    /// How charts and tables name it: `CPU time` or `wall time`.
+    pub fn words(self) -> &'static str {
+        match self {
+            TimeBasis::Cpu => "CPU time",
+            TimeBasis::Wall => "wall time",
+        }
+    }
 }
 
 /// One run: the columns of DESIGN.md, then bench's extras.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Row {
     /// The corpus file as named on the command line.
-    pub corpus: String,
+    pub corpus: CompactString,
     /// The stable instance id: file name and line (`hard.txt:12`), or the DIMACS file name.
-    pub instance: String,
+    pub instance: CompactString,
     /// sudoku, latin, pair, or cnf for DIMACS input.
-    pub kind: String,
+    pub kind: CompactString,
     /// The puzzle side (0 for DIMACS).
     pub side: u32,
     /// The encoding (`dimacs` for DIMACS input).
-    pub encoding: String,
+    pub encoding: CompactString,
     /// Variables in the CNF.
     pub vars: u64,
     /// Clauses in the CNF.
     pub clauses: u64,
     /// The solver's name.
-    pub solver: String,
+    pub solver: CompactString,
     /// Repetition number, from 1.
     pub run: u32,
     /// SAT, UNSAT, UNKNOWN, TIMEOUT, MEMOUT, ERROR.
-    pub status: String,
+    pub status: Status,
     /// model-ok, encoding-open, model-wrong, proof-ok, proof-failed, unchecked.
-    pub check: String,
+    pub check: Check,
     /// Wall-clock seconds (written to the microsecond).
     #[serde(serialize_with = "seconds")]
     pub wall_s: f64,
@@ -85,22 +148,26 @@ pub struct Row {
 }
 
 impl Row {
-    /// The status column parsed.
-    pub fn status(&self) -> Option<Status> {
-        Status::parse(&self.status)
-    }
-
     /// Solved and right: counts towards the solved total and PAR-2.
     pub fn solved(&self) -> bool {
-        !self.wrong && self.status().is_some_and(Status::is_solved)
+        !self.wrong && self.status.is_solved()
+    }
+
+    /// The run's time on `basis`: CPU time, or wall time where no CPU time was measured
+    /// (and on the wall basis).
+    pub fn time(&self, basis: TimeBasis) -> f64 {
+        match (basis, self.cpu_s) {
+            (TimeBasis::Cpu, Some(cpu)) => cpu,
+            _ => self.wall_s,
+        }
     }
 
     /// What identifies a run across restarts: a resumed run skips rows with a key it has.
     pub fn key(&self) -> (String, String, String, u32) {
         (
-            self.instance.clone(),
-            self.encoding.clone(),
-            self.solver.clone(),
+            self.instance.to_string(),
+            self.encoding.to_string(),
+            self.solver.to_string(),
             self.run,
         )
     }
@@ -214,28 +281,71 @@ fn formatter(header: bool) -> csv::Writer<Vec<u8>> {
 /// (and cut from the file, so appending continues cleanly); any other bad row is an error
 /// naming `file:line`.
 pub fn read_rows(path: &Path, repair: bool) -> anyhow::Result<Vec<Row>> {
-    let mut text =
-        fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
-    if repair && !text.is_empty() && !text.ends_with('\n') {
-        let keep = text.rfind('\n').map_or(0, |i| i + 1);
-        text.truncate(keep);
-        let file = OpenOptions::new().write(true).open(path)?;
-        file.set_len(keep as u64)?;
+    let name = path.display().to_string();
+    let mut file = File::open(path).with_context(|| format!("reading {name}"))?;
+    let whole = whole_lines(&mut file).with_context(|| format!("reading {name}"))?;
+    let size = file
+        .metadata()
+        .with_context(|| format!("reading {name}"))?
+        .len();
+    if repair && whole < size {
+        OpenOptions::new()
+            .write(true)
+            .open(path)
+            .and_then(|f| f.set_len(whole))
+            .with_context(|| format!("cutting the last, unfinished line of {name}"))?;
     }
-    parse_rows(&text, &path.display().to_string())
+    // Streamed from the file, into a vector sized by the number of lines: a million rows
+    // are read without a copy of the text or a doubling of the vector.
+    file.seek(SeekFrom::Start(0))?;
+    let mut lines = 0usize;
+    let mut buffer = vec![0u8; 1 << 16];
+    loop {
+        let n = file.read(&mut buffer)?;
+        if n == 0 {
+            break;
+        }
+        lines += buffer[..n].iter().filter(|&&b| b == b'\n').count();
+    }
+    file.seek(SeekFrom::Start(0))?;
+    let rows = parse_reader(io::BufReader::new(file.take(whole)), &name, lines)?;
+    Ok(rows)
+}
+
+/// The length of `file` up to and including its last newline: a last line without one was
+/// cut short by a kill.
+fn whole_lines(file: &mut File) -> io::Result<u64> {
+    let size = file.metadata()?.len();
+    let mut end = size;
+    let mut chunk = vec![0u8; 1 << 16];
+    while end > 0 {
+        let start = end.saturating_sub(chunk.len() as u64);
+        let part = &mut chunk[..(end - start) as usize];
+        file.seek(SeekFrom::Start(start))?;
+        file.read_exact(part)?;
+        if let Some(i) = part.iter().rposition(|&b| b == b'\n') {
+            return Ok(start + i as u64 + 1);
+        }
+        end = start;
+    }
+    Ok(0)
 }
 
 /// Parses results CSV text; `name` names it in errors.
 pub fn parse_rows(text: &str, name: &str) -> anyhow::Result<Vec<Row>> {
+    parse_reader(text.as_bytes(), name, 0)
+}
+
+/// Parses a results CSV from `reader` (`lines`: a capacity hint); `name` names it in
+/// errors.
+fn parse_reader(reader: impl io::Read, name: &str, lines: usize) -> anyhow::Result<Vec<Row>> {
+    let mut reader = csv::ReaderBuilder::new().from_reader(reader);
     // A bench killed before its first row leaves an empty file: nothing to resume from.
-    if text.trim().is_empty() {
-        return Ok(Vec::new());
-    }
-    let mut reader = csv::ReaderBuilder::new().from_reader(text.as_bytes());
-    let headers = reader
-        .headers()
-        .with_context(|| format!("{name}:1: unreadable header"))?
-        .clone();
+    let headers = match reader.headers() {
+        Ok(h) if h.iter().all(|f| f.trim().is_empty()) => return Ok(Vec::new()),
+        Ok(h) => h.clone(),
+        Err(e) => bail!("{name}:1: unreadable header ({e})"),
+    };
     for column in [
         "corpus",
         "instance",
@@ -248,19 +358,21 @@ pub fn parse_rows(text: &str, name: &str) -> anyhow::Result<Vec<Row>> {
             bail!("{name}:1: not a results CSV: no `{column}` column");
         }
     }
-    let mut rows = Vec::new();
-    for record in reader.records() {
-        let record = record.map_err(|e| {
-            let line = e.position().map_or(0, |p| p.line());
-            anyhow::anyhow!("{name}:{line}: {e}")
-        })?;
+    let mut rows = Vec::with_capacity(lines.saturating_sub(1));
+    let mut record = csv::StringRecord::new();
+    loop {
+        match reader.read_record(&mut record) {
+            Ok(false) => break,
+            Ok(true) => {}
+            Err(e) => {
+                let line = e.position().map_or(0, |p| p.line());
+                bail!("{name}:{line}: {e}");
+            }
+        }
         let line = record.position().map_or(0, |p| p.line());
         let row: Row = record
             .deserialize(Some(&headers))
             .map_err(|e| anyhow::anyhow!("{name}:{line}: {e}"))?;
-        if row.status().is_none() {
-            bail!("{name}:{line}: unknown status `{}`", row.status);
-        }
         rows.push(row);
     }
     Ok(rows)
@@ -269,6 +381,7 @@ pub fn parse_rows(text: &str, name: &str) -> anyhow::Result<Vec<Row>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::fs;
     use std::io::Write;
 
     fn row(instance: &str) -> Row {
@@ -282,8 +395,8 @@ mod tests {
             clauses: 12_000,
             solver: "native".into(),
             run: 1,
-            status: "SAT".into(),
-            check: check::MODEL_OK.into(),
+            status: Status::Sat,
+            check: Check::ModelOk,
             wall_s: 0.01,
             cpu_s: Some(0.01),
             max_rss_kb: None,
