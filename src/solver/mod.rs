@@ -279,7 +279,7 @@ pub fn by_name(name: &str, config: &SolverConfig) -> anyhow::Result<Box<dyn Solv
     if name.contains(':') && !user_command {
         let spec = Spec::parse(name)?;
         return match spec.base.as_str() {
-            "native" => Ok(Box::new(native::Native::from_spec(&spec)?)),
+            "native" => Ok(Box::new(InProcess(native::Native::from_spec(&spec)?))),
             base if LIBRARY.iter().any(|(n, _)| *n == base) => library(&spec),
             base => Err(config::ConfigError::NoSettings(
                 name.to_string(),

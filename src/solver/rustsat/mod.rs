@@ -237,7 +237,8 @@ impl<F: Family> Drop for LibSession<F> {
 /// The library solver named by `spec`, if it is one (`minisat-lib`, ...).
 pub fn by_spec(spec: &Spec) -> Option<Result<Box<dyn Solver>, ConfigError>> {
     fn boxed<F: Family>(spec: &Spec) -> Result<Box<dyn Solver>, ConfigError> {
-        LibSolver::<F>::from_spec(spec).map(|s| Box::new(s) as Box<dyn Solver>)
+        // Sized by the variables used and held against the memory budget, as native is.
+        LibSolver::<F>::from_spec(spec).map(|s| Box::new(super::InProcess(s)) as Box<dyn Solver>)
     }
     Some(match spec.base.as_str() {
         "minisat-lib" => boxed::<minisat::MinisatLib>(spec),
