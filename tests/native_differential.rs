@@ -3,12 +3,15 @@
 //! threshold). Every status must agree with minisat's and every model must satisfy the
 //! formula. The formulas come from a fixed seed, so a failure names a reproducible case.
 
+mod native_common;
+
+use native_common::random_formula;
 use std::path::Path;
 use std::process::Command;
 
 use bench::check::check_model;
+use bench::cnf::Cnf;
 use bench::cnf::dimacs::write_cnf;
-use bench::cnf::{ClauseSink, Cnf, Lit, Var};
 use bench::rng::SplitMix64;
 use bench::solver::cdcl::NativeSolver;
 use bench::solver::dpll::DpllSolver;
@@ -16,39 +19,6 @@ use bench::solver::{Limits, Solver, Status};
 
 const MINISAT: &str = "/usr/bin/minisat";
 const CASES: u64 = 1200;
-
-/// A random formula: 3..=40 variables, clauses of 1..=5 distinct variables (mostly 3),
-/// density chosen so that SAT and UNSAT answers both occur often.
-fn random_formula(rng: &mut SplitMix64) -> Cnf {
-    let vars = 3 + rng.below(38) as u32;
-    let density = 2.5 + 3.5 * rng.next_f64();
-    let clauses = ((vars as f64) * density) as usize;
-    let mut cnf = Cnf::new(vars);
-    for _ in 0..clauses {
-        // Length 3 mostly; some units, binaries and longer clauses for variety.
-        let len = match rng.below(20) {
-            0 => 1,
-            1..=3 => 2,
-            4..=15 => 3,
-            16..=18 => 4,
-            _ => 5,
-        }
-        .min(vars as u64) as usize;
-        let mut clause: Vec<Lit> = Vec::with_capacity(len);
-        while clause.len() < len {
-            let v = Var::new(rng.below(vars as u64) as u32);
-            if clause.iter().all(|l| l.var() != v) {
-                clause.push(v.lit(rng.coin()));
-            }
-        }
-        // Units are rare; drop most of them so that formulas are not decided by them.
-        if len == 1 && rng.below(4) != 0 {
-            continue;
-        }
-        cnf.add_clause(&clause);
-    }
-    cnf
-}
 
 /// minisat's answer: SAT or UNSAT, from its exit code.
 fn minisat(input: &Path, result: &Path) -> Status {
@@ -74,7 +44,7 @@ fn native_and_dpll_agree_with_minisat() {
     let mut rng = SplitMix64::new(20_251_121);
     let (mut sat, mut unsat) = (0, 0);
     for case in 0..CASES {
-        let cnf = random_formula(&mut rng);
+        let cnf = random_formula(&mut rng, 2.5..6.0, 3);
         write_cnf(std::fs::File::create(&input).unwrap(), &cnf, &[]).unwrap();
         let expected = minisat(&input, &result);
         for solver in [&NativeSolver::default() as &dyn Solver, &DpllSolver] {

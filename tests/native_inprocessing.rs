@@ -6,7 +6,10 @@
 //! that mention eliminated variables, and a differential test against minisat and cadical.
 //! (`Options::default()` leaves simplification off; `Options::simplifying()` is native's.)
 
-use std::path::{Path, PathBuf};
+mod native_common;
+
+use native_common::{random_formula, rate};
+use std::path::Path;
 use std::process::Command;
 
 use bench::check::check_model;
@@ -106,19 +109,6 @@ fn configs() -> Vec<(&'static str, Options)> {
     ]
 }
 
-/// The DRAT checker `rate`: on PATH or in ~/.cargo/bin.
-fn rate() -> PathBuf {
-    let mut candidates: Vec<PathBuf> = std::env::var_os("PATH")
-        .map(|p| std::env::split_paths(&p).map(|d| d.join("rate")).collect())
-        .unwrap_or_default();
-    if let Some(home) = std::env::var_os("HOME") {
-        candidates.push(PathBuf::from(home).join(".cargo/bin/rate"));
-    }
-    candidates.into_iter().find(|p| p.is_file()).expect(
-        "the DRAT checker `rate` is needed by this test: install it with `cargo install rate`",
-    )
-}
-
 fn verify_proof(input: &Path, proof: &Path) -> Result<(), String> {
     let run = Command::new(rate())
         .arg(input)
@@ -165,37 +155,6 @@ fn solve_checked(
         SolveResult::Unknown => return Err("no limit was set".into()),
     }
     Ok((result, s.stats().clone()))
-}
-
-/// A random formula of mixed clause lengths (1..=5, mostly 3), 3..=40 variables, at a
-/// density where both answers occur.
-fn random_formula(rng: &mut SplitMix64) -> Cnf {
-    let vars = 3 + rng.below(38) as u32;
-    let density = 1.5 + 4.5 * rng.next_f64();
-    let clauses = ((vars as f64) * density) as usize;
-    let mut cnf = Cnf::new(vars);
-    for _ in 0..clauses {
-        let len = match rng.below(20) {
-            0 => 1,
-            1..=4 => 2,
-            5..=15 => 3,
-            16..=18 => 4,
-            _ => 5,
-        }
-        .min(vars as u64) as usize;
-        let mut clause: Vec<Lit> = Vec::with_capacity(len);
-        while clause.len() < len {
-            let v = Var::new(rng.below(vars as u64) as u32);
-            if clause.iter().all(|l| l.var() != v) {
-                clause.push(v.lit(rng.coin()));
-            }
-        }
-        if len == 1 && rng.below(4) != 0 {
-            continue;
-        }
-        cnf.add_clause(&clause);
-    }
-    cnf
 }
 
 /// Tseitin parity formula on a random graph: each vertex's incident edge variables XOR to
@@ -256,7 +215,7 @@ proptest! {
     #[test]
     fn random_formulas_every_config(seed in any::<u64>(), binary in any::<bool>()) {
         let mut rng = SplitMix64::new(seed);
-        let cnf = random_formula(&mut rng);
+        let cnf = random_formula(&mut rng, 1.5..6.0, 4);
         let mut answers = Vec::new();
         for (name, options) in configs() {
             let (r, _) = solve_checked(&cnf, &options, true, binary)
@@ -345,7 +304,7 @@ fn frozen_variables_are_never_eliminated_and_assumptions_stay_right() {
     let mut rng = SplitMix64::new(1234);
     let (mut restored, mut eliminated) = (0, 0);
     for case in 0..300 {
-        let cnf = random_formula(&mut rng);
+        let cnf = random_formula(&mut rng, 1.5..6.0, 4);
         let n = cnf.num_vars();
         let options = if case % 2 == 0 {
             eager()
@@ -422,7 +381,7 @@ fn clauses_added_after_elimination_restore_their_variables() {
     let mut rng = SplitMix64::new(99);
     let mut restored = 0;
     for case in 0..300 {
-        let mut cnf = random_formula(&mut rng);
+        let mut cnf = random_formula(&mut rng, 1.5..6.0, 4);
         let n = cnf.num_vars();
         let mut s = CdclSolver::with_options(eager());
         s.add_cnf(&cnf);
@@ -485,7 +444,7 @@ fn differential_against_minisat_and_cadical() {
     let mut counts = [0; 2];
     for case in 0..240u64 {
         let cnf = match case % 4 {
-            0 | 1 => random_formula(&mut rng),
+            0 | 1 => random_formula(&mut rng, 1.5..6.0, 4),
             2 => tseitin(
                 4 + rng.below(8) as u32,
                 rng.below(6) as u32,
@@ -542,7 +501,7 @@ fn model_enumeration_with_blocking_clauses_counts_every_model() {
     let mut rng = SplitMix64::new(2026);
     for case in 0..120 {
         let cnf = loop {
-            let f = random_formula(&mut rng);
+            let f = random_formula(&mut rng, 1.5..6.0, 4);
             if f.num_vars() <= 14 {
                 break f;
             }

@@ -3,7 +3,9 @@
 //! with a DRAT proof (text and binary) that the independent checker `rate` verifies.
 //! `rate` is required: when it is missing these tests fail and say how to install it.
 
-use std::path::PathBuf;
+mod native_common;
+
+use native_common::rate;
 use std::process::Command;
 
 use bench::check::check_model;
@@ -14,19 +16,6 @@ use bench::solver::cdcl::NativeSolver;
 use bench::solver::dpll::DpllSolver;
 use bench::solver::{Limits, Solver, Status};
 use proptest::prelude::*;
-
-/// The `rate` binary: on PATH or in ~/.cargo/bin. Panics with instructions otherwise.
-fn rate() -> PathBuf {
-    let mut candidates: Vec<PathBuf> = std::env::var_os("PATH")
-        .map(|p| std::env::split_paths(&p).map(|d| d.join("rate")).collect())
-        .unwrap_or_default();
-    if let Some(home) = std::env::var_os("HOME") {
-        candidates.push(PathBuf::from(home).join(".cargo/bin/rate"));
-    }
-    candidates.into_iter().find(|p| p.is_file()).expect(
-        "the DRAT checker `rate` is needed by this test: install it with `cargo install rate`",
-    )
-}
 
 /// Solves `cnf` with native, writing a proof, and has `rate` check it.
 fn assert_unsat_with_verified_proof(cnf: &Cnf, binary: bool) {
