@@ -197,7 +197,7 @@ pub struct SolveArgs {
     /// Wall-clock limit in seconds.
     #[arg(long)]
     pub timeout: Option<f64>,
-    /// Memory limit in MiB for external solvers.
+    /// Memory limit in MiB: an external solver's whole run; an in-process solver's clauses.
     #[arg(long = "mem-limit", value_name = "MB")]
     pub mem_limit: Option<u64>,
     /// Write a DRAT proof of UNSAT here (native; binary DRAT with --binary-proof).
@@ -250,7 +250,8 @@ pub struct RunArgs {
     /// come from its run.json when none are given).
     #[arg(long, value_name = "DIR")]
     pub resume: Option<PathBuf>,
-    /// Memory limit for external solvers, MiB.
+    /// Memory limit in MiB: an external solver's whole run (all its processes); an
+    /// in-process solver's formula and clauses.
     #[arg(long = "mem-limit", value_name = "MB")]
     pub mem_limit: Option<u64>,
     /// Have native, kissat, cadical and glucose write DRAT proofs; `rate` checks each UNSAT.

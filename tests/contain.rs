@@ -691,3 +691,58 @@ fn a_v2_group_is_emptied_by_cgroup_kill() {
     group.remove().unwrap();
     assert!(!dir.exists());
 }
+
+#[test]
+fn native_whose_clauses_outgrow_the_budget_is_memout() {
+    use bench::cnf_gen::pigeonhole;
+    use bench::solver::cdcl::{CdclSolver, SolveLimits, SolveResult};
+    // The solver stops itself once its learnt clauses pass the budget, and says why.
+    let mut s = CdclSolver::new();
+    s.add_cnf(&pigeonhole(9, 8));
+    s.set_limits(SolveLimits {
+        memory: Some(16 << 10),
+        ..SolveLimits::default()
+    });
+    assert_eq!(s.solve(), SolveResult::Unknown);
+    assert!(s.out_of_memory() && s.clause_bytes() > 16 << 10);
+    // Through bench run: a MEMOUT row that names the budget, and the run goes on.
+    let dir = tempfile::tempdir().unwrap();
+    let php = dir.path().join("php-11-10.cnf");
+    let mut text = String::new();
+    let var = |i: u32, j: u32| i * 10 + j + 1;
+    let mut clauses: Vec<String> = (0..11)
+        .map(|i| {
+            (0..10)
+                .map(|j| format!("{} ", var(i, j)))
+                .collect::<String>()
+                + "0"
+        })
+        .collect();
+    for j in 0..10 {
+        for a in 0..11 {
+            for b in a + 1..11 {
+                clauses.push(format!("-{} -{} 0", var(a, j), var(b, j)));
+            }
+        }
+    }
+    text += &format!("p cnf 110 {}\n{}\n", clauses.len(), clauses.join("\n"));
+    std::fs::write(&php, text).unwrap();
+    let out = dir.path().join("out");
+    let o = bench(Mode::Cgroups)
+        .arg("run")
+        .arg(&php)
+        .args(["--solvers", "native", "--mem-limit", "1", "--timeout", "60"])
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", show(&o));
+    let rows = rows(&out);
+    assert_eq!(rows.len(), 1);
+    assert_eq!(rows[0].status.as_str(), "MEMOUT", "{:?}", rows[0]);
+    assert!(
+        rows[0].error.contains("outgrew its memory budget"),
+        "{:?}",
+        rows[0]
+    );
+}

@@ -88,6 +88,8 @@ impl Session for NativeSession {
                 timeout: limits.timeout,
                 conflicts: None,
                 interrupt: limits.interrupt.clone(),
+                // Only an explicit limit: a session solves thousands of puzzles a second.
+                memory: limits.mem_limit_mb.map(|mb| mb.saturating_mul(1 << 20)),
             });
             let before = self.solver.stats().clone();
             let result = self.solver.solve_with(assumptions);
@@ -97,6 +99,9 @@ impl Session for NativeSession {
                     None => Outcome::sat(Model::new()),
                 },
                 SolveResult::Unsat => Outcome::new(Status::Unsat),
+                SolveResult::Unknown if self.solver.out_of_memory() => {
+                    crate::solver::cdcl::memout(&self.solver)
+                }
                 SolveResult::Unknown => Outcome::stopped(limits),
             };
             let after = self.solver.stats();

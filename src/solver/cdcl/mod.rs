@@ -54,6 +54,18 @@ pub struct NativeSolver {
     pub options: Options,
 }
 
+/// The outcome of a call that stopped because the solver's clauses outgrew its memory
+/// budget ([`SolveLimits::memory`]): MEMOUT, with the size reached.
+pub fn memout(s: &CdclSolver) -> Outcome {
+    Outcome {
+        error: Some(format!(
+            "native's clauses outgrew its memory budget ({} MiB)",
+            s.clause_bytes() >> 20
+        )),
+        ..Outcome::new(Status::Memout)
+    }
+}
+
 impl Default for NativeSolver {
     /// native's choice of techniques ([`Options::simplifying`]).
     fn default() -> Self {
@@ -100,6 +112,7 @@ impl Solver for NativeSolver {
             timeout: limits.timeout,
             conflicts: None,
             interrupt: limits.interrupt.clone(),
+            memory: super::in_process_budget(limits),
         });
         s.add_cnf(cnf);
         let result = s.solve();
@@ -110,6 +123,7 @@ impl Solver for NativeSolver {
                 Outcome::sat(Model::from_values(values))
             }
             SolveResult::Unsat => Outcome::new(Status::Unsat),
+            SolveResult::Unknown if s.out_of_memory() => memout(&s),
             SolveResult::Unknown => Outcome::stopped(limits),
         };
         if let Err(e) = s.finish_proof() {

@@ -153,6 +153,9 @@ pub struct SolveLimits {
     pub conflicts: Option<u64>,
     /// Stop when another thread sets this flag.
     pub interrupt: Option<Arc<AtomicBool>>,
+    /// Bytes the clauses may take (arena and watches): past it the call stops, and
+    /// [`CdclSolver::out_of_memory`] says why.
+    pub memory: Option<u64>,
 }
 
 /// Counters of the solver's work, cumulative over all calls.
@@ -301,6 +304,8 @@ pub struct CdclSolver {
     pub(super) model: Vec<bool>,
     /// Limits of each call.
     pub(super) limits: SolveLimits,
+    /// The last call stopped because the clauses outgrew `limits.memory`.
+    pub(super) out_of_memory: bool,
 
     // Output.
     /// The DRAT proof being written, if any.
@@ -383,6 +388,7 @@ impl CdclSolver {
             failed: Vec::new(),
             model: Vec::new(),
             limits: SolveLimits::default(),
+            out_of_memory: false,
             proof: None,
             proof_units: 0,
             stats: Stats::default(),
@@ -416,6 +422,18 @@ impl CdclSolver {
     /// Sets the limits of the following solve calls.
     pub fn set_limits(&mut self, limits: SolveLimits) {
         self.limits = limits;
+    }
+
+    /// True when the last call stopped because its clauses outgrew the memory limit.
+    pub fn out_of_memory(&self) -> bool {
+        self.out_of_memory
+    }
+
+    /// Bytes the clauses take, about: the arena (live and garbage words) and two watches
+    /// of 8 bytes per clause.
+    pub fn clause_bytes(&self) -> u64 {
+        let clauses = (self.originals.len() + self.learnts.len()) as u64;
+        self.arena.size() as u64 * 4 + clauses * 16
     }
 
     /// The work counters so far.
@@ -562,6 +580,7 @@ impl CdclSolver {
     pub fn solve_with(&mut self, assumptions: &[Lit]) -> SolveResult {
         self.model.clear();
         self.failed.clear();
+        self.out_of_memory = false;
         self.stats.solves += 1;
         if !self.ok {
             return SolveResult::Unsat;
@@ -584,6 +603,7 @@ impl CdclSolver {
                 .conflicts
                 .map(|c| self.stats.conflicts.saturating_add(c)),
             interrupt: self.limits.interrupt.clone(),
+            memory: self.limits.memory,
         };
         let result = loop {
             if self.inprocess_due() && !self.inprocess(&budget) {
@@ -790,6 +810,10 @@ impl CdclSolver {
                     self.assign(asserting, c);
                 }
                 self.stats.learnt += 1;
+                if budget.memory.is_some_and(|m| self.clause_bytes() > m) {
+                    self.out_of_memory = true;
+                    return Some(SolveResult::Unknown);
+                }
                 self.order.decay_all();
                 self.clause_inc /= self.options.clause_decay as f32;
                 self.restarts.on_conflict(lbd, trail_len);
@@ -862,6 +886,8 @@ pub(super) struct SearchBudget {
     conflict_limit: Option<u64>,
     /// Stop when this flag is set.
     interrupt: Option<Arc<AtomicBool>>,
+    /// Stop when the clauses take more bytes than this.
+    memory: Option<u64>,
 }
 
 impl SearchBudget {
