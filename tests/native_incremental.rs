@@ -272,16 +272,18 @@ fn conflict_budget_and_interrupt() {
         interrupt: Some(flag.clone()),
         ..SolveLimits::default()
     });
+    // The clock starts before the setter does, so the stop cannot seem early; the bound
+    // above is loose (a shared machine), the point being that the flag stops the search.
+    let start = Instant::now();
     let setter = std::thread::spawn(move || {
         std::thread::sleep(Duration::from_millis(200));
         flag.store(true, Ordering::Relaxed);
     });
-    let start = Instant::now();
     assert_eq!(s.solve(), SolveResult::Unknown);
     let elapsed = start.elapsed();
     setter.join().unwrap();
     assert!(
-        elapsed >= Duration::from_millis(200) && elapsed < Duration::from_millis(700),
+        elapsed >= Duration::from_millis(200) && elapsed < Duration::from_secs(5),
         "{elapsed:?}"
     );
     // Limits lifted: the solver finishes the job it was stopped in.
