@@ -195,7 +195,7 @@ impl CdclSolver {
             }
         }
         for &c in pos.iter().chain(&neg) {
-            self.delete_irredundant(c);
+            self.remove_clause(c);
         }
         self.occs[pl].clear();
         self.occs[nl].clear();

@@ -186,7 +186,7 @@ impl CdclSolver {
     pub(super) fn simplify_clause(&mut self, c: CRef) -> bool {
         let lits = self.arena.lits(c);
         if lits.iter().any(|&x| self.vals[x as usize] == 1) {
-            self.delete_irredundant(c);
+            self.remove_clause(c);
             return true;
         }
         let kept: Vec<u32> = lits
@@ -206,7 +206,7 @@ impl CdclSolver {
     /// version. A unit is assigned (and `c` deleted); the empty clause returns false.
     pub(super) fn replace_clause(&mut self, c: CRef, kept: &[u32]) -> bool {
         if kept.iter().any(|&x| self.vals[x as usize] == 1) {
-            self.delete_irredundant(c);
+            self.remove_clause(c);
             return true;
         }
         let kept: Vec<u32> = kept
@@ -220,11 +220,11 @@ impl CdclSolver {
         }
         match kept.len() {
             0 => {
-                self.delete_irredundant(c);
+                self.remove_clause(c);
                 false
             }
             1 => {
-                self.delete_irredundant(c);
+                self.remove_clause(c);
                 self.assign(Lit::from_code(kept[0]), NO_REASON);
                 true
             }
@@ -245,14 +245,6 @@ impl CdclSolver {
                 true
             }
         }
-    }
-
-    /// Deletes irredundant clause `c` (it stays in occurrence lists until they are cleaned).
-    pub(super) fn delete_irredundant(&mut self, c: CRef) {
-        if let Some(p) = &mut self.proof {
-            p.delete(self.arena.lits(c));
-        }
-        self.arena.delete(c);
     }
 
     /// Adds a derived irredundant clause (a resolvent) during a round: logged, cleaned of
@@ -325,11 +317,7 @@ impl CdclSolver {
                 .iter()
                 .any(|&x| self.eliminated[(x >> 1) as usize]);
             if stale {
-                if let Some(p) = &mut self.proof {
-                    p.delete(self.arena.lits(c));
-                }
-                self.stats.deleted += 1;
-                self.arena.delete(c);
+                self.remove_clause(c);
             } else {
                 kept.push(c);
             }
@@ -347,8 +335,6 @@ impl CdclSolver {
         self.qhead = start_trail;
         self.occ_head = self.trail.len();
         self.proof_units = start_trail;
-        if self.arena.wasted() * 5 > self.arena.size() {
-            self.compact();
-        }
+        self.maybe_compact();
     }
 }

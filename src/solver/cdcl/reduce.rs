@@ -26,7 +26,8 @@ impl CdclSolver {
             .any(|&x| self.vals[x as usize] == 1 && self.reason[(x >> 1) as usize] == c)
     }
 
-    /// Deletes clause `c`, recording the deletion in the proof.
+    /// Deletes clause `c`, recording the deletion in the proof (an irredundant clause stays
+    /// in occurrence lists until they are cleaned).
     pub(super) fn remove_clause(&mut self, c: CRef) {
         if let Some(proof) = &mut self.proof {
             proof.delete(self.arena.lits(c));
@@ -45,21 +46,15 @@ impl CdclSolver {
             self.after_deletions();
             return;
         }
-        let arena = &self.arena;
-        // Worst first: higher LBD, then lower activity.
-        self.learnts.sort_unstable_by(|&a, &b| {
-            arena
-                .lbd(b)
-                .cmp(&arena.lbd(a))
-                .then(arena.activity(a).total_cmp(&arena.activity(b)))
-        });
+        let mut learnts = std::mem::take(&mut self.learnts);
+        self.sort_worst_first(&mut learnts);
+        self.learnts = learnts;
         let target = self.learnts.len() / 2;
         let mut removed = 0;
         let mut kept = Vec::with_capacity(self.learnts.len());
         for i in 0..self.learnts.len() {
             let c = self.learnts[i];
-            let core = self.arena.len(c) <= 2 || self.arena.lbd(c) <= 2;
-            if removed < target && !core && !self.locked(c) {
+            if removed < target && !self.is_core(c) && !self.locked(c) {
                 self.remove_clause(c);
                 removed += 1;
             } else {
@@ -109,6 +104,11 @@ impl CdclSolver {
     fn after_deletions(&mut self) {
         watch::purge_deleted(&mut self.watches, &self.arena);
         watch::purge_deleted(&mut self.bin_watches, &self.arena);
+        self.maybe_compact();
+    }
+
+    /// Compacts the arena once deleted clauses hold a fifth of it.
+    pub(super) fn maybe_compact(&mut self) {
         if self.arena.wasted() * 5 > self.arena.size() {
             self.compact();
         }

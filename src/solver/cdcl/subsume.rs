@@ -99,7 +99,7 @@ impl CdclSolver {
                 match flipped {
                     None => {
                         self.stats.subsumed += 1;
-                        self.delete_irredundant(d);
+                        self.remove_clause(d);
                     }
                     Some(y) => {
                         self.stats.strengthened += 1;

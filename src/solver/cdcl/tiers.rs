@@ -34,9 +34,24 @@ impl CdclSolver {
         }
     }
 
-    /// Reduces the learnt clauses by tiers (see the module note); returns the deleted
-    /// clauses' count.
-    pub(super) fn reduce_tiered(&mut self) -> usize {
+    /// True for a learnt clause no reduction deletes: binary, or of LBD ≤ [`TIER1_LBD`].
+    pub(super) fn is_core(&self, c: CRef) -> bool {
+        self.arena.len(c) <= 2 || self.arena.lbd(c) <= TIER1_LBD
+    }
+
+    /// Sorts `clauses` worst first: higher LBD, then less active (glucose's ranking).
+    pub(super) fn sort_worst_first(&self, clauses: &mut [CRef]) {
+        let arena = &self.arena;
+        clauses.sort_unstable_by(|&a, &b| {
+            arena
+                .lbd(b)
+                .cmp(&arena.lbd(a))
+                .then(arena.activity(a).total_cmp(&arena.activity(b)))
+        });
+    }
+
+    /// Reduces the learnt clauses by tiers (see the module note).
+    pub(super) fn reduce_tiered(&mut self) {
         let mut candidates: Vec<CRef> = Vec::new();
         for i in 0..self.learnts.len() {
             let c = self.learnts[i];
@@ -45,25 +60,17 @@ impl CdclSolver {
                 self.arena.set_used(c, used - 1);
                 continue;
             }
-            if self.arena.len(c) <= 2 || self.arena.lbd(c) <= TIER1_LBD || self.locked(c) {
+            if self.is_core(c) || self.locked(c) {
                 continue;
             }
             candidates.push(c);
         }
-        let arena = &self.arena;
-        // Worst first: higher LBD, then less active.
-        candidates.sort_unstable_by(|&a, &b| {
-            arena
-                .lbd(b)
-                .cmp(&arena.lbd(a))
-                .then(arena.activity(a).total_cmp(&arena.activity(b)))
-        });
+        self.sort_worst_first(&mut candidates);
         let target = candidates.len() * REDUCE_PER_MILLE / 1000;
         for &c in &candidates[..target] {
             self.remove_clause(c);
         }
         let arena = &self.arena;
         self.learnts.retain(|&c| !arena.is_deleted(c));
-        target
     }
 }
