@@ -9,7 +9,7 @@
 use std::path::Path;
 use std::time::Duration;
 
-use crate::check::{Reading, check_model, check_puzzle_model, read_grids};
+use crate::check::{Reading, check_model, check_puzzle_model, read_grids_used};
 use crate::cnf::{Cnf, Lit, Model};
 use crate::encode::decode::is_used;
 use crate::encode::grid_var;
@@ -31,8 +31,8 @@ pub struct Built {
 /// What the check of a SAT answer found when the model satisfies every clause.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum SatCheck {
-    /// The model is right (and, for puzzles, its grids solve the puzzle).
-    Ok,
+    /// The model is right (and, for puzzles, its grids, given here, solve the puzzle).
+    Ok(Option<Puzzle>),
     /// The model is right, but the formula leaves the puzzle open: its grids are no
     /// solution. A fact about the encoding, not the solver.
     Open(String),
@@ -43,7 +43,7 @@ pub enum SatCheck {
 pub fn check_sat(built: &Built, model: &Model) -> Result<SatCheck, String> {
     match &built.header {
         Some(h) => match check_puzzle_model(&built.cnf, &h.puzzle, model) {
-            Ok(Reading::Solved(_)) => Ok(SatCheck::Ok),
+            Ok(Reading::Solved(grids)) => Ok(SatCheck::Ok(Some(grids))),
             Ok(Reading::Open(e)) => Ok(SatCheck::Open(format!(
                 "the formula leaves the puzzle open: {e} (the model satisfies every clause; \
                  a fact about the {} encoding, not the solver)",
@@ -52,7 +52,7 @@ pub fn check_sat(built: &Built, model: &Model) -> Result<SatCheck, String> {
             Err(e) => Err(e.to_string()),
         },
         None => check_model(&built.cnf, model)
-            .map(|()| SatCheck::Ok)
+            .map(|()| SatCheck::Ok(None))
             .map_err(|e| e.to_string()),
     }
 }
@@ -122,6 +122,8 @@ pub struct Verdict {
     pub wrong: bool,
     /// Why (wrong answers).
     pub reason: Option<String>,
+    /// The grids of a verified puzzle model (the solution the check read).
+    pub grids: Option<Puzzle>,
 }
 
 /// Checks an outcome (the model of SAT, the proof of UNSAT when there is one).
@@ -134,20 +136,23 @@ pub fn verdict(
 ) -> Verdict {
     match outcome.status {
         Status::Sat => match outcome.model.as_ref().map(|m| check_sat(built, m)) {
-            Some(Ok(SatCheck::Ok)) => Verdict {
+            Some(Ok(SatCheck::Ok(grids))) => Verdict {
                 check: Check::ModelOk,
                 wrong: false,
                 reason: None,
+                grids,
             },
             Some(Ok(SatCheck::Open(why))) => Verdict {
                 check: Check::EncodingOpen,
                 wrong: false,
                 reason: Some(why),
+                grids: None,
             },
             Some(Err(e)) => Verdict {
                 check: Check::ModelWrong,
                 wrong: true,
                 reason: Some(e),
+                grids: None,
             },
             // A claimed model that is no model says why in the outcome's error.
             None => Verdict {
@@ -157,6 +162,7 @@ pub fn verdict(
                     .error
                     .is_none()
                     .then(|| "SAT without a model".into()),
+                grids: None,
             },
         },
         Status::Unsat => match proof.filter(|(p, _)| p.exists()) {
@@ -165,28 +171,33 @@ pub fn verdict(
                     check: Check::ProofOk,
                     wrong: false,
                     reason: None,
+                    grids: None,
                 },
                 Ok(false) => Verdict {
                     check: Check::ProofFailed,
                     wrong: true,
                     reason: Some("rate did not verify the DRAT proof".into()),
+                    grids: None,
                 },
                 Err(e) => Verdict {
                     check: Check::Unchecked,
                     wrong: false,
                     reason: Some(format!("proof not checked: {e}")),
+                    grids: None,
                 },
             },
             None => Verdict {
                 check: Check::Unchecked,
                 wrong: false,
                 reason: None,
+                grids: None,
             },
         },
         _ => Verdict {
             check: Check::Unchecked,
             wrong: false,
             reason: None,
+            grids: None,
         },
     }
 }
@@ -220,20 +231,18 @@ pub fn fill_row(row: &mut Row, outcome: &Outcome, verdict: &Verdict) {
 pub fn count_solutions(
     solver: &dyn Solver,
     built: &Built,
-    model: &Model,
+    first: &Puzzle,
     limits: &Limits,
     limit: u32,
 ) -> Result<Option<u32>, String> {
     let Some(h) = built.header.as_ref() else {
         return Ok(None);
     };
-    let Some(first) = read_grids(&built.cnf, &h.puzzle, model).solved() else {
-        return Ok(None);
-    };
+    // Blocking clauses mention only used variables: the used set stays the same.
     let used = built.cnf.used_vars();
     let mut cnf = built.cnf.clone();
     let mut seen = std::collections::HashSet::new();
-    let mut last = first;
+    let mut last = first.clone();
     let mut found = 1u32;
     loop {
         seen.insert(grid_cells(&last));
@@ -257,7 +266,7 @@ pub fn count_solutions(
                     .map_err(|e| format!("solution {} is wrong: {e}", found + 1))?;
                 // Satisfying the blocks with grids seen before, or with grids that are no
                 // solution, is the formula's looseness, not a wrong answer: no count.
-                let Some(grids) = read_grids(&cnf, &h.puzzle, next).solved() else {
+                let Some(grids) = read_grids_used(&h.puzzle, next, &used).solved() else {
                     return Ok(None);
                 };
                 if seen.contains(&grid_cells(&grids)) {

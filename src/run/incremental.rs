@@ -256,16 +256,19 @@ pub fn run_one(
             check: Check::ModelOk,
             wrong: false,
             reason: None,
+            grids: None,
         },
         Some(Err(why)) => Verdict {
             check: Check::ModelWrong,
             wrong: true,
             reason: Some(why.clone()),
+            grids: None,
         },
         None => Verdict {
             check: Check::Unchecked,
             wrong: false,
             reason: None,
+            grids: None,
         },
     };
     let size = (

@@ -683,14 +683,13 @@ fn run_one(
     let name = unit.encoding_name();
     let mut row = new_row(opts, instance, &name, solver.name(), run, size);
     exec::fill_row(&mut row, &outcome, &verdict);
+    let grids = verdict.grids;
     if opts.count >= 2
-        && outcome.status == Status::Sat
-        && !verdict.wrong
-        && let Some(model) = &outcome.model
+        && let Some(first) = &grids
     {
         let mut again = limits.clone();
         again.proof = None;
-        match exec::count_solutions(solver, built, model, &again, opts.count) {
+        match exec::count_solutions(solver, built, first, &again, opts.count) {
             Ok(n) => row.solutions = n,
             Err(e) => {
                 row.wrong = true;
@@ -702,12 +701,8 @@ fn run_one(
             return None;
         }
     }
-    let grids = match (&outcome.model, &built.header) {
-        (Some(m), Some(h)) if row.check == Check::ModelOk => {
-            crate::check::read_grids(&built.cnf, &h.puzzle, m).solved()
-        }
-        _ => None,
-    };
+    // The grids the check read, unless counting found the answer wrong after all.
+    let grids = grids.filter(|_| row.check == Check::ModelOk);
     exec::hold_against_record(&mut row, &instance.expected, grids.as_ref(), opts.count);
     Some((row, grids))
 }
