@@ -61,13 +61,10 @@ fn solve_cnf(path: &Path, solver: &dyn Solver, limits: &Limits) -> anyhow::Resul
     let mut outcome = solver.solve(&dimacs.cnf, limits);
     let mut out = io::stdout().lock();
     writeln!(out, "c solver: {}", solver.name())?;
-    let wrong = verify(&dimacs.cnf, header.as_ref(), &mut outcome);
+    let (wrong, solved) = verify(&dimacs.cnf, header.as_ref(), &mut outcome);
     write_times(&mut out, &outcome)?;
     write_competition(&mut out, &outcome, dimacs.cnf.num_vars())?;
-    if let (Status::Sat, Some(h)) = (outcome.status, &header)
-        && let Some(m) = &outcome.model
-        && let Some(solved) = read_grids(&dimacs.cnf, &h.puzzle, m).solved()
-    {
+    if let Some(solved) = solved {
         let mut grid = Vec::new();
         format::write(&mut grid, &solved, format::Format::Grid)?;
         for line in String::from_utf8_lossy(&grid)
@@ -85,15 +82,20 @@ fn solve_cnf(path: &Path, solver: &dyn Solver, limits: &Limits) -> anyhow::Resul
 }
 
 /// Checks a SAT outcome's model; a wrong one turns the outcome into an ERROR (so it is
-/// never printed as SAT). Returns true when the model was wrong.
-fn verify(cnf: &Cnf, header: Option<&BenchHeader>, outcome: &mut Outcome) -> bool {
+/// never printed as SAT). Returns whether the model was wrong, and the grids of a puzzle
+/// it solves.
+fn verify(
+    cnf: &Cnf,
+    header: Option<&BenchHeader>,
+    outcome: &mut Outcome,
+) -> (bool, Option<crate::puzzle::Puzzle>) {
     if outcome.status != Status::Sat {
-        return false;
+        return (false, None);
     }
     let result = match (&outcome.model, header) {
         (None, _) => Err("SAT without a model".to_string()),
         (Some(m), Some(h)) => match check_puzzle_model(cnf, &h.puzzle, m) {
-            Ok(Reading::Solved(_)) => Ok(()),
+            Ok(Reading::Solved(grids)) => Ok(Some(grids)),
             // The solver answered the formula right; the formula is what is loose.
             Ok(Reading::Open(e)) => {
                 eprintln!(
@@ -101,19 +103,21 @@ fn verify(cnf: &Cnf, header: Option<&BenchHeader>, outcome: &mut Outcome) -> boo
                      puzzle open: {e} (a fact about the {} encoding, not the solver)",
                     h.opts.encoding
                 );
-                Ok(())
+                Ok(None)
             }
             Err(e) => Err(e.to_string()),
         },
-        (Some(m), None) => check_model(cnf, m).map_err(|e| e.to_string()),
+        (Some(m), None) => check_model(cnf, m)
+            .map(|()| None)
+            .map_err(|e| e.to_string()),
     };
     match result {
-        Ok(()) => false,
+        Ok(solved) => (false, solved),
         Err(e) => {
             outcome.status = Status::Error;
             outcome.error = Some(format!("model-wrong: {e}"));
             outcome.model = None;
-            true
+            (true, None)
         }
     }
 }
@@ -155,7 +159,7 @@ fn solve_puzzles(args: &SolveArgs, solver: &dyn Solver, limits: &Limits) -> anyh
             opts,
         };
         let mut outcome = solver.solve(&cnf, limits);
-        let wrong = verify(&cnf, Some(&header), &mut outcome);
+        let (wrong, _) = verify(&cnf, Some(&header), &mut outcome);
         let place = format!("{}:{}", args.file.display(), entry.line);
         match (outcome.status, &outcome.model) {
             (Status::Sat, Some(model)) => match read_grids(&cnf, &entry.puzzle, model) {
