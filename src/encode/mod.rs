@@ -161,6 +161,25 @@ pub fn size_bound(puzzle: &Puzzle, opts: EncodeOptions) -> (u64, u64) {
         boards * (cells * (1 + cell_amo * amo.clauses) + groups * n64 * (amo.clauses + group_alo));
     let mut literals = boards
         * (cells * (n64 + cell_amo * amo.lits) + groups * n64 * (amo.lits + group_alo * n64));
+    if opts.encoding == Encoding::Augmented
+        && let Some(k) = puzzle.box_size()
+    {
+        // Per board (see augmented.rs): 2·n·k·n triads, each defined by k binaries and
+        // one clause of k + 1 literals; 4·n² exactly-ones over k triads.
+        let k64 = k as u64;
+        let mut amo_k = ClauseCounter::default();
+        let triad_lits: Vec<Lit> = (0..k as u32).map(|v| Var::new(v).pos()).collect();
+        at_most_one(
+            &mut amo_k,
+            &triad_lits,
+            opts.amo,
+            &mut VarAllocator::starting_at(k as u32),
+        );
+        let triads = 2 * n64 * k64 * n64;
+        let exactly_ones = 4 * cells;
+        clauses += boards * (triads * (k64 + 1) + exactly_ones * (1 + amo_k.clauses));
+        literals += boards * (triads * (3 * k64 + 1) + exactly_ones * (k64 + amo_k.lits));
+    }
     if puzzle.kind() == Kind::Pair {
         clauses += cells * n64;
         literals += 2 * cells * n64;
@@ -331,7 +350,7 @@ mod tests {
     fn size_bound_is_exact_without_pruning() {
         for (kind, n) in [(Kind::Sudoku, 9), (Kind::Latin, 7), (Kind::Pair, 4)] {
             let p = Puzzle::empty(kind, n).unwrap();
-            for encoding in [Encoding::Minimal, Encoding::Extended] {
+            for encoding in [Encoding::Minimal, Encoding::Extended, Encoding::Augmented] {
                 for amo in [Amo::Pairwise, Amo::Sequential] {
                     let opts = EncodeOptions { encoding, amo };
                     let mut counter = ClauseCounter::default();
