@@ -80,11 +80,6 @@ impl TimeBasis {
         }
     }
 
-    /// Parses `cpu` or `wall`.
-    pub fn parse(s: &str) -> Option<TimeBasis> {
-        TimeBasis::ALL.into_iter().find(|t| t.as_str() == s)
-    }
-
     /// How charts and tables name it: `CPU time` or `wall time`.
     pub fn words(self) -> &'static str {
         match self {

@@ -23,6 +23,8 @@ pub struct Cnf {
     lits: Vec<Lit>,
     /// `starts[i]..starts[i+1]` are clause i's literals; always begins with 0.
     starts: Vec<usize>,
+    /// The highest variable (DIMACS, 1-based) any clause uses; 0 for none.
+    max_used: u32,
 }
 
 impl Cnf {
@@ -32,6 +34,7 @@ impl Cnf {
             num_vars,
             lits: Vec::new(),
             starts: vec![0],
+            max_used: 0,
         }
     }
 
@@ -81,19 +84,16 @@ impl Cnf {
     /// header may claim far more (`p cnf 2000000000 1` is valid DIMACS): whatever sizes
     /// itself by the formula should size itself by this, never by the claim.
     pub fn max_var_used(&self) -> u32 {
-        self.lits
-            .iter()
-            .map(|l| l.var().dimacs())
-            .max()
-            .unwrap_or(0)
+        self.max_used
     }
 
     /// A copy whose variable count is [`Cnf::max_var_used`] (the same clauses).
     pub fn sized_by_use(&self) -> Cnf {
         Cnf {
-            num_vars: self.max_var_used(),
+            num_vars: self.max_used,
             lits: self.lits.clone(),
             starts: self.starts.clone(),
+            max_used: self.max_used,
         }
     }
 
@@ -112,6 +112,7 @@ impl ClauseSink for Cnf {
     fn add_clause(&mut self, lits: &[Lit]) {
         if let Some(max) = lits.iter().map(|l| l.var().dimacs()).max() {
             self.num_vars = self.num_vars.max(max);
+            self.max_used = self.max_used.max(max);
         }
         self.lits.extend_from_slice(lits);
         self.starts.push(self.lits.len());

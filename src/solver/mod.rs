@@ -251,7 +251,7 @@ fn own_executable() -> anyhow::Result<PathBuf> {
         .skip(1)
         .take(2)
         .map(|dir| dir.join("bench"))
-        .find(|p| external::locate::is_executable(p))
+        .find(|p| external::run::is_executable(p))
         .ok_or_else(|| anyhow::anyhow!("no bench executable beside {}", exe.display()))
 }
 
@@ -385,7 +385,8 @@ impl<S: Solver> Solver for InProcess<S> {
             cnf.num_vars()
         };
         let need = in_process_estimate(cnf, vars);
-        if let Some(budget) = in_process_budget(limits)
+        let budget = in_process_budget(limits);
+        if let Some(budget) = budget
             && need > budget
         {
             return Outcome {
@@ -400,6 +401,12 @@ impl<S: Solver> Solver for InProcess<S> {
                 ..Outcome::new(Status::Memout)
             };
         }
+        // The budget found here is the solver's too (its search checks against it): as an
+        // explicit limit, so that /proc/meminfo is read once a solve.
+        let limits = &Limits {
+            mem_limit_mb: budget.map(|b| b >> 20),
+            ..limits.clone()
+        };
         if vars < cnf.num_vars() {
             self.0.solve(&cnf.sized_by_use(), limits)
         } else {

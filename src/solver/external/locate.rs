@@ -77,7 +77,7 @@ pub fn resolve_program(program: &str) -> Option<PathBuf> {
     }
 }
 
-pub use super::run::is_executable;
+use super::run::is_executable;
 
 /// The version of `binary`: what it reports under `probe`, and the upstream version of
 /// the Debian package that installed it when that says something else. Asked once per

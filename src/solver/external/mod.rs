@@ -48,7 +48,7 @@ pub fn find(name: &str, config: &SolverConfig) -> anyhow::Result<Box<dyn Solver>
         .map(|(_, p)| p);
     let adapter = adapters::adapter(name);
     if let Some(path) = explicit {
-        if !locate::is_executable(path) {
+        if !run::is_executable(path) {
             bail!(
                 "--solver-path {name}={}: not an executable file",
                 path.display()
@@ -148,7 +148,7 @@ fn solver_path(name: &str, config: &SolverConfig) -> Option<PathBuf> {
 /// The DRAT checker `rate`: at `--solver-path rate=PATH`, or found like the solvers.
 pub fn find_rate(config: &SolverConfig) -> Option<PathBuf> {
     match config.paths.iter().rev().find(|(n, _)| n == RATE.name) {
-        Some((_, p)) => locate::is_executable(p).then(|| p.clone()),
+        Some((_, p)) => run::is_executable(p).then(|| p.clone()),
         None => locate::find_binary(RATE.binaries),
     }
 }

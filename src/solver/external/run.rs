@@ -228,7 +228,7 @@ pub fn containment() -> &'static Containment {
 }
 
 /// The prefix of every temporary folder bench makes: `bench-run-<pid>-`, so that a later
-/// bench can tell the folders of a killed one ([`remove_stale_temp_dirs`]).
+/// bench can tell the folders of a killed one ([`remove_stale`]).
 pub fn temp_prefix() -> String {
     format!("bench-run-{}-", std::process::id())
 }
@@ -507,7 +507,7 @@ fn run_helper(spec: &Spec, helper: &Path, group: Option<&Group>) -> io::Result<F
             Some(Duration::from_micros(m.run_cpu_us())),
             Some(m.run_peak_kb()),
             LimitsHit {
-                grouped: m.group_cpu_us.is_some() || group.is_some(),
+                grouped: group.is_some(),
                 oom_kills: m.oom_kills,
                 mem_limit_hits: m.mem_limit_hits,
                 forks_refused: m.forks_refused,
