@@ -178,14 +178,8 @@ pub fn render_report(rows: &[Row], opts: &ReportOptions) -> anyhow::Result<Vec<R
     }
     let timeout = opts.timeout.unwrap_or(longest);
 
-    let data = ChartData {
-        rows,
-        outcomes: &outcomes,
-        solvers: solvers.clone(),
-        encodings: encodings.clone(),
-        timeout,
-        time: opts.time,
-    };
+    let names = (solvers.clone(), encodings.clone());
+    let data = ChartData::new(rows, &outcomes, names, timeout, opts.time);
     let mut charts: Vec<(String, String)> = vec![(
         "cactus.svg".into(),
         charts::cactus::cactus(&data, &virtual_best)?,
@@ -210,11 +204,7 @@ pub fn render_report(rows: &[Row], opts: &ReportOptions) -> anyhow::Result<Vec<R
         None => Vec::new(),
     };
     let summary = Summary {
-        wrong_answers: rows
-            .iter()
-            .filter(|r| r.wrong)
-            .map(WrongAnswer::of)
-            .collect(),
+        wrong_answers: WrongAnswer::all(rows),
         rows: rows.len(),
         instances: virtual_best.instances,
         solvers,

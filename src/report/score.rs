@@ -188,6 +188,14 @@ pub struct WrongAnswer {
 }
 
 impl WrongAnswer {
+    /// The wrong answers among `rows`, in their order.
+    pub fn all(rows: &[Row]) -> Vec<WrongAnswer> {
+        rows.iter()
+            .filter(|r| r.wrong)
+            .map(WrongAnswer::of)
+            .collect()
+    }
+
     /// The wrong answer of `row`.
     pub fn of(row: &Row) -> WrongAnswer {
         WrongAnswer {

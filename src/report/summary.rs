@@ -180,11 +180,7 @@ pub fn plain_markdown(
     skipped: &[String],
 ) -> String {
     let mut out = String::from("# Summary\n\n");
-    let wrong: Vec<WrongAnswer> = rows
-        .iter()
-        .filter(|r| r.wrong)
-        .map(WrongAnswer::of)
-        .collect();
+    let wrong = WrongAnswer::all(rows);
     if !wrong.is_empty() {
         let _ = writeln!(out, "## WRONG answers ({})\n", wrong.len());
         out += &Markdown.table(&tables::wrong_answers(&wrong));

@@ -55,11 +55,32 @@ pub struct ChartData<'a> {
     pub encodings: Vec<String>,
     /// The timeout the charts mark, seconds.
     pub timeout: f64,
-    /// Which time the rows' `wall_s` holds (see [`super::timed_rows`]), named on every chart.
+    /// Which time the outcomes hold (CPU or wall), named on every chart.
     pub time: super::TimeBasis,
+    /// The time axes' range (see [`ChartData::time_range`]), worked out once.
+    range: (f64, f64),
 }
 
-impl ChartData<'_> {
+impl<'a> ChartData<'a> {
+    /// The charts' data; the time axes' range is worked out here, once.
+    pub fn new(
+        rows: &'a [Row],
+        outcomes: &'a [Outcome<'a>],
+        (solvers, encodings): (Vec<String>, Vec<String>),
+        timeout: f64,
+        time: super::TimeBasis,
+    ) -> ChartData<'a> {
+        ChartData {
+            rows,
+            outcomes,
+            solvers,
+            encodings,
+            timeout,
+            time,
+            range: range_of(outcomes, timeout),
+        }
+    }
+
     /// The colour of `solver`.
     pub fn solver_color(&self, solver: &str) -> RGBColor {
         let i = self.solvers.iter().position(|s| s == solver).unwrap_or(0);
@@ -131,26 +152,7 @@ impl ChartData<'_> {
     /// every run answered, nothing sits on the border: the axes then end a little above
     /// the slowest answer instead, so that fast results are not squeezed into a corner.
     pub fn time_range(&self) -> (f64, f64) {
-        let solved = || self.outcomes.iter().filter(|o| o.answer.solved());
-        let fastest = solved().map(|o| o.time).fold(f64::INFINITY, f64::min);
-        let slowest = solved().map(|o| o.time).fold(0.0, f64::max);
-        let timeout = if self.timeout > 0.0 {
-            self.timeout
-        } else {
-            1.0
-        };
-        let all_answered = self.outcomes.iter().all(|o| o.answer.solved());
-        let top = if all_answered && slowest > 0.0 {
-            (slowest * 2.5).min(timeout * 1.6)
-        } else {
-            timeout * 1.6
-        };
-        let bottom = if fastest.is_finite() {
-            (fastest / 1.6).max(1e-5)
-        } else {
-            top / 1000.0
-        };
-        (bottom.min(top / 10.0), top)
+        self.range
     }
 
     /// True when the timeout lies on the time axes (see [`ChartData::time_range`]).
@@ -173,6 +175,26 @@ impl ChartData<'_> {
         let (lo, hi) = self.time_range();
         log_axis(lo, hi)
     }
+}
+
+/// [`ChartData::time_range`] of `outcomes` under `timeout`.
+fn range_of(outcomes: &[Outcome], timeout: f64) -> (f64, f64) {
+    let solved = || outcomes.iter().filter(|o| o.answer.solved());
+    let fastest = solved().map(|o| o.time).fold(f64::INFINITY, f64::min);
+    let slowest = solved().map(|o| o.time).fold(0.0, f64::max);
+    let timeout = if timeout > 0.0 { timeout } else { 1.0 };
+    let all_answered = outcomes.iter().all(|o| o.answer.solved());
+    let top = if all_answered && slowest > 0.0 {
+        (slowest * 2.5).min(timeout * 1.6)
+    } else {
+        timeout * 1.6
+    };
+    let bottom = if fastest.is_finite() {
+        (fastest / 1.6).max(1e-5)
+    } else {
+        top / 1000.0
+    };
+    (bottom.min(top / 10.0), top)
 }
 
 /// A name made safe for a file name: letters, digits, `-`, `_` and `.` kept, the rest `_`.
