@@ -9,10 +9,11 @@
 use std::path::Path;
 
 use bench::cnf::Cnf;
+use bench::encode::given_lits as givens;
 use bench::encode::{EncodeOptions, encode};
 use bench::puzzle::Puzzle;
 use bench::puzzle::format::{ReadOptions, read_path};
-use bench::run::incremental::{givens, load, solution};
+use bench::run::incremental::{load, solution};
 use bench::solver::{Limits, Solver, SolverConfig, Status, by_name};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 

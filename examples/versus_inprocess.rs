@@ -18,10 +18,11 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, bail};
+use bench::encode::given_lits as givens;
 use bench::encode::{Amo, EncodeOptions, Encoding};
 use bench::puzzle::Puzzle;
 use bench::puzzle::format::{ReadOptions, read_path};
-use bench::run::incremental::{Loaded, givens, load, solution};
+use bench::run::incremental::{Loaded, load, solution};
 use bench::solver::cdcl::thread_cpu_time;
 use bench::solver::{Limits, SolverConfig, Status, by_name};
 

@@ -35,9 +35,6 @@ pub(super) fn run(args: SlurmArgs) -> anyhow::Result<i32> {
     if args.max_parallel == Some(0) {
         bail!("--max-parallel must be at least 1");
     }
-    if run.corpora.is_empty() {
-        bail!("no corpus given (a puzzle file, a DIMACS file or a folder)");
-    }
     // The shards' command: this one as a `bench run`, with --jobs fixed (a node's core count
     // is not the allocation's) and every external solver pinned to the binary found here.
     let argv: Vec<String> = std::env::args().collect();

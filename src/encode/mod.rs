@@ -113,16 +113,8 @@ pub fn encode(puzzle: &Puzzle, opts: EncodeOptions, sink: &mut dyn ClauseSink) -
         encode_rules(puzzle, opts, &mut filter)
     } else {
         let vars = encode_rules(puzzle, opts, sink);
-        let n = puzzle.side();
-        for (b, board) in puzzle.boards().iter().enumerate() {
-            for r in 0..n {
-                for c in 0..n {
-                    let v = board.get(r, c);
-                    if v != 0 {
-                        sink.add_clause(&[grid_var(n, b, r, c, v as usize - 1).pos()]);
-                    }
-                }
-            }
+        for l in given_lits(puzzle) {
+            sink.add_clause(&[l]);
         }
         vars
     }
@@ -133,6 +125,24 @@ pub fn count(puzzle: &Puzzle, opts: EncodeOptions) -> (u32, u64) {
     let mut counter = ClauseCounter::default();
     let vars = encode(puzzle, opts, &mut counter);
     (vars, counter.clauses)
+}
+
+/// One grid literal a given: the encodings' unit clauses, and the assumptions of the
+/// incremental mode (the same formula, the givens taken for one call).
+pub fn given_lits(puzzle: &Puzzle) -> Vec<Lit> {
+    let n = puzzle.side();
+    let mut lits = Vec::with_capacity(puzzle.givens());
+    for (b, board) in puzzle.boards().iter().enumerate() {
+        for r in 0..n {
+            for c in 0..n {
+                let v = board.get(r, c) as usize;
+                if v != 0 {
+                    lits.push(grid_var(n, b, r, c, v - 1).pos());
+                }
+            }
+        }
+    }
+    lits
 }
 
 /// An upper bound on the size of an encoding, `(clauses, literals)`, computed without

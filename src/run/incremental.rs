@@ -182,23 +182,6 @@ pub fn load(solver: &dyn Solver, puzzle: &Puzzle, enc: EncodeOptions, seed: u64)
     })
 }
 
-/// The assumptions of a puzzle: one grid literal a given.
-pub fn givens(puzzle: &Puzzle) -> Vec<Lit> {
-    let n = puzzle.side();
-    let mut lits = Vec::with_capacity(puzzle.givens());
-    for (b, board) in puzzle.boards().iter().enumerate() {
-        for r in 0..n {
-            for c in 0..n {
-                let v = board.get(r, c) as usize;
-                if v != 0 {
-                    lits.push(grid_var(n, b, r, c, v - 1).pos());
-                }
-            }
-        }
-    }
-    lits
-}
-
 /// The solution a model describes, or why it is none (a wrong answer: every grid variable
 /// occurs in the rules, so a model that satisfies them decodes to a solution).
 pub fn solution(puzzle: &Puzzle, outcome: &Outcome) -> Result<Puzzle, String> {
@@ -244,7 +227,7 @@ pub fn run_one(
         binary_proof: false,
         seed: opts.seed,
     };
-    let mut assumptions = givens(puzzle);
+    let mut assumptions = crate::encode::given_lits(puzzle);
     let outcome = loaded.session.solve(&assumptions, &limits);
     if interrupt.load(Ordering::Relaxed) {
         sessions.remove(&key);

@@ -27,7 +27,7 @@ use std::path::{Path, PathBuf};
 use anyhow::Context;
 
 use crate::report::{ReportOptions, write_report};
-use crate::results::{Row, parse_rows};
+use crate::results::{Row, read_rows};
 use crate::run::cross_check_unsat;
 use crate::run::shard::Shard;
 
@@ -196,20 +196,13 @@ impl Merged {
     }
 }
 
-/// Reads a shard's results.csv: a last line cut short (a cancelled task) is left out.
+/// Reads a shard's results.csv (none yet: no rows): a last line cut short (a cancelled
+/// task) is left out.
 fn read_shard_rows(path: &Path) -> anyhow::Result<Vec<Row>> {
-    let mut text = match std::fs::read_to_string(path) {
-        Ok(t) => t,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
-        Err(e) => return Err(e).with_context(|| format!("reading {}", path.display())),
-    };
-    if !text.ends_with('\n') {
-        text.truncate(text.rfind('\n').map_or(0, |i| i + 1));
-    }
-    if text.is_empty() {
+    if !path.exists() {
         return Ok(Vec::new());
     }
-    parse_rows(&text, &path.display().to_string())
+    read_rows(path, false)
 }
 
 fn machine(shard: Shard, meta: &serde_json::Value) -> MachineLine {
