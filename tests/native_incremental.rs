@@ -2,6 +2,9 @@
 //! added between calls (model enumeration against brute force, sudoku uniqueness), seeded
 //! random decisions, and the limits (time, conflicts, interrupt).
 
+mod native_common;
+
+use native_common::brute_force_count;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -118,19 +121,6 @@ fn assumptions_agree_with_adding_units() {
             }
         }
     }
-}
-
-/// Counts the models of `cnf` by trying every assignment.
-fn brute_force_count(cnf: &Cnf) -> u64 {
-    let n = cnf.num_vars();
-    (0u64..1 << n)
-        .filter(|bits| {
-            cnf.clauses().all(|c| {
-                c.iter()
-                    .any(|l| ((bits >> l.var().index()) & 1 == 1) == l.is_positive())
-            })
-        })
-        .count() as u64
 }
 
 #[test]

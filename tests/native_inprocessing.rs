@@ -8,7 +8,7 @@
 
 mod native_common;
 
-use native_common::{random_formula, rate};
+use native_common::{brute_force_count, random_formula, rate};
 use std::path::Path;
 use std::process::Command;
 
@@ -475,19 +475,6 @@ fn differential_against_minisat_and_cadical() {
         counts[usize::from(got == SolveResult::Unsat)] += 1;
     }
     assert!(counts[0] > 50 && counts[1] > 50, "unbalanced: {counts:?}");
-}
-
-/// The number of models of `cnf` over its variables, by trying every assignment.
-fn brute_force_count(cnf: &Cnf) -> u64 {
-    let n = cnf.num_vars();
-    (0u64..1 << n)
-        .filter(|bits| {
-            cnf.clauses().all(|c| {
-                c.iter()
-                    .any(|l| (bits >> l.var().index() & 1 == 1) == l.is_positive())
-            })
-        })
-        .count() as u64
 }
 
 /// Enumerates every model by blocking each one found, as `--count` does: with a plain

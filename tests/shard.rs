@@ -4,30 +4,19 @@
 //! and shards of other plans, and runs recorded twice, are refused; a task whose solver or
 //! corpus is missing fails at once, before any run.
 
-use std::collections::{BTreeSet, HashMap};
+mod study_common;
+
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Command;
 use std::time::{Duration, Instant};
+use study_common::{key_status, ok, text};
 
 use assert_cmd::cargo::CommandCargoExt;
-use bench::results::{Row, read_rows};
+use bench::results::read_rows;
 
 fn bench() -> Command {
     Command::cargo_bin("bench").unwrap()
-}
-
-fn text(o: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    )
-}
-
-fn ok(c: &mut Command) -> String {
-    let o = c.output().unwrap();
-    assert!(o.status.success(), "{c:?} failed:\n{}", text(&o));
-    text(&o)
 }
 
 /// A small corpus: 9 easy sudokus, 3 without a solution, and 4 DIMACS files.
@@ -54,15 +43,6 @@ fn corpus(dir: &Path) -> Vec<PathBuf> {
         std::fs::copy(root.join("cnf").join(f), cnf.join(f)).unwrap();
     }
     vec![puzzles, cnf]
-}
-
-fn key_status(rows: &[Row]) -> BTreeSet<(String, String, String, u32, String)> {
-    rows.iter()
-        .map(|r| {
-            let (i, e, s, n) = r.key();
-            (i, e, s, n, r.status.to_string())
-        })
-        .collect()
 }
 
 const OPTS: &[&str] = &[

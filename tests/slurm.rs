@@ -9,12 +9,14 @@
 //! `BENCH_REQUIRE_SLURM=1` (set by scripts/test.sh, so CI runs it for real), which makes a
 //! missing SLURM a failure.
 
-use std::collections::BTreeSet;
+mod study_common;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::time::{Duration, Instant};
+use study_common::{key_status, ok, text};
 
-use bench::results::{Row, read_rows};
+use bench::results::read_rows;
 
 fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -40,20 +42,6 @@ fn cmd(program: impl AsRef<std::ffi::OsStr>) -> Command {
 
 fn bench() -> Command {
     cmd(assert_cmd::cargo::cargo_bin("bench"))
-}
-
-fn text(o: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    )
-}
-
-fn ok(c: &mut Command) -> String {
-    let o = c.output().unwrap();
-    assert!(o.status.success(), "{c:?} failed:\n{}", text(&o));
-    text(&o)
 }
 
 /// Runs `c` with a time bound (SLURM clients hang when a daemon is gone).
@@ -168,15 +156,6 @@ fn corpus(dir: &Path) -> Vec<PathBuf> {
         std::fs::copy(root().join("corpora/cnf").join(f), cnf.join(f)).unwrap();
     }
     vec![big, small, cnf]
-}
-
-fn key_status(rows: &[Row]) -> BTreeSet<(String, String, String, u32, String)> {
-    rows.iter()
-        .map(|r| {
-            let (i, e, s, n) = r.key();
-            (i, e, s, n, r.status.to_string())
-        })
-        .collect()
 }
 
 const OPTS: &[&str] = &[

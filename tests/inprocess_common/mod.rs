@@ -191,3 +191,39 @@ pub fn assert_hard_timeout_easy_solved(rows: &[Row], pattern: &[bool], timeout: 
         }
     }
 }
+
+/// `bench run` with `solvers` on hard and easy Latin squares in turn under a 0.3 s timeout
+/// (`--count 2`): every hard one a TIMEOUT, every easy one solved and counted, for each
+/// solver; a row may be `slack` seconds late on a loaded machine.
+pub fn assert_timeouts_recover(solvers: &[&str], slack: f64) {
+    let dir = tempfile::tempdir().unwrap();
+    let pattern = [true, false, true, false, false];
+    let corpus = latin_hard_easy(dir.path(), &pattern);
+    let list = solvers.join(",");
+    let (rows, out) = run(
+        dir.path(),
+        "t",
+        &[
+            corpus.to_str().unwrap(),
+            "--timeout",
+            "0.3",
+            "--count",
+            "2",
+            "--solvers",
+            &list,
+        ],
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    for solver in solvers {
+        let mine: Vec<_> = rows
+            .iter()
+            .filter(|r| r.solver == *solver)
+            .cloned()
+            .collect();
+        assert_hard_timeout_easy_solved(&mine, &pattern, 0.3, slack);
+    }
+}

@@ -55,3 +55,16 @@ pub fn rate() -> PathBuf {
         "the DRAT checker `rate` is needed by this test: install it with `cargo install rate`",
     )
 }
+
+/// The number of models of `cnf` over its variables, by trying every assignment.
+pub fn brute_force_count(cnf: &Cnf) -> u64 {
+    let n = cnf.num_vars();
+    (0u64..1 << n)
+        .filter(|bits| {
+            cnf.clauses().all(|c| {
+                c.iter()
+                    .any(|l| ((bits >> l.var().index()) & 1 == 1) == l.is_positive())
+            })
+        })
+        .count() as u64
+}
