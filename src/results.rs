@@ -157,16 +157,15 @@ impl Row {
         }
     }
 
-    /// What identifies a run across restarts: a resumed run skips rows with a key it has.
-    pub fn key(&self) -> (String, String, String, u32) {
-        (
-            self.instance.to_string(),
-            self.encoding.to_string(),
-            self.solver.to_string(),
-            self.run,
-        )
+    /// What identifies a run across restarts and shards: a resumed run skips rows with a
+    /// key it has, a merge counts each key once.
+    pub fn key(&self) -> Key<'_> {
+        (&self.instance, &self.encoding, &self.solver, self.run)
     }
 }
+
+/// A run's identity: (instance, encoding, solver, repetition), borrowed.
+pub type Key<'a> = (&'a str, &'a str, &'a str, u32);
 
 /// Seconds to the microsecond, in plain decimal notation (`2.160906`, never
 /// `2.1609059999999998` or `4.817e-6`).

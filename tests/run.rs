@@ -54,7 +54,13 @@ fn corpus_of(text: &str) -> (tempfile::TempDir, PathBuf) {
 }
 
 fn keys(rows: &[Row]) -> Vec<(String, String, String, u32)> {
-    let mut k: Vec<_> = rows.iter().map(Row::key).collect();
+    let mut k: Vec<_> = rows
+        .iter()
+        .map(|r| {
+            let (i, e, s, n) = r.key();
+            (i.to_string(), e.to_string(), s.to_string(), n)
+        })
+        .collect();
     k.sort();
     k
 }

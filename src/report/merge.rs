@@ -61,16 +61,13 @@ pub fn merge(sources: Vec<(String, Vec<Row>)>) -> Merged {
             rows.extend(part);
         }
     }
-    fn key(r: &Row) -> (&str, &str, &str, u32) {
-        (&r.instance, &r.encoding, &r.solver, r.run)
-    }
     let mut order: Vec<usize> = (0..rows.len()).collect();
-    order.sort_by(|&a, &b| key(&rows[a]).cmp(&key(&rows[b])));
+    order.sort_by(|&a, &b| rows[a].key().cmp(&rows[b].key()));
     let mut keep = vec![true; rows.len()];
     let mut merged = Merged::default();
     let mut first = 0;
     for k in 1..=order.len() {
-        if k < order.len() && key(&rows[order[k]]) == key(&rows[order[first]]) {
+        if k < order.len() && rows[order[k]].key() == rows[order[first]].key() {
             let (kept, again) = (order[first], order[k]);
             keep[again] = false;
             if rows[again] == rows[kept] {

@@ -371,12 +371,8 @@ pub fn run(opts: &RunOptions, interrupt: Arc<AtomicBool>) -> anyhow::Result<RunS
             for k in 0..solvers.len() {
                 let solver = (u + k) % solvers.len();
                 planned += 1;
-                let key = (
-                    id.clone(),
-                    unit.encoding_name(),
-                    solvers[solver].name().to_string(),
-                    run,
-                );
+                let encoding = unit.encoding_name();
+                let key = (id.as_str(), encoding.as_str(), solvers[solver].name(), run);
                 if !done.contains(&key) {
                     tasks.push(Task {
                         unit: u,

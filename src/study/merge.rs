@@ -31,7 +31,7 @@ use crate::results::{Row, read_rows};
 use crate::run::cross_check_unsat;
 use crate::run::shard::Shard;
 
-use super::plan::{self, Key, Planned, StudyPlan, row_key, shard_dir};
+use super::plan::{self, Key, Planned, StudyPlan, shard_dir};
 use super::status::shard_meta;
 
 /// The merge was refused: the shards do not belong together. Each line says why.
@@ -324,7 +324,7 @@ pub fn merge(
         }
         let mut seen: HashSet<Key<'_>> = HashSet::with_capacity(shard_rows.len());
         for row in &shard_rows {
-            let key = row_key(row);
+            let key = row.key();
             if !expected.contains(&key) {
                 refused.push(match owner.get(row.instance.as_str()) {
                     Some(&other) if other != k => format!(

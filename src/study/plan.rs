@@ -14,7 +14,6 @@ use std::time::SystemTime;
 use anyhow::{Context, bail};
 use serde::{Deserialize, Serialize};
 
-use crate::results::Row;
 use crate::run::corpus::{self, Instance, Source};
 use crate::run::shard::{self, Shard};
 use crate::run::{RunOptions, fingerprint, meta};
@@ -60,8 +59,7 @@ pub struct StudyPlan {
 /// The kind tag of a study plan.
 pub const KIND: &str = "bench study";
 
-/// A run's identity, borrowed: instance, encoding, solver, repetition.
-pub type Key<'a> = (&'a str, &'a str, &'a str, u32);
+pub use crate::results::Key;
 
 /// The plan, with the instances it was made from.
 pub struct Planned {
@@ -106,11 +104,6 @@ impl Planned {
         }
         out
     }
-}
-
-/// The borrowed key of a row.
-pub fn row_key(row: &Row) -> Key<'_> {
-    (&row.instance, &row.encoding, &row.solver, row.run)
 }
 
 /// Plans the study: loads the corpus, fingerprints it, splits it into `shards`.

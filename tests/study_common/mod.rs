@@ -29,7 +29,13 @@ pub fn key_status(rows: &[Row]) -> BTreeSet<(String, String, String, u32, String
     rows.iter()
         .map(|r| {
             let (i, e, s, n) = r.key();
-            (i, e, s, n, r.status.to_string())
+            (
+                i.to_string(),
+                e.to_string(),
+                s.to_string(),
+                n,
+                r.status.to_string(),
+            )
         })
         .collect()
 }
