@@ -76,11 +76,11 @@ pub(crate) fn plan_args(plan: &StudyPlan) -> anyhow::Result<RunArgs> {
     }
 }
 
-/// The fingerprint a run recorded in DIR/run.json, if any.
+/// The plan fingerprint a run recorded in `dir/run.json`.
 fn recorded_fingerprint(dir: &Path) -> Option<String> {
-    let text = std::fs::read_to_string(dir.join("run.json")).ok()?;
-    let meta: serde_json::Value = serde_json::from_str(&text).ok()?;
-    meta["fingerprint"].as_str().map(str::to_string)
+    crate::study::status::shard_meta(dir)?["fingerprint"]
+        .as_str()
+        .map(str::to_string)
 }
 
 /// Validates the arguments.
