@@ -31,28 +31,24 @@ impl Solver for DpllSolver {
     }
 
     fn solve(&self, cnf: &Cnf, limits: &Limits) -> Outcome {
-        let start = Instant::now();
-        let cpu_start = crate::solver::cdcl::thread_cpu_time();
-        let mut dpll = Dpll::new(cnf);
-        let status = dpll.run(limits, start);
-        let mut outcome = match status {
-            Status::Sat => Outcome::sat(Model::from_values(
-                dpll.vals.iter().step_by(2).map(|&v| v == 1),
-            )),
-            Status::Unknown => Outcome::stopped(limits),
-            s => Outcome::new(s),
-        };
-        outcome.stats = vec![
-            ("decisions".to_string(), dpll.decisions),
-            ("conflicts".to_string(), dpll.conflicts),
-            ("propagations".to_string(), dpll.propagations),
-        ];
-        outcome.wall = start.elapsed();
-        outcome.cpu = match (cpu_start, crate::solver::cdcl::thread_cpu_time()) {
-            (Some(a), Some(b)) => Some(b.saturating_sub(a)),
-            _ => None,
-        };
-        outcome
+        super::measured(|| {
+            let start = Instant::now();
+            let mut dpll = Dpll::new(cnf);
+            let status = dpll.run(limits, start);
+            let mut outcome = match status {
+                Status::Sat => Outcome::sat(Model::from_values(
+                    dpll.vals.iter().step_by(2).map(|&v| v == 1),
+                )),
+                Status::Unknown => Outcome::stopped(limits),
+                s => Outcome::new(s),
+            };
+            outcome.stats = vec![
+                ("decisions".to_string(), dpll.decisions),
+                ("conflicts".to_string(), dpll.conflicts),
+                ("propagations".to_string(), dpll.propagations),
+            ];
+            outcome
+        })
     }
 }
 

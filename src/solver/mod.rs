@@ -225,6 +225,19 @@ pub trait Solver: Send + Sync {
     }
 }
 
+/// Runs `f`, then stamps the outcome with the wall time and this thread's CPU time.
+pub fn measured(f: impl FnOnce() -> Outcome) -> Outcome {
+    let start = std::time::Instant::now();
+    let cpu_start = cdcl::thread_cpu_time();
+    let mut outcome = f();
+    outcome.wall = start.elapsed();
+    outcome.cpu = match (cpu_start, cdcl::thread_cpu_time()) {
+        (Some(a), Some(b)) => Some(b.saturating_sub(a)),
+        _ => None,
+    };
+    outcome
+}
+
 /// Where to find solvers: command-line overrides on top of the default discovery.
 #[derive(Clone, Debug, Default)]
 pub struct SolverConfig {

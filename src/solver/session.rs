@@ -8,9 +8,9 @@
 //! [`NativeSession`] is native's session (a [`CdclSolver`] and its incremental API); the
 //! library solvers' sessions live beside their adapters (`solver::rustsat`).
 
-use std::time::Instant;
+use super::measured;
 
-use super::cdcl::{CdclSolver, Options, SolveLimits, SolveResult, thread_cpu_time};
+use super::cdcl::{CdclSolver, Options, SolveLimits, SolveResult};
 use super::{Limits, Outcome, Status};
 use crate::cnf::{Lit, Model, Var};
 
@@ -36,19 +36,6 @@ pub trait Session: Send {
     fn usable(&self) -> bool {
         true
     }
-}
-
-/// Runs `f`, then stamps the outcome with the wall time and this thread's CPU time.
-pub fn measured(f: impl FnOnce() -> Outcome) -> Outcome {
-    let start = Instant::now();
-    let cpu_start = thread_cpu_time();
-    let mut outcome = f();
-    outcome.wall = start.elapsed();
-    outcome.cpu = match (cpu_start, thread_cpu_time()) {
-        (Some(a), Some(b)) => Some(b.saturating_sub(a)),
-        _ => None,
-    };
-    outcome
 }
 
 /// native as a [`Session`].

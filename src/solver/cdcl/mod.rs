@@ -39,7 +39,7 @@ pub mod tiers;
 pub mod vivify;
 pub mod watch;
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 pub use restart::RestartPolicy;
 pub use solver::{CdclSolver, Options, SolveLimits, SolveResult, Stats};
@@ -96,8 +96,13 @@ impl Solver for NativeSolver {
     }
 
     fn solve(&self, cnf: &Cnf, limits: &Limits) -> Outcome {
-        let start = Instant::now();
-        let cpu_start = thread_cpu_time();
+        crate::solver::measured(|| self.solve_unmeasured(cnf, limits))
+    }
+}
+
+impl NativeSolver {
+    /// [`Solver::solve`] without the clocks.
+    fn solve_unmeasured(&self, cnf: &Cnf, limits: &Limits) -> Outcome {
         let mut options = self.options.clone();
         if limits.seed != 0 {
             options.seed = limits.seed;
@@ -130,11 +135,6 @@ impl Solver for NativeSolver {
             outcome = Outcome::error(format!("writing the proof failed: {e}"));
         }
         outcome.stats = s.stats().pairs();
-        outcome.wall = start.elapsed();
-        outcome.cpu = match (cpu_start, thread_cpu_time()) {
-            (Some(a), Some(b)) => Some(b.saturating_sub(a)),
-            _ => None,
-        };
         outcome
     }
 }

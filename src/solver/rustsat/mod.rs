@@ -24,7 +24,8 @@ use rustsat::solvers::{
 use rustsat::types::TernaryVal;
 
 use super::config::{ConfigError, Spec};
-use super::session::{Session, measured};
+use super::measured;
+use super::session::Session;
 use super::{Limits, Outcome, Solver, Status};
 use crate::cnf::{Cnf, Lit, Model, Var};
 use watchdog::Watchdog;
