@@ -1,9 +1,11 @@
 //! Incremental sessions: one solver kept alive across many solve calls, the way tdoku and
 //! PySAT solve puzzles. The puzzle-independent clauses go in once; each call passes its
 //! own assumptions (a puzzle's givens), and clauses may be added between calls (a blocked
-//! solution under an activation literal). Learnt clauses, activities and phases carry
-//! over from one call to the next, which is the point: loading ~12,000 clauses into a
-//! fresh solver costs more than solving an easy 9×9.
+//! solution under an activation literal). Activities and phases carry over from one call
+//! to the next, and the clauses need loading only once, which is the point: loading
+//! ~12,000 clauses into a fresh solver costs more than solving an easy 9×9. native keeps
+//! a call's learnt clauses for the next call only (`cdcl::forget`): the next puzzle has
+//! other givens, and visiting old clauses cost more than they saved.
 //!
 //! [`NativeSession`] is native's session (a [`CdclSolver`] and its incremental API); the
 //! library solvers' sessions live beside their adapters (`solver::rustsat`).
@@ -48,8 +50,10 @@ impl NativeSession {
     /// elimination is switched off: a session's later assumptions and clauses may mention
     /// any variable, and restoring eliminated ones on every call would cost more than
     /// elimination saves. The other techniques keep the formula's models and stay on.
+    /// Learnt clauses are forgotten after one more call (`cdcl::forget`).
     pub fn new(mut options: Options) -> NativeSession {
         options.elim = false;
+        options.forget_between_calls = true;
         NativeSession {
             solver: CdclSolver::with_options(options),
         }

@@ -2,8 +2,8 @@
 //! 32-bit reference (the offset of its header), as in MiniSat's `ClauseAllocator`.
 //!
 //! A clause is a three-word header followed by its literal codes (`2·var + sign`):
-//! word 0 is the length, word 1 holds the flags (learnt, deleted, relocated, vivified),
-//! a two-bit "used" count (recent use in conflict analysis, see `tiers.rs`) and the LBD,
+//! word 0 is the length, word 1 holds the flags (learnt, deleted, relocated, vivified,
+//! earlier), a two-bit "used" count (recent use in conflict analysis, see `tiers.rs`) and the LBD,
 //! word 2 the activity of a learnt clause as `f32` bits (or the forwarding address while
 //! the arena is being compacted). One allocation for millions of clauses keeps the
 //! propagation loop on contiguous memory and makes a reference four bytes instead of a
@@ -30,12 +30,14 @@ const DELETED: u32 = 2;
 const RELOCATED: u32 = 4;
 /// Flag: vivification has already tried this clause.
 const VIVIFIED: u32 = 8;
+/// Flag: a learnt clause of an earlier solve call (see `forget.rs`).
+const EARLIER: u32 = 16;
 /// The "used" count sits above the flags (two bits).
-const USED_SHIFT: u32 = 4;
+const USED_SHIFT: u32 = 5;
 /// Mask of the "used" count.
 const USED_MASK: u32 = 3 << USED_SHIFT;
 /// The LBD sits above the flag bits and the "used" count.
-const LBD_SHIFT: u32 = 6;
+const LBD_SHIFT: u32 = 7;
 
 /// All clauses of one solver.
 #[derive(Clone, Debug, Default)]
@@ -145,6 +147,17 @@ impl ClauseArena {
         self.data[c as usize + 1] |= VIVIFIED;
     }
 
+    /// True when learnt clause `c` was learnt in an earlier solve call.
+    #[inline]
+    pub fn is_earlier(&self, c: CRef) -> bool {
+        self.data[c as usize + 1] & EARLIER != 0
+    }
+
+    /// Records that clause `c` belongs to a solve call that has ended.
+    pub fn set_earlier(&mut self, c: CRef) {
+        self.data[c as usize + 1] |= EARLIER;
+    }
+
     /// How recently learnt clause `c` took part in conflict analysis (0..=3; see
     /// `tiers.rs`).
     #[inline]
@@ -232,6 +245,9 @@ mod tests {
         a.set_vivified(c);
         a.set_used(c, 9);
         assert_eq!((a.used(c), a.lbd(c), a.is_vivified(c)), (3, 7, true));
+        assert!(!a.is_earlier(c));
+        a.set_earlier(c);
+        assert_eq!((a.used(c), a.lbd(c), a.is_earlier(c)), (3, 7, true));
         assert_eq!(a.len(c), 3);
         assert!(a.is_learnt(c) && !a.is_learnt(d));
         assert_eq!((a.lbd(c), a.activity(c)), (7, 2.5));

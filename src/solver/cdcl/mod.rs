@@ -13,7 +13,8 @@
 //! [`extend`] (the reconstruction stack, frozen variables, restoring eliminated ones),
 //! [`probe`] (failed literals) and [`vivify`] (shortening learnt clauses); beside them
 //! [`tiers`] (which learnt clauses a reduction keeps, by LBD tier) and [`rephase`]
-//! (target and best phases). Every technique has an [`Options`] switch; options are
+//! (target and best phases); [`forget`] (a session's learnt clauses kept one call only).
+//! Every technique has an [`Options`] switch; options are
 //! set by name through solver configurations (`native:elim=off,...`, see
 //! `crate::solver::config`).
 //!
@@ -25,6 +26,7 @@ pub mod analyze;
 pub mod clause;
 pub mod elim;
 pub mod extend;
+pub mod forget;
 pub mod heap;
 pub mod inprocess;
 pub mod probe;
