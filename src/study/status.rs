@@ -29,17 +29,37 @@ pub fn shard_meta(dir: &Path) -> Option<serde_json::Value> {
     serde_json::from_str(&text).ok()
 }
 
-/// Complete rows in a results CSV: newlines after the header's (a last line cut short by a
-/// kill does not count).
+/// Complete rows in a results CSV: the records after the header, a last one cut short by a
+/// kill (no newline after it) not counted. Records, not lines: a quoted field (a solver's
+/// stderr in `error`) may hold newlines; streamed, so a big shard is not read into memory.
 pub fn count_rows(path: &Path) -> usize {
-    match std::fs::read(path) {
-        Ok(bytes) => bytes
-            .iter()
-            .filter(|&&b| b == b'\n')
-            .count()
-            .saturating_sub(1),
-        Err(_) => 0,
+    let Ok(mut reader) = csv::Reader::from_path(path) else {
+        return 0;
+    };
+    let mut rows = 0;
+    for record in reader.byte_records() {
+        if record.is_err() {
+            // A row cut short with fewer fields: not a row.
+            return rows;
+        }
+        rows += 1;
     }
+    if !ends_with_newline(path) {
+        rows = rows.saturating_sub(1);
+    }
+    rows
+}
+
+/// True when the file's last byte is a newline (or the file is empty or unreadable).
+fn ends_with_newline(path: &Path) -> bool {
+    use std::io::{Read, Seek, SeekFrom};
+    let mut last = [b'\n'];
+    if let Ok(mut f) = std::fs::File::open(path)
+        && f.seek(SeekFrom::End(-1)).is_ok()
+    {
+        let _ = f.read_exact(&mut last);
+    }
+    last[0] == b'\n'
 }
 
 /// The status of every shard of the study in `study`.
@@ -104,4 +124,27 @@ pub fn text(statuses: &[ShardStatus]) -> String {
         statuses.len()
     ));
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::count_rows;
+
+    #[test]
+    fn rows_are_records_and_a_cut_last_one_does_not_count() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("results.csv");
+        let count = |text: &str| {
+            std::fs::write(&path, text).unwrap();
+            count_rows(&path)
+        };
+        assert_eq!(count_rows(&dir.path().join("missing.csv")), 0);
+        assert_eq!(count(""), 0);
+        assert_eq!(count("a,b,error\n"), 0);
+        // A quoted newline is one row, not two.
+        assert_eq!(count("a,b,error\n1,2,\"two\nlines\"\n3,4,\n"), 2);
+        // Killed while writing: the last row has no newline, whole fields or not.
+        assert_eq!(count("a,b,error\n1,2,x\n3,4,cut"), 1);
+        assert_eq!(count("a,b,error\n1,2,x\n3,"), 1);
+    }
 }

@@ -340,7 +340,7 @@ impl Parsed {
         match self.result {
             Ok((puzzle, expected)) => Ok(Entry {
                 line: self.line,
-                clash: rules::check(&puzzle).err().map(|(_, _, message)| message),
+                clash: rules::check(&puzzle).err(),
                 puzzle,
                 expected,
             }),
