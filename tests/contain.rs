@@ -746,3 +746,58 @@ fn native_whose_clauses_outgrow_the_budget_is_memout() {
         rows[0]
     );
 }
+
+#[test]
+fn without_the_helper_solvers_run_direct_checked_and_stopped() {
+    // `BENCH_EXEC` naming nothing: no helper, so each solver is bench's own child in a
+    // process group (what a bench whose `bench-exec` went missing does).
+    let dir = tempfile::tempdir().unwrap();
+    let tag = format!("ct-direct-{}", std::process::id());
+    let hang = script(
+        dir.path(),
+        "hang.sh",
+        &format!("trap '' TERM\nexec -a {tag}-main sleep 300"),
+    );
+    let liar = script(dir.path(), "liar.sh", "echo 's UNSATISFIABLE'\nexit 20");
+    let out = dir.path().join("out");
+    let start = Instant::now();
+    let o = bench(Mode::Fallback)
+        .env("BENCH_EXEC", dir.path().join("no-such-bench-exec"))
+        .arg("run")
+        .arg(tiny(dir.path()))
+        .args(["--solver", &solver_arg("hang", &hang)])
+        .args(["--solver", &solver_arg("liar", &liar)])
+        .args(["--solvers", "minisat,hang,liar", "--timeout", "1", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    // The liar's UNSAT is refuted by the model the others found: WRONG, exit 1.
+    assert_eq!(o.status.code(), Some(1), "{}", show(&o));
+    assert!(start.elapsed() < Duration::from_secs(20));
+    assert_eq!(survivors(&tag, Duration::from_secs(2)), 0);
+    let rows = rows(&out);
+    let of = |name: &str| {
+        rows.iter()
+            .find(|r| r.solver.as_str() == name)
+            .unwrap_or_else(|| panic!("no {name} row: {rows:?}"))
+    };
+    let minisat = of("minisat");
+    assert_eq!(
+        (minisat.status.as_str(), minisat.check.as_str()),
+        ("SAT", "model-ok"),
+        "{minisat:?}"
+    );
+    assert!(
+        minisat.cpu_s.is_some() && minisat.max_rss_kb.is_some(),
+        "{minisat:?}"
+    );
+    let hang = of("hang");
+    assert_eq!(hang.status.as_str(), "TIMEOUT", "{hang:?}");
+    assert!(hang.wall_s < 5.0, "{hang:?}");
+    assert!(of("liar").wrong, "{:?}", of("liar"));
+    let meta = std::fs::read_to_string(out.join("run.json")).unwrap();
+    assert!(
+        meta.contains("\"containment\": \"process-group\""),
+        "{meta}"
+    );
+}

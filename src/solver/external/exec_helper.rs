@@ -39,7 +39,7 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 use cgroup::Group;
-use reap::{has_exited, reap};
+use reap::{cpu_time, has_exited, limit_child, reap};
 
 /// The command line.
 struct Args {
@@ -142,23 +142,7 @@ fn main() {
             }
             libc::signal(libc::SIGTERM, libc::SIG_DFL);
             libc::signal(libc::SIGHUP, libc::SIG_DFL);
-            // No core files: a solver that aborts on a failed allocation would otherwise
-            // spend seconds writing one, inside its measured time.
-            let no_core = libc::rlimit {
-                rlim_cur: 0,
-                rlim_max: 0,
-            };
-            libc::setrlimit(libc::RLIMIT_CORE, &no_core);
-            if as_limit > 0 {
-                let rl = libc::rlimit {
-                    rlim_cur: as_limit,
-                    rlim_max: as_limit,
-                };
-                if libc::setrlimit(libc::RLIMIT_AS, &rl) != 0 {
-                    return Err(std::io::Error::last_os_error());
-                }
-            }
-            Ok(())
+            limit_child((as_limit > 0).then_some(as_limit))
         });
     }
     let child = match command.spawn() {
@@ -204,10 +188,9 @@ fn main() {
         }
     };
     run.kill_all();
-    let micros = |t: libc::timeval| (t.tv_sec.max(0) as u64) * 1_000_000 + t.tv_usec.max(0) as u64;
     let mut line = format!(
         "status {status} cpu_us={} rss_kb={} wall_us={}",
-        micros(own.ru_utime) + micros(own.ru_stime),
+        cpu_time(&own).as_micros(),
         own.ru_maxrss.max(0),
         wall.as_micros()
     );
@@ -233,7 +216,7 @@ fn main() {
             unsafe { libc::getrusage(libc::RUSAGE_CHILDREN, &mut all) };
             line.push_str(&format!(
                 " tree_cpu_us={} tree_rss_kb={}",
-                micros(all.ru_utime) + micros(all.ru_stime),
+                cpu_time(&all).as_micros(),
                 all.ru_maxrss.max(0)
             ));
         }

@@ -37,7 +37,7 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use super::cgroup::{self, Group, Parents};
-use super::reap::{has_exited, reap};
+use super::reap::{cpu_time, has_exited, limit_child, reap};
 
 /// The most of a child's stdout that bench keeps: 64 MiB. A model is about 8 bytes a
 /// variable, so this holds the model of a formula with ~8 million variables (a 64×64
@@ -147,6 +147,38 @@ pub struct Finished {
     pub max_rss_kb: Option<u64>,
     /// Which limits the run ran into (what its control group counted).
     pub limits_hit: LimitsHit,
+}
+
+impl Finished {
+    /// A run that ended with wait status `status`, having printed `output`.
+    fn new(
+        status: libc::c_int,
+        stopped: Option<Stop>,
+        output: Drained,
+        wall: Duration,
+        cpu: Option<Duration>,
+        max_rss_kb: Option<u64>,
+        limits_hit: LimitsHit,
+    ) -> Finished {
+        let (stdout, stdout_len, stdout_complete, stderr_tail) = output;
+        let exit = if libc::WIFSIGNALED(status) {
+            Exit::Signal(libc::WTERMSIG(status))
+        } else {
+            Exit::Code(libc::WEXITSTATUS(status))
+        };
+        Finished {
+            exit,
+            stopped,
+            stdout,
+            stdout_len,
+            stdout_complete,
+            stderr_tail,
+            wall,
+            cpu,
+            max_rss_kb,
+            limits_hit,
+        }
+    }
 }
 
 /// What a run's control group counted of its limits (all zero without a group).
@@ -269,6 +301,9 @@ pub fn run(spec: &Spec) -> io::Result<Finished> {
     }
 }
 
+/// What was read of a run's output: (stdout, its full length, complete, stderr tail).
+type Drained = (Vec<u8>, u64, bool, Vec<u8>);
+
 /// The pipes and threads that drain a child's stdout and stderr.
 struct Drains {
     out: mpsc::Receiver<(Vec<u8>, u64)>,
@@ -303,7 +338,7 @@ impl Drains {
     /// What was read: (stdout, its full length, complete, stderr tail). The pipes reach
     /// EOF once every process holding them is dead; do not wait past `drain` for one that
     /// escaped.
-    fn finish(self, drain: Duration) -> (Vec<u8>, u64, bool, Vec<u8>) {
+    fn finish(self, drain: Duration) -> Drained {
         let (stdout, stdout_len, out_ok) = match self.out.recv_timeout(drain) {
             Ok((buf, len)) => (buf, len, true),
             Err(_) => (Vec::new(), 0, false),
@@ -348,15 +383,65 @@ fn wait_for(
     }
 }
 
-/// Starts the thread that waits (without reaping) for `pid`'s exit.
-fn exit_watcher(pid: libc::pid_t) -> io::Result<mpsc::Receiver<io::Result<()>>> {
-    let (exit_tx, exit_rx) = mpsc::channel();
-    thread::Builder::new()
-        .name("child-exit".into())
-        .spawn(move || {
-            let _ = exit_tx.send(has_exited(pid, true).map(drop));
-        })?;
-    Ok(exit_rx)
+/// A spawned run being watched: its process group leader, the threads draining its
+/// stdout and stderr, and the thread that reports (without reaping) the leader's exit.
+/// Both ways of running a solver, through `bench-exec` or directly, go through it: start
+/// watching, wait, then [`Watch::end`] kills what is left of the group and reaps.
+struct Watch {
+    /// The leader (the child bench spawned), also the process group id.
+    pid: libc::pid_t,
+    /// The output being read.
+    drains: Drains,
+    /// Receives once the leader has exited (it stays a zombie until reaped).
+    exit_rx: mpsc::Receiver<io::Result<()>>,
+}
+
+impl Watch {
+    /// Starts watching `child`, which std never waits on: the exit watcher and
+    /// [`Watch::end`] own its exit. If the threads cannot start, the run cannot be
+    /// watched: `before_kill` runs, then the group is killed and the leader reaped.
+    fn start(
+        mut child: std::process::Child,
+        stdout_cap: usize,
+        before_kill: impl FnOnce(),
+    ) -> io::Result<Watch> {
+        let pid = child.id() as libc::pid_t;
+        let started = Drains::start(&mut child, stdout_cap).and_then(|drains| {
+            let (exit_tx, exit_rx) = mpsc::channel();
+            thread::Builder::new()
+                .name("child-exit".into())
+                .spawn(move || {
+                    let _ = exit_tx.send(has_exited(pid, true).map(drop));
+                })?;
+            Ok((drains, exit_rx))
+        });
+        drop(child);
+        match started {
+            Ok((drains, exit_rx)) => Ok(Watch {
+                pid,
+                drains,
+                exit_rx,
+            }),
+            Err(e) => {
+                before_kill();
+                kill_group(pid, libc::SIGKILL);
+                let _ = reap(pid);
+                Err(e)
+            }
+        }
+    }
+
+    /// After the leader's exit (or its stop): kills whatever is left of its group, reaps
+    /// it, and takes what was read of its output (waiting at most `grace`, at least 1 s,
+    /// for pipes a fugitive still holds). Returns the wait status, the leader's resource
+    /// usage and the output.
+    fn end(self, grace: Duration) -> io::Result<(libc::c_int, libc::rusage, Drained)> {
+        // The leader is a zombie (not yet reaped), so the group id cannot have been reused.
+        kill_group(self.pid, libc::SIGKILL);
+        let (status, usage) = reap(self.pid)?;
+        let output = self.drains.finish(grace.max(Duration::from_secs(1)));
+        Ok((status, usage, output))
+    }
 }
 
 /// Numbers the groups of this process's runs.
@@ -449,24 +534,15 @@ fn run_helper(spec: &Spec, helper: &Path, group: Option<&Group>) -> io::Result<F
     // the control pipe's read end must be the helper's alone.
     drop(report_write);
     drop(control_read);
-    let mut child = spawned?;
-    let pid = child.id() as libc::pid_t;
-    let started =
-        Drains::start(&mut child, spec.stdout_cap).and_then(|d| Ok((d, exit_watcher(pid)?)));
-    // `child` is never waited on through std: the watcher and `reap` own the exit.
-    drop(child);
-    let (drains, exit_rx) = match started {
-        Ok(x) => x,
-        Err(e) => {
-            // Without its threads the run cannot be watched: end it rather than leak it.
-            drop(control_write);
-            kill_group(pid, libc::SIGKILL);
-            let _ = reap(pid);
-            return Err(e);
-        }
+    // If the run cannot be watched, the helper is told (its control pipe closes) before
+    // it is killed.
+    let mut control = Some(std::fs::File::from(control_write));
+    let watch = Watch::start(spawned?, spec.stdout_cap, || drop(control.take()))?;
+    let Some(mut control) = control else {
+        unreachable!("the control pipe is closed only when watching fails");
     };
-    let mut control = std::fs::File::from(control_write);
-    let (stopped, exited_at) = wait_for(spec, start, &exit_rx);
+    let (pid, exit_rx) = (watch.pid, &watch.exit_rx);
+    let (stopped, exited_at) = wait_for(spec, start, exit_rx);
     if stopped.is_some() {
         use std::io::Write;
         // The helper stops the run: SIGTERM to all of it, SIGKILL after the grace.
@@ -485,11 +561,8 @@ fn run_helper(spec: &Spec, helper: &Path, group: Option<&Group>) -> io::Result<F
         }
     }
     let wall = exited_at.unwrap_or_else(Instant::now) - start;
-    kill_group(pid, libc::SIGKILL);
-    let (helper_status, _) = reap(pid)?;
+    let (helper_status, _, output) = watch.end(spec.grace)?;
     drop(control);
-    let (stdout, stdout_len, stdout_complete, stderr_tail) =
-        drains.finish(spec.grace.max(Duration::from_secs(1)));
 
     let mut text = String::new();
     let _ = std::fs::File::from(report_read).read_to_string(&mut text);
@@ -518,26 +591,9 @@ fn run_helper(spec: &Spec, helper: &Path, group: Option<&Group>) -> io::Result<F
         // run's costs are unknown.
         None => (helper_status, None, None, LimitsHit::default()),
     };
-    Ok(Finished {
-        exit: exit_of(status),
-        stopped,
-        stdout,
-        stdout_len,
-        stdout_complete,
-        stderr_tail,
-        wall,
-        cpu,
-        max_rss_kb,
-        limits_hit,
-    })
-}
-
-fn exit_of(status: libc::c_int) -> Exit {
-    if libc::WIFSIGNALED(status) {
-        Exit::Signal(libc::WTERMSIG(status))
-    } else {
-        Exit::Code(libc::WEXITSTATUS(status))
-    }
+    Ok(Finished::new(
+        status, stopped, output, wall, cpu, max_rss_kb, limits_hit,
+    ))
 }
 
 /// A run of the program itself as the child (no helper): process group, RLIMIT_AS,
@@ -551,42 +607,15 @@ fn run_direct(spec: &Spec) -> io::Result<Finished> {
         .stderr(Stdio::piped())
         .process_group(0);
     let mem_bytes = spec.mem_limit_mb.map(|mb| mb.saturating_mul(1 << 20));
-    // SAFETY: the closure runs between fork and exec and calls only setrlimit, which is
-    // async-signal-safe; it allocates nothing and touches no lock.
+    // SAFETY: the closure runs between fork and exec and calls only setrlimit
+    // (`limit_child`), which is async-signal-safe; it allocates nothing and touches no lock.
     unsafe {
-        command.pre_exec(move || {
-            let no_core = libc::rlimit {
-                rlim_cur: 0,
-                rlim_max: 0,
-            };
-            libc::setrlimit(libc::RLIMIT_CORE, &no_core);
-            if let Some(bytes) = mem_bytes {
-                let limit = libc::rlimit {
-                    rlim_cur: bytes,
-                    rlim_max: bytes,
-                };
-                if libc::setrlimit(libc::RLIMIT_AS, &limit) != 0 {
-                    return Err(io::Error::last_os_error());
-                }
-            }
-            Ok(())
-        });
+        command.pre_exec(move || limit_child(mem_bytes));
     }
     let start = Instant::now();
-    let mut child = command.spawn()?;
-    let pid = child.id() as libc::pid_t;
-    let started =
-        Drains::start(&mut child, spec.stdout_cap).and_then(|d| Ok((d, exit_watcher(pid)?)));
-    drop(child);
-    let (drains, exit_rx) = match started {
-        Ok(x) => x,
-        Err(e) => {
-            kill_group(pid, libc::SIGKILL);
-            let _ = reap(pid);
-            return Err(e);
-        }
-    };
-    let (stopped, exited_at) = wait_for(spec, start, &exit_rx);
+    let watch = Watch::start(command.spawn()?, spec.stdout_cap, || {})?;
+    let (pid, exit_rx) = (watch.pid, &watch.exit_rx);
+    let (stopped, exited_at) = wait_for(spec, start, exit_rx);
     if stopped.is_some() {
         kill_group(pid, libc::SIGTERM);
         if exit_rx.recv_timeout(spec.grace).is_err() {
@@ -595,23 +624,16 @@ fn run_direct(spec: &Spec) -> io::Result<Finished> {
         }
     }
     let wall = exited_at.unwrap_or_else(Instant::now) - start;
-    // The leader is a zombie (not yet reaped), so the group id cannot have been reused.
-    kill_group(pid, libc::SIGKILL);
-    let (status, usage) = reap(pid)?;
-    let (stdout, stdout_len, stdout_complete, stderr_tail) =
-        drains.finish(spec.grace.max(Duration::from_secs(1)));
-    Ok(Finished {
-        exit: exit_of(status),
+    let (status, usage, output) = watch.end(spec.grace)?;
+    Ok(Finished::new(
+        status,
         stopped,
-        stdout,
-        stdout_len,
-        stdout_complete,
-        stderr_tail,
+        output,
         wall,
-        cpu: Some(timeval(usage.ru_utime) + timeval(usage.ru_stime)),
-        max_rss_kb: Some(usage.ru_maxrss.max(0) as u64),
-        limits_hit: LimitsHit::default(),
-    })
+        Some(cpu_time(&usage)),
+        Some(usage.ru_maxrss.max(0) as u64),
+        LimitsHit::default(),
+    ))
 }
 
 /// The measures in the helper's report.
@@ -816,10 +838,6 @@ fn kill_group(pid: libc::pid_t, signal: libc::c_int) {
     unsafe {
         libc::kill(-pid, signal);
     }
-}
-
-fn timeval(t: libc::timeval) -> Duration {
-    Duration::from_secs(t.tv_sec.max(0) as u64) + Duration::from_micros(t.tv_usec.max(0) as u64)
 }
 
 /// The name of a signal, for messages (`SIGSEGV`).
