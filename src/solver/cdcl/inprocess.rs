@@ -90,10 +90,16 @@ impl CdclSolver {
             steps: 0,
             limit: base + share,
         };
-        self.remove_satisfied();
+        let rebuild = self.options.elim || self.options.subsume;
+        if rebuild {
+            // The watches are dropped and rebuilt below: no need to purge them now.
+            self.remove_satisfied_unwatched();
+        } else {
+            self.remove_satisfied();
+        }
         self.simplified_trail = self.trail.len();
         let mut ok = true;
-        if self.options.elim || self.options.subsume {
+        if rebuild {
             let start_trail = self.trail.len();
             self.occ_head = start_trail;
             self.connect_occurrences();
@@ -326,6 +332,8 @@ impl CdclSolver {
         for list in self.watches.iter_mut().chain(self.bin_watches.iter_mut()) {
             list.clear();
         }
+        // Compact while no watcher needs relocating.
+        self.maybe_compact();
         for i in 0..self.originals.len() {
             self.attach(self.originals[i]);
         }
@@ -335,6 +343,5 @@ impl CdclSolver {
         self.qhead = start_trail;
         self.occ_head = self.trail.len();
         self.proof_units = start_trail;
-        self.maybe_compact();
     }
 }

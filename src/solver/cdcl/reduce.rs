@@ -67,6 +67,19 @@ impl CdclSolver {
 
     /// At level 0: removes every clause satisfied by a top-level unit.
     pub(super) fn remove_satisfied(&mut self) {
+        self.drop_all_satisfied();
+        self.after_deletions();
+    }
+
+    /// [`Self::remove_satisfied`] for a caller that drops every watch next (a
+    /// simplification round rebuilds them and compacts the arena at its end): the
+    /// watchers of the deleted clauses are left as they are, no compaction.
+    pub(super) fn remove_satisfied_unwatched(&mut self) {
+        self.drop_all_satisfied();
+    }
+
+    /// Deletes the clauses satisfied at level 0 (the units go to the proof first).
+    fn drop_all_satisfied(&mut self) {
         debug_assert_eq!(self.decision_level(), 0);
         // The units survive their reasons: write them to the proof, forget the reasons.
         for i in self.proof_units..self.trail.len() {
@@ -81,7 +94,6 @@ impl CdclSolver {
         self.learnts = self.drop_satisfied(learnts);
         let originals = std::mem::take(&mut self.originals);
         self.originals = self.drop_satisfied(originals);
-        self.after_deletions();
     }
 
     /// Deletes the clauses of `clauses` that a true literal satisfies; returns the others.

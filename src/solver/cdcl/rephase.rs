@@ -87,6 +87,9 @@ impl CdclSolver {
         if !self.options.rephase || self.stats.conflicts < self.phases.next_rephase {
             return;
         }
+        if self.restarts.switches_modes() && !self.restarts.is_stable() {
+            return; // under mode switching, the focused phases keep their saved phases
+        }
         let p = &mut self.phases;
         let kind = p.rephases % 2;
         p.rephases += 1;

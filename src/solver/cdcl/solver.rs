@@ -98,6 +98,10 @@ pub struct Options {
     pub tiers: bool,
     /// Target and best phases with rephasing (`rephase.rs`); off: saved phases only.
     pub rephase: bool,
+    /// A reduction ranks the learnt clauses by activity alone (MiniSat's rule) instead of
+    /// by LBD and then activity (glucose's); clauses of LBD ≤ 2 are kept either way
+    /// (`reduce.rs`, `tiers.rs`).
+    pub reduce_activity: bool,
 }
 
 impl Default for Options {
@@ -126,19 +130,21 @@ impl Default for Options {
             vivify: true,
             tiers: false,
             rephase: false,
+            reduce_activity: false,
         }
     }
 }
 
 impl Options {
-    /// The default options with elimination, subsumption, probing and rephasing on
-    /// (vivification and clause tiers stay off: measured, each cost time on most of the
-    /// README's families): what `native` runs.
+    /// The default options with elimination, subsumption and probing on, and learnt
+    /// clauses reduced by activity (vivification, clause tiers and rephasing stay off:
+    /// measured, each cost time on most of the README's families): what `native` runs.
     pub fn simplifying() -> Options {
         Options {
             inprocess: true,
-            rephase: true,
+            rephase: false,
             vivify: false,
+            reduce_activity: true,
             ..Options::default()
         }
     }
