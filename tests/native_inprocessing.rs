@@ -27,6 +27,7 @@ fn eager() -> Options {
         inprocess_first: 0,
         vivify: true,
         tiers: true,
+        rephase: true,
         ..Options::simplifying()
     }
 }
@@ -75,6 +76,21 @@ fn configs() -> Vec<(&'static str, Options)> {
                 o.restarts = RestartPolicy::Luby { unit: 8 };
             }),
         ),
+        (
+            "modes-rephase",
+            only(&|o| {
+                o.rephase = true;
+                o.restarts = RestartPolicy::Modes { unit: 8 };
+            }),
+        ),
+        (
+            "lbd-reduce-often",
+            only(&|o| {
+                o.reduce_activity = false;
+                o.first_reduce = 30;
+                o.reduce_increment = 10;
+            }),
+        ),
         ("elim", only(&|o| o.elim = true)),
         ("subsume", only(&|o| o.subsume = true)),
         (
@@ -93,6 +109,16 @@ fn configs() -> Vec<(&'static str, Options)> {
                 elim_bound: 8,
                 first_reduce: 40,
                 reduce_increment: 20,
+                ..all.clone()
+            },
+        ),
+        (
+            "all-modes-often",
+            Options {
+                inprocess_interval: 25,
+                first_reduce: 40,
+                reduce_increment: 20,
+                restarts: RestartPolicy::Modes { unit: 10 },
                 ..all.clone()
             },
         ),

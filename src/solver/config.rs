@@ -337,6 +337,10 @@ mod tests {
         let o = native_options("n", &spec.settings).unwrap();
         assert!(o.inprocess && !o.elim && o.vivify && o.subsume && o.probe);
         assert_eq!(o.inprocess_interval, 500);
+        let spec = Spec::parse("native:reduce=lbd,restart=modes,luby-unit=64").unwrap();
+        let o = native_options("n", &spec.settings).unwrap();
+        assert!(!o.reduce_activity);
+        assert_eq!(o.restarts, RestartPolicy::Modes { unit: 64 });
         let o = native_options("n", &Spec::parse("n:simplify=off").unwrap().settings).unwrap();
         assert!(!o.inprocess);
         let err = native_options("n", &Spec::parse("n:elim=maybe").unwrap().settings)

@@ -276,6 +276,41 @@ mod tests {
     }
 
     #[test]
+    fn modes_alternate_focused_and_stable_phases() {
+        let mut r = Restarts::new(RestartPolicy::Modes { unit: 10 });
+        assert!(!r.is_stable() && r.switches_modes());
+        // Focused: steady LBDs never ask for a restart until the phase is spent.
+        for _ in 0..MODE_INIT - 1 {
+            r.on_conflict(4, 100);
+            assert!(!r.should_restart());
+        }
+        r.on_conflict(4, 100);
+        assert!(r.should_restart(), "the phase is over");
+        r.restarted();
+        assert!(r.is_stable() && r.switches() == 1);
+        // Stable: Luby's runs of `unit` conflicts, whatever the LBDs.
+        for _ in 0..9 {
+            r.on_conflict(40, 100);
+            assert!(!r.should_restart());
+        }
+        r.on_conflict(40, 100);
+        assert!(r.should_restart());
+        r.restarted();
+        assert!(r.is_stable(), "a Luby restart is not a switch");
+        // The second phase lasts MODE_INIT · 2² conflicts in all.
+        let mut restarts = 0;
+        while r.switches() == 1 {
+            r.on_conflict(4, 100);
+            if r.should_restart() {
+                r.restarted();
+                restarts += 1;
+            }
+        }
+        assert!(!r.is_stable() && restarts > 1);
+        assert_eq!(r.total, MODE_INIT + 4 * MODE_INIT);
+    }
+
+    #[test]
     fn glucose_restarts_when_recent_lbd_is_worse() {
         let mut r = Restarts::new(RestartPolicy::Glucose);
         for _ in 0..1000 {
