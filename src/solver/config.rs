@@ -129,6 +129,7 @@ pub const NATIVE_KEYS: &[(&str, &str)] = &[
         "on or off (elim, subsume, probe and vivify at once)",
     ),
     ("elim", "on or off (bounded variable elimination)"),
+    ("equiv", "on or off (equivalent-literal substitution)"),
     ("subsume", "on or off (subsumption and strengthening)"),
     ("probe", "on or off (failed-literal probing)"),
     (
@@ -243,6 +244,7 @@ pub fn native_options(solver: &str, settings: &[(String, String)]) -> Result<Opt
             "seed" => o.seed = int(0, u64::MAX)?,
             "simplify" => o.inprocess = switch()?,
             "elim" => o.elim = switch()?,
+            "equiv" => o.equiv = switch()?,
             "subsume" => o.subsume = switch()?,
             "probe" => o.probe = switch()?,
             "vivify" => o.vivify = switch()?,

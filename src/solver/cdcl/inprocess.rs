@@ -14,7 +14,8 @@
 //!
 //! A round removes the clauses satisfied at level 0 (the units go to the proof first),
 //! drops every watch, builds occurrence lists of the irredundant clauses, strips false
-//! literals, then runs subsumption ([`super::subsume`]) and bounded variable elimination
+//! literals, substitutes equivalent literals ([`super::equiv`]), then runs subsumption
+//! ([`super::subsume`]) and bounded variable elimination
 //! ([`super::elim`]), which interleave through a queue of clauses to check for
 //! subsumption. A unit found on the way is assigned and pushed through the occurrence
 //! lists at once (satisfied clauses go, false literals are cut off). At the end, learnt
@@ -59,6 +60,7 @@ impl CdclSolver {
     pub(super) fn inprocess_due(&self) -> bool {
         self.options.inprocess
             && (self.options.elim
+                || self.options.equiv
                 || self.options.subsume
                 || self.options.probe
                 || self.options.vivify)
@@ -90,7 +92,7 @@ impl CdclSolver {
             steps: 0,
             limit: base + share,
         };
-        let rebuild = self.options.elim || self.options.subsume;
+        let rebuild = self.options.elim || self.options.subsume || self.options.equiv;
         if rebuild {
             // The watches are dropped and rebuilt below: no need to purge them now.
             self.remove_satisfied_unwatched();
@@ -132,6 +134,9 @@ impl CdclSolver {
         } else {
             Vec::new()
         };
+        if self.options.equiv && !self.substitute_equivalences(&mut queue, effort) {
+            return false;
+        }
         let mut candidates: Vec<u32> = (0..self.num_vars()).collect();
         for _pass in 0..4 {
             if self.options.subsume && !queue.is_empty() {

@@ -62,6 +62,8 @@ pub struct Options {
     pub inprocess: bool,
     /// Bounded variable elimination (`elim.rs`).
     pub elim: bool,
+    /// Equivalent-literal substitution (`equiv.rs`).
+    pub equiv: bool,
     /// Subsumption and self-subsuming strengthening of the irredundant clauses (`subsume.rs`).
     pub subsume: bool,
     /// Clauses an elimination may add beyond those it removes (SatELite's bound: 0).
@@ -117,6 +119,7 @@ impl Default for Options {
             reduce_increment: 300,
             inprocess: false,
             elim: true,
+            equiv: true,
             subsume: true,
             elim_bound: 0,
             elim_lit_bound: true,
@@ -205,6 +208,8 @@ pub struct Stats {
     pub vivified: u64,
     /// Resets of the saved phases (`rephase.rs`).
     pub rephases: u64,
+    /// Variables replaced by an equivalent literal (`equiv.rs`).
+    pub substituted: u64,
 }
 
 impl Stats {
@@ -226,6 +231,7 @@ impl Stats {
             ("failed_literals", self.failed_literals),
             ("vivified", self.vivified),
             ("rephases", self.rephases),
+            ("substituted", self.substituted),
         ]
         .into_iter()
         .map(|(k, v)| (k.to_string(), v))
