@@ -4,12 +4,17 @@
 //! Learnt clauses slow propagation down, so every `2000 + 300·k` conflicts (glucose's
 //! schedule) half of them are deleted. Clauses of LBD ≤ 2 ("glue" or core clauses, which
 //! link only two decision levels) and binary clauses are kept for good; the others are
-//! ranked by LBD and then by activity (how often they took part in recent conflicts), and
-//! the worse half goes, except clauses that are the reason of a current assignment
+//! ranked by LBD and then by activity (how often they took part in recent conflicts) —
+//! or, with the `reduce_activity` option (native's default), by activity alone as in
+//! MiniSat, which measured better on ordering, pigeonhole, colouring, parity and the
+//! sudokus (see the README) — and the worse half goes, except clauses that are the
+//! reason of a current assignment
 //! (locked). At level 0, clauses satisfied by the top-level units are useless forever and
 //! are removed too; the units are written to the proof first so that a DRAT checker keeps
 //! them after their reasons disappear. Deleting only marks clauses; their watchers are
-//! purged at once, and the arena is compacted when a fifth of it is garbage. With the
+//! purged at once, and the arena is compacted when a fifth of it is garbage (a
+//! simplification round, which drops and rebuilds every watch anyway, skips the purge and
+//! compacts before re-attaching). With the
 //! `tiers` option the choice of what goes is `tiers.rs`'s instead of the worse half.
 
 use super::clause::{CRef, ClauseArena, NO_REASON};
