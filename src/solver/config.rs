@@ -111,7 +111,7 @@ pub fn split_solver_list(list: &str) -> Vec<String> {
 pub const NATIVE_KEYS: &[(&str, &str)] = &[
     (
         "restart",
-        "luby, glucose, never or modes (focused and stable in turn)",
+        "luby, glucose or never, or modes (focused and stable in turn)",
     ),
     (
         "luby-unit",
