@@ -93,7 +93,13 @@ fn configs() -> Vec<(&'static str, Options)> {
             }),
         ),
         ("elim", only(&|o| o.elim = true)),
-        ("equiv", only(&|o| o.equiv = true)),
+        (
+            "equiv+elim",
+            only(&|o| {
+                o.equiv = true;
+                o.elim = true;
+            }),
+        ),
         ("subsume", only(&|o| o.subsume = true)),
         (
             "probe+vivify-often",
@@ -615,7 +621,7 @@ fn model_enumeration_with_blocking_clauses_counts_every_model() {
 #[test]
 fn a_literal_equivalent_to_its_negation_is_unsat_with_a_verified_proof() {
     // a → b → ¬a and ¬a → c → a: a ≡ ¬a through binary clauses alone, plus a few clauses
-    // over other variables; substitution alone (no probing, no elimination) finds it.
+    // over other variables; substitution finds it (it runs before elimination; no probing).
     let mut cnf = random_ksat(30, 60, 3, 11);
     let n = cnf.num_vars();
     let (a, b, c) = (
@@ -627,7 +633,6 @@ fn a_literal_equivalent_to_its_negation_is_unsat_with_a_verified_proof() {
         cnf.add_clause(&clause);
     }
     let options = Options {
-        elim: false,
         subsume: false,
         probe: false,
         vivify: false,

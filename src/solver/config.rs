@@ -129,7 +129,10 @@ pub const NATIVE_KEYS: &[(&str, &str)] = &[
         "on or off (elim, subsume, probe and vivify at once)",
     ),
     ("elim", "on or off (bounded variable elimination)"),
-    ("equiv", "on or off (equivalent-literal substitution)"),
+    (
+        "equiv",
+        "on or off (equivalent-literal substitution; with elim only)",
+    ),
     ("subsume", "on or off (subsumption and strengthening)"),
     ("probe", "on or off (failed-literal probing)"),
     (

@@ -8,7 +8,8 @@
 //! representative), and every other variable of the component is *substituted*: each
 //! irredundant clause that mentions it is rewritten in terms of the representative
 //! (tautologies go, duplicate literals merge, units are assigned), and the variable leaves
-//! the formula like an eliminated one. A component holding both `l` and `¬l` makes the
+//! the formula like an eliminated one (so it runs only where elimination may: not in
+//! incremental sessions, which switch elimination off). A component holding both `l` and `¬l` makes the
 //! formula unsatisfiable. Components are found with Tarjan's algorithm (iteratively, one
 //! pass over the graph, linear in its size). Frozen variables are never substituted.
 //!

@@ -134,7 +134,12 @@ impl CdclSolver {
         } else {
             Vec::new()
         };
-        if self.options.equiv && !self.substitute_equivalences(&mut queue, effort) {
+        // Substitution removes variables as elimination does: only where elimination may
+        // (incremental sessions switch elimination off, and substitution with it).
+        if self.options.equiv
+            && self.options.elim
+            && !self.substitute_equivalences(&mut queue, effort)
+        {
             return false;
         }
         let mut candidates: Vec<u32> = (0..self.num_vars()).collect();

@@ -62,7 +62,8 @@ pub struct Options {
     pub inprocess: bool,
     /// Bounded variable elimination (`elim.rs`).
     pub elim: bool,
-    /// Equivalent-literal substitution (`equiv.rs`).
+    /// Equivalent-literal substitution (`equiv.rs`); it removes variables as elimination
+    /// does, so it runs only when `elim` is on too (sessions switch both off that way).
     pub equiv: bool,
     /// Subsumption and self-subsuming strengthening of the irredundant clauses (`subsume.rs`).
     pub subsume: bool,
