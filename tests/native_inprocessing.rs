@@ -27,6 +27,7 @@ fn eager() -> Options {
         inprocess_first: 0,
         vivify: true,
         tiers: true,
+        rephase: true,
         ..Options::simplifying()
     }
 }
@@ -45,6 +46,7 @@ fn configs() -> Vec<(&'static str, Options)> {
             vivify: false,
             tiers: false,
             rephase: false,
+            equiv: false,
             ..eager()
         };
         f(&mut o);
@@ -75,7 +77,29 @@ fn configs() -> Vec<(&'static str, Options)> {
                 o.restarts = RestartPolicy::Luby { unit: 8 };
             }),
         ),
+        (
+            "modes-rephase",
+            only(&|o| {
+                o.rephase = true;
+                o.restarts = RestartPolicy::Modes { unit: 8 };
+            }),
+        ),
+        (
+            "lbd-reduce-often",
+            only(&|o| {
+                o.reduce_activity = false;
+                o.first_reduce = 30;
+                o.reduce_increment = 10;
+            }),
+        ),
         ("elim", only(&|o| o.elim = true)),
+        (
+            "equiv+elim",
+            only(&|o| {
+                o.equiv = true;
+                o.elim = true;
+            }),
+        ),
         ("subsume", only(&|o| o.subsume = true)),
         (
             "probe+vivify-often",
@@ -93,6 +117,16 @@ fn configs() -> Vec<(&'static str, Options)> {
                 elim_bound: 8,
                 first_reduce: 40,
                 reduce_increment: 20,
+                ..all.clone()
+            },
+        ),
+        (
+            "all-modes-often",
+            Options {
+                inprocess_interval: 25,
+                first_reduce: 40,
+                reduce_increment: 20,
+                restarts: RestartPolicy::Modes { unit: 10 },
                 ..all.clone()
             },
         ),
@@ -209,6 +243,21 @@ fn with_failed_literals(mut cnf: Cnf, k: u32) -> Cnf {
     cnf
 }
 
+/// `cnf` plus `k` equivalences `x ≡ ±y` between random variables (two binary clauses
+/// each), so that substitution has work; chains of them may also make some `x ≡ ¬x`.
+fn with_equivalences(mut cnf: Cnf, k: u32, rng: &mut SplitMix64) -> Cnf {
+    let n = cnf.num_vars();
+    for _ in 0..k {
+        let x = Var::new(rng.below(n as u64) as u32).pos();
+        let y = Var::new(rng.below(n as u64) as u32).lit(rng.coin());
+        if x.var() != y.var() {
+            cnf.add_clause(&[!x, y]);
+            cnf.add_clause(&[x, !y]);
+        }
+    }
+    cnf
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 16, ..ProptestConfig::default() })]
 
@@ -219,6 +268,20 @@ proptest! {
         let mut answers = Vec::new();
         for (name, options) in configs() {
             let (r, _) = solve_checked(&cnf, &options, true, binary)
+                .map_err(|e| TestCaseError::fail(format!("{name}: {e}")))?;
+            answers.push(r);
+        }
+        prop_assert!(answers.windows(2).all(|w| w[0] == w[1]), "{answers:?}");
+    }
+
+    #[test]
+    fn formulas_with_equivalences_every_config(seed in any::<u64>(), k in 1u32..12) {
+        let mut rng = SplitMix64::new(seed);
+        let base = random_formula(&mut rng, 1.0..4.5, 4);
+        let cnf = with_equivalences(base, k, &mut rng);
+        let mut answers = Vec::new();
+        for (name, options) in configs() {
+            let (r, _) = solve_checked(&cnf, &options, true, seed % 2 == 0)
                 .map_err(|e| TestCaseError::fail(format!("{name}: {e}")))?;
             answers.push(r);
         }
@@ -260,6 +323,7 @@ fn techniques_do_work_and_proofs_verify_on_harder_formulas() {
         random_ksat(120, 512, 3, 4),
         random_ksat(150, 640, 3, 5),
         with_failed_literals(random_ksat(80, 300, 3, 6), 10),
+        with_equivalences(random_ksat(120, 480, 3, 7), 30, &mut SplitMix64::new(7)),
     ];
     for (i, cnf) in formulas.iter().enumerate() {
         for (name, options) in configs() {
@@ -276,12 +340,13 @@ fn techniques_do_work_and_proofs_verify_on_harder_formulas() {
             total.vivified += stats.vivified;
             total.rephases += stats.rephases;
             total.reductions += stats.reductions;
+            total.substituted += stats.substituted;
         }
     }
     eprintln!("{total:?}");
     assert!(total.eliminated > 0 && total.subsumed > 0 && total.strengthened > 0);
     assert!(total.failed_literals > 0 && total.vivified > 0);
-    assert!(total.rephases > 0 && total.reductions > 0);
+    assert!(total.rephases > 0 && total.reductions > 0 && total.substituted > 0);
     assert!(total.inprocessings > formulas.len() as u64 * 4);
 }
 
@@ -304,7 +369,10 @@ fn frozen_variables_are_never_eliminated_and_assumptions_stay_right() {
     let mut rng = SplitMix64::new(1234);
     let (mut restored, mut eliminated) = (0, 0);
     for case in 0..300 {
-        let cnf = random_formula(&mut rng, 1.5..6.0, 4);
+        let mut cnf = random_formula(&mut rng, 1.5..6.0, 4);
+        if case % 3 == 1 {
+            cnf = with_equivalences(cnf, 4, &mut rng);
+        }
         let n = cnf.num_vars();
         let options = if case % 2 == 0 {
             eager()
@@ -382,6 +450,9 @@ fn clauses_added_after_elimination_restore_their_variables() {
     let mut restored = 0;
     for case in 0..300 {
         let mut cnf = random_formula(&mut rng, 1.5..6.0, 4);
+        if case % 3 == 1 {
+            cnf = with_equivalences(cnf, 4, &mut rng);
+        }
         let n = cnf.num_vars();
         let mut s = CdclSolver::with_options(eager());
         s.add_cnf(&cnf);
@@ -544,5 +615,32 @@ fn model_enumeration_with_blocking_clauses_counts_every_model() {
             session.add_clause(&clause);
         }
         assert_eq!(count, expected, "case {case}: session");
+    }
+}
+
+#[test]
+fn a_literal_equivalent_to_its_negation_is_unsat_with_a_verified_proof() {
+    // a → b → ¬a and ¬a → c → a: a ≡ ¬a through binary clauses alone, plus a few clauses
+    // over other variables; substitution finds it (it runs before elimination; no probing).
+    let mut cnf = random_ksat(30, 60, 3, 11);
+    let n = cnf.num_vars();
+    let (a, b, c) = (
+        Var::new(n).pos(),
+        Var::new(n + 1).pos(),
+        Var::new(n + 2).pos(),
+    );
+    for clause in [[!a, b], [!b, !a], [a, c], [!c, a]] {
+        cnf.add_clause(&clause);
+    }
+    let options = Options {
+        subsume: false,
+        probe: false,
+        vivify: false,
+        ..eager()
+    };
+    for binary in [false, true] {
+        let (r, stats) = solve_checked(&cnf, &options, true, binary).unwrap();
+        assert_eq!(r, SolveResult::Unsat);
+        assert_eq!(stats.conflicts, 0, "found before any search");
     }
 }

@@ -109,7 +109,10 @@ pub fn split_solver_list(list: &str) -> Vec<String> {
 
 /// native's settings: key, allowed values (for the error).
 pub const NATIVE_KEYS: &[(&str, &str)] = &[
-    ("restart", "luby, glucose or never"),
+    (
+        "restart",
+        "luby, glucose or never, or modes (focused and stable in turn)",
+    ),
     (
         "luby-unit",
         "an integer 1..=1000000 (conflicts of the shortest Luby run)",
@@ -126,6 +129,10 @@ pub const NATIVE_KEYS: &[(&str, &str)] = &[
         "on or off (elim, subsume, probe and vivify at once)",
     ),
     ("elim", "on or off (bounded variable elimination)"),
+    (
+        "equiv",
+        "on or off (equivalent-literal substitution; with elim only)",
+    ),
     ("subsume", "on or off (subsumption and strengthening)"),
     ("probe", "on or off (failed-literal probing)"),
     (
@@ -136,7 +143,14 @@ pub const NATIVE_KEYS: &[(&str, &str)] = &[
         "tiers",
         "on or off (core/tier-2/local learnt clauses by LBD; off by default)",
     ),
-    ("rephase", "on or off (target and best phases)"),
+    (
+        "rephase",
+        "on or off (target and best phases; off by default)",
+    ),
+    (
+        "reduce",
+        "activity or lbd (how learnt clauses are ranked for deletion)",
+    ),
     (
         "elim-bound",
         "an integer 0..=1000 (clauses an elimination may add)",
@@ -213,6 +227,7 @@ pub fn native_options(solver: &str, settings: &[(String, String)]) -> Result<Opt
                     "luby" => RestartPolicy::Luby { unit: 100 },
                     "glucose" => RestartPolicy::Glucose,
                     "never" => RestartPolicy::Never,
+                    "modes" => RestartPolicy::Modes { unit: 100 },
                     _ => return Err(range(allowed)),
                 }
             }
@@ -232,11 +247,19 @@ pub fn native_options(solver: &str, settings: &[(String, String)]) -> Result<Opt
             "seed" => o.seed = int(0, u64::MAX)?,
             "simplify" => o.inprocess = switch()?,
             "elim" => o.elim = switch()?,
+            "equiv" => o.equiv = switch()?,
             "subsume" => o.subsume = switch()?,
             "probe" => o.probe = switch()?,
             "vivify" => o.vivify = switch()?,
             "tiers" => o.tiers = switch()?,
             "rephase" => o.rephase = switch()?,
+            "reduce" => {
+                o.reduce_activity = match value.as_str() {
+                    "activity" => true,
+                    "lbd" => false,
+                    _ => return Err(range(allowed)),
+                }
+            }
             "elim-bound" => o.elim_bound = int(0, 1000)? as usize,
             "elim-lits" => o.elim_lit_bound = switch()?,
             "elim-long" => o.elim_long_bound = switch()?,
@@ -249,12 +272,13 @@ pub fn native_options(solver: &str, settings: &[(String, String)]) -> Result<Opt
     if let Some(unit) = luby_unit {
         match o.restarts {
             RestartPolicy::Luby { .. } => o.restarts = RestartPolicy::Luby { unit },
+            RestartPolicy::Modes { .. } => o.restarts = RestartPolicy::Modes { unit },
             _ => {
                 return Err(ConfigError::Range {
                     solver: solver.to_string(),
                     key: "luby-unit".into(),
                     value: unit.to_string(),
-                    range: "only with restart=luby".into(),
+                    range: "only with restart=luby or restart=modes".into(),
                 });
             }
         }
@@ -313,11 +337,15 @@ mod tests {
     fn techniques_are_on_by_default_and_switch_off_by_name() {
         let o = native_options("native", &[]).unwrap();
         assert!(o.inprocess && o.elim && o.subsume && o.probe && !o.vivify);
-        assert!(!o.tiers && o.rephase);
+        assert!(!o.tiers && !o.rephase && o.reduce_activity);
         let spec = Spec::parse("native:elim=off,vivify=on,inprocess-interval=500").unwrap();
         let o = native_options("n", &spec.settings).unwrap();
         assert!(o.inprocess && !o.elim && o.vivify && o.subsume && o.probe);
         assert_eq!(o.inprocess_interval, 500);
+        let spec = Spec::parse("native:reduce=lbd,restart=modes,luby-unit=64").unwrap();
+        let o = native_options("n", &spec.settings).unwrap();
+        assert!(!o.reduce_activity);
+        assert_eq!(o.restarts, RestartPolicy::Modes { unit: 64 });
         let o = native_options("n", &Spec::parse("n:simplify=off").unwrap().settings).unwrap();
         assert!(!o.inprocess);
         let err = native_options("n", &Spec::parse("n:elim=maybe").unwrap().settings)

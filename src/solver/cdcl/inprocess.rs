@@ -14,7 +14,8 @@
 //!
 //! A round removes the clauses satisfied at level 0 (the units go to the proof first),
 //! drops every watch, builds occurrence lists of the irredundant clauses, strips false
-//! literals, then runs subsumption ([`super::subsume`]) and bounded variable elimination
+//! literals, substitutes equivalent literals ([`super::equiv`]), then runs subsumption
+//! ([`super::subsume`]) and bounded variable elimination
 //! ([`super::elim`]), which interleave through a queue of clauses to check for
 //! subsumption. A unit found on the way is assigned and pushed through the occurrence
 //! lists at once (satisfied clauses go, false literals are cut off). At the end, learnt
@@ -59,6 +60,7 @@ impl CdclSolver {
     pub(super) fn inprocess_due(&self) -> bool {
         self.options.inprocess
             && (self.options.elim
+                || self.options.equiv
                 || self.options.subsume
                 || self.options.probe
                 || self.options.vivify)
@@ -90,10 +92,16 @@ impl CdclSolver {
             steps: 0,
             limit: base + share,
         };
-        self.remove_satisfied();
+        let rebuild = self.options.elim || self.options.subsume || self.options.equiv;
+        if rebuild {
+            // The watches are dropped and rebuilt below: no need to purge them now.
+            self.remove_satisfied_unwatched();
+        } else {
+            self.remove_satisfied();
+        }
         self.simplified_trail = self.trail.len();
         let mut ok = true;
-        if self.options.elim || self.options.subsume {
+        if rebuild {
             let start_trail = self.trail.len();
             self.occ_head = start_trail;
             self.connect_occurrences();
@@ -126,6 +134,14 @@ impl CdclSolver {
         } else {
             Vec::new()
         };
+        // Substitution removes variables as elimination does: only where elimination may
+        // (incremental sessions switch elimination off, and substitution with it).
+        if self.options.equiv
+            && self.options.elim
+            && !self.substitute_equivalences(&mut queue, effort)
+        {
+            return false;
+        }
         let mut candidates: Vec<u32> = (0..self.num_vars()).collect();
         for _pass in 0..4 {
             if self.options.subsume && !queue.is_empty() {
@@ -326,6 +342,8 @@ impl CdclSolver {
         for list in self.watches.iter_mut().chain(self.bin_watches.iter_mut()) {
             list.clear();
         }
+        // Compact while no watcher needs relocating.
+        self.maybe_compact();
         for i in 0..self.originals.len() {
             self.attach(self.originals[i]);
         }
@@ -335,6 +353,5 @@ impl CdclSolver {
         self.qhead = start_trail;
         self.occ_head = self.trail.len();
         self.proof_units = start_trail;
-        self.maybe_compact();
     }
 }

@@ -11,7 +11,7 @@
 //! Simplification between restarts: [`inprocess`] (schedule, effort, occurrence lists),
 //! [`subsume`] (subsumption, strengthening), [`elim`] (bounded variable elimination),
 //! [`extend`] (the reconstruction stack, frozen variables, restoring eliminated ones),
-//! [`probe`] (failed literals) and [`vivify`] (shortening learnt clauses); beside them
+//! [`equiv`] (equivalent-literal substitution), [`probe`] (failed literals) and [`vivify`] (shortening learnt clauses); beside them
 //! [`tiers`] (which learnt clauses a reduction keeps, by LBD tier) and [`rephase`]
 //! (target and best phases); [`forget`] (a session's learnt clauses kept one call only).
 //! Every technique has an [`Options`] switch; options are
@@ -25,6 +25,7 @@
 pub mod analyze;
 pub mod clause;
 pub mod elim;
+pub mod equiv;
 pub mod extend;
 pub mod forget;
 pub mod heap;

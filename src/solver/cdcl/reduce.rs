@@ -4,12 +4,17 @@
 //! Learnt clauses slow propagation down, so every `2000 + 300·k` conflicts (glucose's
 //! schedule) half of them are deleted. Clauses of LBD ≤ 2 ("glue" or core clauses, which
 //! link only two decision levels) and binary clauses are kept for good; the others are
-//! ranked by LBD and then by activity (how often they took part in recent conflicts), and
-//! the worse half goes, except clauses that are the reason of a current assignment
+//! ranked by LBD and then by activity (how often they took part in recent conflicts) —
+//! or, with the `reduce_activity` option (native's default), by activity alone as in
+//! MiniSat, which measured better on ordering, pigeonhole, colouring, parity and the
+//! sudokus (see the README) — and the worse half goes, except clauses that are the
+//! reason of a current assignment
 //! (locked). At level 0, clauses satisfied by the top-level units are useless forever and
 //! are removed too; the units are written to the proof first so that a DRAT checker keeps
 //! them after their reasons disappear. Deleting only marks clauses; their watchers are
-//! purged at once, and the arena is compacted when a fifth of it is garbage. With the
+//! purged at once, and the arena is compacted when a fifth of it is garbage (a
+//! simplification round, which drops and rebuilds every watch anyway, skips the purge and
+//! compacts before re-attaching). With the
 //! `tiers` option the choice of what goes is `tiers.rs`'s instead of the worse half.
 
 use super::clause::{CRef, ClauseArena, NO_REASON};
@@ -67,6 +72,19 @@ impl CdclSolver {
 
     /// At level 0: removes every clause satisfied by a top-level unit.
     pub(super) fn remove_satisfied(&mut self) {
+        self.drop_all_satisfied();
+        self.after_deletions();
+    }
+
+    /// [`Self::remove_satisfied`] for a caller that drops every watch next (a
+    /// simplification round rebuilds them and compacts the arena at its end): the
+    /// watchers of the deleted clauses are left as they are, no compaction.
+    pub(super) fn remove_satisfied_unwatched(&mut self) {
+        self.drop_all_satisfied();
+    }
+
+    /// Deletes the clauses satisfied at level 0 (the units go to the proof first).
+    fn drop_all_satisfied(&mut self) {
         debug_assert_eq!(self.decision_level(), 0);
         // The units survive their reasons: write them to the proof, forget the reasons.
         for i in self.proof_units..self.trail.len() {
@@ -81,7 +99,6 @@ impl CdclSolver {
         self.learnts = self.drop_satisfied(learnts);
         let originals = std::mem::take(&mut self.originals);
         self.originals = self.drop_satisfied(originals);
-        self.after_deletions();
     }
 
     /// Deletes the clauses of `clauses` that a true literal satisfies; returns the others.

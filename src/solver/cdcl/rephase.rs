@@ -11,6 +11,11 @@
 //! restarts or none), not under glucose's frequent restarts, where the saved phases
 //! already are that assignment (Kissat uses targets in stable mode only, too).
 //!
+//! Under mode switching (`restart=modes`, see `restart.rs`) rephasing happens in the
+//! stable phases only, as in Kissat. Rephasing is off in native's defaults: with learnt
+//! clauses reduced by activity it no longer paid on random 3-SAT, and it cost time on
+//! the unsatisfiable structured families (pigeonhole, Tseitin, parity, ordering).
+//!
 //! Rephasing resets the saved phases every `REPHASE_INTERVAL · k` conflicts (k the rephase
 //! count, so the intervals grow arithmetically), alternating between best and original
 //! (false, the initial phase): the best phases bring the search back to its most
@@ -86,6 +91,9 @@ impl CdclSolver {
     pub(super) fn maybe_rephase(&mut self) {
         if !self.options.rephase || self.stats.conflicts < self.phases.next_rephase {
             return;
+        }
+        if self.restarts.switches_modes() && !self.restarts.is_stable() {
+            return; // under mode switching, the focused phases keep their saved phases
         }
         let p = &mut self.phases;
         let kind = p.rephases % 2;

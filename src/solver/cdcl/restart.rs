@@ -9,6 +9,17 @@
 //! is much longer than recently (`> 1.4 ×` the mean of the last 5000 conflicts): the solver
 //! may be close to a model, which matters on satisfiable instances. The glucose policy
 //! suits structured instances (puzzles); Luby suits random ones, where LBD says little.
+//!
+//! **Modes** (Kissat's and CaDiCaL's mode switching) alternates the two: a *focused*
+//! phase under glucose's restarts, then a *stable* phase under Luby's (where
+//! `rephase.rs` steers decisions by the target phases), and so on. The first focused
+//! phase lasts [`MODE_INIT`] conflicts; the `k`-th phase after it (of either mode) lasts
+//! `MODE_INIT · m²` conflicts, `m = ⌈k / 2⌉ + 1`, so both modes get about the same share
+//! of the conflicts and the phases get longer as the search settles. Focused search
+//! proves unsatisfiability fast on structured formulas (ordering, pigeonhole, Tseitin);
+//! stable search with target phases finds models of satisfiable ones (colouring) that
+//! frequent restarts keep tearing down. A switch happens at the first restart point
+//! after the phase's conflicts are spent (the switch is itself a restart).
 
 /// Which restart policy the solver follows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -23,6 +34,11 @@ pub enum RestartPolicy {
     Glucose,
     /// Never restart.
     Never,
+    /// Focused (glucose) and stable (Luby, `unit`) phases in turn (see the module note).
+    Modes {
+        /// Conflicts of the shortest Luby run in the stable phases.
+        unit: u32,
+    },
 }
 
 /// A fixed-size window of recent values with their running sum.
@@ -89,9 +105,20 @@ pub struct Restarts {
     recent_trail: Window,
     /// Glucose: sum of all LBDs, for the global mean.
     lbd_sum: u64,
-    /// Glucose: conflicts seen.
+    /// Glucose: conflicts seen (under glucose's restarts).
     conflicts: u64,
+    /// Modes: the current phase is stable.
+    stable: bool,
+    /// Modes: phases ended so far.
+    switches: u64,
+    /// Modes: conflicts seen, all phases.
+    total: u64,
+    /// Modes: the value of `total` at which the current phase ends.
+    next_switch: u64,
 }
+
+/// Conflicts of the first focused phase under [`RestartPolicy::Modes`].
+pub const MODE_INIT: u64 = 1_000;
 
 /// Glucose's margin: restart when recent LBDs exceed the global mean by 1/K.
 const GLUCOSE_K: f64 = 0.8;
@@ -111,14 +138,39 @@ impl Restarts {
             recent_trail: Window::new(5000),
             lbd_sum: 0,
             conflicts: 0,
+            stable: false,
+            switches: 0,
+            total: 0,
+            next_switch: MODE_INIT,
         }
+    }
+
+    /// True when glucose's rule decides the restarts now.
+    #[inline]
+    fn glucose_now(&self) -> bool {
+        match self.policy {
+            RestartPolicy::Glucose => true,
+            RestartPolicy::Modes { .. } => !self.stable,
+            _ => false,
+        }
+    }
+
+    /// True under [`RestartPolicy::Modes`].
+    pub fn switches_modes(&self) -> bool {
+        matches!(self.policy, RestartPolicy::Modes { .. })
+    }
+
+    /// Mode switches so far (0 unless the policy is [`RestartPolicy::Modes`]).
+    pub fn switches(&self) -> u64 {
+        self.switches
     }
 
     /// Records a conflict whose learnt clause has `lbd`, with `trail_len` literals
     /// assigned when it happened.
     pub fn on_conflict(&mut self, lbd: u32, trail_len: usize) {
         self.conflicts_in_run += 1;
-        if self.policy == RestartPolicy::Glucose {
+        self.total += 1;
+        if self.glucose_now() {
             self.conflicts += 1;
             self.lbd_sum += lbd as u64;
             self.recent_trail.push(trail_len as u32);
@@ -135,7 +187,11 @@ impl Restarts {
     /// True under a policy of rare restarts (Luby or none): a *stable* search, as
     /// opposed to glucose's focused one (see `rephase.rs`).
     pub fn is_stable(&self) -> bool {
-        !matches!(self.policy, RestartPolicy::Glucose)
+        match self.policy {
+            RestartPolicy::Glucose => false,
+            RestartPolicy::Modes { .. } => self.stable,
+            _ => true,
+        }
     }
 
     /// True when a restart is due.
@@ -144,20 +200,37 @@ impl Restarts {
             RestartPolicy::Luby { unit } => {
                 self.conflicts_in_run >= unit as u64 * luby(self.luby_index)
             }
-            RestartPolicy::Glucose => {
-                self.recent_lbd.is_full()
-                    && self.recent_lbd.mean() * GLUCOSE_K
-                        > self.lbd_sum as f64 / self.conflicts as f64
-            }
+            RestartPolicy::Glucose => self.glucose_due(),
             RestartPolicy::Never => false,
+            RestartPolicy::Modes { unit } => {
+                self.total >= self.next_switch
+                    || if self.stable {
+                        self.conflicts_in_run >= unit as u64 * luby(self.luby_index)
+                    } else {
+                        self.glucose_due()
+                    }
+            }
         }
     }
 
-    /// Records that the solver restarted.
+    /// Glucose's rule: the recent LBDs are worse than the global mean.
+    fn glucose_due(&self) -> bool {
+        self.recent_lbd.is_full()
+            && self.recent_lbd.mean() * GLUCOSE_K > self.lbd_sum as f64 / self.conflicts as f64
+    }
+
+    /// Records that the solver restarted (and switches modes when the phase is over).
     pub fn restarted(&mut self) {
         self.conflicts_in_run = 0;
-        self.luby_index += 1;
         self.recent_lbd.clear();
+        if matches!(self.policy, RestartPolicy::Modes { .. }) && self.total >= self.next_switch {
+            self.switches += 1;
+            self.stable = !self.stable;
+            let m = self.switches.div_ceil(2) + 1;
+            self.next_switch = self.total + MODE_INIT * m * m;
+        } else if !self.glucose_now() {
+            self.luby_index += 1;
+        }
     }
 }
 
@@ -200,6 +273,41 @@ mod tests {
         assert!(r.should_restart());
         r.restarted();
         assert!(!r.should_restart());
+    }
+
+    #[test]
+    fn modes_alternate_focused_and_stable_phases() {
+        let mut r = Restarts::new(RestartPolicy::Modes { unit: 10 });
+        assert!(!r.is_stable() && r.switches_modes());
+        // Focused: steady LBDs never ask for a restart until the phase is spent.
+        for _ in 0..MODE_INIT - 1 {
+            r.on_conflict(4, 100);
+            assert!(!r.should_restart());
+        }
+        r.on_conflict(4, 100);
+        assert!(r.should_restart(), "the phase is over");
+        r.restarted();
+        assert!(r.is_stable() && r.switches() == 1);
+        // Stable: Luby's runs of `unit` conflicts, whatever the LBDs.
+        for _ in 0..9 {
+            r.on_conflict(40, 100);
+            assert!(!r.should_restart());
+        }
+        r.on_conflict(40, 100);
+        assert!(r.should_restart());
+        r.restarted();
+        assert!(r.is_stable(), "a Luby restart is not a switch");
+        // The second phase lasts MODE_INIT · 2² conflicts in all.
+        let mut restarts = 0;
+        while r.switches() == 1 {
+            r.on_conflict(4, 100);
+            if r.should_restart() {
+                r.restarted();
+                restarts += 1;
+            }
+        }
+        assert!(!r.is_stable() && restarts > 1);
+        assert_eq!(r.total, MODE_INIT + 4 * MODE_INIT);
     }
 
     #[test]

@@ -62,6 +62,9 @@ pub struct Options {
     pub inprocess: bool,
     /// Bounded variable elimination (`elim.rs`).
     pub elim: bool,
+    /// Equivalent-literal substitution (`equiv.rs`); it removes variables as elimination
+    /// does, so it runs only when `elim` is on too (sessions switch both off that way).
+    pub equiv: bool,
     /// Subsumption and self-subsuming strengthening of the irredundant clauses (`subsume.rs`).
     pub subsume: bool,
     /// Clauses an elimination may add beyond those it removes (SatELite's bound: 0).
@@ -101,6 +104,10 @@ pub struct Options {
     /// At the end of each solve call, delete the learnt clauses of the calls before it
     /// (`forget.rs`): for sessions solving unrelated problems one after another.
     pub forget_between_calls: bool,
+    /// A reduction ranks the learnt clauses by activity alone (MiniSat's rule) instead of
+    /// by LBD and then activity (glucose's); clauses of LBD ≤ 2 are kept either way
+    /// (`reduce.rs`, `tiers.rs`).
+    pub reduce_activity: bool,
 }
 
 impl Default for Options {
@@ -116,6 +123,7 @@ impl Default for Options {
             reduce_increment: 300,
             inprocess: false,
             elim: true,
+            equiv: true,
             subsume: true,
             elim_bound: 0,
             elim_lit_bound: true,
@@ -130,19 +138,21 @@ impl Default for Options {
             tiers: false,
             rephase: false,
             forget_between_calls: false,
+            reduce_activity: false,
         }
     }
 }
 
 impl Options {
-    /// The default options with elimination, subsumption, probing and rephasing on
-    /// (vivification and clause tiers stay off: measured, each cost time on most of the
-    /// README's families): what `native` runs.
+    /// The default options with elimination, subsumption and probing on, and learnt
+    /// clauses reduced by activity (vivification, clause tiers and rephasing stay off:
+    /// measured, each cost time on most of the README's families): what `native` runs.
     pub fn simplifying() -> Options {
         Options {
             inprocess: true,
-            rephase: true,
+            rephase: false,
             vivify: false,
+            reduce_activity: true,
             ..Options::default()
         }
     }
@@ -203,6 +213,8 @@ pub struct Stats {
     pub vivified: u64,
     /// Resets of the saved phases (`rephase.rs`).
     pub rephases: u64,
+    /// Variables replaced by an equivalent literal (`equiv.rs`).
+    pub substituted: u64,
 }
 
 impl Stats {
@@ -224,6 +236,7 @@ impl Stats {
             ("failed_literals", self.failed_literals),
             ("vivified", self.vivified),
             ("rephases", self.rephases),
+            ("substituted", self.substituted),
         ]
         .into_iter()
         .map(|(k, v)| (k.to_string(), v))

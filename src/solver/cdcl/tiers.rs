@@ -39,9 +39,14 @@ impl CdclSolver {
         self.arena.len(c) <= 2 || self.arena.lbd(c) <= TIER1_LBD
     }
 
-    /// Sorts `clauses` worst first: higher LBD, then less active (glucose's ranking).
+    /// Sorts `clauses` worst first: higher LBD, then less active (glucose's ranking); with
+    /// the `reduce_activity` option, less active first whatever the LBD (MiniSat's).
     pub(super) fn sort_worst_first(&self, clauses: &mut [CRef]) {
         let arena = &self.arena;
+        if self.options.reduce_activity {
+            clauses.sort_unstable_by(|&a, &b| arena.activity(a).total_cmp(&arena.activity(b)));
+            return;
+        }
         clauses.sort_unstable_by(|&a, &b| {
             arena
                 .lbd(b)
