@@ -152,6 +152,10 @@ pub const NATIVE_KEYS: &[(&str, &str)] = &[
         "activity or lbd (how learnt clauses are ranked for deletion)",
     ),
     (
+        "forget",
+        "on or off (a session keeps a call's learnt clauses for the next call only)",
+    ),
+    (
         "elim-bound",
         "an integer 0..=1000 (clauses an elimination may add)",
     ),
@@ -253,6 +257,7 @@ pub fn native_options(solver: &str, settings: &[(String, String)]) -> Result<Opt
             "vivify" => o.vivify = switch()?,
             "tiers" => o.tiers = switch()?,
             "rephase" => o.rephase = switch()?,
+            "forget" => o.forget_between_calls = switch()?,
             "reduce" => {
                 o.reduce_activity = match value.as_str() {
                     "activity" => true,
@@ -337,7 +342,13 @@ mod tests {
     fn techniques_are_on_by_default_and_switch_off_by_name() {
         let o = native_options("native", &[]).unwrap();
         assert!(o.inprocess && o.elim && o.subsume && o.probe && !o.vivify);
-        assert!(!o.tiers && !o.rephase && o.reduce_activity);
+        assert!(!o.tiers && !o.rephase && o.reduce_activity && o.forget_between_calls);
+        let spec = Spec::parse("native:forget=off").unwrap();
+        assert!(
+            !native_options("n", &spec.settings)
+                .unwrap()
+                .forget_between_calls
+        );
         let spec = Spec::parse("native:elim=off,vivify=on,inprocess-interval=500").unwrap();
         let o = native_options("n", &spec.settings).unwrap();
         assert!(o.inprocess && !o.elim && o.vivify && o.subsume && o.probe);

@@ -50,10 +50,10 @@ impl NativeSession {
     /// elimination is switched off: a session's later assumptions and clauses may mention
     /// any variable, and restoring eliminated ones on every call would cost more than
     /// elimination saves. The other techniques keep the formula's models and stay on.
-    /// Learnt clauses are forgotten after one more call (`cdcl::forget`).
+    /// native's options forget learnt clauses after one more call (`cdcl::forget`;
+    /// `native:forget=off` keeps them).
     pub fn new(mut options: Options) -> NativeSession {
         options.elim = false;
-        options.forget_between_calls = true;
         NativeSession {
             solver: CdclSolver::with_options(options),
         }

@@ -153,6 +153,7 @@ impl Options {
             rephase: false,
             vivify: false,
             reduce_activity: true,
+            forget_between_calls: true,
             ..Options::default()
         }
     }
