@@ -28,7 +28,6 @@ pub mod detect;
 pub mod grid;
 pub mod line;
 pub mod prefixed;
-mod rules;
 mod text;
 
 use std::fmt;
@@ -340,7 +339,7 @@ impl Parsed {
         match self.result {
             Ok((puzzle, expected)) => Ok(Entry {
                 line: self.line,
-                clash: rules::check(&puzzle).err(),
+                clash: puzzle.check_givens().err().map(|v| v.to_string()),
                 puzzle,
                 expected,
             }),
