@@ -40,16 +40,35 @@ pub fn is_used(used: &[bool], var: Var) -> bool {
 /// in `used` (the formula's [`used_vars`](crate::cnf::Cnf::used_vars)); the givens fill
 /// the cells that no used variable decides.
 pub fn decode(puzzle: &Puzzle, model: &Model, used: &[bool]) -> Result<Puzzle, DecodeError> {
+    decode_where(puzzle, model, |var| used.get(var).copied().unwrap_or(false))
+}
+
+/// [`decode`] for a model that assigns every grid variable the formula could use (a model
+/// of the full, unpruned rules, as the generator's solver and the incremental sessions
+/// return): every grid variable is read.
+pub fn decode_full(puzzle: &Puzzle, model: &Model) -> Result<Puzzle, DecodeError> {
+    decode_where(puzzle, model, |_| true)
+}
+
+/// [`decode`], reading the grid variables (by index) for which `used` holds. The grid
+/// variables run board by board, row by row, cell by cell, value by value
+/// ([`grid_var`]), so one running index walks them all.
+fn decode_where(
+    puzzle: &Puzzle,
+    model: &Model,
+    used: impl Fn(usize) -> bool,
+) -> Result<Puzzle, DecodeError> {
     let n = puzzle.side();
     let pair = puzzle.boards().len() == 2;
     let mut out = puzzle.clone();
     for (b, board) in out.boards_mut().iter_mut().enumerate() {
+        let mut var = grid_var(n, b, 0, 0, 0).index();
         for r in 0..n {
             for c in 0..n {
                 let mut found = 0u16;
                 for v in 0..n {
-                    let var = grid_var(n, b, r, c, v);
-                    if is_used(used, var) && model.var_value(var) == Some(true) {
+                    debug_assert_eq!(var, grid_var(n, b, r, c, v).index());
+                    if used(var) && model.var_value(Var::new(var as u32)) == Some(true) {
                         let value = v as u16 + 1;
                         if found != 0 {
                             return Err(DecodeError {
@@ -66,6 +85,7 @@ pub fn decode(puzzle: &Puzzle, model: &Model, used: &[bool]) -> Result<Puzzle, D
                         }
                         found = value;
                     }
+                    var += 1;
                 }
                 if found != 0 {
                     board.set(r, c, found);
@@ -74,14 +94,6 @@ pub fn decode(puzzle: &Puzzle, model: &Model, used: &[bool]) -> Result<Puzzle, D
         }
     }
     Ok(out)
-}
-
-/// [`decode`] for a model that assigns every grid variable the formula could use (a model
-/// of the full, unpruned rules, as the generator's solver returns): every grid variable
-/// is read.
-pub fn decode_full(puzzle: &Puzzle, model: &Model) -> Result<Puzzle, DecodeError> {
-    let all = vec![true; super::grid_vars(puzzle) as usize];
-    decode(puzzle, model, &all)
 }
 
 #[cfg(test)]
