@@ -145,6 +145,19 @@ pub fn given_lits(puzzle: &Puzzle) -> Vec<Lit> {
     lits
 }
 
+/// The clauses and literals of one at-most-one over `m` literals under `amo`.
+fn amo_size(m: usize, amo: Amo) -> ClauseCounter {
+    let mut count = ClauseCounter::default();
+    let lits: Vec<Lit> = (0..m as u32).map(|v| Var::new(v).pos()).collect();
+    at_most_one(
+        &mut count,
+        &lits,
+        amo,
+        &mut VarAllocator::starting_at(m as u32),
+    );
+    count
+}
+
 /// An upper bound on the size of an encoding, `(clauses, literals)`, computed without
 /// encoding: the constraints of one group size are counted once and multiplied. Exact
 /// for every encoding but `pruned` (which folds givens away). It lets a caller refuse
@@ -155,14 +168,7 @@ pub fn size_bound(puzzle: &Puzzle, opts: EncodeOptions) -> (u64, u64) {
     let n64 = n as u64;
     let boards = puzzle.boards().len() as u64;
     // One at-most-one over n literals (every group, and every cell, has n).
-    let mut amo = ClauseCounter::default();
-    let lits: Vec<Lit> = (0..n as u32).map(|v| Var::new(v).pos()).collect();
-    at_most_one(
-        &mut amo,
-        &lits,
-        opts.amo,
-        &mut VarAllocator::starting_at(n as u32),
-    );
+    let amo = amo_size(n, opts.amo);
     let groups = groups(n, puzzle.box_size()).len() as u64;
     let cells = n64 * n64;
     let cell_amo = u64::from(opts.encoding.cell_at_most_one());
@@ -177,14 +183,7 @@ pub fn size_bound(puzzle: &Puzzle, opts: EncodeOptions) -> (u64, u64) {
         // Per board (see augmented.rs): 2·n·k·n triads, each defined by k binaries and
         // one clause of k + 1 literals; 4·n² exactly-ones over k triads.
         let k64 = k as u64;
-        let mut amo_k = ClauseCounter::default();
-        let triad_lits: Vec<Lit> = (0..k as u32).map(|v| Var::new(v).pos()).collect();
-        at_most_one(
-            &mut amo_k,
-            &triad_lits,
-            opts.amo,
-            &mut VarAllocator::starting_at(k as u32),
-        );
+        let amo_k = amo_size(k, opts.amo);
         let triads = 2 * n64 * k64 * n64;
         let exactly_ones = 4 * cells;
         clauses += boards * (triads * (k64 + 1) + exactly_ones * (1 + amo_k.clauses));

@@ -33,33 +33,27 @@ pub fn shard_meta(dir: &Path) -> Option<serde_json::Value> {
 /// kill (no newline after it) not counted. Records, not lines: a quoted field (a solver's
 /// stderr in `error`) may hold newlines; streamed, so a big shard is not read into memory.
 pub fn count_rows(path: &Path) -> usize {
-    let Ok(mut reader) = csv::Reader::from_path(path) else {
+    use std::io::{Read, Seek, SeekFrom};
+    let Ok(mut file) = std::fs::File::open(path) else {
         return 0;
     };
     let mut rows = 0;
-    for record in reader.byte_records() {
+    for record in csv::Reader::from_reader(&mut file).byte_records() {
         if record.is_err() {
             // A row cut short with fewer fields: not a row.
             return rows;
         }
         rows += 1;
     }
-    if !ends_with_newline(path) {
+    // The last byte, read through the same handle: a row without its newline was cut.
+    let mut last = [b'\n'];
+    if file.seek(SeekFrom::End(-1)).is_ok() {
+        let _ = file.read_exact(&mut last);
+    }
+    if last[0] != b'\n' {
         rows = rows.saturating_sub(1);
     }
     rows
-}
-
-/// True when the file's last byte is a newline (or the file is empty or unreadable).
-fn ends_with_newline(path: &Path) -> bool {
-    use std::io::{Read, Seek, SeekFrom};
-    let mut last = [b'\n'];
-    if let Ok(mut f) = std::fs::File::open(path)
-        && f.seek(SeekFrom::End(-1)).is_ok()
-    {
-        let _ = f.read_exact(&mut last);
-    }
-    last[0] == b'\n'
 }
 
 /// The status of every shard of the study in `study`.

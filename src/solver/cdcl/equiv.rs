@@ -66,16 +66,22 @@ impl CdclSolver {
             {
                 continue;
             }
-            index[root as usize] = counter;
-            low[root as usize] = counter;
-            counter += 1;
-            stack.push(root);
-            on_stack[root as usize] = true;
-            path.push((root, 0));
-            while let Some(&(u, from)) = path.last() {
+            // The literal to enter next: the root, then each unvisited successor.
+            let mut next = Some(root);
+            loop {
+                if let Some(b) = next.take() {
+                    index[b as usize] = counter;
+                    low[b as usize] = counter;
+                    counter += 1;
+                    stack.push(b);
+                    on_stack[b as usize] = true;
+                    path.push((b, 0));
+                }
+                let Some(&(u, from)) = path.last() else {
+                    break;
+                };
                 // Successors of u: b for every binary clause ¬u ∨ b.
                 let list = &self.occs[(u ^ 1) as usize];
-                let mut next = None;
                 let mut pos = from;
                 while pos < list.len() {
                     let c = list[pos];
@@ -97,13 +103,7 @@ impl CdclSolver {
                 if let Some(top) = path.last_mut() {
                     top.1 = pos;
                 }
-                if let Some(b) = next {
-                    index[b as usize] = counter;
-                    low[b as usize] = counter;
-                    counter += 1;
-                    stack.push(b);
-                    on_stack[b as usize] = true;
-                    path.push((b, 0));
+                if next.is_some() {
                     continue;
                 }
                 path.pop();

@@ -201,20 +201,20 @@ impl CdclSolver {
     /// trail). Returns false on the empty clause.
     pub(super) fn simplify_clause(&mut self, c: CRef) -> bool {
         let lits = self.arena.lits(c);
-        if lits.iter().any(|&x| self.vals[x as usize] == 1) {
-            self.remove_clause(c);
-            return true;
-        }
-        let kept: Vec<u32> = lits
+        let satisfied = lits.iter().any(|&x| self.vals[x as usize] == 1);
+        let false_lits = lits
             .iter()
-            .copied()
-            .filter(|&x| self.vals[x as usize] == 0)
-            .collect();
-        if kept.len() == lits.len() {
+            .filter(|&&x| self.vals[x as usize] == -1)
+            .count();
+        if !satisfied && false_lits == 0 {
             return true;
         }
-        self.stats.strengthened += (lits.len() - kept.len()) as u64;
-        self.replace_clause(c, &kept)
+        if !satisfied {
+            self.stats.strengthened += false_lits as u64;
+        }
+        // `replace_clause` deletes a satisfied clause and drops the false literals.
+        let lits = lits.to_vec();
+        self.replace_clause(c, &lits)
     }
 
     /// Replaces irredundant clause `c` by its subset `kept` (a resolvent or a clause minus
