@@ -8,12 +8,14 @@
 //! literals than the removed clauses had: on XOR chains (parity, Tseitin) resolving
 //! turns 3-literal clauses into 4-literal ones at an unchanged clause count, which made
 //! the search several times longer for minisat and native alike in our measurements.
-//! Candidates are the unassigned, unfrozen variables, cheapest
-//! first (fewest `|occ(x)|·|occ(¬x)|` pairs); a variable with more than `elim_occ_limit`
-//! occurrences is not tried, and a pure variable (one sign only) goes with no resolvent.
-//! The removed clauses are pushed on the extension stack ([`super::extend`]) so that
-//! models can be completed, resolvents are queued for subsumption, and the variables of
-//! the removed clauses are tried again in the next pass (their occurrences shrank).
+//! Candidates are the unassigned, unfrozen variables, cheapest first (fewest
+//! `|occ(x)|·|occ(¬x)|` pairs) in a queue that follows the costs as they change
+//! ([`super::elim_queue`], MiniSat's `elim_heap`): when a variable goes, the variables of its
+//! removed clauses are queued again at their new costs, so a neighbour made cheap is tried
+//! next and one that failed earlier gets another chance. A variable with more than
+//! `elim_occ_limit` occurrences is not tried, and a pure variable (one sign only) goes with
+//! no resolvent. The removed clauses are pushed on the extension stack ([`super::extend`])
+//! so that models can be completed, and resolvents are queued for subsumption.
 //!
 //! Effort: resolving costs the length of the second clause of each pair, counted
 //! against the round's steps whether the elimination happens or not; the passes stop when
@@ -21,6 +23,7 @@
 //! Proof: resolvents are RUP and are added before the clauses they come from are deleted.
 
 use super::clause::CRef;
+use super::elim_queue::ElimQueue;
 use super::inprocess::Effort;
 use super::solver::{CdclSolver, SearchBudget};
 use crate::cnf::Lit;
@@ -32,56 +35,68 @@ impl CdclSolver {
         !self.eliminated[v] && self.frozen[v] == 0 && self.vals[2 * v] == 0
     }
 
-    /// Tries to eliminate each of `candidates`, cheapest first. Returns (false on the
-    /// empty clause, the variables worth trying again).
+    /// The cost of eliminating `v`: `|occ(v)| · |occ(¬v)|` over the live clauses (the
+    /// lists drop their deleted clauses on the way).
+    fn elim_cost(&mut self, v: u32) -> u64 {
+        let arena = &self.arena;
+        let (pl, nl) = (2 * v as usize, 2 * v as usize + 1);
+        self.occs[pl].retain(|&c| !arena.is_deleted(c));
+        self.occs[nl].retain(|&c| !arena.is_deleted(c));
+        self.occs[pl].len() as u64 * self.occs[nl].len() as u64
+    }
+
+    /// Tries to eliminate each of `candidates`, cheapest first (an [`ElimQueue`]); a
+    /// variable whose clauses changed with an elimination is queued again at its new cost.
+    /// Returns false on the empty clause.
     pub(super) fn eliminate_candidates(
         &mut self,
         candidates: &[u32],
         queue: &mut Vec<CRef>,
         effort: &mut Effort,
         budget: &SearchBudget,
-    ) -> (bool, Vec<u32>) {
-        let mut order: Vec<(u64, u32)> = candidates
-            .iter()
-            .copied()
-            .filter(|&v| self.can_eliminate(v))
-            .map(|v| {
-                let p = self.occs[2 * v as usize].len() as u64;
-                let n = self.occs[2 * v as usize + 1].len() as u64;
-                (p * n, v)
-            })
-            .collect();
-        order.sort_unstable();
-        let mut touched = Vec::new();
-        let mut is_touched = vec![false; self.num_vars() as usize];
-        for (i, &(_, v)) in order.iter().enumerate() {
-            if effort.exhausted() || (i % 32 == 0 && budget.exhausted()) {
+    ) -> bool {
+        let mut order = ElimQueue::new(self.num_vars() as usize);
+        for &v in candidates {
+            if self.can_eliminate(v) {
+                let cost = self.elim_cost(v);
+                order.update(v, cost);
+            }
+        }
+        let mut seen = vec![false; self.num_vars() as usize];
+        let mut tried = 0u64;
+        while let Some(v) = order.pop() {
+            if effort.exhausted() || (tried % 32 == 0 && budget.exhausted()) {
                 break;
             }
+            tried += 1;
             if !self.can_eliminate(v) {
                 continue;
             }
             match self.try_eliminate(v, queue, effort) {
-                Err(()) => return (false, touched),
+                Err(()) => return false,
                 Ok(None) => {}
                 Ok(Some(vars)) => {
-                    for u in vars {
-                        if !is_touched[u as usize] {
-                            is_touched[u as usize] = true;
-                            touched.push(u);
-                        }
-                    }
                     if self.options.subsume
                         && !queue.is_empty()
                         && !self.subsume_queue(queue, effort)
                     {
-                        return (false, touched);
+                        return false;
                     }
                     queue.clear();
+                    for &u in &vars {
+                        if !seen[u as usize] && self.can_eliminate(u) {
+                            seen[u as usize] = true;
+                            let cost = self.elim_cost(u);
+                            order.update(u, cost);
+                        }
+                    }
+                    for &u in &vars {
+                        seen[u as usize] = false;
+                    }
                 }
             }
         }
-        (true, touched)
+        true
     }
 
     /// Eliminates `v` if the bound allows. Returns `Ok(None)` when `v` stays, the variables

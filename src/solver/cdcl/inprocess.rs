@@ -142,25 +142,17 @@ impl CdclSolver {
         {
             return false;
         }
-        let mut candidates: Vec<u32> = (0..self.num_vars()).collect();
-        for _pass in 0..4 {
-            if self.options.subsume && !queue.is_empty() {
-                if !self.subsume_queue(&mut queue, effort) {
-                    return false;
-                }
-                queue.clear();
-            }
-            if !self.ok || effort.exhausted() || budget.exhausted() || !self.options.elim {
-                break;
-            }
-            let (ok, touched) = self.eliminate_candidates(&candidates, &mut queue, effort, budget);
-            if !ok {
+        if self.options.subsume && !queue.is_empty() {
+            if !self.subsume_queue(&mut queue, effort) {
                 return false;
             }
-            if touched.is_empty() {
-                break;
+            queue.clear();
+        }
+        if self.ok && !effort.exhausted() && !budget.exhausted() && self.options.elim {
+            let candidates: Vec<u32> = (0..self.num_vars()).collect();
+            if !self.eliminate_candidates(&candidates, &mut queue, effort, budget) {
+                return false;
             }
-            candidates = touched;
         }
         self.ok
     }

@@ -25,6 +25,7 @@
 pub mod analyze;
 pub mod clause;
 pub mod elim;
+mod elim_queue;
 pub mod equiv;
 pub mod extend;
 pub mod forget;
