@@ -65,7 +65,7 @@ impl CdclSolver {
         let mut seen = vec![false; self.num_vars() as usize];
         let mut tried = 0u64;
         while let Some(v) = order.pop() {
-            if effort.exhausted() || (tried % 32 == 0 && budget.exhausted()) {
+            if effort.exhausted() || (tried.is_multiple_of(32) && budget.exhausted()) {
                 break;
             }
             tried += 1;
