@@ -148,6 +148,10 @@ pub const NATIVE_KEYS: &[(&str, &str)] = &[
         "on or off (target and best phases; off by default)",
     ),
     (
+        "target",
+        "on or off (target phases in stable search, without rephasing; off by default)",
+    ),
+    (
         "reduce",
         "activity or lbd (how learnt clauses are ranked for deletion)",
     ),
@@ -257,6 +261,7 @@ pub fn native_options(solver: &str, settings: &[(String, String)]) -> Result<Opt
             "vivify" => o.vivify = switch()?,
             "tiers" => o.tiers = switch()?,
             "rephase" => o.rephase = switch()?,
+            "target" => o.target_phase = switch()?,
             "forget" => o.forget_between_calls = switch()?,
             "reduce" => {
                 o.reduce_activity = match value.as_str() {
@@ -335,7 +340,16 @@ mod tests {
             err.contains("unknown setting `speed`") && err.contains("restart ("),
             "{err}"
         );
-        assert!(native_options("n", &Spec::parse("n:luby-unit=5").unwrap().settings).is_err());
+        assert!(
+            native_options(
+                "n",
+                &Spec::parse("n:restart=glucose,luby-unit=5")
+                    .unwrap()
+                    .settings
+            )
+            .is_err()
+        );
+        assert!(native_options("n", &Spec::parse("n:luby-unit=5").unwrap().settings).is_ok());
     }
 
     #[test]
@@ -343,6 +357,13 @@ mod tests {
         let o = native_options("native", &[]).unwrap();
         assert!(o.inprocess && o.elim && o.subsume && o.probe && !o.vivify);
         assert!(!o.tiers && !o.rephase && o.reduce_activity && o.forget_between_calls);
+        assert!(o.target_phase && !o.elim_long_bound && o.first_reduce == 1000);
+        assert_eq!(o.restarts, RestartPolicy::Modes { unit: 100 });
+        // The search native had before (issue 16's last round), by name.
+        let spec = Spec::parse("n:restart=glucose,target=off,elim-long=on,first-reduce=2000");
+        let o = native_options("n", &spec.unwrap().settings).unwrap();
+        assert!(!o.target_phase && o.elim_long_bound && o.first_reduce == 2000);
+        assert_eq!(o.restarts, RestartPolicy::Glucose);
         let spec = Spec::parse("native:forget=off").unwrap();
         assert!(
             !native_options("n", &spec.settings)

@@ -11,6 +11,13 @@
 /// Marks a variable that is not in the heap.
 const ABSENT: u32 = u32::MAX;
 
+/// The tie-break of equal costs: a fixed permutation of the variable indices (Fibonacci
+/// hashing), so that numbering patterns do not decide which of a group of alike variables
+/// goes.
+fn scatter(v: u32) -> u32 {
+    v.wrapping_mul(0x9E37_79B1)
+}
+
 /// Variables waiting to be tried, cheapest first.
 #[derive(Debug, Default)]
 pub(super) struct ElimQueue {
@@ -63,7 +70,7 @@ impl ElimQueue {
 
     /// True when `a` goes before `b`.
     fn before(&self, a: u32, b: u32) -> bool {
-        (self.cost[a as usize], a) < (self.cost[b as usize], b)
+        (self.cost[a as usize], scatter(a)) < (self.cost[b as usize], scatter(b))
     }
 
     fn sift_up(&mut self, mut i: usize) {
@@ -116,7 +123,7 @@ mod tests {
     #[test]
     fn pops_cheapest_first_and_follows_updates() {
         let mut q = ElimQueue::new(6);
-        for (v, c) in [(0, 9), (1, 4), (2, 4), (3, 1), (4, 16), (5, 0)] {
+        for (v, c) in [(0, 9), (1, 4), (2, 5), (3, 1), (4, 16), (5, 0)] {
             q.update(v, c);
         }
         q.update(4, 2); // cheaper: moves up

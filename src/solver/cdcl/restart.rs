@@ -19,7 +19,9 @@
 //! proves unsatisfiability fast on structured formulas (ordering, pigeonhole, Tseitin);
 //! stable search with target phases finds models of satisfiable ones (colouring) that
 //! frequent restarts keep tearing down. A switch happens at the first restart point
-//! after the phase's conflicts are spent (the switch is itself a restart).
+//! after the phase's conflicts are spent (the switch is itself a restart). Modes are
+//! native's default (with target phases); `Options::default()`, the plain engine the
+//! puzzle generator uses, keeps glucose's.
 
 /// Which restart policy the solver follows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
