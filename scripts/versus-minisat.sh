@@ -9,7 +9,7 @@
 #   color     3-colouring of 40 flat random graphs, 400 vertices, 960 edges, planted (SAT)
 #   tseitin   Tseitin parity of 6 random 4-regular graphs on 26 vertices (UNSAT)
 #   parity    8 pairs of XOR chains over 32 inputs asserted different (UNSAT)
-#   factor    18-bit array multipliers of 3 semiprimes (SAT), 20-bit of 2 primes (UNSAT)
+#   factor    18-bit array multipliers of 11 semiprimes (SAT), 20-bit of 2 primes (UNSAT)
 #   order     ordering principle GT_n, n = 16, 18, 20, 22 (UNSAT)
 #   counter   BMC of a counter with a free increment and a redundant twin (UNSAT)
 # Each run has a CPU-time limit of TIMEOUT seconds (default 30, by `timeout` on wall time,
@@ -85,6 +85,12 @@ for fam in $FAMILIES; do
         gen factor fac18-sat1 factor 18 $((104729 * 130363))
         gen factor fac18-sat2 factor 18 $((199999 * 180001))
         gen factor fac18-sat3 factor 18 $((131071 * 65521))
+        i=4
+        for n in 27438170917 48791989537 46281189337 29970247207 13553796913 27159099197 \
+            8953380829 13369903189; do
+            gen factor "fac18-sat$i" factor 18 "$n"
+            i=$((i + 1))
+        done
         gen factor fac20-prime1 factor 20 1000000007
         gen factor fac20-prime2 factor 20 998244353
         ;;
