@@ -10,7 +10,7 @@
 //! the search several times longer for minisat and native alike in our measurements.
 //! Candidates are the unassigned, unfrozen variables, cheapest first (fewest
 //! `|occ(x)|·|occ(¬x)|` pairs) in a queue that follows the costs as they change
-//! ([`super::elim_queue`], MiniSat's `elim_heap`): when a variable goes, the variables of its
+//! (`elim_queue.rs`, MiniSat's `elim_heap`): when a variable goes, the variables of its
 //! removed clauses are queued again at their new costs, so a neighbour made cheap is tried
 //! next and one that failed earlier gets another chance. A variable with more than
 //! `elim_occ_limit` occurrences is not tried, and a pure variable (one sign only) goes with

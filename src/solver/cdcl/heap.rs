@@ -10,15 +10,21 @@
 //! Phase saving remembers each variable's last value and decides it the same way again,
 //! so a restart does not throw away the partial solutions found below it.
 
+use super::indexed_heap::IndexedHeap;
+
+/// The heap's order: the more active first.
+#[inline]
+fn more_active(activity: &[f64]) -> impl Fn(u32, u32) -> bool + '_ {
+    move |a, b| activity[a as usize] > activity[b as usize]
+}
+
 /// Activities, the heap of candidate decision variables, and saved phases.
 #[derive(Clone, Debug)]
 pub struct VarOrder {
     /// Activity of each variable.
     activity: Vec<f64>,
-    /// The heap: variable indices, highest activity at the root.
-    heap: Vec<u32>,
-    /// Position of each variable in `heap`, or `ABSENT`.
-    position: Vec<u32>,
+    /// The heap of variable indices, highest activity at the root.
+    heap: IndexedHeap,
     /// The bump amount; grows by `1/decay` every conflict.
     inc: f64,
     /// The decay factor (0.8 .. 0.95: lower forgets faster).
@@ -27,15 +33,11 @@ pub struct VarOrder {
     pub phase: Vec<bool>,
 }
 
-/// Marks a variable that is not in the heap.
-const ABSENT: u32 = u32::MAX;
-
 impl Default for VarOrder {
     fn default() -> Self {
         VarOrder {
             activity: Vec::new(),
-            heap: Vec::new(),
-            position: Vec::new(),
+            heap: IndexedHeap::default(),
             inc: 1.0,
             decay: 0.95,
             phase: Vec::new(),
@@ -48,7 +50,7 @@ impl VarOrder {
     pub fn add_var(&mut self, initial_activity: f64) {
         let v = self.activity.len() as u32;
         self.activity.push(initial_activity);
-        self.position.push(ABSENT);
+        self.heap.add_var();
         self.phase.push(false);
         self.insert(v);
     }
@@ -61,30 +63,18 @@ impl VarOrder {
     /// True when `v` is in the heap.
     #[inline]
     pub fn contains(&self, v: u32) -> bool {
-        self.position[v as usize] != ABSENT
+        self.heap.contains(v)
     }
 
     /// Puts `v` into the heap if it is not there.
     #[inline]
     pub fn insert(&mut self, v: u32) {
-        if !self.contains(v) {
-            self.position[v as usize] = self.heap.len() as u32;
-            self.heap.push(v);
-            self.sift_up(self.heap.len() - 1);
-        }
+        self.heap.insert(v, more_active(&self.activity));
     }
 
     /// Removes and returns the most active variable.
     pub fn pop(&mut self) -> Option<u32> {
-        let top = *self.heap.first()?;
-        let last = self.heap.pop().expect("non-empty");
-        self.position[top as usize] = ABSENT;
-        if !self.heap.is_empty() {
-            self.heap[0] = last;
-            self.position[last as usize] = 0;
-            self.sift_down(0);
-        }
-        Some(top)
+        self.heap.pop(more_active(&self.activity))
     }
 
     /// Bumps `v`'s activity (conflict analysis met it).
@@ -98,10 +88,7 @@ impl VarOrder {
             }
             self.inc *= 1e-100;
         }
-        let p = self.position[v as usize];
-        if p != ABSENT {
-            self.sift_up(p as usize);
-        }
+        self.heap.moved_up(v, more_active(&self.activity));
     }
 
     /// Ages every activity (one conflict passed).
@@ -117,59 +104,12 @@ impl VarOrder {
 
     /// A uniformly chosen variable from the heap, if any (random decisions).
     pub fn heap_entry(&self, index: usize) -> Option<u32> {
-        self.heap.get(index).copied()
+        self.heap.get(index)
     }
 
     /// The number of variables in the heap.
     pub fn heap_len(&self) -> usize {
         self.heap.len()
-    }
-
-    fn sift_up(&mut self, mut i: usize) {
-        let v = self.heap[i];
-        let a = self.activity[v as usize];
-        while i > 0 {
-            let parent = (i - 1) / 2;
-            let p = self.heap[parent];
-            if self.activity[p as usize] >= a {
-                break;
-            }
-            self.heap[i] = p;
-            self.position[p as usize] = i as u32;
-            i = parent;
-        }
-        self.heap[i] = v;
-        self.position[v as usize] = i as u32;
-    }
-
-    fn sift_down(&mut self, mut i: usize) {
-        let v = self.heap[i];
-        let a = self.activity[v as usize];
-        let n = self.heap.len();
-        loop {
-            let left = 2 * i + 1;
-            if left >= n {
-                break;
-            }
-            let right = left + 1;
-            let child = if right < n
-                && self.activity[self.heap[right] as usize]
-                    > self.activity[self.heap[left] as usize]
-            {
-                right
-            } else {
-                left
-            };
-            let c = self.heap[child];
-            if self.activity[c as usize] <= a {
-                break;
-            }
-            self.heap[i] = c;
-            self.position[c as usize] = i as u32;
-            i = child;
-        }
-        self.heap[i] = v;
-        self.position[v as usize] = i as u32;
     }
 }
 

@@ -5,13 +5,15 @@
 //! watched literals, and when a clause is falsified, learn the first-UIP clause that
 //! explains the conflict, jump back to where it becomes unit, and carry on. One concept per
 //! file: [`clause`] (the arena), [`watch`] (watch lists), [`propagate`], [`analyze`]
-//! (1UIP, minimisation, LBD, failed assumptions), [`heap`] (EVSIDS and phases),
-//! [`restart`] (Luby, glucose), [`reduce`] (learnt clause reduction, arena compaction),
-//! [`proof`] (DRAT) and [`solver`] (the state, the search loop and the incremental API).
+//! (1UIP, minimisation, LBD, failed assumptions), [`heap`] (EVSIDS and phases, on the
+//! binary heap of `indexed_heap`), [`restart`] (Luby, glucose, focused and stable modes),
+//! [`reduce`] (learnt clause reduction, arena compaction), [`proof`] (DRAT) and [`solver`]
+//! (the state, the search loop and the incremental API).
 //! Simplification between restarts: [`inprocess`] (schedule, effort, occurrence lists),
-//! [`subsume`] (subsumption, strengthening), [`elim`] (bounded variable elimination),
-//! [`extend`] (the reconstruction stack, frozen variables, restoring eliminated ones),
-//! [`equiv`] (equivalent-literal substitution), [`probe`] (failed literals) and [`vivify`] (shortening learnt clauses); beside them
+//! [`subsume`] (subsumption, strengthening), [`elim`] (bounded variable elimination, in
+//! the order of `elim_queue`), [`extend`] (the reconstruction stack, frozen variables,
+//! restoring eliminated ones), [`equiv`] (equivalent-literal substitution), [`probe`]
+//! (failed literals) and [`vivify`] (shortening learnt clauses); beside them
 //! [`tiers`] (which learnt clauses a reduction keeps, by LBD tier) and [`rephase`]
 //! (target and best phases); [`forget`] (a session's learnt clauses kept one call only).
 //! Every technique has an [`Options`] switch; options are
@@ -30,6 +32,7 @@ pub mod equiv;
 pub mod extend;
 pub mod forget;
 pub mod heap;
+mod indexed_heap;
 pub mod inprocess;
 pub mod probe;
 pub mod proof;
