@@ -8,7 +8,8 @@
 //! exceeds the mean LBD over the whole run. Glucose also *blocks* a restart when the trail
 //! is much longer than recently (`> 1.4 ×` the mean of the last 5000 conflicts): the solver
 //! may be close to a model, which matters on satisfiable instances. The glucose policy
-//! suits structured instances (puzzles); Luby suits random ones, where LBD says little.
+//! suits structured instances (puzzles, factoring); measured on random 3-SAT it needed
+//! fewer conflicts than Luby's as well, and colouring formulas wanted Luby's.
 //!
 //! **Modes** (Kissat's and CaDiCaL's mode switching) alternates the two: a *focused*
 //! phase under glucose's restarts, then a *stable* phase under Luby's (where
