@@ -34,8 +34,9 @@ fn eager() -> Options {
 
 /// The configurations compared: everything off, each technique alone, everything on, and
 /// everything on with rounds, reductions and rephases every few conflicts (so that rounds
-/// meet learnt clauses and tiers decide), under glucose and under Luby restarts (where
-/// decisions take the target phases).
+/// meet learnt clauses and tiers decide), under glucose, Luby and mode-switching restarts
+/// (where the stable phases decide by the target phases); native's defaults as they are,
+/// and the previous ones (glucose, no target phases, the non-binary elimination bound).
 fn configs() -> Vec<(&'static str, Options)> {
     let all = eager();
     let only = |f: &dyn Fn(&mut Options)| {
@@ -110,6 +111,30 @@ fn configs() -> Vec<(&'static str, Options)> {
             }),
         ),
         ("all", all.clone()),
+        ("native's defaults", Options::simplifying()),
+        (
+            "target-modes-often",
+            Options {
+                target_phase: true,
+                restarts: RestartPolicy::Modes { unit: 4 },
+                inprocess_interval: 25,
+                first_reduce: 40,
+                reduce_increment: 20,
+                ..Options::simplifying()
+            },
+        ),
+        (
+            "previous-defaults-often",
+            Options {
+                restarts: RestartPolicy::Glucose,
+                target_phase: false,
+                elim_long_bound: true,
+                first_reduce: 40,
+                reduce_increment: 20,
+                inprocess_interval: 25,
+                ..Options::simplifying()
+            },
+        ),
         (
             "all-often",
             Options {
