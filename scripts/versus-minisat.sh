@@ -27,8 +27,9 @@
 # Usage: scripts/versus-minisat.sh [WORKDIR]   (WORKDIR keeps the formulas; default: temp)
 # Environment: TIMEOUT (seconds), FAMILIES (space-separated subset), BEFORE (an older
 # bench binary to compare with), SOLVERS (default "native minisat kissat cadical"; a
-# native configuration such as native:simplify=off,rephase=off,reduce=lbd (the native
-# before issue 16) or native:equiv=off is a solver of its own, run as
+# native configuration such as
+# native:simplify=off,rephase=off,reduce=lbd,restart=glucose,target=off,first-reduce=2000
+# (the native before issue 16) or native:equiv=off is a solver of its own, run as
 # `bench solve --solver SPEC`).
 set -euo pipefail
 

@@ -308,7 +308,7 @@ pub fn read_rows(path: &Path, repair: bool) -> anyhow::Result<Vec<Row>> {
 
 /// The length of `file` up to and including its last newline: a last line without one was
 /// cut short by a kill.
-fn whole_lines(file: &mut File) -> io::Result<u64> {
+pub(crate) fn whole_lines(file: &mut File) -> io::Result<u64> {
     let size = file.metadata()?.len();
     let mut end = size;
     let mut chunk = vec![0u8; 1 << 16];

@@ -40,7 +40,7 @@ pub fn is_used(used: &[bool], var: Var) -> bool {
 /// in `used` (the formula's [`used_vars`](crate::cnf::Cnf::used_vars)); the givens fill
 /// the cells that no used variable decides.
 pub fn decode(puzzle: &Puzzle, model: &Model, used: &[bool]) -> Result<Puzzle, DecodeError> {
-    decode_where(puzzle, model, |var| used.get(var).copied().unwrap_or(false))
+    decode_where(puzzle, model, |var| is_used(used, Var::new(var as u32)))
 }
 
 /// [`decode`] for a model that assigns every grid variable the formula could use (a model

@@ -4,6 +4,7 @@
 
 use std::path::Path;
 
+use crate::results;
 use crate::run::shard::Shard;
 
 use super::plan::{StudyPlan, shard_dir};
@@ -29,31 +30,25 @@ pub fn shard_meta(dir: &Path) -> Option<serde_json::Value> {
     serde_json::from_str(&text).ok()
 }
 
-/// Complete rows in a results CSV: the records after the header, a last one cut short by a
-/// kill (no newline after it) not counted. Records, not lines: a quoted field (a solver's
-/// stderr in `error`) may hold newlines; streamed, so a big shard is not read into memory.
+/// Complete rows in a results CSV: the records after the header up to the last newline
+/// (a last row cut short by a kill does not count, as [`results::read_rows`] drops it).
+/// Records, not lines: a quoted field may hold newlines; streamed, so a big shard is not
+/// read into memory.
 pub fn count_rows(path: &Path) -> usize {
     use std::io::{Read, Seek, SeekFrom};
     let Ok(mut file) = std::fs::File::open(path) else {
         return 0;
     };
-    let mut rows = 0;
-    for record in csv::Reader::from_reader(&mut file).byte_records() {
-        if record.is_err() {
-            // A row cut short with fewer fields: not a row.
-            return rows;
-        }
-        rows += 1;
+    let Ok(whole) = results::whole_lines(&mut file) else {
+        return 0;
+    };
+    if file.seek(SeekFrom::Start(0)).is_err() {
+        return 0;
     }
-    // The last byte, read through the same handle: a row without its newline was cut.
-    let mut last = [b'\n'];
-    if file.seek(SeekFrom::End(-1)).is_ok() {
-        let _ = file.read_exact(&mut last);
-    }
-    if last[0] != b'\n' {
-        rows = rows.saturating_sub(1);
-    }
-    rows
+    csv::Reader::from_reader(file.take(whole))
+        .byte_records()
+        .take_while(Result::is_ok)
+        .count()
 }
 
 /// The status of every shard of the study in `study`.

@@ -35,28 +35,30 @@ impl CdclSolver {
         !self.eliminated[v] && self.frozen[v] == 0 && self.vals[2 * v] == 0
     }
 
-    /// The cost of eliminating `v`: `|occ(v)| · |occ(¬v)|` over the live clauses (the
-    /// lists drop their deleted clauses on the way).
-    fn elim_cost(&mut self, v: u32) -> u64 {
+    /// Drops the deleted clauses from `v`'s two occurrence lists (they are purged lazily).
+    fn drop_dead_occurrences(&mut self, v: u32) {
         let arena = &self.arena;
-        let (pl, nl) = (2 * v as usize, 2 * v as usize + 1);
-        self.occs[pl].retain(|&c| !arena.is_deleted(c));
-        self.occs[nl].retain(|&c| !arena.is_deleted(c));
-        self.occs[pl].len() as u64 * self.occs[nl].len() as u64
+        self.occs[2 * v as usize].retain(|&c| !arena.is_deleted(c));
+        self.occs[2 * v as usize + 1].retain(|&c| !arena.is_deleted(c));
     }
 
-    /// Tries to eliminate each of `candidates`, cheapest first (an [`ElimQueue`]); a
-    /// variable whose clauses changed with an elimination is queued again at its new cost.
+    /// The cost of eliminating `v`: `|occ(v)| · |occ(¬v)|` over the live clauses.
+    fn elim_cost(&mut self, v: u32) -> u64 {
+        self.drop_dead_occurrences(v);
+        self.occs[2 * v as usize].len() as u64 * self.occs[2 * v as usize + 1].len() as u64
+    }
+
+    /// Tries to eliminate every variable, cheapest first (an [`ElimQueue`]); a variable
+    /// whose clauses changed with an elimination is queued again at its new cost.
     /// Returns false on the empty clause.
-    pub(super) fn eliminate_candidates(
+    pub(super) fn eliminate_variables(
         &mut self,
-        candidates: &[u32],
         queue: &mut Vec<CRef>,
         effort: &mut Effort,
         budget: &SearchBudget,
     ) -> bool {
         let mut order = ElimQueue::new(self.num_vars() as usize);
-        for &v in candidates {
+        for v in 0..self.num_vars() {
             if self.can_eliminate(v) {
                 let cost = self.elim_cost(v);
                 order.update(v, cost);
@@ -108,9 +110,7 @@ impl CdclSolver {
         effort: &mut Effort,
     ) -> Result<Option<Vec<u32>>, ()> {
         let (pl, nl) = (2 * v as usize, 2 * v as usize + 1);
-        let arena = &self.arena;
-        self.occs[pl].retain(|&c| !arena.is_deleted(c));
-        self.occs[nl].retain(|&c| !arena.is_deleted(c));
+        self.drop_dead_occurrences(v);
         let pos = self.occs[pl].clone();
         let neg = self.occs[nl].clone();
         if pos.is_empty() && neg.is_empty() {

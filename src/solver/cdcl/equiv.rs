@@ -24,7 +24,7 @@
 //! RUP through them and is added before its old version is deleted; at the end the
 //! equivalences are deleted again.
 
-use super::clause::{CRef, NO_REASON};
+use super::clause::CRef;
 use super::inprocess::Effort;
 use super::solver::CdclSolver;
 use crate::cnf::Lit;
@@ -190,15 +190,14 @@ impl CdclSolver {
                 p.add(&[2 * v, r ^ 1]);
             }
         }
-        let mut clauses: Vec<CRef> = substituted
-            .iter()
-            .flat_map(|&v| {
-                self.occs[2 * v as usize]
-                    .iter()
-                    .chain(&self.occs[2 * v as usize + 1])
-                    .copied()
-            })
-            .collect();
+        // The clauses to rewrite, taken out of the substituted variables' lists (which the
+        // variables leave for good), so that rewriting never searches those lists.
+        let mut clauses: Vec<CRef> = Vec::new();
+        for &v in &substituted {
+            for side in [2 * v as usize, 2 * v as usize + 1] {
+                clauses.append(&mut self.occs[side]);
+            }
+        }
         clauses.sort_unstable();
         clauses.dedup();
         let mut ok = true;
@@ -212,47 +211,16 @@ impl CdclSolver {
             new.extend(self.arena.lits(c).iter().map(|&x| map[x as usize]));
             new.sort_unstable();
             new.dedup();
-            if new.windows(2).any(|w| w[0] ^ 1 == w[1])
-                || new.iter().any(|&x| self.vals[x as usize] == 1)
-            {
-                self.remove_clause(c);
+            if new.windows(2).any(|w| w[0] ^ 1 == w[1]) {
+                self.remove_clause(c); // a tautology now
                 continue;
             }
-            new.retain(|&x| self.vals[x as usize] == 0);
-            if let Some(p) = &mut self.proof {
-                p.add(&new);
+            if !self.replace_clause(c, &new) {
+                ok = false;
+                break;
             }
-            match new.len() {
-                0 => {
-                    self.remove_clause(c);
-                    ok = false;
-                    break;
-                }
-                1 => {
-                    self.remove_clause(c);
-                    self.assign(Lit::from_code(new[0]), NO_REASON);
-                }
-                _ => {
-                    if let Some(p) = &mut self.proof {
-                        p.delete(self.arena.lits(c));
-                    }
-                    for &x in &new {
-                        if !self.arena.lits(c).contains(&x) {
-                            self.occs[x as usize].push(c);
-                        }
-                    }
-                    let old: Vec<u32> = self.arena.lits(c).to_vec();
-                    for x in old {
-                        if !new.contains(&x) && map[x as usize] == x {
-                            // A duplicate merged away that is not substituted.
-                            self.occs[x as usize].retain(|&d| d != c);
-                        }
-                    }
-                    let k = new.len();
-                    self.arena.lits_mut(c)[..k].copy_from_slice(&new);
-                    self.arena.shrink(c, k);
-                    queue.push(c);
-                }
+            if !self.arena.is_deleted(c) {
+                queue.push(c);
             }
         }
         for &v in &substituted {
@@ -261,8 +229,6 @@ impl CdclSolver {
             self.extension.push(x.pos(), [x.pos(), !r]);
             self.extension.push(x.neg(), [x.neg(), r]);
             self.eliminated[v as usize] = true;
-            self.occs[2 * v as usize].clear();
-            self.occs[2 * v as usize + 1].clear();
             self.stats.substituted += 1;
             if let Some(p) = &mut self.proof {
                 p.delete(&[2 * v + 1, r.code() as u32]);

@@ -148,11 +148,13 @@ impl CdclSolver {
             }
             queue.clear();
         }
-        if self.ok && !effort.exhausted() && !budget.exhausted() && self.options.elim {
-            let candidates: Vec<u32> = (0..self.num_vars()).collect();
-            if !self.eliminate_candidates(&candidates, &mut queue, effort, budget) {
-                return false;
-            }
+        if self.ok
+            && !effort.exhausted()
+            && !budget.exhausted()
+            && self.options.elim
+            && !self.eliminate_variables(&mut queue, effort, budget)
+        {
+            return false;
         }
         self.ok
     }
@@ -209,9 +211,11 @@ impl CdclSolver {
         self.replace_clause(c, &lits)
     }
 
-    /// Replaces irredundant clause `c` by its subset `kept` (a resolvent or a clause minus
-    /// false literals, RUP either way): logs the addition, then the deletion of the old
-    /// version. A unit is assigned (and `c` deleted); the empty clause returns false.
+    /// Replaces irredundant clause `c` by `kept`, no longer than `c` and RUP (a subset of
+    /// it: a strengthened clause or the clause minus false literals; or the clause
+    /// rewritten through equivalent literals): logs the addition, then the deletion of the
+    /// old version, and moves `c` between occurrence lists as its literals change. A unit
+    /// is assigned (and `c` deleted); the empty clause returns false.
     pub(super) fn replace_clause(&mut self, c: CRef, kept: &[u32]) -> bool {
         if kept.iter().any(|&x| self.vals[x as usize] == 1) {
             self.remove_clause(c);
@@ -240,11 +244,16 @@ impl CdclSolver {
                 if let Some(p) = &mut self.proof {
                     p.delete(self.arena.lits(c));
                 }
-                // Drop c from the lists of the literals that go.
+                // Drop c from the lists of the literals that go, add it to those that come.
                 let old: Vec<u32> = self.arena.lits(c).to_vec();
-                for x in old {
+                for &x in &old {
                     if !kept.contains(&x) {
                         self.occs[x as usize].retain(|&d| d != c);
+                    }
+                }
+                for &x in kept {
+                    if !old.contains(&x) {
+                        self.occs[x as usize].push(c);
                     }
                 }
                 let lits = self.arena.lits_mut(c);

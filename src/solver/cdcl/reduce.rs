@@ -72,19 +72,15 @@ impl CdclSolver {
 
     /// At level 0: removes every clause satisfied by a top-level unit.
     pub(super) fn remove_satisfied(&mut self) {
-        self.drop_all_satisfied();
+        self.remove_satisfied_unwatched();
         self.after_deletions();
     }
 
     /// [`Self::remove_satisfied`] for a caller that drops every watch next (a
-    /// simplification round rebuilds them and compacts the arena at its end): the
-    /// watchers of the deleted clauses are left as they are, no compaction.
+    /// simplification round rebuilds them and compacts the arena at its end): deletes the
+    /// clauses satisfied at level 0 (the units go to the proof first) and leaves the
+    /// watchers of the deleted clauses as they are, no compaction.
     pub(super) fn remove_satisfied_unwatched(&mut self) {
-        self.drop_all_satisfied();
-    }
-
-    /// Deletes the clauses satisfied at level 0 (the units go to the proof first).
-    fn drop_all_satisfied(&mut self) {
         debug_assert_eq!(self.decision_level(), 0);
         // The units survive their reasons: write them to the proof, forget the reasons.
         for i in self.proof_units..self.trail.len() {

@@ -77,7 +77,8 @@ impl CdclSolver {
             }
             self.phases.target_assigned = consistent;
         }
-        if consistent > self.phases.best_assigned {
+        // Best phases are read by rephasing only.
+        if self.options.rephase && consistent > self.phases.best_assigned {
             for &l in &self.trail[..consistent] {
                 self.phases.best[l.var().index()] = l.is_positive();
             }
@@ -85,10 +86,16 @@ impl CdclSolver {
         }
     }
 
+    /// True when the search keeps target phases (with rephasing or on their own).
+    #[inline]
+    pub(super) fn keeps_target_phases(&self) -> bool {
+        self.options.rephase || self.options.target_phase
+    }
+
     /// True when decisions take the target phase rather than the saved one.
     #[inline]
     pub(super) fn use_target_phase(&self) -> bool {
-        (self.options.rephase || self.options.target_phase) && self.restarts.is_stable()
+        self.keeps_target_phases() && self.restarts.is_stable()
     }
 
     /// At level 0 between restarts: resets the saved phases when a rephase is due.

@@ -148,16 +148,6 @@ impl Restarts {
         }
     }
 
-    /// True when glucose's rule decides the restarts now.
-    #[inline]
-    fn glucose_now(&self) -> bool {
-        match self.policy {
-            RestartPolicy::Glucose => true,
-            RestartPolicy::Modes { .. } => !self.stable,
-            _ => false,
-        }
-    }
-
     /// True under [`RestartPolicy::Modes`].
     pub fn switches_modes(&self) -> bool {
         matches!(self.policy, RestartPolicy::Modes { .. })
@@ -173,7 +163,8 @@ impl Restarts {
     pub fn on_conflict(&mut self, lbd: u32, trail_len: usize) {
         self.conflicts_in_run += 1;
         self.total += 1;
-        if self.glucose_now() {
+        // Glucose's rule decides the restarts whenever the search is not stable.
+        if !self.is_stable() {
             self.conflicts += 1;
             self.lbd_sum += lbd as u64;
             self.recent_trail.push(trail_len as u32);
@@ -200,20 +191,28 @@ impl Restarts {
     /// True when a restart is due.
     pub fn should_restart(&self) -> bool {
         match self.policy {
-            RestartPolicy::Luby { unit } => {
-                self.conflicts_in_run >= unit as u64 * luby(self.luby_index)
-            }
+            RestartPolicy::Luby { unit } => self.luby_due(unit),
             RestartPolicy::Glucose => self.glucose_due(),
             RestartPolicy::Never => false,
             RestartPolicy::Modes { unit } => {
-                self.total >= self.next_switch
+                self.phase_over()
                     || if self.stable {
-                        self.conflicts_in_run >= unit as u64 * luby(self.luby_index)
+                        self.luby_due(unit)
                     } else {
                         self.glucose_due()
                     }
             }
         }
+    }
+
+    /// Luby's rule: the current run has had its `unit · luby(i)` conflicts.
+    fn luby_due(&self, unit: u32) -> bool {
+        self.conflicts_in_run >= unit as u64 * luby(self.luby_index)
+    }
+
+    /// Modes: the current phase has had its conflicts.
+    fn phase_over(&self) -> bool {
+        self.switches_modes() && self.total >= self.next_switch
     }
 
     /// Glucose's rule: the recent LBDs are worse than the global mean.
@@ -226,12 +225,12 @@ impl Restarts {
     pub fn restarted(&mut self) {
         self.conflicts_in_run = 0;
         self.recent_lbd.clear();
-        if matches!(self.policy, RestartPolicy::Modes { .. }) && self.total >= self.next_switch {
+        if self.phase_over() {
             self.switches += 1;
             self.stable = !self.stable;
             let m = self.switches.div_ceil(2) + 1;
             self.next_switch = self.total + MODE_INIT * m * m;
-        } else if !self.glucose_now() {
+        } else if self.is_stable() {
             self.luby_index += 1;
         }
     }

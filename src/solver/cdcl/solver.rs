@@ -831,7 +831,7 @@ impl CdclSolver {
                     return Some(SolveResult::Unsat);
                 }
                 let trail_len = self.trail.len();
-                if self.options.rephase || self.options.target_phase {
+                if self.keeps_target_phases() {
                     self.update_target_and_best();
                 }
                 let (backjump, lbd) = self.analyze(conflict);
