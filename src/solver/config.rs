@@ -152,6 +152,10 @@ pub const NATIVE_KEYS: &[(&str, &str)] = &[
         "on or off (target phases in stable search, without rephasing; off by default)",
     ),
     (
+        "mode-scores",
+        "on or off (focused and stable search rank variables apart)",
+    ),
+    (
         "reduce",
         "activity or lbd (how learnt clauses are ranked for deletion)",
     ),
@@ -262,6 +266,7 @@ pub fn native_options(solver: &str, settings: &[(String, String)]) -> Result<Opt
             "tiers" => o.tiers = switch()?,
             "rephase" => o.rephase = switch()?,
             "target" => o.target_phase = switch()?,
+            "mode-scores" => o.mode_scores = switch()?,
             "forget" => o.forget_between_calls = switch()?,
             "reduce" => {
                 o.reduce_activity = match value.as_str() {

@@ -17,6 +17,13 @@ use super::clause::{CRef, NO_REASON};
 use super::solver::CdclSolver;
 use crate::cnf::Lit;
 
+/// `seen` mark of a variable in the learnt clause or proved implied by it (so, a
+/// removable literal when it is in the clause), and of variables resolved away during
+/// the 1UIP walk while it lasts.
+const REMOVABLE: u8 = 1;
+/// `seen` mark of a variable whose reasons reach a literal outside the clause.
+const FAILED: u8 = 2;
+
 impl CdclSolver {
     /// Analyses `conflict` at the current level (> 0). Leaves the learnt clause in
     /// `self.learnt` (asserting literal first, a literal of the backjump level second) and
@@ -45,7 +52,7 @@ impl CdclSolver {
                     continue;
                 }
                 self.order.bump(v as u32);
-                self.seen[v] = 1;
+                self.seen[v] = REMOVABLE;
                 if self.level[v] >= level {
                     pending += 1;
                 } else {
@@ -118,35 +125,65 @@ impl CdclSolver {
     }
 
     /// True when literal `p` of the learnt clause follows from the clause's other literals
-    /// through reason clauses (so it can be removed). Marks what it proves in `seen`.
+    /// through reason clauses (so it can be removed).
+    ///
+    /// A depth-first search through the reasons, remembering its verdicts for the rest of
+    /// this analysis (MiniSat 2.2's later `litRedundant`, CaDiCaL's "poison"): a literal
+    /// proved implied is marked [`REMOVABLE`], one whose reasons reach a decision (or a
+    /// level the clause does not have) outside the clause is marked [`FAILED`], and
+    /// every mark goes to `to_clear`. A literal is redundant or not whatever path led to
+    /// it, so the verdicts are exact: the clause is the one a search without memory
+    /// would leave, found without walking a failed part of the graph twice.
     fn lit_redundant(&mut self, p: Lit, abstract_levels: u32) -> bool {
+        debug_assert_ne!(self.reason[p.var().index()], NO_REASON);
         self.stack.clear();
-        self.stack.push(p);
-        let top = self.to_clear.len();
-        while let Some(q) = self.stack.pop() {
-            let qv = q.var().index();
-            let reason = self.reason[qv];
-            debug_assert_ne!(reason, NO_REASON);
-            for k in 0..self.arena.len(reason) {
-                let l = self.arena.lit(reason, k);
+        let mut p = p;
+        let mut i = 0u32;
+        loop {
+            let pv = p.var().index();
+            let reason = self.reason[pv];
+            if (i as usize) < self.arena.len(reason) {
+                let l = self.arena.lit(reason, i as usize);
+                i += 1;
                 let v = l.var().index();
-                if v == qv || self.seen[v] != 0 || self.level[v] == 0 {
-                    continue;
+                if v == pv || self.level[v] == 0 || self.seen[v] == REMOVABLE {
+                    continue; // in the clause (marked when it was collected) or proved
                 }
-                if self.reason[v] != NO_REASON && (self.abstract_level(v) & abstract_levels) != 0 {
-                    self.seen[v] = 1;
-                    self.stack.push(l);
-                    self.to_clear.push(l);
-                } else {
-                    for i in top..self.to_clear.len() {
-                        self.seen[self.to_clear[i].var().index()] = 0;
+                if self.seen[v] == FAILED
+                    || self.reason[v] == NO_REASON
+                    || self.abstract_level(v) & abstract_levels == 0
+                {
+                    // p and every literal on the stack depend on l: none is redundant.
+                    self.stack.push((p, i));
+                    for k in 0..self.stack.len() {
+                        let q = self.stack[k].0;
+                        let qv = q.var().index();
+                        if self.seen[qv] == 0 {
+                            self.seen[qv] = FAILED;
+                            self.to_clear.push(q);
+                        }
                     }
-                    self.to_clear.truncate(top);
                     return false;
+                }
+                // Prove l first, then come back to p's next reason literal.
+                self.stack.push((p, i));
+                p = l;
+                i = 0;
+            } else {
+                // Every literal of p's reason is implied: so is p.
+                if self.seen[pv] == 0 {
+                    self.seen[pv] = REMOVABLE;
+                    self.to_clear.push(p);
+                }
+                match self.stack.pop() {
+                    Some((q, next)) => {
+                        p = q;
+                        i = next;
+                    }
+                    None => return true,
                 }
             }
         }
-        true
     }
 
     /// The LBD of `self.learnt`.

@@ -21,7 +21,7 @@ pub type CRef = u32;
 pub const NO_REASON: CRef = u32::MAX;
 
 /// Header words before the literals.
-const HEADER: usize = 3;
+pub const HEADER: usize = 3;
 /// Flag: the clause was learnt (may be deleted by reduction).
 const LEARNT: u32 = 1;
 /// Flag: the clause is deleted (its watchers are purged before the next propagation).
@@ -87,6 +87,13 @@ impl ClauseArena {
     pub fn lits(&self, c: CRef) -> &[u32] {
         let start = c as usize + HEADER;
         &self.data[start..start + self.len(c)]
+    }
+
+    /// Every word of the arena, headers and literals (for the propagation loop, which
+    /// reads clause `c`'s length at `c` and its literals from `c + HEADER`).
+    #[inline]
+    pub fn words_mut(&mut self) -> &mut [u32] {
+        &mut self.data
     }
 
     /// The literal codes of clause `c`, to reorder them (watch moves).

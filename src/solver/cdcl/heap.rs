@@ -31,6 +31,9 @@ pub struct VarOrder {
     pub decay: f64,
     /// Saved phase of each variable: the value it had when last unassigned.
     pub phase: Vec<bool>,
+    /// The activities and bump amount of the other search mode, when each mode keeps a
+    /// ranking of its own ([`VarOrder::swap_scores`]); `None` until the first swap.
+    spare: Option<(Vec<f64>, f64)>,
 }
 
 impl Default for VarOrder {
@@ -41,6 +44,7 @@ impl Default for VarOrder {
             inc: 1.0,
             decay: 0.95,
             phase: Vec::new(),
+            spare: None,
         }
     }
 }
@@ -50,6 +54,9 @@ impl VarOrder {
     pub fn add_var(&mut self, initial_activity: f64) {
         let v = self.activity.len() as u32;
         self.activity.push(initial_activity);
+        if let Some((spare, _)) = &mut self.spare {
+            spare.push(initial_activity);
+        }
         self.heap.add_var();
         self.phase.push(false);
         self.insert(v);
@@ -95,6 +102,21 @@ impl VarOrder {
     #[inline]
     pub fn decay_all(&mut self) {
         self.inc /= self.decay;
+    }
+
+    /// Puts the other mode's ranking in force and keeps this one for later (CaDiCaL
+    /// and Kissat rank variables apart in focused and stable search, so that neither
+    /// mode's bumps blur the other's order). The first swap starts the other ranking as
+    /// a copy of this one. The heap keeps its variables, reordered by the new scores.
+    pub fn swap_scores(&mut self) {
+        let (activity, inc) = self
+            .spare
+            .take()
+            .unwrap_or_else(|| (self.activity.clone(), self.inc));
+        let old_activity = std::mem::replace(&mut self.activity, activity);
+        let old_inc = std::mem::replace(&mut self.inc, inc);
+        self.spare = Some((old_activity, old_inc));
+        self.heap.rebuild(more_active(&self.activity));
     }
 
     /// The activity of `v`.

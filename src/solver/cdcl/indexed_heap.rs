@@ -59,6 +59,13 @@ impl IndexedHeap {
         }
     }
 
+    /// Restores the heap order after every key changed (the same variables stay in).
+    pub fn rebuild(&mut self, before: impl Fn(u32, u32) -> bool) {
+        for i in (0..self.heap.len() / 2).rev() {
+            self.sift_down(i, &before);
+        }
+    }
+
     /// Removes and returns the first variable in order.
     #[inline]
     pub fn pop(&mut self, before: impl Fn(u32, u32) -> bool) -> Option<u32> {

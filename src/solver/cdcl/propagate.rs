@@ -10,36 +10,47 @@
 //! that a reason clause always holds its implied literal first) or conflicting. The watch
 //! list is compacted in place as watchers move away.
 
-use super::clause::{CRef, NO_REASON};
+use super::clause::{CRef, HEADER, NO_REASON};
 use super::solver::CdclSolver;
 use super::watch::Watcher;
+use crate::cnf::Lit;
 
 impl CdclSolver {
     /// Propagates all pending trail literals. Returns the conflicting clause, or
     /// [`NO_REASON`] when every clause is satisfied or has a non-false watch pair.
+    ///
+    /// The solver's fields are borrowed apart once, up front, so that the loop works on
+    /// plain slices the compiler can keep in registers (through `self` it reloaded each
+    /// vector's pointer and length after every store).
     pub(super) fn propagate(&mut self) -> CRef {
         let mut conflict = NO_REASON;
-        let mut propagated = 0u64;
-        while self.qhead < self.trail.len() {
-            let p = self.trail[self.qhead].code() as u32;
-            self.qhead += 1;
-            propagated += 1;
+        let level = self.trail_lim.len() as u32;
+        let start = self.qhead;
+        let mut qhead = self.qhead;
+        let vals = &mut self.vals[..];
+        let levels = &mut self.level[..];
+        let reasons = &mut self.reason[..];
+        let trail = &mut self.trail;
+        let watches = &mut self.watches[..];
+        let bin_watches = &self.bin_watches[..];
+        let words = self.arena.words_mut();
+        while qhead < trail.len() {
+            let p = trail[qhead].code() as u32;
+            qhead += 1;
             let false_lit = p ^ 1;
-            let level = self.trail_lim.len() as u32;
 
             // Binary clauses: the watcher holds the other literal.
-            let bins = &self.bin_watches[false_lit as usize];
-            for w in bins {
+            for w in &bin_watches[false_lit as usize] {
                 let other = w.blocker as usize;
-                match self.vals[other] {
+                match vals[other] {
                     1 => {}
                     0 => {
-                        self.vals[other] = 1;
-                        self.vals[other ^ 1] = -1;
+                        vals[other] = 1;
+                        vals[other ^ 1] = -1;
                         let v = other >> 1;
-                        self.level[v] = level;
-                        self.reason[v] = w.cref;
-                        self.trail.push(crate::cnf::Lit::from_code(other as u32));
+                        levels[v] = level;
+                        reasons[v] = w.cref;
+                        trail.push(Lit::from_code(other as u32));
                     }
                     _ => {
                         conflict = w.cref;
@@ -52,77 +63,83 @@ impl CdclSolver {
             }
 
             // Long clauses.
-            let mut ws = std::mem::take(&mut self.watches[false_lit as usize]);
+            let mut ws = std::mem::take(&mut watches[false_lit as usize]);
             let mut i = 0;
             let mut j = 0;
             let n = ws.len();
-            while i < n {
-                let w = ws[i];
-                i += 1;
-                if self.vals[w.blocker as usize] == 1 {
-                    ws[j] = w;
+            // SAFETY (every get_unchecked below): i < n = ws.len() and j <= i; watcher
+            // crefs point at live clauses of the arena (len header, then len >= 3 literal
+            // codes, all < vals.len()), and every blocker is a literal code < vals.len().
+            unsafe {
+                while i < n {
+                    let w = *ws.get_unchecked(i);
+                    i += 1;
+                    debug_assert!((w.blocker as usize) < vals.len());
+                    if *vals.get_unchecked(w.blocker as usize) == 1 {
+                        *ws.get_unchecked_mut(j) = w;
+                        j += 1;
+                        continue;
+                    }
+                    let at = w.cref as usize;
+                    debug_assert!(at < words.len());
+                    let len = *words.get_unchecked(at) as usize;
+                    debug_assert!(len >= 2 && at + HEADER + len <= words.len());
+                    let lits = words.get_unchecked_mut(at + HEADER..at + HEADER + len);
+                    if *lits.get_unchecked(0) == false_lit {
+                        lits.swap(0, 1);
+                    }
+                    let first = *lits.get_unchecked(0);
+                    let kept = Watcher {
+                        cref: w.cref,
+                        blocker: first,
+                    };
+                    if first != w.blocker && *vals.get_unchecked(first as usize) == 1 {
+                        *ws.get_unchecked_mut(j) = kept;
+                        j += 1;
+                        continue;
+                    }
+                    // Look for a new literal to watch.
+                    let mut k = 2;
+                    while k < len && *vals.get_unchecked(*lits.get_unchecked(k) as usize) == -1 {
+                        k += 1;
+                    }
+                    if k < len {
+                        let l = *lits.get_unchecked(k);
+                        *lits.get_unchecked_mut(1) = l;
+                        *lits.get_unchecked_mut(k) = false_lit;
+                        watches.get_unchecked_mut(l as usize).push(kept);
+                        continue;
+                    }
+                    // Unit or conflicting.
+                    *ws.get_unchecked_mut(j) = kept;
                     j += 1;
-                    continue;
-                }
-                let lits = self.arena.lits_mut(w.cref);
-                if lits[0] == false_lit {
-                    lits.swap(0, 1);
-                }
-                let first = lits[0];
-                let kept = Watcher {
-                    cref: w.cref,
-                    blocker: first,
-                };
-                if first != w.blocker && self.vals[first as usize] == 1 {
-                    ws[j] = kept;
-                    j += 1;
-                    continue;
-                }
-                // Look for a new literal to watch.
-                let mut moved = false;
-                for k in 2..lits.len() {
-                    let l = lits[k];
-                    if self.vals[l as usize] != -1 {
-                        lits[1] = l;
-                        lits[k] = false_lit;
-                        self.watches[l as usize].push(kept);
-                        moved = true;
+                    if *vals.get_unchecked(first as usize) == -1 {
+                        conflict = w.cref;
+                        ws.copy_within(i..n, j);
+                        j += n - i;
                         break;
                     }
-                }
-                if moved {
-                    continue;
-                }
-                // Unit or conflicting.
-                ws[j] = kept;
-                j += 1;
-                if self.vals[first as usize] == -1 {
-                    conflict = w.cref;
-                    while i < n {
-                        ws[j] = ws[i];
-                        j += 1;
-                        i += 1;
-                    }
-                } else {
                     let f = first as usize;
-                    self.vals[f] = 1;
-                    self.vals[f ^ 1] = -1;
+                    vals[f] = 1;
+                    vals[f ^ 1] = -1;
                     let v = f >> 1;
-                    self.level[v] = level;
-                    self.reason[v] = w.cref;
-                    self.trail.push(crate::cnf::Lit::from_code(first));
+                    levels[v] = level;
+                    reasons[v] = w.cref;
+                    trail.push(Lit::from_code(first));
                 }
             }
             ws.truncate(j);
-            self.watches[false_lit as usize] = ws;
+            watches[false_lit as usize] = ws;
             if conflict != NO_REASON {
                 break;
             }
         }
-        if conflict != NO_REASON {
-            self.qhead = self.trail.len();
-        }
-        self.stats.propagations += propagated;
+        self.stats.propagations += (qhead - start) as u64;
+        self.qhead = if conflict != NO_REASON {
+            self.trail.len()
+        } else {
+            qhead
+        };
         conflict
     }
 }

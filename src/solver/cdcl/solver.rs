@@ -103,6 +103,9 @@ pub struct Options {
     pub rephase: bool,
     /// Target phases in stable search without the resets of rephasing (`rephase.rs`).
     pub target_phase: bool,
+    /// Under mode switching, focused and stable search rank the variables apart
+    /// (`heap.rs`, [`super::heap::VarOrder::swap_scores`]).
+    pub mode_scores: bool,
     /// At the end of each solve call, delete the learnt clauses of the calls before it
     /// (`forget.rs`): for sessions solving unrelated problems one after another.
     pub forget_between_calls: bool,
@@ -140,6 +143,7 @@ impl Default for Options {
             tiers: false,
             rephase: false,
             target_phase: false,
+            mode_scores: false,
             forget_between_calls: false,
             reduce_activity: false,
         }
@@ -318,8 +322,9 @@ pub struct CdclSolver {
     pub(super) learnt: Vec<Lit>,
     /// Literals whose `seen` mark must be cleared after minimisation.
     pub(super) to_clear: Vec<Lit>,
-    /// Work stack of the recursive minimisation.
-    pub(super) stack: Vec<Lit>,
+    /// Work stack of the minimisation's depth-first search: a literal being proved
+    /// redundant and the index of the next literal of its reason clause to look at.
+    pub(super) stack: Vec<(Lit, u32)>,
     /// Per decision level: the stamp of the last LBD computation that counted it.
     pub(super) level_stamp: Vec<u64>,
     /// The current LBD stamp.
@@ -866,7 +871,11 @@ impl CdclSolver {
                 }
             } else {
                 if self.restarts.should_restart() {
+                    let stable = self.restarts.is_stable();
                     self.restarts.restarted();
+                    if self.options.mode_scores && self.restarts.is_stable() != stable {
+                        self.order.swap_scores();
+                    }
                     self.stats.restarts += 1;
                     self.cancel_until(0);
                     return None;
