@@ -121,6 +121,10 @@ pub const NATIVE_KEYS: &[(&str, &str)] = &[
     ("random-var-freq", "a number 0..=1"),
     ("var-decay", "a number 0.5..1 (exclusive)"),
     ("clause-decay", "a number 0.5..1 (exclusive)"),
+    (
+        "focused-decay",
+        "a number 0.5..1 (exclusive; var-decay in focused search under restart=modes)",
+    ),
     ("first-reduce", "an integer 1..=100000000 (conflicts)"),
     ("reduce-inc", "an integer 0..=100000000 (conflicts)"),
     ("seed", "an integer 0..=18446744073709551615"),
@@ -138,6 +142,10 @@ pub const NATIVE_KEYS: &[(&str, &str)] = &[
     (
         "vivify",
         "on or off (vivification of learnt clauses; off by default)",
+    ),
+    (
+        "vivify-irred",
+        "on or off (vivification of irredundant clauses; off by default)",
     ),
     (
         "tiers",
@@ -254,6 +262,7 @@ pub fn native_options(solver: &str, settings: &[(String, String)]) -> Result<Opt
             "random-var-freq" => o.random_var_freq = real(&|x| (0.0..=1.0).contains(&x))?,
             "var-decay" => o.var_decay = real(&|x| (0.5..1.0).contains(&x))?,
             "clause-decay" => o.clause_decay = real(&|x| (0.5..1.0).contains(&x))?,
+            "focused-decay" => o.focused_decay = Some(real(&|x| (0.5..1.0).contains(&x))?),
             "first-reduce" => o.first_reduce = int(1, 100_000_000)?,
             "reduce-inc" => o.reduce_increment = int(0, 100_000_000)?,
             "seed" => o.seed = int(0, u64::MAX)?,
@@ -263,6 +272,7 @@ pub fn native_options(solver: &str, settings: &[(String, String)]) -> Result<Opt
             "subsume" => o.subsume = switch()?,
             "probe" => o.probe = switch()?,
             "vivify" => o.vivify = switch()?,
+            "vivify-irred" => o.vivify_irred = switch()?,
             "tiers" => o.tiers = switch()?,
             "rephase" => o.rephase = switch()?,
             "target" => o.target_phase = switch()?,

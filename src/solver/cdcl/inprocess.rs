@@ -63,7 +63,8 @@ impl CdclSolver {
                 || self.options.equiv
                 || self.options.subsume
                 || self.options.probe
-                || self.options.vivify)
+                || self.options.vivify
+                || self.options.vivify_irred)
             && self.stats.conflicts >= self.next_inprocess
     }
 
@@ -119,6 +120,9 @@ impl CdclSolver {
         }
         if ok && self.options.vivify && !budget.exhausted() {
             ok = self.vivify(share);
+        }
+        if ok && self.options.vivify_irred && !budget.exhausted() {
+            ok = self.vivify_irredundant(share);
         }
         if !ok {
             self.set_unsat();

@@ -94,6 +94,8 @@ pub struct Options {
     pub probe: bool,
     /// Vivification of the learnt clauses of low LBD (`vivify.rs`).
     pub vivify: bool,
+    /// Vivification of irredundant clauses (`vivify.rs`).
+    pub vivify_irred: bool,
     /// Three tiers of learnt clauses by LBD, each reduced by its own rule (`tiers.rs`);
     /// off: glucose's halving of every clause of LBD > 2. Off in [`Options::simplifying`]
     /// too: it cost time on random 3-SAT and most structured families we measured (see
@@ -106,6 +108,9 @@ pub struct Options {
     /// Under mode switching, focused and stable search rank the variables apart
     /// (`heap.rs`, [`super::heap::VarOrder::swap_scores`]).
     pub mode_scores: bool,
+    /// The activity decay of focused search under mode switching (`var_decay` rules
+    /// the stable phases, and every phase when modes do not switch).
+    pub focused_decay: Option<f64>,
     /// At the end of each solve call, delete the learnt clauses of the calls before it
     /// (`forget.rs`): for sessions solving unrelated problems one after another.
     pub forget_between_calls: bool,
@@ -140,10 +145,12 @@ impl Default for Options {
             inprocess_effort: 100,
             probe: true,
             vivify: true,
+            vivify_irred: false,
             tiers: false,
             rephase: false,
             target_phase: false,
             mode_scores: false,
+            focused_decay: None,
             forget_between_calls: false,
             reduce_activity: false,
         }
@@ -391,7 +398,10 @@ impl CdclSolver {
     pub fn with_options(options: Options) -> CdclSolver {
         let first_round = options.inprocess_first;
         let mut order = VarOrder::default();
-        order.decay = options.var_decay;
+        order.decay = match (options.focused_decay, options.restarts) {
+            (Some(d), RestartPolicy::Modes { .. }) => d, // the search starts focused
+            _ => options.var_decay,
+        };
         CdclSolver {
             arena: ClauseArena::default(),
             originals: Vec::new(),
@@ -788,6 +798,14 @@ impl CdclSolver {
         self.ok = false;
     }
 
+    /// The activity decay of the current search mode.
+    fn mode_decay(&self) -> f64 {
+        match self.options.focused_decay {
+            Some(d) if self.restarts.switches_modes() && !self.restarts.is_stable() => d,
+            _ => self.options.var_decay,
+        }
+    }
+
     /// Picks the next decision literal, or `None` when every variable is assigned.
     fn pick_branch(&mut self) -> Option<Lit> {
         let mut next: Option<u32> = None;
@@ -873,8 +891,11 @@ impl CdclSolver {
                 if self.restarts.should_restart() {
                     let stable = self.restarts.is_stable();
                     self.restarts.restarted();
-                    if self.options.mode_scores && self.restarts.is_stable() != stable {
-                        self.order.swap_scores();
+                    if self.restarts.is_stable() != stable {
+                        if self.options.mode_scores {
+                            self.order.swap_scores();
+                        }
+                        self.order.decay = self.mode_decay();
                     }
                     self.stats.restarts += 1;
                     self.cancel_until(0);
