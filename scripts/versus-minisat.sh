@@ -28,7 +28,7 @@
 # Environment: TIMEOUT (seconds), FAMILIES (space-separated subset), BEFORE (an older
 # bench binary to compare with), SOLVERS (default "native minisat kissat cadical"; a
 # native configuration such as
-# native:simplify=off,rephase=off,reduce=lbd,restart=glucose,target=off,first-reduce=2000
+# native:simplify=off,rephase=off,reduce=lbd,restart=glucose,target=off,first-reduce=2000,bump-reasons=off
 # (the native before issue 16) or native:equiv=off is a solver of its own, run as
 # `bench solve --solver SPEC`).
 set -euo pipefail
@@ -39,7 +39,9 @@ TIMEOUT=${TIMEOUT:-30}
 FAMILIES=${FAMILIES:-"random sudoku25 php color tseitin parity factor order counter"}
 SOLVERS=${SOLVERS:-"native minisat kissat cadical"}
 if [[ -n ${BEFORE:-} ]]; then
-    SOLVERS="native before ${SOLVERS#native }"
+    read -ra others <<<"$SOLVERS"
+    [[ ${others[0]:-} == native ]] && others=("${others[@]:1}")
+    SOLVERS="native before ${others[*]}"
 fi
 for s in $SOLVERS; do
     case $s in native* | before) ;; *) command -v "$s" >/dev/null || {

@@ -26,6 +26,7 @@ fn eager() -> Options {
     Options {
         inprocess_first: 0,
         vivify: true,
+        vivify_irred: true,
         tiers: true,
         rephase: true,
         ..Options::simplifying()
@@ -36,7 +37,8 @@ fn eager() -> Options {
 /// everything on with rounds, reductions and rephases every few conflicts (so that rounds
 /// meet learnt clauses and tiers decide), under glucose, Luby and mode-switching restarts
 /// (where the stable phases decide by the target phases); native's defaults as they are,
-/// and the previous ones (glucose, no target phases, the non-binary elimination bound).
+/// and the previous ones (glucose, no target phases, the non-binary elimination bound, no
+/// reason-side bumping).
 fn configs() -> Vec<(&'static str, Options)> {
     let all = eager();
     let only = |f: &dyn Fn(&mut Options)| {
@@ -45,6 +47,7 @@ fn configs() -> Vec<(&'static str, Options)> {
             subsume: false,
             probe: false,
             vivify: false,
+            vivify_irred: false,
             tiers: false,
             rephase: false,
             equiv: false,
@@ -103,6 +106,21 @@ fn configs() -> Vec<(&'static str, Options)> {
         ),
         ("subsume", only(&|o| o.subsume = true)),
         (
+            "vivify-irred-often",
+            only(&|o| {
+                o.vivify_irred = true;
+                o.inprocess_interval = 15;
+            }),
+        ),
+        (
+            "mode-scores-focused-decay",
+            only(&|o| {
+                o.mode_scores = true;
+                o.focused_decay = Some(0.75);
+                o.restarts = RestartPolicy::Modes { unit: 4 };
+            }),
+        ),
+        (
             "probe+vivify-often",
             only(&|o| {
                 o.probe = true;
@@ -129,6 +147,7 @@ fn configs() -> Vec<(&'static str, Options)> {
                 restarts: RestartPolicy::Glucose,
                 target_phase: false,
                 elim_long_bound: true,
+                bump_reasons: false,
                 first_reduce: 40,
                 reduce_increment: 20,
                 inprocess_interval: 25,

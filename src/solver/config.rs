@@ -157,7 +157,11 @@ pub const NATIVE_KEYS: &[(&str, &str)] = &[
     ),
     (
         "target",
-        "on or off (target phases in stable search, without rephasing; off by default)",
+        "on or off (target phases in stable search, without rephasing)",
+    ),
+    (
+        "bump-reasons",
+        "on or off (bump the variables of the learnt clause's reasons too)",
     ),
     (
         "mode-scores",
@@ -277,6 +281,7 @@ pub fn native_options(solver: &str, settings: &[(String, String)]) -> Result<Opt
             "rephase" => o.rephase = switch()?,
             "target" => o.target_phase = switch()?,
             "mode-scores" => o.mode_scores = switch()?,
+            "bump-reasons" => o.bump_reasons = switch()?,
             "forget" => o.forget_between_calls = switch()?,
             "reduce" => {
                 o.reduce_activity = match value.as_str() {
@@ -373,12 +378,19 @@ mod tests {
         assert!(o.inprocess && o.elim && o.subsume && o.probe && !o.vivify);
         assert!(!o.tiers && !o.rephase && o.reduce_activity && o.forget_between_calls);
         assert!(o.target_phase && !o.elim_long_bound && o.first_reduce == 1000);
+        assert!(o.bump_reasons && !o.mode_scores && !o.vivify_irred && o.focused_decay.is_none());
         assert_eq!(o.restarts, RestartPolicy::Modes { unit: 100 });
-        // The search native had before (issue 16's last round), by name.
-        let spec = Spec::parse("n:restart=glucose,target=off,elim-long=on,first-reduce=2000");
+        // The search native had before (issue 16's last rounds), by name.
+        let spec = Spec::parse(
+            "n:restart=glucose,target=off,elim-long=on,first-reduce=2000,bump-reasons=off",
+        );
         let o = native_options("n", &spec.unwrap().settings).unwrap();
         assert!(!o.target_phase && o.elim_long_bound && o.first_reduce == 2000);
+        assert!(!o.bump_reasons);
         assert_eq!(o.restarts, RestartPolicy::Glucose);
+        let spec = Spec::parse("n:mode-scores=on,focused-decay=0.8,vivify-irred=on").unwrap();
+        let o = native_options("n", &spec.settings).unwrap();
+        assert!(o.mode_scores && o.focused_decay == Some(0.8) && o.vivify_irred);
         let spec = Spec::parse("native:forget=off").unwrap();
         assert!(
             !native_options("n", &spec.settings)

@@ -23,6 +23,8 @@ use crate::cnf::Lit;
 const REMOVABLE: u8 = 1;
 /// `seen` mark of a variable whose reasons reach a literal outside the clause.
 const FAILED: u8 = 2;
+/// Reason-side bumps per literal of the learnt clause at most.
+const REASON_BUMPS_PER_LITERAL: usize = 10;
 
 impl CdclSolver {
     /// Analyses `conflict` at the current level (> 0). Leaves the learnt clause in
@@ -52,6 +54,7 @@ impl CdclSolver {
                     continue;
                 }
                 self.order.bump(v as u32);
+                self.bumped_at[v] = self.stats.conflicts;
                 self.seen[v] = REMOVABLE;
                 if self.level[v] >= level {
                     pending += 1;
@@ -100,6 +103,10 @@ impl CdclSolver {
             self.seen[self.to_clear[i].var().index()] = 0;
         }
 
+        if self.options.bump_reasons {
+            self.bump_reason_literals();
+        }
+
         // Put a literal of the highest remaining level second: the backjump level.
         let mut backjump = 0;
         if self.learnt.len() > 1 {
@@ -116,6 +123,34 @@ impl CdclSolver {
         }
         let lbd = self.compute_lbd_of_learnt();
         (backjump, lbd)
+    }
+
+    /// Bumps the variables in the reasons of the learnt clause's literals that the
+    /// analysis did not bump already (CaDiCaL's `bump_also_reason_literals`, depth one):
+    /// they are the ones that made the clause's literals false. At most
+    /// [`REASON_BUMPS_PER_LITERAL`] per literal of the clause in all.
+    fn bump_reason_literals(&mut self) {
+        let stamp = self.stats.conflicts;
+        let mut left = REASON_BUMPS_PER_LITERAL * self.learnt.len();
+        for i in 0..self.learnt.len() {
+            let v = self.learnt[i].var().index();
+            let reason = self.reason[v];
+            if reason == NO_REASON {
+                continue;
+            }
+            for k in 0..self.arena.len(reason) {
+                let u = self.arena.lit(reason, k).var().index();
+                if u == v || self.level[u] == 0 || self.bumped_at[u] == stamp {
+                    continue;
+                }
+                self.bumped_at[u] = stamp;
+                self.order.bump(u as u32);
+                left -= 1;
+                if left == 0 {
+                    return;
+                }
+            }
+        }
     }
 
     /// One bit per decision level (modulo 32), to rule out levels quickly.
