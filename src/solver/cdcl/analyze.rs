@@ -17,12 +17,15 @@ use super::clause::{CRef, NO_REASON};
 use super::solver::CdclSolver;
 use crate::cnf::Lit;
 
-/// `seen` mark of a variable in the learnt clause or proved implied by it (so, a
-/// removable literal when it is in the clause), and of variables resolved away during
-/// the 1UIP walk while it lasts.
-const REMOVABLE: u8 = 1;
+/// `seen` mark of a variable the 1UIP walk met (and bumped): a literal of the learnt
+/// clause, or a current-level variable while the walk lasts.
+const IN_CLAUSE: u8 = 1;
+/// `seen` mark of a variable that minimisation proved implied by the clause.
+const IMPLIED: u8 = 2;
 /// `seen` mark of a variable whose reasons reach a literal outside the clause.
-const FAILED: u8 = 2;
+const FAILED: u8 = 3;
+/// `seen` mark of a variable bumped by reason-side bumping.
+const REASON_BUMPED: u8 = 4;
 /// Reason-side bumps per literal of the learnt clause at most.
 const REASON_BUMPS_PER_LITERAL: usize = 10;
 
@@ -54,8 +57,7 @@ impl CdclSolver {
                     continue;
                 }
                 self.order.bump(v as u32);
-                self.bumped_at[v] = self.stats.conflicts;
-                self.seen[v] = REMOVABLE;
+                self.seen[v] = IN_CLAUSE;
                 if self.level[v] >= level {
                     pending += 1;
                 } else {
@@ -99,12 +101,11 @@ impl CdclSolver {
         }
         self.learnt.truncate(kept);
         self.stats.minimised_literals += (before - kept) as u64;
-        for i in 0..self.to_clear.len() {
-            self.seen[self.to_clear[i].var().index()] = 0;
-        }
-
         if self.options.bump_reasons {
             self.bump_reason_literals();
+        }
+        for i in 0..self.to_clear.len() {
+            self.seen[self.to_clear[i].var().index()] = 0;
         }
 
         // Put a literal of the highest remaining level second: the backjump level.
@@ -128,9 +129,12 @@ impl CdclSolver {
     /// Bumps the variables in the reasons of the learnt clause's literals that the
     /// analysis did not bump already (CaDiCaL's `bump_also_reason_literals`, depth one):
     /// they are the ones that made the clause's literals false. At most
-    /// [`REASON_BUMPS_PER_LITERAL`] per literal of the clause in all.
+    /// [`REASON_BUMPS_PER_LITERAL`] per literal of the clause in all. Runs before the
+    /// `seen` marks are cleared: the variables the 1UIP walk bumped that can occur in
+    /// these reasons are the clause's collected literals, still marked [`IN_CLAUSE`]
+    /// (the current-level ones it resolved away all come after the UIP on the trail, so
+    /// no reason here holds them).
     fn bump_reason_literals(&mut self) {
-        let stamp = self.stats.conflicts;
         let mut left = REASON_BUMPS_PER_LITERAL * self.learnt.len();
         for i in 0..self.learnt.len() {
             let v = self.learnt[i].var().index();
@@ -139,11 +143,19 @@ impl CdclSolver {
                 continue;
             }
             for k in 0..self.arena.len(reason) {
-                let u = self.arena.lit(reason, k).var().index();
-                if u == v || self.level[u] == 0 || self.bumped_at[u] == stamp {
+                let l = self.arena.lit(reason, k);
+                let u = l.var().index();
+                if u == v
+                    || self.level[u] == 0
+                    || self.seen[u] == IN_CLAUSE
+                    || self.seen[u] == REASON_BUMPED
+                {
                     continue;
                 }
-                self.bumped_at[u] = stamp;
+                if self.seen[u] == 0 {
+                    self.to_clear.push(l);
+                }
+                self.seen[u] = REASON_BUMPED;
                 self.order.bump(u as u32);
                 left -= 1;
                 if left == 0 {
@@ -164,7 +176,7 @@ impl CdclSolver {
     ///
     /// A depth-first search through the reasons, remembering its verdicts for the rest of
     /// this analysis (MiniSat 2.2's later `litRedundant`, CaDiCaL's "poison"): a literal
-    /// proved implied is marked [`REMOVABLE`], one whose reasons reach a decision (or a
+    /// proved implied is marked [`IMPLIED`], one whose reasons reach a decision (or a
     /// level the clause does not have) outside the clause is marked [`FAILED`], and
     /// every mark goes to `to_clear`. A literal is redundant or not whatever path led to
     /// it, so the verdicts are exact: the clause is the one a search without memory
@@ -181,7 +193,7 @@ impl CdclSolver {
                 let l = self.arena.lit(reason, i as usize);
                 i += 1;
                 let v = l.var().index();
-                if v == pv || self.level[v] == 0 || self.seen[v] == REMOVABLE {
+                if v == pv || self.level[v] == 0 || matches!(self.seen[v], IN_CLAUSE | IMPLIED) {
                     continue; // in the clause (marked when it was collected) or proved
                 }
                 if self.seen[v] == FAILED
@@ -207,7 +219,7 @@ impl CdclSolver {
             } else {
                 // Every literal of p's reason is implied: so is p.
                 if self.seen[pv] == 0 {
-                    self.seen[pv] = REMOVABLE;
+                    self.seen[pv] = IMPLIED;
                     self.to_clear.push(p);
                 }
                 match self.stack.pop() {

@@ -21,7 +21,7 @@ pub type CRef = u32;
 pub const NO_REASON: CRef = u32::MAX;
 
 /// Header words before the literals.
-pub const HEADER: usize = 3;
+const HEADER: usize = 3;
 /// Flag: the clause was learnt (may be deleted by reduction).
 const LEARNT: u32 = 1;
 /// Flag: the clause is deleted (its watchers are purged before the next propagation).
@@ -89,19 +89,30 @@ impl ClauseArena {
         &self.data[start..start + self.len(c)]
     }
 
-    /// Every word of the arena, headers and literals (for the propagation loop, which
-    /// reads clause `c`'s length at `c` and its literals from `c + HEADER`).
-    #[inline]
-    pub fn words_mut(&mut self) -> &mut [u32] {
-        &mut self.data
-    }
-
     /// The literal codes of clause `c`, to reorder them (watch moves).
     #[inline]
     pub fn lits_mut(&mut self, c: CRef) -> &mut [u32] {
         let start = c as usize + HEADER;
         let len = self.len(c);
         &mut self.data[start..start + len]
+    }
+
+    /// [`ClauseArena::lits_mut`] without bounds checks, for the propagation loop (test
+    /// builds still check them, by `debug_assert!`).
+    ///
+    /// # Safety
+    /// `c` must be a reference this arena handed out that no compaction has moved since
+    /// (a deleted clause keeps its words until then).
+    #[inline]
+    pub unsafe fn lits_unchecked_mut(&mut self, c: CRef) -> &mut [u32] {
+        let at = c as usize;
+        debug_assert!(at < self.data.len());
+        // SAFETY: the caller's contract: `c` is a header, followed by its literals.
+        unsafe {
+            let len = *self.data.get_unchecked(at) as usize;
+            debug_assert!(at + HEADER + len <= self.data.len());
+            self.data.get_unchecked_mut(at + HEADER..at + HEADER + len)
+        }
     }
 
     /// Literal `i` of clause `c`.

@@ -10,7 +10,7 @@
 //! that a reason clause always holds its implied literal first) or conflicting. The watch
 //! list is compacted in place as watchers move away.
 
-use super::clause::{CRef, HEADER, NO_REASON};
+use super::clause::{CRef, NO_REASON};
 use super::solver::CdclSolver;
 use super::watch::Watcher;
 use crate::cnf::Lit;
@@ -33,7 +33,7 @@ impl CdclSolver {
         let trail = &mut self.trail;
         let watches = &mut self.watches[..];
         let bin_watches = &self.bin_watches[..];
-        let words = self.arena.words_mut();
+        let arena = &mut self.arena;
         while qhead < trail.len() {
             let p = trail[qhead].code() as u32;
             qhead += 1;
@@ -67,9 +67,10 @@ impl CdclSolver {
             let mut i = 0;
             let mut j = 0;
             let n = ws.len();
-            // SAFETY (every get_unchecked below): i < n = ws.len() and j <= i; watcher
-            // crefs point at live clauses of the arena (len header, then len >= 3 literal
-            // codes, all < vals.len()), and every blocker is a literal code < vals.len().
+            // SAFETY (every unchecked access below): i < n = ws.len() and j <= i; a
+            // watcher's clause is in the arena (compaction rewrites every watcher, and a
+            // deleted clause keeps its words until then), a watched clause has at least
+            // two literals, and every literal code and blocker is < vals.len().
             unsafe {
                 while i < n {
                     let w = *ws.get_unchecked(i);
@@ -80,11 +81,9 @@ impl CdclSolver {
                         j += 1;
                         continue;
                     }
-                    let at = w.cref as usize;
-                    debug_assert!(at < words.len());
-                    let len = *words.get_unchecked(at) as usize;
-                    debug_assert!(len >= 2 && at + HEADER + len <= words.len());
-                    let lits = words.get_unchecked_mut(at + HEADER..at + HEADER + len);
+                    let lits = arena.lits_unchecked_mut(w.cref);
+                    let len = lits.len();
+                    debug_assert!(len >= 2);
                     if *lits.get_unchecked(0) == false_lit {
                         lits.swap(0, 1);
                     }

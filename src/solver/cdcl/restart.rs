@@ -222,7 +222,8 @@ impl Restarts {
     }
 
     /// Records that the solver restarted (and switches modes when the phase is over).
-    pub fn restarted(&mut self) {
+    /// Returns true when the mode switched.
+    pub fn restarted(&mut self) -> bool {
         self.conflicts_in_run = 0;
         self.recent_lbd.clear();
         if self.phase_over() {
@@ -230,9 +231,12 @@ impl Restarts {
             self.stable = !self.stable;
             let m = self.switches.div_ceil(2) + 1;
             self.next_switch = self.total + MODE_INIT * m * m;
-        } else if self.is_stable() {
+            return true;
+        }
+        if self.is_stable() {
             self.luby_index += 1;
         }
+        false
     }
 }
 

@@ -343,9 +343,6 @@ pub struct CdclSolver {
     pub(super) level_stamp: Vec<u64>,
     /// The current LBD stamp.
     pub(super) lbd_stamp: u64,
-    /// Per variable: the conflict whose analysis last bumped it (so that bumping the
-    /// reason-side literals bumps no variable twice).
-    pub(super) bumped_at: Vec<u64>,
 
     // The incremental interface.
     /// Scratch space of `add_clause`.
@@ -407,12 +404,7 @@ impl CdclSolver {
     /// A solver with the given options.
     pub fn with_options(options: Options) -> CdclSolver {
         let first_round = options.inprocess_first;
-        let mut order = VarOrder::default();
-        order.decay = match (options.focused_decay, options.restarts) {
-            (Some(d), RestartPolicy::Modes { .. }) => d, // the search starts focused
-            _ => options.var_decay,
-        };
-        CdclSolver {
+        let mut s = CdclSolver {
             arena: ClauseArena::default(),
             originals: Vec::new(),
             learnts: Vec::new(),
@@ -425,7 +417,7 @@ impl CdclSolver {
             trail: Vec::new(),
             trail_lim: Vec::new(),
             qhead: 0,
-            order,
+            order: VarOrder::default(),
             clause_inc: 1.0,
             restarts: Restarts::new(options.restarts),
             next_reduce: options.first_reduce,
@@ -440,7 +432,6 @@ impl CdclSolver {
             stack: Vec::new(),
             level_stamp: vec![0],
             lbd_stamp: 0,
-            bumped_at: Vec::new(),
             add_buf: Vec::new(),
             assumptions: Vec::new(),
             failed: Vec::new(),
@@ -460,7 +451,9 @@ impl CdclSolver {
             occ_head: 0,
             probe_next: 0,
             phases: Phases::default(),
-        }
+        };
+        s.order.decay = s.mode_decay(); // the search starts in its first mode
+        s
     }
 
     /// Writes a DRAT proof (text, or binary) of the UNSAT answers to `path`.
@@ -557,7 +550,6 @@ impl CdclSolver {
             self.reason.push(NO_REASON);
             self.seen.push(0);
             self.level_stamp.push(0);
-            self.bumped_at.push(0);
             self.eliminated.push(false);
             self.frozen.push(0);
             self.marks.push(0);
@@ -810,7 +802,8 @@ impl CdclSolver {
         self.ok = false;
     }
 
-    /// The activity decay of the current search mode.
+    /// The activity decay of the current search mode (`focused_decay` in the focused
+    /// phases under mode switching, `var_decay` otherwise).
     fn mode_decay(&self) -> f64 {
         match self.options.focused_decay {
             Some(d) if self.restarts.switches_modes() && !self.restarts.is_stable() => d,
@@ -901,9 +894,7 @@ impl CdclSolver {
                 }
             } else {
                 if self.restarts.should_restart() {
-                    let stable = self.restarts.is_stable();
-                    self.restarts.restarted();
-                    if self.restarts.is_stable() != stable {
+                    if self.restarts.restarted() {
                         if self.options.mode_scores {
                             self.order.swap_scores();
                         }

@@ -15,7 +15,7 @@
 //! Effort: the propagations vivification does, limited to the round's share of the
 //! search's propagations (at least `MIN_VIVIFY_PROPAGATIONS`).
 
-use super::clause::NO_REASON;
+use super::clause::{CRef, ClauseArena, NO_REASON};
 use super::solver::CdclSolver;
 use super::watch;
 use crate::cnf::Lit;
@@ -24,6 +24,18 @@ use crate::cnf::Lit;
 const MIN_VIVIFY_PROPAGATIONS: u64 = 200_000;
 /// Learnt clauses up to this LBD are candidates.
 const VIVIFY_MAX_LBD: u32 = 8;
+
+/// The clauses of `list` that are neither deleted nor vivified yet and pass `keep`.
+fn untried(
+    arena: &ClauseArena,
+    list: &[CRef],
+    keep: impl Fn(&ClauseArena, CRef) -> bool,
+) -> Vec<CRef> {
+    list.iter()
+        .copied()
+        .filter(|&c| !arena.is_deleted(c) && !arena.is_vivified(c) && keep(arena, c))
+        .collect()
+}
 
 /// What vivifying one clause came to.
 enum Vivified {
@@ -39,16 +51,10 @@ impl CdclSolver {
     /// Vivifies learnt clauses until the effort is spent. Returns false when the formula
     /// turned out unsatisfiable.
     pub(super) fn vivify(&mut self, share: u64) -> bool {
-        debug_assert_eq!(self.decision_level(), 0);
+        let mut candidates = untried(&self.arena, &self.learnts, |a, c| {
+            a.lbd(c) <= VIVIFY_MAX_LBD
+        });
         let arena = &self.arena;
-        let mut candidates: Vec<_> = self
-            .learnts
-            .iter()
-            .copied()
-            .filter(|&c| {
-                !arena.is_deleted(c) && !arena.is_vivified(c) && arena.lbd(c) <= VIVIFY_MAX_LBD
-            })
-            .collect();
         candidates.sort_by_key(|&c| (arena.lbd(c), arena.len(c)));
         self.vivify_candidates(&candidates, share)
     }
@@ -59,21 +65,16 @@ impl CdclSolver {
     /// subsumes the clause it replaces, so the formula keeps its models. Returns false
     /// when the formula turned out unsatisfiable.
     pub(super) fn vivify_irredundant(&mut self, share: u64) -> bool {
-        debug_assert_eq!(self.decision_level(), 0);
+        let mut candidates = untried(&self.arena, &self.originals, |a, c| a.len(c) >= 3);
         let arena = &self.arena;
-        let mut candidates: Vec<_> = self
-            .originals
-            .iter()
-            .copied()
-            .filter(|&c| !arena.is_deleted(c) && !arena.is_vivified(c) && arena.len(c) >= 3)
-            .collect();
         candidates.sort_by_key(|&c| std::cmp::Reverse(arena.len(c)));
         self.vivify_candidates(&candidates, share)
     }
 
     /// Vivifies `candidates` (all learnt or all irredundant) in turn until the effort is
     /// spent, then drops the replaced clauses from the lists and the watches.
-    fn vivify_candidates(&mut self, candidates: &[super::clause::CRef], share: u64) -> bool {
+    fn vivify_candidates(&mut self, candidates: &[CRef], share: u64) -> bool {
+        debug_assert_eq!(self.decision_level(), 0);
         let limit = self.stats.propagations + share.max(MIN_VIVIFY_PROPAGATIONS);
         let mut changed = false;
         let mut ok = true;
@@ -103,7 +104,7 @@ impl CdclSolver {
 
     /// Vivifies clause `c` (see the module note): falsifies its literals in turn and keeps
     /// the ones that mattered.
-    fn vivify_clause(&mut self, c: super::clause::CRef) -> Vivified {
+    fn vivify_clause(&mut self, c: CRef) -> Vivified {
         self.arena.set_vivified(c);
         let lits = self.arena.to_lits(c);
         if lits
