@@ -17,16 +17,20 @@
 //! cnfgen counter BITS STEPS TARGET       BMC of a BITS-bit counter that may or may not
 //!                                        count up each step: can it show TARGET after
 //!                                        STEPS steps? (SAT iff TARGET <= STEPS)
+//! cnfgen shuffle FILE SEED               a shuffled copy of a DIMACS file: variables
+//!                                        renamed, signs flipped, clauses and literals
+//!                                        reordered (the same formula up to renaming)
 //! ```
 //! Random full grids come from solving the empty sudoku with the native solver deciding
 //! random values (seeded), so each seed gives its own grid on every machine.
 
 use std::io::{self, Write};
+use std::path::Path;
 
 use anyhow::{Context, bail};
-use bench::cnf::dimacs::write_cnf;
+use bench::cnf::dimacs::{ParseOptions, read_path, write_cnf};
 use bench::cnf::{ClauseSink, Cnf, Lit, Var};
-use bench::cnf_gen::{parity_chains, pigeonhole, planted_3sat, random_ksat};
+use bench::cnf_gen::{parity_chains, pigeonhole, planted_3sat, random_ksat, shuffled};
 use bench::encode::{EncodeOptions, decode::decode_full, encode};
 use bench::puzzle::{Kind, Puzzle, format};
 use bench::rng::SplitMix64;
@@ -52,8 +56,14 @@ fn main() -> anyhow::Result<()> {
         Some("factor") => factoring(num(1)? as u32, num(2)?),
         Some("order") => ordering(num(1)? as u32),
         Some("counter") => counter_bmc(num(1)? as u32, num(2)? as u32, num(3)?),
+        Some("shuffle") => {
+            let path = args.get(1).context("missing argument 1 (a DIMACS file)")?;
+            let read = read_path(Path::new(path), ParseOptions::default())
+                .with_context(|| format!("reading {path}"))?;
+            shuffled(&read.cnf, num(2)?).0
+        }
         _ => bail!(
-            "usage: cnfgen ksat|planted|php|parity|grids|color|tseitin|factor|order|counter ARGS \
+            "usage: cnfgen ksat|planted|php|parity|grids|color|tseitin|factor|order|counter|shuffle ARGS \
              (see the source's header)"
         ),
     };

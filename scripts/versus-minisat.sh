@@ -24,8 +24,15 @@
 # on SAT/UNSAT for every formula. After the timing, native solves every UNSAT formula it
 # answered again with a DRAT proof, and `rate` must answer `s VERIFIED`.
 #
+# With SHUFFLE=K every formula gets K shuffled copies beside it (`cnfgen shuffle`:
+# variables renamed, signs flipped, clauses and literals reordered): the same formulas up
+# to renaming, on which a solver searches differently. A family's total over the copies
+# is the solver's speed on the family; over the formulas alone it is also the luck of
+# each search, which on small families moves totals by 10-20 % from any change at all.
+#
 # Usage: scripts/versus-minisat.sh [WORKDIR]   (WORKDIR keeps the formulas; default: temp)
-# Environment: TIMEOUT (seconds), FAMILIES (space-separated subset), BEFORE (an older
+# Environment: TIMEOUT (seconds), FAMILIES (space-separated subset), SHUFFLE (copies of
+# each formula, default 0), BEFORE (an older
 # bench binary to compare with), SOLVERS (default "native minisat kissat cadical"; a
 # native configuration such as
 # native:simplify=off,rephase=off,reduce=lbd,restart=glucose,target=off,first-reduce=2000,bump-reasons=off
@@ -36,6 +43,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$PWD/.solvers/bin:$HOME/.cargo/bin:$PATH"
 TIMEOUT=${TIMEOUT:-30}
+SHUFFLE=${SHUFFLE:-0}
+[[ $SHUFFLE =~ ^[0-9]+$ ]] || { echo "SHUFFLE must be a number of copies, not '$SHUFFLE'" >&2; exit 2; }
 FAMILIES=${FAMILIES:-"random sudoku25 php color tseitin parity factor order counter"}
 SOLVERS=${SOLVERS:-"native minisat kissat cadical"}
 if [[ -n ${BEFORE:-} ]]; then
@@ -101,6 +110,13 @@ for fam in $FAMILIES; do
     counter) gen counter cnt-9-120 counter 9 120 121 && gen counter cnt-10-160 counter 10 160 161 ;;
     *) echo "unknown family $fam" >&2 && exit 2 ;;
     esac
+    if ((SHUFFLE > 0)); then
+        for f in "$WORK/$fam"/*.cnf; do
+            for k in $(seq 1 "$SHUFFLE"); do
+                "$GEN" shuffle "$f" "$k" >"${f%.cnf}-s$k.cnf"
+            done
+        done
+    fi
 done
 
 mkdir -p "$WORK/res"

@@ -1,5 +1,6 @@
 //! Formula families for testing and benchmarking solvers: random k-SAT, 3-SAT with a
-//! planted solution, pigeonhole PHP(p, h), and unsatisfiable parity (XOR) chains.
+//! planted solution, pigeonhole PHP(p, h), and unsatisfiable parity (XOR) chains; and
+//! shuffled copies of any formula, to tell a solver's speed from its luck.
 //!
 //! Every generator is a pure function of its parameters and a seed, through the project's
 //! own [`SplitMix64`], so that a formula named by its seed is the same on every machine
@@ -112,10 +113,92 @@ pub fn parity_chains(n: u32, seed: u64) -> Cnf {
     cnf
 }
 
+/// A shuffled copy of `cnf`: the variables renamed by a random permutation, each
+/// variable's sign flipped or not at random, the clauses and the literals of each clause
+/// in random order. The copy is the same formula up to these symmetries (satisfiable
+/// exactly when `cnf` is, [`unshuffle_model`] maps its models back), but a CDCL solver
+/// breaks ties by variable index and clause order, so its search on the copy is another
+/// one: over several copies a solver's time is its speed on the formula rather than the
+/// luck of one search (Biere and Heule's scrambling for the SAT competitions).
+/// Returns the copy and the renaming (`map[v]`: the literal of the copy that stands for
+/// `v`'s positive literal).
+pub fn shuffled(cnf: &Cnf, seed: u64) -> (Cnf, Vec<Lit>) {
+    let mut rng = SplitMix64::new(seed);
+    let n = cnf.num_vars();
+    let mut names: Vec<u32> = (0..n).collect();
+    rng.shuffle(&mut names);
+    let map: Vec<Lit> = names.iter().map(|&w| Var::new(w).lit(rng.coin())).collect();
+    let mut clauses: Vec<Vec<Lit>> = cnf
+        .clauses()
+        .map(|c| {
+            let mut d: Vec<Lit> = c
+                .iter()
+                .map(|l| {
+                    let to = map[l.var().index()];
+                    if l.is_positive() { to } else { !to }
+                })
+                .collect();
+            rng.shuffle(&mut d);
+            d
+        })
+        .collect();
+    rng.shuffle(&mut clauses);
+    let mut copy = Cnf::new(n);
+    for c in &clauses {
+        copy.add_clause(c);
+    }
+    (copy, map)
+}
+
+/// A model of the original formula from a model of its [`shuffled`] copy (`map` as that
+/// returned).
+pub fn unshuffle_model(copy_model: &Model, map: &[Lit]) -> Model {
+    Model::from_lits(map.iter().enumerate().filter_map(|(v, &to)| {
+        copy_model
+            .lit_value(to)
+            .map(|value| Var::new(v as u32).lit(value))
+    }))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::check::check_model;
+    use crate::solver::cdcl::{CdclSolver, SolveResult};
+
+    /// Solves `cnf` with the plain native engine: its model if satisfiable.
+    fn solve(cnf: &Cnf) -> Option<Model> {
+        let mut s = CdclSolver::new();
+        s.add_cnf(cnf);
+        match s.solve() {
+            SolveResult::Sat => s.model(),
+            SolveResult::Unsat => None,
+            SolveResult::Unknown => panic!("no limit was set"),
+        }
+    }
+
+    #[test]
+    fn shuffled_copies_keep_the_formula_up_to_renaming() {
+        let (planted, _) = planted_3sat(60, 250, 4);
+        let unsat = pigeonhole(5, 4);
+        for seed in 0..5 {
+            let (copy, map) = shuffled(&planted, seed);
+            assert_eq!(copy.num_vars(), planted.num_vars());
+            assert_eq!(copy.num_clauses(), planted.num_clauses());
+            assert_eq!(copy.num_lits(), planted.num_lits());
+            assert_ne!(copy, planted, "seed {seed} left the formula as it was");
+            let mut renamed: Vec<u32> = map.iter().map(|l| l.var().index() as u32).collect();
+            renamed.sort_unstable();
+            assert_eq!(renamed, (0..planted.num_vars()).collect::<Vec<_>>());
+            let model = solve(&copy).expect("a planted formula stays satisfiable");
+            check_model(&copy, &model).unwrap();
+            check_model(&planted, &unshuffle_model(&model, &map)).unwrap();
+            let (copy, _) = shuffled(&unsat, seed);
+            assert!(solve(&copy).is_none(), "pigeonhole 5/4 stays unsatisfiable");
+        }
+        assert_eq!(shuffled(&planted, 3), shuffled(&planted, 3));
+        assert_ne!(shuffled(&planted, 3).0, shuffled(&planted, 4).0);
+    }
 
     #[test]
     fn generators_are_deterministic_and_well_formed() {
