@@ -307,7 +307,11 @@ pub fn run(opts: &RunOptions, interrupt: Arc<AtomicBool>) -> anyhow::Result<RunS
         None => instances,
     };
     let containment = crate::solver::external::run::containment();
-    eprintln!("bench: containment: {}", containment.describe());
+    // Only solver processes are contained: a run of in-process solvers alone has nothing
+    // to say about it (run.json still records what the machine offers).
+    if solvers.iter().any(|s| !s.in_process()) {
+        eprintln!("bench: containment: {}", containment.describe());
+    }
     let (stale_dirs, stale_groups) = crate::solver::external::run::remove_stale();
     if stale_dirs + stale_groups > 0 {
         eprintln!(
