@@ -116,7 +116,7 @@ pub fn parity_chains(n: u32, seed: u64) -> Cnf {
 /// A shuffled copy of `cnf`: the variables renamed by a random permutation, each
 /// variable's sign flipped or not at random, the clauses and the literals of each clause
 /// in random order. The copy is the same formula up to these symmetries (satisfiable
-/// exactly when `cnf` is, [`unshuffle_model`] maps its models back), but a CDCL solver
+/// exactly when `cnf` is, and the renaming maps its models back), but a CDCL solver
 /// breaks ties by variable index and clause order, so its search on the copy is another
 /// one: over several copies a solver's time is its speed on the formula rather than the
 /// luck of one search (Biere and Heule's scrambling for the SAT competitions).
@@ -150,21 +150,21 @@ pub fn shuffled(cnf: &Cnf, seed: u64) -> (Cnf, Vec<Lit>) {
     (copy, map)
 }
 
-/// A model of the original formula from a model of its [`shuffled`] copy (`map` as that
-/// returned).
-pub fn unshuffle_model(copy_model: &Model, map: &[Lit]) -> Model {
-    Model::from_lits(map.iter().enumerate().filter_map(|(v, &to)| {
-        copy_model
-            .lit_value(to)
-            .map(|value| Var::new(v as u32).lit(value))
-    }))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::check::check_model;
     use crate::solver::cdcl::{CdclSolver, SolveResult};
+
+    /// A model of the original formula from a model of its [`shuffled`] copy (`map` as
+    /// that returned).
+    fn unshuffle_model(copy_model: &Model, map: &[Lit]) -> Model {
+        Model::from_lits(map.iter().enumerate().filter_map(|(v, &to)| {
+            copy_model
+                .lit_value(to)
+                .map(|value| Var::new(v as u32).lit(value))
+        }))
+    }
 
     /// Solves `cnf` with the plain native engine: its model if satisfiable.
     fn solve(cnf: &Cnf) -> Option<Model> {

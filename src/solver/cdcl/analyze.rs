@@ -145,10 +145,7 @@ impl CdclSolver {
             for k in 0..self.arena.len(reason) {
                 let l = self.arena.lit(reason, k);
                 let u = l.var().index();
-                if u == v
-                    || self.level[u] == 0
-                    || self.seen[u] == IN_CLAUSE
-                    || self.seen[u] == REASON_BUMPED
+                if u == v || self.level[u] == 0 || matches!(self.seen[u], IN_CLAUSE | REASON_BUMPED)
                 {
                     continue;
                 }

@@ -56,7 +56,7 @@ impl CdclSolver {
         });
         let arena = &self.arena;
         candidates.sort_by_key(|&c| (arena.lbd(c), arena.len(c)));
-        self.vivify_candidates(&candidates, share)
+        self.vivify_candidates(&candidates, true, share)
     }
 
     /// Vivifies irredundant clauses of three literals or more, not tried before, longest
@@ -68,12 +68,12 @@ impl CdclSolver {
         let mut candidates = untried(&self.arena, &self.originals, |a, c| a.len(c) >= 3);
         let arena = &self.arena;
         candidates.sort_by_key(|&c| std::cmp::Reverse(arena.len(c)));
-        self.vivify_candidates(&candidates, share)
+        self.vivify_candidates(&candidates, false, share)
     }
 
-    /// Vivifies `candidates` (all learnt or all irredundant) in turn until the effort is
-    /// spent, then drops the replaced clauses from the lists and the watches.
-    fn vivify_candidates(&mut self, candidates: &[CRef], share: u64) -> bool {
+    /// Vivifies `candidates` (all `learnt`, or all irredundant) in turn until the effort
+    /// is spent, then drops the replaced clauses from their list and the watches.
+    fn vivify_candidates(&mut self, candidates: &[CRef], learnt: bool, share: u64) -> bool {
         debug_assert_eq!(self.decision_level(), 0);
         let limit = self.stats.propagations + share.max(MIN_VIVIFY_PROPAGATIONS);
         let mut changed = false;
@@ -94,8 +94,12 @@ impl CdclSolver {
         }
         if changed {
             let arena = &self.arena;
-            self.learnts.retain(|&c| !arena.is_deleted(c));
-            self.originals.retain(|&c| !arena.is_deleted(c));
+            let list = if learnt {
+                &mut self.learnts
+            } else {
+                &mut self.originals
+            };
+            list.retain(|&c| !arena.is_deleted(c));
             watch::purge_deleted(&mut self.watches, &self.arena);
             watch::purge_deleted(&mut self.bin_watches, &self.arena);
         }
