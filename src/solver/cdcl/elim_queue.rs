@@ -9,7 +9,7 @@
 //! tried can be queued again (an [`IndexedHeap`]). Equal costs go in a fixed scattered
 //! order of the indices (see [`scatter`]).
 
-use super::indexed_heap::IndexedHeap;
+use super::indexed_heap::{Entry, IndexedHeap};
 
 /// The tie-break of equal costs: a fixed permutation of the variable indices (Fibonacci
 /// hashing), so that numbering patterns do not decide which of a group of alike variables
@@ -19,15 +19,15 @@ fn scatter(v: u32) -> u32 {
 }
 
 /// The queue's order: the cheaper first, equal costs in scattered order.
-fn cheaper(costs: &[u64]) -> impl Fn(u32, u32) -> bool + '_ {
-    move |a, b| (costs[a as usize], scatter(a)) < (costs[b as usize], scatter(b))
+fn cheaper(a: &Entry<u64>, b: &Entry<u64>) -> bool {
+    (a.key, scatter(a.var)) < (b.key, scatter(b.var))
 }
 
 /// Variables waiting to be tried, cheapest first.
 #[derive(Debug)]
 pub(super) struct ElimQueue {
-    /// The heap of variables, cheapest at the root.
-    heap: IndexedHeap,
+    /// The heap of variables with their costs, cheapest at the root.
+    heap: IndexedHeap<u64>,
     /// The cost each variable was queued with.
     cost: Vec<u64>,
 }
@@ -44,19 +44,18 @@ impl ElimQueue {
     /// Queues `v` with `cost`, or moves it to its new cost if it is queued already.
     pub fn update(&mut self, v: u32, cost: u64) {
         let old = std::mem::replace(&mut self.cost[v as usize], cost);
-        let before = cheaper(&self.cost);
         if !self.heap.contains(v) {
-            self.heap.insert(v, before);
+            self.heap.insert(v, cost, cheaper);
         } else if cost < old {
-            self.heap.moved_up(v, before);
+            self.heap.moved_up(v, cost, cheaper);
         } else {
-            self.heap.moved_down(v, before);
+            self.heap.moved_down(v, cost, cheaper);
         }
     }
 
     /// Takes the cheapest variable out.
     pub fn pop(&mut self) -> Option<u32> {
-        self.heap.pop(cheaper(&self.cost))
+        self.heap.pop(cheaper)
     }
 }
 

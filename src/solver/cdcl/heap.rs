@@ -10,12 +10,12 @@
 //! Phase saving remembers each variable's last value and decides it the same way again,
 //! so a restart does not throw away the partial solutions found below it.
 
-use super::indexed_heap::IndexedHeap;
+use super::indexed_heap::{Entry, IndexedHeap};
 
 /// The heap's order: the more active first.
 #[inline]
-fn more_active(activity: &[f64]) -> impl Fn(u32, u32) -> bool + '_ {
-    move |a, b| activity[a as usize] > activity[b as usize]
+fn more_active(a: &Entry<f64>, b: &Entry<f64>) -> bool {
+    a.key > b.key
 }
 
 /// Activities, the heap of candidate decision variables, and saved phases.
@@ -23,8 +23,8 @@ fn more_active(activity: &[f64]) -> impl Fn(u32, u32) -> bool + '_ {
 pub struct VarOrder {
     /// Activity of each variable.
     activity: Vec<f64>,
-    /// The heap of variable indices, highest activity at the root.
-    heap: IndexedHeap,
+    /// The heap of variable indices with their activities, highest at the root.
+    heap: IndexedHeap<f64>,
     /// The bump amount; grows by `1/decay` every conflict.
     inc: f64,
     /// The decay factor (0.8 .. 0.95: lower forgets faster).
@@ -76,12 +76,12 @@ impl VarOrder {
     /// Puts `v` into the heap if it is not there.
     #[inline]
     pub fn insert(&mut self, v: u32) {
-        self.heap.insert(v, more_active(&self.activity));
+        self.heap.insert(v, self.activity[v as usize], more_active);
     }
 
     /// Removes and returns the most active variable.
     pub fn pop(&mut self) -> Option<u32> {
-        self.heap.pop(more_active(&self.activity))
+        self.heap.pop(more_active)
     }
 
     /// Bumps `v`'s activity (conflict analysis met it).
@@ -93,9 +93,11 @@ impl VarOrder {
             for x in &mut self.activity {
                 *x *= 1e-100;
             }
+            self.heap.map_keys(|k| k * 1e-100);
             self.inc *= 1e-100;
         }
-        self.heap.moved_up(v, more_active(&self.activity));
+        self.heap
+            .moved_up(v, self.activity[v as usize], more_active);
     }
 
     /// Ages every activity (one conflict passed).
@@ -116,7 +118,8 @@ impl VarOrder {
         let old_activity = std::mem::replace(&mut self.activity, activity);
         let old_inc = std::mem::replace(&mut self.inc, inc);
         self.spare = Some((old_activity, old_inc));
-        self.heap.rebuild(more_active(&self.activity));
+        let activity = &self.activity;
+        self.heap.rebuild(|v| activity[v as usize], more_active);
     }
 
     /// The activity of `v`.
