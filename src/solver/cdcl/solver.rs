@@ -385,6 +385,9 @@ pub struct CdclSolver {
     pub(super) occ_head: usize,
     /// Where probing resumes in its candidate list (a rotation offset).
     pub(super) probe_next: u32,
+    /// Per literal code: the formula's epoch (see `probe.rs`) when the literal was last
+    /// probed or implied by a probe that did not fail, plus one; 0 if never.
+    pub(super) probed: Vec<u64>,
     /// Target and best phases, and the rephase schedule.
     pub(super) phases: Phases,
 }
@@ -450,6 +453,7 @@ impl CdclSolver {
             inprocess_propagations: 0,
             occ_head: 0,
             probe_next: 0,
+            probed: Vec::new(),
             phases: Phases::default(),
         };
         s.order.decay = s.mode_decay(); // the search starts in its first mode
@@ -556,6 +560,7 @@ impl CdclSolver {
             self.phases.add_var();
             self.watches.extend([Vec::new(), Vec::new()]);
             self.bin_watches.extend([Vec::new(), Vec::new()]);
+            self.probed.extend([0, 0]);
             // A tiny random activity breaks the ties of the initial order at random.
             let activity = if randomise {
                 self.rng.next_f64() * 1e-5
