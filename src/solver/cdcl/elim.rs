@@ -8,7 +8,10 @@
 //! literals than the removed clauses had: on XOR chains (parity, Tseitin) resolving
 //! turns 3-literal clauses into 4-literal ones at an unchanged clause count, which made
 //! the search several times longer for minisat and native alike in our measurements.
-//! Candidates are the unassigned, unfrozen variables, cheapest first (fewest
+//! Candidates are the unassigned, unfrozen variables whose irredundant clauses changed
+//! since elimination last refused them (`DIRTY_ELIM` in `inprocess.rs`: the bound's
+//! answer depends on those clauses alone; every variable is a candidate in the first
+//! round), cheapest first (fewest
 //! `|occ(x)|·|occ(¬x)|` pairs) in a queue that follows the costs as they change
 //! (`elim_queue.rs`, MiniSat's `elim_heap`): when a variable goes, the variables of its
 //! removed clauses are queued again at their new costs, so a neighbour made cheap is tried
@@ -24,7 +27,7 @@
 
 use super::clause::CRef;
 use super::elim_queue::ElimQueue;
-use super::inprocess::Effort;
+use super::inprocess::{DIRTY_ELIM, Effort};
 use super::solver::{CdclSolver, SearchBudget};
 use crate::cnf::Lit;
 
@@ -59,7 +62,7 @@ impl CdclSolver {
     ) -> bool {
         let mut order = ElimQueue::new(self.num_vars() as usize);
         for v in 0..self.num_vars() {
-            if self.can_eliminate(v) {
+            if self.can_eliminate(v) && self.dirty[v as usize] & DIRTY_ELIM != 0 {
                 let cost = self.elim_cost(v);
                 order.update(v, cost);
             }
@@ -76,7 +79,12 @@ impl CdclSolver {
             }
             match self.try_eliminate(v, queue, effort) {
                 Err(()) => return false,
-                Ok(None) => {}
+                Ok(None) => {
+                    // The bound said no; it says so again until v's clauses change.
+                    if !effort.exhausted() {
+                        self.dirty[v as usize] &= !DIRTY_ELIM;
+                    }
+                }
                 Ok(Some(vars)) => {
                     if self.options.subsume
                         && !queue.is_empty()

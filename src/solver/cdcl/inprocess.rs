@@ -17,7 +17,9 @@
 //! literals, substitutes equivalent literals ([`super::equiv`]), then runs subsumption
 //! ([`super::subsume`]) and bounded variable elimination
 //! ([`super::elim`]), which interleave through a queue of clauses to check for
-//! subsumption. A unit found on the way is assigned and pushed through the occurrence
+//! subsumption. After the first round both look only at what changed: each variable
+//! carries dirty flags, set whenever an irredundant clause of it is added, shortened or
+//! removed, so a round after a quiet stretch of search costs little. A unit found on the way is assigned and pushed through the occurrence
 //! lists at once (satisfied clauses go, false literals are cut off). At the end, learnt
 //! clauses that mention an eliminated variable are deleted, the watches are rebuilt from
 //! the first two literals of each clause (which the watch invariant leaves non-false),
@@ -38,6 +40,13 @@ use crate::cnf::Lit;
 const FIRST_ROUND_STEPS: u64 = 30_000_000;
 /// Steps of every later round at least.
 const MIN_ROUND_STEPS: u64 = 1_000_000;
+
+/// Dirty flag: an irredundant clause of the variable was added, removed or shortened
+/// since elimination last tried it (trying it again may now succeed).
+pub(super) const DIRTY_ELIM: u8 = 1;
+/// Dirty flag: an irredundant clause of the variable was added or shortened since the
+/// last subsumption pass (the clauses that hold it may now subsume or be subsumed).
+pub(super) const DIRTY_SUBSUME: u8 = 2;
 
 /// The step budget of a round, shared by the techniques.
 pub(super) struct Effort {
@@ -134,7 +143,7 @@ impl CdclSolver {
     /// Subsumption and elimination in turns until neither has work or the effort is spent.
     fn simplify_occurrences(&mut self, effort: &mut Effort, budget: &SearchBudget) -> bool {
         let mut queue: Vec<CRef> = if self.options.subsume {
-            self.originals.clone()
+            self.subsumption_candidates()
         } else {
             Vec::new()
         };
@@ -150,6 +159,12 @@ impl CdclSolver {
             if !self.subsume_queue(&mut queue, effort) {
                 return false;
             }
+            // Clauses the effort did not reach wait for the next round.
+            for &c in &queue {
+                if !self.arena.is_deleted(c) {
+                    self.touch_added(c);
+                }
+            }
             queue.clear();
         }
         if self.ok
@@ -161,6 +176,32 @@ impl CdclSolver {
             return false;
         }
         self.ok
+    }
+
+    /// The irredundant clauses that hold a variable dirty for subsumption: a pair of
+    /// clauses of which one subsumes (or strengthens) the other has all its variables
+    /// in the longer clause, so when either clause is new since the last pass, the
+    /// shorter one holds a dirty variable and is a candidate. Clears the flags: what
+    /// changes from here on is marked again for the next round.
+    fn subsumption_candidates(&mut self) -> Vec<CRef> {
+        let arena = &self.arena;
+        let dirty = &self.dirty;
+        let queue: Vec<CRef> = self
+            .originals
+            .iter()
+            .copied()
+            .filter(|&c| {
+                !arena.is_deleted(c)
+                    && arena
+                        .lits(c)
+                        .iter()
+                        .any(|&x| dirty[(x >> 1) as usize] & DIRTY_SUBSUME != 0)
+            })
+            .collect();
+        for d in &mut self.dirty {
+            *d &= !DIRTY_SUBSUME;
+        }
+        queue
     }
 
     /// Builds the occurrence lists of the irredundant clauses and drops every watch.
@@ -248,6 +289,7 @@ impl CdclSolver {
                 if let Some(p) = &mut self.proof {
                     p.delete(self.arena.lits(c));
                 }
+                self.touch_removed(c);
                 // Drop c from the lists of the literals that go, add it to those that come.
                 let old: Vec<u32> = self.arena.lits(c).to_vec();
                 for &x in &old {
@@ -263,6 +305,7 @@ impl CdclSolver {
                 let lits = self.arena.lits_mut(c);
                 lits[..kept.len()].copy_from_slice(kept);
                 self.arena.shrink(c, kept.len());
+                self.touch_added(c);
                 true
             }
         }
@@ -295,9 +338,26 @@ impl CdclSolver {
                     self.occs[l.code()].push(c);
                 }
                 self.originals.push(c);
+                self.touch_added(c);
                 queue.push(c);
                 true
             }
+        }
+    }
+
+    /// Marks the variables of irredundant clause `c`, just added or shortened, dirty for
+    /// elimination and subsumption.
+    pub(super) fn touch_added(&mut self, c: CRef) {
+        for &x in self.arena.lits(c) {
+            self.dirty[(x >> 1) as usize] |= DIRTY_ELIM | DIRTY_SUBSUME;
+        }
+    }
+
+    /// Marks the variables of irredundant clause `c`, about to be removed or shortened,
+    /// dirty for elimination.
+    pub(super) fn touch_removed(&mut self, c: CRef) {
+        for &x in self.arena.lits(c) {
+            self.dirty[(x >> 1) as usize] |= DIRTY_ELIM;
         }
     }
 
@@ -358,5 +418,88 @@ impl CdclSolver {
         self.qhead = start_trail;
         self.occ_head = self.trail.len();
         self.proof_units = start_trail;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{DIRTY_ELIM, DIRTY_SUBSUME};
+    use crate::cnf::Lit;
+    use crate::solver::cdcl::solver::SearchBudget;
+    use crate::solver::cdcl::{CdclSolver, Options};
+
+    fn clause(d: &[i32]) -> Vec<Lit> {
+        d.iter().map(|&x| Lit::from_dimacs(x)).collect()
+    }
+
+    /// A solver whose rounds only subsume (nothing is eliminated or probed away).
+    fn subsuming(clauses: &[&[i32]]) -> CdclSolver {
+        let mut s = CdclSolver::with_options(Options {
+            elim: false,
+            probe: false,
+            ..Options::simplifying()
+        });
+        for c in clauses {
+            assert!(s.add_clause(&clause(c)));
+        }
+        s
+    }
+
+    #[test]
+    fn a_round_looks_only_at_what_changed_and_misses_no_new_pair() {
+        let mut s = subsuming(&[&[1, 2, 3], &[4, 5, 6], &[-1, -4, 7]]);
+        let budget = SearchBudget::default();
+        assert!(s.inprocess(&budget));
+        assert_eq!(s.stats.subsumed, 0);
+        assert!(s.dirty.iter().all(|d| d & DIRTY_SUBSUME == 0));
+        assert!(s.subsumption_candidates().is_empty(), "nothing new");
+        // A new clause that subsumes an old one.
+        assert!(s.add_clause(&clause(&[1, 2])));
+        assert!(s.inprocess(&budget));
+        assert_eq!(s.stats.subsumed, 1);
+        // A new clause that an old one subsumes: the old one holds only dirty variables.
+        assert!(s.add_clause(&clause(&[4, 5, 6, 8])));
+        assert!(s.inprocess(&budget));
+        assert_eq!(s.stats.subsumed, 2);
+        // A new clause that an old one strengthens: (4 5 ¬6) becomes (4 5).
+        assert!(s.add_clause(&clause(&[4, 5, -6])));
+        assert!(s.inprocess(&budget));
+        assert_eq!(s.stats.strengthened, 1);
+        // The strengthened clause is new in turn; once looked at, all is quiet.
+        assert!(s.inprocess(&budget));
+        assert!(s.subsumption_candidates().is_empty());
+    }
+
+    #[test]
+    fn elimination_tries_a_variable_again_only_when_its_clauses_changed() {
+        // x1 in three clauses of each sign with no tautology among the nine resolvents:
+        // more than the six clauses, so the bound refuses it. The others are frozen.
+        let mut s = CdclSolver::with_options(Options {
+            probe: false,
+            ..Options::simplifying()
+        });
+        for c in [
+            [1, 2, 3],
+            [1, 4, 5],
+            [1, 6, 7],
+            [-1, 8, 9],
+            [-1, 2, 5],
+            [-1, 4, 7],
+        ] {
+            assert!(s.add_clause(&clause(&c)));
+        }
+        for v in 1..9 {
+            s.freeze(crate::cnf::Var::new(v));
+        }
+        let budget = SearchBudget::default();
+        assert!(s.inprocess(&budget));
+        let x1 = 0;
+        assert!(!s.eliminated[x1], "the bound keeps x1");
+        assert_eq!(s.dirty[x1] & DIRTY_ELIM, 0, "x1 was tried and refused");
+        // Units satisfy three of its clauses: two resolvents for three clauses now.
+        assert!(s.add_clause(&clause(&[8])));
+        assert!(s.add_clause(&clause(&[2])));
+        assert!(s.inprocess(&budget));
+        assert!(s.eliminated[x1]);
     }
 }

@@ -39,6 +39,8 @@ impl CdclSolver {
         }
         if self.arena.is_learnt(c) {
             self.stats.deleted += 1;
+        } else {
+            self.touch_removed(c);
         }
         self.arena.delete(c);
     }

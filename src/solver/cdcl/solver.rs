@@ -371,6 +371,9 @@ pub struct CdclSolver {
     pub(super) eliminated: Vec<bool>,
     /// Per variable: how often frozen (frozen variables are never eliminated).
     pub(super) frozen: Vec<u32>,
+    /// Per variable: what changed in its irredundant clauses since the simplifiers last
+    /// looked ([`super::inprocess::DIRTY_ELIM`], [`super::inprocess::DIRTY_SUBSUME`]).
+    pub(super) dirty: Vec<u8>,
     /// The clauses removed by elimination, to extend models.
     pub(super) extension: Extension,
     /// Occurrence lists of the irredundant clauses, by literal code (only during a round).
@@ -445,6 +448,7 @@ impl CdclSolver {
             proof_units: 0,
             stats: Stats::default(),
             eliminated: Vec::new(),
+            dirty: Vec::new(),
             frozen: Vec::new(),
             extension: Extension::default(),
             occs: Vec::new(),
@@ -555,6 +559,8 @@ impl CdclSolver {
             self.seen.push(0);
             self.level_stamp.push(0);
             self.eliminated.push(false);
+            self.dirty
+                .push(super::inprocess::DIRTY_ELIM | super::inprocess::DIRTY_SUBSUME);
             self.frozen.push(0);
             self.marks.push(0);
             self.phases.add_var();
@@ -621,6 +627,7 @@ impl CdclSolver {
                 let c = self.arena.alloc(&clause, false);
                 self.attach(c);
                 self.originals.push(c);
+                self.touch_added(c);
             }
         }
         self.add_buf = clause;
@@ -958,6 +965,7 @@ impl CdclSolver {
 }
 
 /// The limits of one solve call, made absolute.
+#[derive(Default)]
 pub(super) struct SearchBudget {
     /// Stop after this instant.
     deadline: Option<Instant>,

@@ -6,12 +6,17 @@
 //! `C`'s side ("backward"): its literals are marked, and every clause in the occurrence
 //! lists of `C`'s rarest variable (both signs: a clause strengthened on `l` holds `¬l`,
 //! one strengthened on another literal holds `l`) is compared with the marks in one scan.
-//! Running this from every clause compares every pair, so the first pass of a round,
-//! which queues all irredundant clauses, also settles the forward direction (is a clause
-//! subsumed by an older one); after that, new resolvents and strengthened clauses are
-//! queued and checked backward only (a resolvent that an old clause subsumes stays until
-//! the next round's full pass). Shorter clauses go first, since they subsume most. Each comparison costs the length of the compared
-//! clause in effort steps; the queue stops when the round's effort is spent.
+//! Running this from every clause compares every pair, so the first pass of a round
+//! also settles the forward direction (is a clause subsumed by an older one). The first
+//! round queues every irredundant clause; later rounds queue only the clauses that hold
+//! a variable of a clause added or shortened since (`DIRTY_SUBSUME` in `inprocess.rs`):
+//! when `C` subsumes or strengthens `D`, every variable of `C` is in `D`, so if either
+//! clause is new, `C` holds a dirty variable and is queued (Kissat schedules its forward
+//! subsumption the same way). Resolvents and strengthened clauses made during the pass
+//! are queued and checked backward at once, and forward in the next round. Shorter
+//! clauses go first, since they subsume most. Each comparison costs the length of the
+//! compared clause in effort steps; the queue stops when the round's effort is spent, and
+//! the clauses it did not reach stay queued for the next round.
 //! Proof: a strengthened clause is a resolvent (RUP) and is added before the old one is
 //! deleted; a subsumed clause is just deleted.
 
@@ -33,10 +38,8 @@ impl CdclSolver {
         queue.retain(|&c| !arena.is_deleted(c));
         queue.sort_unstable_by_key(|&c| std::cmp::Reverse(arena.len(c)));
         queue.dedup();
-        while let Some(c) = queue.pop() {
-            if effort.exhausted() {
-                break;
-            }
+        while !effort.exhausted() {
+            let Some(c) = queue.pop() else { break };
             if self.arena.is_deleted(c) || self.arena.len(c) > CLAUSE_LIMIT {
                 continue;
             }

@@ -147,6 +147,9 @@ impl CdclSolver {
         let learnt = self.arena.is_learnt(c);
         let lbd = self.arena.lbd(c).min(kept.len() as u32);
         let (activity, used) = (self.arena.activity(c), self.arena.used(c));
+        if !learnt {
+            self.touch_removed(c);
+        }
         self.arena.delete(c);
         match kept.len() {
             0 => Vivified::Unsat,
@@ -170,6 +173,7 @@ impl CdclSolver {
                     self.learnts.push(d);
                 } else {
                     self.originals.push(d);
+                    self.touch_added(d);
                 }
                 self.arena.set_vivified(d);
                 self.attach(d);
