@@ -10,12 +10,13 @@
 //!
 //! Probes that cannot fail are skipped (as CaDiCaL and Kissat do): a literal implied by
 //! a probe that did not fail cannot fail either (its conflict would have been the
-//! other's), and a literal probed before fails now only if the formula changed since. Each
-//! literal remembers the formula's *epoch* when it was last probed or implied by a probe:
-//! the epoch counts the level-0 units, eliminated, substituted and strengthened
-//! variables and literals, and solve calls, so it moves whenever the binary implication
-//! graph or the fixed values may have. Learnt clauses do not move it (CaDiCaL's rule too).
-//! When nothing changed between two rounds, the second probes nothing.
+//! other's), and a literal probed before fails now only if the formula changed since.
+//! Each literal remembers the formula's *epoch* when it was last probed or implied by a
+//! probe: the epoch counts the level-0 units, eliminated and substituted variables,
+//! strengthened literals, vivified clauses and solve calls, so it moves whenever the
+//! binary implication graph or the fixed values may have. Learnt clauses do not move it
+//! (CaDiCaL's rule too). When nothing changed between two rounds, the second probes
+//! nothing.
 //!
 //! Effort: the propagations probing does, limited to the round's share of the search's
 //! propagations (at least one per two irredundant clauses, 10,000 to
@@ -102,7 +103,12 @@ impl CdclSolver {
     /// fail that did not before (see the module note).
     fn probe_epoch(&self) -> u64 {
         let s = &self.stats;
-        self.trail.len() as u64 + s.eliminated + s.substituted + s.strengthened + s.solves
+        self.trail.len() as u64
+            + s.eliminated
+            + s.substituted
+            + s.strengthened
+            + s.vivified
+            + s.solves
     }
 }
 
