@@ -28,8 +28,6 @@ fn cheaper(a: &Entry<u64>, b: &Entry<u64>) -> bool {
 pub(super) struct ElimQueue {
     /// The heap of variables with their costs, cheapest at the root.
     heap: IndexedHeap<u64>,
-    /// The cost each variable was queued with.
-    cost: Vec<u64>,
 }
 
 impl ElimQueue {
@@ -37,20 +35,12 @@ impl ElimQueue {
     pub fn new(num_vars: usize) -> ElimQueue {
         ElimQueue {
             heap: IndexedHeap::new(num_vars),
-            cost: vec![0; num_vars],
         }
     }
 
     /// Queues `v` with `cost`, or moves it to its new cost if it is queued already.
     pub fn update(&mut self, v: u32, cost: u64) {
-        let old = std::mem::replace(&mut self.cost[v as usize], cost);
-        if !self.heap.contains(v) {
-            self.heap.insert(v, cost, cheaper);
-        } else if cost < old {
-            self.heap.moved_up(v, cost, cheaper);
-        } else {
-            self.heap.moved_down(v, cost, cheaper);
-        }
+        self.heap.update(v, cost, cheaper);
     }
 
     /// Takes the cheapest variable out.

@@ -116,6 +116,21 @@ impl<K: Copy> IndexedHeap<K> {
         Some(top)
     }
 
+    /// Puts `v` into the heap with `key`, or moves it to `key` if it is there already.
+    pub fn update(&mut self, v: u32, key: K, before: impl Fn(&Entry<K>, &Entry<K>) -> bool) {
+        let p = self.position[v as usize];
+        if p == ABSENT {
+            self.insert(v, key, before);
+            return;
+        }
+        let old = std::mem::replace(&mut self.heap[p as usize].key, key);
+        if before(&self.heap[p as usize], &Entry { key: old, var: v }) {
+            self.sift_up(p as usize, before);
+        } else {
+            self.sift_down(p as usize, before);
+        }
+    }
+
     /// `v`'s key became `key`, which moves it forward in the order: sifts it up (if it is
     /// in the heap).
     #[inline]
@@ -124,16 +139,6 @@ impl<K: Copy> IndexedHeap<K> {
         if p != ABSENT {
             self.heap[p as usize].key = key;
             self.sift_up(p as usize, before);
-        }
-    }
-
-    /// `v`'s key became `key`, which moves it back in the order: sifts it down (if it is
-    /// in the heap).
-    pub fn moved_down(&mut self, v: u32, key: K, before: impl Fn(&Entry<K>, &Entry<K>) -> bool) {
-        let p = self.position[v as usize];
-        if p != ABSENT {
-            self.heap[p as usize].key = key;
-            self.sift_down(p as usize, before);
         }
     }
 

@@ -15,19 +15,21 @@
 //! A round removes the clauses satisfied at level 0 (the units go to the proof first),
 //! drops every watch, builds occurrence lists of the irredundant clauses, strips false
 //! literals, substitutes equivalent literals ([`super::equiv`]), then runs subsumption
-//! ([`super::subsume`]) and bounded variable elimination
-//! ([`super::elim`]), which interleave through a queue of clauses to check for
-//! subsumption. After the first round both look only at what changed: each variable
-//! carries dirty flags, set whenever an irredundant clause of it is added, shortened or
-//! removed, so a round after a quiet stretch of search costs little. A unit found on the way is assigned and pushed through the occurrence
-//! lists at once (satisfied clauses go, false literals are cut off). At the end, learnt
-//! clauses that mention an eliminated variable are deleted, the watches are rebuilt from
-//! the first two literals of each clause (which the watch invariant leaves non-false),
-//! and the new units are propagated over all clauses. With the watches back, failed-literal
-//! probing ([`super::probe`]) and vivification of learnt clauses ([`super::vivify`]) run,
-//! each limited to the same share of the search's propagations. Every addition, strengthening and
-//! deletion is written to the DRAT proof: resolvents and strengthened clauses are RUP,
-//! and a strengthened clause is added before its old version is deleted.
+//! ([`super::subsume`]) and bounded variable elimination ([`super::elim`]), which
+//! interleave through a queue of clauses to check for subsumption. After the first
+//! round both look only at what changed: each variable carries dirty flags, set
+//! whenever an irredundant clause of it is added, shortened or removed, so a round
+//! after a quiet stretch of search costs little. A unit found on the way is assigned
+//! and pushed through the occurrence lists at once (satisfied clauses go, false
+//! literals are cut off). At the end, learnt clauses that mention an eliminated
+//! variable are deleted, the watches are rebuilt from the first two literals of each
+//! clause (which the watch invariant leaves non-false), and the new units are
+//! propagated over all clauses. With the watches back, failed-literal probing
+//! ([`super::probe`]) and vivification of learnt clauses ([`super::vivify`]) run, each
+//! limited to the same share of the search's propagations. Every addition,
+//! strengthening and deletion is written to the DRAT proof: resolvents and strengthened
+//! clauses are RUP, and a strengthened clause is added before its old version is
+//! deleted.
 
 use super::clause::{CRef, NO_REASON};
 use super::solver::{CdclSolver, SearchBudget};
@@ -47,6 +49,8 @@ pub(super) const DIRTY_ELIM: u8 = 1;
 /// Dirty flag: an irredundant clause of the variable was added or shortened since the
 /// last subsumption pass (the clauses that hold it may now subsume or be subsumed).
 pub(super) const DIRTY_SUBSUME: u8 = 2;
+/// The flags of a variable whose clause was added or shortened.
+pub(super) const DIRTY_ADDED: u8 = DIRTY_ELIM | DIRTY_SUBSUME;
 
 /// The step budget of a round, shared by the techniques.
 pub(super) struct Effort {
@@ -159,10 +163,11 @@ impl CdclSolver {
             if !self.subsume_queue(&mut queue, effort) {
                 return false;
             }
-            // Clauses the effort did not reach wait for the next round.
+            // Clauses the effort did not reach wait for the next pass (elimination has
+            // nothing new to try on them).
             for &c in &queue {
                 if !self.arena.is_deleted(c) {
-                    self.touch_added(c);
+                    self.mark_dirty(c, DIRTY_SUBSUME);
                 }
             }
             queue.clear();
@@ -289,7 +294,7 @@ impl CdclSolver {
                 if let Some(p) = &mut self.proof {
                     p.delete(self.arena.lits(c));
                 }
-                self.touch_removed(c);
+                self.mark_dirty(c, DIRTY_ELIM);
                 // Drop c from the lists of the literals that go, add it to those that come.
                 let old: Vec<u32> = self.arena.lits(c).to_vec();
                 for &x in &old {
@@ -305,7 +310,7 @@ impl CdclSolver {
                 let lits = self.arena.lits_mut(c);
                 lits[..kept.len()].copy_from_slice(kept);
                 self.arena.shrink(c, kept.len());
-                self.touch_added(c);
+                self.mark_dirty(c, DIRTY_ADDED);
                 true
             }
         }
@@ -338,26 +343,18 @@ impl CdclSolver {
                     self.occs[l.code()].push(c);
                 }
                 self.originals.push(c);
-                self.touch_added(c);
+                self.mark_dirty(c, DIRTY_ADDED);
                 queue.push(c);
                 true
             }
         }
     }
 
-    /// Marks the variables of irredundant clause `c`, just added or shortened, dirty for
-    /// elimination and subsumption.
-    pub(super) fn touch_added(&mut self, c: CRef) {
+    /// Sets `flags` on the variables of irredundant clause `c`: [`DIRTY_ADDED`] when it was
+    /// just added or shortened, [`DIRTY_ELIM`] when it is about to be removed or shortened.
+    pub(super) fn mark_dirty(&mut self, c: CRef, flags: u8) {
         for &x in self.arena.lits(c) {
-            self.dirty[(x >> 1) as usize] |= DIRTY_ELIM | DIRTY_SUBSUME;
-        }
-    }
-
-    /// Marks the variables of irredundant clause `c`, about to be removed or shortened,
-    /// dirty for elimination.
-    pub(super) fn touch_removed(&mut self, c: CRef) {
-        for &x in self.arena.lits(c) {
-            self.dirty[(x >> 1) as usize] |= DIRTY_ELIM;
+            self.dirty[(x >> 1) as usize] |= flags;
         }
     }
 

@@ -40,7 +40,7 @@ impl CdclSolver {
         if self.arena.is_learnt(c) {
             self.stats.deleted += 1;
         } else {
-            self.touch_removed(c);
+            self.mark_dirty(c, super::inprocess::DIRTY_ELIM);
         }
         self.arena.delete(c);
     }

@@ -559,8 +559,7 @@ impl CdclSolver {
             self.seen.push(0);
             self.level_stamp.push(0);
             self.eliminated.push(false);
-            self.dirty
-                .push(super::inprocess::DIRTY_ELIM | super::inprocess::DIRTY_SUBSUME);
+            self.dirty.push(super::inprocess::DIRTY_ADDED);
             self.frozen.push(0);
             self.marks.push(0);
             self.phases.add_var();
@@ -627,7 +626,7 @@ impl CdclSolver {
                 let c = self.arena.alloc(&clause, false);
                 self.attach(c);
                 self.originals.push(c);
-                self.touch_added(c);
+                self.mark_dirty(c, super::inprocess::DIRTY_ADDED);
             }
         }
         self.add_buf = clause;

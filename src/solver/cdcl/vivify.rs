@@ -148,7 +148,7 @@ impl CdclSolver {
         let lbd = self.arena.lbd(c).min(kept.len() as u32);
         let (activity, used) = (self.arena.activity(c), self.arena.used(c));
         if !learnt {
-            self.touch_removed(c);
+            self.mark_dirty(c, super::inprocess::DIRTY_ELIM);
         }
         self.arena.delete(c);
         match kept.len() {
@@ -173,7 +173,7 @@ impl CdclSolver {
                     self.learnts.push(d);
                 } else {
                     self.originals.push(d);
-                    self.touch_added(d);
+                    self.mark_dirty(d, super::inprocess::DIRTY_ADDED);
                 }
                 self.arena.set_vivified(d);
                 self.attach(d);
