@@ -102,6 +102,27 @@ proptest! {
             s => prop_assert!(false, "unexpected {s}"),
         }
     }
+
+    #[test]
+    fn units_at_the_end_are_added_first_and_proofs_stay_right(vars in 10u32..50, units in 1usize..6, seed in any::<u64>()) {
+        // Native adds a formula's units before its other clauses, dropping the clauses they
+        // satisfy and cutting the literals they falsify (the shortened clauses go to the
+        // proof). Units placed last, as a puzzle encoding puts its givens, exercise that.
+        let base = random_ksat(vars, (vars as f64 * 4.0) as usize, 3, seed);
+        let mut clauses: Vec<Vec<i32>> = base.clauses().map(|c| c.iter().map(|l| l.dimacs() as i32).collect()).collect();
+        for i in 0..units {
+            let v = 1 + ((seed >> (8 * i)) % u64::from(vars)) as i32;
+            clauses.push(vec![if (seed >> (40 + i)) & 1 == 0 { v } else { -v }]);
+        }
+        let cnf = Cnf::from_dimacs_clauses(vars, &clauses);
+        let out = NativeSolver::default().solve(&cnf, &Limits::default());
+        match out.status {
+            Status::Sat => prop_assert!(check_model(&cnf, out.model.as_ref().unwrap()).is_ok()),
+            Status::Unsat => assert_unsat_with_verified_proof(&cnf, seed % 2 == 1),
+            s => prop_assert!(false, "unexpected {s}"),
+        }
+        prop_assert_eq!(out.status, DpllSolver.solve(&cnf, &Limits::default()).status);
+    }
 }
 
 #[test]

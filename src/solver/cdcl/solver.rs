@@ -514,7 +514,12 @@ impl CdclSolver {
         for (list, n) in self.bin_watches.iter_mut().zip(binary) {
             list.reserve(n as usize);
         }
-        for clause in cnf.clauses() {
+        // Units first: the clauses they satisfy are then dropped as they come, and the
+        // literals they falsify are cut off, instead of being stored, watched and removed
+        // again by the first simplification round (a puzzle's givens satisfy most of its
+        // clauses). The other clauses keep their order.
+        let units = cnf.clauses().filter(|c| c.len() == 1);
+        for clause in units.chain(cnf.clauses().filter(|c| c.len() != 1)) {
             if !self.add_clause(clause) {
                 return false;
             }
