@@ -144,7 +144,10 @@ impl CdclSolver {
             .count();
         let long_bound = removed_long + self.options.elim_bound;
         let mut added_long = 0;
-        let mut resolvents: Vec<Vec<u32>> = Vec::new();
+        // The resolvents kept so far, one after another in `lits`, each ending at its
+        // entry of `ends` (one buffer for all, not a vector per pair).
+        let mut lits: Vec<u32> = Vec::new();
+        let mut ends: Vec<usize> = Vec::new();
         for &p in &pos {
             for &x in self.arena.lits(p) {
                 self.marks[(x >> 1) as usize] = if x & 1 == 0 { 1 } else { -1 };
@@ -152,13 +155,14 @@ impl CdclSolver {
             let mut give_up = false;
             for &q in &neg {
                 effort.steps += self.arena.len(q) as u64;
-                let mut resolvent: Vec<u32> = self
-                    .arena
-                    .lits(p)
-                    .iter()
-                    .copied()
-                    .filter(|&x| (x >> 1) != v)
-                    .collect();
+                let start = lits.len();
+                lits.extend(
+                    self.arena
+                        .lits(p)
+                        .iter()
+                        .copied()
+                        .filter(|&x| (x >> 1) != v),
+                );
                 let mut tautology = false;
                 for &y in self.arena.lits(q) {
                     if (y >> 1) == v {
@@ -170,16 +174,18 @@ impl CdclSolver {
                         tautology = true;
                         break;
                     } else if m == 0 {
-                        resolvent.push(y);
+                        lits.push(y);
                     }
                 }
                 if tautology {
+                    lits.truncate(start);
                     continue;
                 }
-                added_lits += resolvent.len();
-                added_long += usize::from(resolvent.len() > 2);
-                if resolvent.len() > self.options.elim_clause_limit
-                    || resolvents.len() >= bound
+                let len = lits.len() - start;
+                added_lits += len;
+                added_long += usize::from(len > 2);
+                if len > self.options.elim_clause_limit
+                    || ends.len() >= bound
                     || (self.options.elim_lit_bound && added_lits > lit_bound)
                     || (self.options.elim_long_bound && added_long > long_bound)
                     || effort.exhausted()
@@ -187,7 +193,7 @@ impl CdclSolver {
                     give_up = true;
                     break;
                 }
-                resolvents.push(resolvent);
+                ends.push(lits.len());
             }
             for &x in self.arena.lits(p) {
                 self.marks[(x >> 1) as usize] = 0;
@@ -199,11 +205,13 @@ impl CdclSolver {
 
         // Eliminate: resolvents first (they are RUP while their antecedents exist), then
         // the old clauses go onto the extension stack and out of the formula.
-        for r in &resolvents {
+        let mut start = 0;
+        for &end in &ends {
             self.stats.resolvents += 1;
-            if !self.add_derived(r, queue) {
+            if !self.add_derived(&lits[start..end], queue) {
                 return Err(());
             }
+            start = end;
         }
         let mut vars = Vec::new();
         for (list, witness) in [

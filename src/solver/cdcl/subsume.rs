@@ -38,12 +38,13 @@ impl CdclSolver {
         queue.retain(|&c| !arena.is_deleted(c));
         queue.sort_unstable_by_key(|&c| std::cmp::Reverse(arena.len(c)));
         queue.dedup();
+        let mut scratch = Scratch::default();
         while !effort.exhausted() {
             let Some(c) = queue.pop() else { break };
             if self.arena.is_deleted(c) || self.arena.len(c) > CLAUSE_LIMIT {
                 continue;
             }
-            if !self.subsume_from(c, queue, effort) || !self.flush_units() {
+            if !self.subsume_from(c, queue, effort, &mut scratch) || !self.flush_units() {
                 return false;
             }
         }
@@ -52,8 +53,17 @@ impl CdclSolver {
 
     /// Removes or strengthens every clause that `c` subsumes or self-subsumes; queues the
     /// strengthened ones. Returns false on the empty clause.
-    fn subsume_from(&mut self, c: CRef, queue: &mut Vec<CRef>, effort: &mut Effort) -> bool {
-        let lits: Vec<u32> = self.arena.lits(c).to_vec();
+    fn subsume_from(
+        &mut self,
+        c: CRef,
+        queue: &mut Vec<CRef>,
+        effort: &mut Effort,
+        scratch: &mut Scratch,
+    ) -> bool {
+        let lits = &mut scratch.lits;
+        lits.clear();
+        lits.extend_from_slice(self.arena.lits(c));
+        let lits = &*lits;
         // The variable of c with the fewest occurrences (both signs).
         let Some(&pivot) = lits
             .iter()
@@ -64,13 +74,15 @@ impl CdclSolver {
         if self.occs[pivot as usize].len() + self.occs[(pivot ^ 1) as usize].len() > OCC_LIMIT {
             return true;
         }
-        for &x in &lits {
+        for &x in lits {
             self.marks[(x >> 1) as usize] = if x & 1 == 0 { 1 } else { -1 };
         }
         let mut ok = true;
         'sides: for side in [pivot, pivot ^ 1] {
-            let list = self.occs[side as usize].clone();
-            for d in list {
+            let list = &mut scratch.list;
+            list.clear();
+            list.extend_from_slice(&self.occs[side as usize]);
+            for &d in list.iter() {
                 if d == c || self.arena.is_deleted(d) || self.arena.len(d) < lits.len() {
                     continue;
                 }
@@ -124,9 +136,18 @@ impl CdclSolver {
                 }
             }
         }
-        for &x in &lits {
+        for &x in lits {
             self.marks[(x >> 1) as usize] = 0;
         }
         ok
     }
+}
+
+/// Buffers reused from clause to clause by [`CdclSolver::subsume_queue`].
+#[derive(Default)]
+struct Scratch {
+    /// The literals of the clause subsumption starts from.
+    lits: Vec<u32>,
+    /// The occurrence list being scanned (a copy: strengthening edits the lists).
+    list: Vec<CRef>,
 }
