@@ -342,12 +342,18 @@ impl CdclSolver {
                 for l in &kept {
                     self.occs[l.code()].push(c);
                 }
-                self.originals.push(c);
-                self.mark_dirty(c, DIRTY_ADDED);
+                self.push_original(c);
                 queue.push(c);
                 true
             }
         }
+    }
+
+    /// Enters irredundant clause `c` into the formula: its variables become dirty for
+    /// both simplifiers (the one way clauses join `originals`).
+    pub(super) fn push_original(&mut self, c: CRef) {
+        self.originals.push(c);
+        self.mark_dirty(c, DIRTY_ADDED);
     }
 
     /// Sets `flags` on the variables of irredundant clause `c`: [`DIRTY_ADDED`] when it was

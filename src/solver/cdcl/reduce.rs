@@ -39,7 +39,14 @@ impl CdclSolver {
         }
         if self.arena.is_learnt(c) {
             self.stats.deleted += 1;
-        } else {
+        }
+        self.free_clause(c);
+    }
+
+    /// Frees clause `c` in the arena, without a word to the proof (the callers log it):
+    /// an irredundant clause's variables lost a clause, so elimination may try them again.
+    pub(super) fn free_clause(&mut self, c: CRef) {
+        if !self.arena.is_learnt(c) {
             self.mark_dirty(c, super::inprocess::DIRTY_ELIM);
         }
         self.arena.delete(c);

@@ -630,8 +630,7 @@ impl CdclSolver {
             _ => {
                 let c = self.arena.alloc(&clause, false);
                 self.attach(c);
-                self.originals.push(c);
-                self.mark_dirty(c, super::inprocess::DIRTY_ADDED);
+                self.push_original(c);
             }
         }
         self.add_buf = clause;

@@ -147,10 +147,7 @@ impl CdclSolver {
         let learnt = self.arena.is_learnt(c);
         let lbd = self.arena.lbd(c).min(kept.len() as u32);
         let (activity, used) = (self.arena.activity(c), self.arena.used(c));
-        if !learnt {
-            self.mark_dirty(c, super::inprocess::DIRTY_ELIM);
-        }
-        self.arena.delete(c);
+        self.free_clause(c);
         match kept.len() {
             0 => Vivified::Unsat,
             1 => {
@@ -172,8 +169,7 @@ impl CdclSolver {
                     self.arena.set_used(d, used);
                     self.learnts.push(d);
                 } else {
-                    self.originals.push(d);
-                    self.mark_dirty(d, super::inprocess::DIRTY_ADDED);
+                    self.push_original(d);
                 }
                 self.arena.set_vivified(d);
                 self.attach(d);
