@@ -24,29 +24,16 @@ impl CdclSolver {
     /// reason of a level-0 unit) and marks the ones learnt in this call as earlier.
     pub(super) fn forget_earlier_learnts(&mut self) {
         debug_assert_eq!(self.decision_level(), 0);
-        let mut watched: Vec<u32> = Vec::new();
         let learnts = std::mem::take(&mut self.learnts);
         for c in learnts {
             if self.arena.is_earlier(c) && !self.locked(c) {
-                let lits = self.arena.lits(c);
-                watched.extend_from_slice(&lits[..2]);
                 self.remove_clause(c);
             } else {
                 self.arena.set_earlier(c);
                 self.learnts.push(c);
             }
         }
-        if watched.is_empty() {
-            return;
-        }
-        watched.sort_unstable();
-        watched.dedup();
-        for &l in &watched {
-            let arena = &self.arena;
-            self.watches[l as usize].retain(|w| !arena.is_deleted(w.cref));
-            self.bin_watches[l as usize].retain(|w| !arena.is_deleted(w.cref));
-        }
-        self.maybe_compact();
+        self.after_deletions();
     }
 }
 

@@ -214,6 +214,7 @@ impl CdclSolver {
         for list in self.watches.iter_mut().chain(self.bin_watches.iter_mut()) {
             list.clear();
         }
+        self.smudged.clear();
         self.occs = vec![Vec::new(); 2 * self.num_vars() as usize];
         for &c in &self.originals {
             for &x in self.arena.lits(c) {
@@ -410,6 +411,7 @@ impl CdclSolver {
         for list in self.watches.iter_mut().chain(self.bin_watches.iter_mut()) {
             list.clear();
         }
+        self.smudged.clear();
         // Compact while no watcher needs relocating.
         self.maybe_compact();
         for i in 0..self.originals.len() {

@@ -45,10 +45,13 @@ impl CdclSolver {
 
     /// Frees clause `c` in the arena, without a word to the proof (the callers log it):
     /// an irredundant clause's variables lost a clause, so elimination may try them again.
+    /// Its watched literals' lists are smudged, for the next purge.
     pub(super) fn free_clause(&mut self, c: CRef) {
         if !self.arena.is_learnt(c) {
             self.mark_dirty(c, super::inprocess::DIRTY_ELIM);
         }
+        let lits = self.arena.lits(c);
+        self.smudged.extend_from_slice(&lits[..lits.len().min(2)]);
         self.arena.delete(c);
     }
 
@@ -123,10 +126,23 @@ impl CdclSolver {
     }
 
     /// Purges watchers of deleted clauses; compacts the arena when it is 20% garbage.
-    fn after_deletions(&mut self) {
-        watch::purge_deleted(&mut self.watches, &self.arena);
-        watch::purge_deleted(&mut self.bin_watches, &self.arena);
+    pub(super) fn after_deletions(&mut self) {
+        self.purge_smudged();
         self.maybe_compact();
+    }
+
+    /// Drops the watchers of deleted clauses from the smudged lists, the only ones that
+    /// can hold them: a purge costs in proportion to what was deleted, not to the
+    /// formula (MiniSat's `OccLists::smudge`).
+    pub(super) fn purge_smudged(&mut self) {
+        let mut smudged = std::mem::take(&mut self.smudged);
+        watch::purge_lists(
+            &mut smudged,
+            &mut self.watches,
+            &mut self.bin_watches,
+            &self.arena,
+        );
+        self.smudged = smudged;
     }
 
     /// Compacts the arena once deleted clauses hold a fifth of it.
@@ -138,6 +154,7 @@ impl CdclSolver {
 
     /// Copies the live clauses into a fresh arena and rewrites every reference.
     pub(super) fn compact(&mut self) {
+        self.purge_smudged();
         let mut from = std::mem::take(&mut self.arena);
         let mut to = ClauseArena::with_capacity(from.size() - from.wasted());
         watch::relocate_all(&mut self.watches, &mut from, &mut to);

@@ -291,6 +291,9 @@ pub struct CdclSolver {
     pub(super) watches: Vec<Vec<Watcher>>,
     /// `bin_watches[l]`: binary clauses containing `l`, the blocker being the other literal.
     pub(super) bin_watches: Vec<Vec<Watcher>>,
+    /// Literals whose watch lists may hold watchers of deleted clauses: the first two
+    /// literals (the watched ones) of every clause freed since the last purge.
+    pub(super) smudged: Vec<u32>,
     /// False once the clauses alone are unsatisfiable (every later call answers UNSAT).
     pub(super) ok: bool,
 
@@ -453,6 +456,7 @@ impl CdclSolver {
             extension: Extension::default(),
             occs: Vec::new(),
             marks: Vec::new(),
+            smudged: Vec::new(),
             next_inprocess: first_round,
             inprocess_propagations: 0,
             occ_head: 0,
@@ -792,6 +796,20 @@ impl CdclSolver {
             cref: c,
             blocker: a,
         });
+    }
+
+    /// Drops the two watchers of clause `c` at once (before the clause is freed while
+    /// propagation goes on: a freed clause left watched would have its watches moved to
+    /// lists the purge does not look at).
+    pub(super) fn detach(&mut self, c: CRef) {
+        let lists = if self.arena.len(c) == 2 {
+            &mut self.bin_watches
+        } else {
+            &mut self.watches
+        };
+        for &l in &self.arena.lits(c)[..2] {
+            lists[l as usize].retain(|w| w.cref != c);
+        }
     }
 
     /// Bumps the activity of learnt clause `c`.

@@ -17,7 +17,6 @@
 
 use super::clause::{CRef, ClauseArena, NO_REASON};
 use super::solver::CdclSolver;
-use super::watch;
 use crate::cnf::Lit;
 
 /// Propagations a vivification round may always use.
@@ -100,8 +99,7 @@ impl CdclSolver {
                 &mut self.originals
             };
             list.retain(|&c| !arena.is_deleted(c));
-            watch::purge_deleted(&mut self.watches, &self.arena);
-            watch::purge_deleted(&mut self.bin_watches, &self.arena);
+            self.purge_smudged();
         }
         ok
     }
@@ -147,6 +145,7 @@ impl CdclSolver {
         let learnt = self.arena.is_learnt(c);
         let lbd = self.arena.lbd(c).min(kept.len() as u32);
         let (activity, used) = (self.arena.activity(c), self.arena.used(c));
+        self.detach(c);
         self.free_clause(c);
         match kept.len() {
             0 => Vivified::Unsat,

@@ -21,11 +21,29 @@ pub struct Watcher {
     pub blocker: u32,
 }
 
-/// Drops every watcher of a deleted clause from `lists`.
-pub fn purge_deleted(lists: &mut [Vec<Watcher>], arena: &ClauseArena) {
-    for list in lists {
-        list.retain(|w| !arena.is_deleted(w.cref));
+/// Drops every watcher of a deleted clause from the long and binary lists of the
+/// literals in `smudged` (the lists of the other literals must hold none), and empties it.
+pub fn purge_lists(
+    smudged: &mut Vec<u32>,
+    watches: &mut [Vec<Watcher>],
+    bin_watches: &mut [Vec<Watcher>],
+    arena: &ClauseArena,
+) {
+    smudged.sort_unstable();
+    smudged.dedup();
+    for &l in smudged.iter() {
+        watches[l as usize].retain(|w| !arena.is_deleted(w.cref));
+        bin_watches[l as usize].retain(|w| !arena.is_deleted(w.cref));
     }
+    smudged.clear();
+    debug_assert!(
+        watches
+            .iter()
+            .chain(bin_watches.iter())
+            .flatten()
+            .all(|w| !arena.is_deleted(w.cref)),
+        "a watcher of a deleted clause outside the smudged lists"
+    );
 }
 
 /// Rewrites every watcher to its clause's place in the compacted arena `to`.
