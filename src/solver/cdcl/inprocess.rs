@@ -215,7 +215,16 @@ impl CdclSolver {
             list.clear();
         }
         self.smudged.clear();
-        self.occs = vec![Vec::new(); 2 * self.num_vars() as usize];
+        let mut counts = vec![0u32; 2 * self.num_vars() as usize];
+        for &c in &self.originals {
+            for &x in self.arena.lits(c) {
+                counts[x as usize] += 1;
+            }
+        }
+        self.occs = counts
+            .iter()
+            .map(|&n| Vec::with_capacity(n as usize))
+            .collect();
         for &c in &self.originals {
             for &x in self.arena.lits(c) {
                 self.occs[x as usize].push(c);
