@@ -211,10 +211,7 @@ impl CdclSolver {
 
     /// Builds the occurrence lists of the irredundant clauses and drops every watch.
     fn connect_occurrences(&mut self) {
-        for list in self.watches.iter_mut().chain(self.bin_watches.iter_mut()) {
-            list.clear();
-        }
-        self.smudged.clear();
+        self.drop_watches();
         let mut counts = vec![0u32; 2 * self.num_vars() as usize];
         for &c in &self.originals {
             for &x in self.arena.lits(c) {
@@ -417,10 +414,7 @@ impl CdclSolver {
             }
         }
         self.learnts = kept;
-        for list in self.watches.iter_mut().chain(self.bin_watches.iter_mut()) {
-            list.clear();
-        }
-        self.smudged.clear();
+        self.drop_watches();
         // Compact while no watcher needs relocating.
         self.maybe_compact();
         for i in 0..self.originals.len() {

@@ -135,14 +135,21 @@ impl CdclSolver {
     /// can hold them: a purge costs in proportion to what was deleted, not to the
     /// formula (MiniSat's `OccLists::smudge`).
     pub(super) fn purge_smudged(&mut self) {
-        let mut smudged = std::mem::take(&mut self.smudged);
         watch::purge_lists(
-            &mut smudged,
+            &mut self.smudged,
             &mut self.watches,
             &mut self.bin_watches,
             &self.arena,
         );
-        self.smudged = smudged;
+    }
+
+    /// Empties every watch list (before the watches are rebuilt): nothing is left to
+    /// purge either.
+    pub(super) fn drop_watches(&mut self) {
+        for list in self.watches.iter_mut().chain(self.bin_watches.iter_mut()) {
+            list.clear();
+        }
+        self.smudged.clear();
     }
 
     /// Compacts the arena once deleted clauses hold a fifth of it.
