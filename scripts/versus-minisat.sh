@@ -9,9 +9,10 @@
 #   color     3-colouring of 40 flat random graphs, 400 vertices, 960 edges, planted (SAT)
 #   tseitin   Tseitin parity of 6 random 4-regular graphs on 26 vertices (UNSAT)
 #   parity    8 pairs of XOR chains over 32 inputs asserted different (UNSAT)
-#   factor    18-bit array multipliers of 11 semiprimes (SAT), 20-bit of 2 primes (UNSAT)
+#   factor    18-bit array multipliers of 38 semiprimes (SAT), 20-bit of 5 primes (UNSAT)
 #   order     ordering principle GT_n, n = 16, 18, 20, 22 (UNSAT)
-#   counter   BMC of a counter with a free increment and a redundant twin (UNSAT)
+#   counter   BMC of 9-, 10- and 11-bit counters with a free increment and a redundant
+#             twin, 100 to 200 steps (18 formulas, UNSAT)
 # Each run has a CPU-time limit of TIMEOUT seconds (default 30, by `timeout` on wall time,
 # which on an idle machine is the same). The CPU time of a run is user + system of the
 # solver process as reported by GNU time (the kernel's rusage of the reaped child). Per
@@ -105,9 +106,30 @@ for fam in $FAMILIES; do
         done
         gen factor fac20-prime1 factor 20 1000000007
         gen factor fac20-prime2 factor 20 998244353
+        # 27 more semiprimes of two random 17-18-bit primes and 3 more 31-bit primes
+        # (Python's random.Random(2026), drawn before any was solved): 13 formulas
+        # alone were the luck of 13 searches (README).
+        i=12
+        for n in 25056633479 17677709657 20808530357 29264473781 9097911499 61201060931 \
+            51249668047 39724804943 19490214061 38380452287 46125501581 37982065369 \
+            16607484379 16010101483 7781223647 11829935647 31209567937 32366595733 \
+            16837546417 26291533673 37306013813 42905881189 31946384837 29259547729 \
+            57635326297 18847029139 8658105007; do
+            gen factor "fac18-sat$i" factor 18 "$n"
+            i=$((i + 1))
+        done
+        i=3
+        for n in 1488929809 955840159 1671801503; do
+            gen factor "fac20-prime$i" factor 20 "$n"
+            i=$((i + 1))
+        done
         ;;
     order) for n in 16 18 20 22; do gen order "order$n" order "$n"; done ;;
-    counter) gen counter cnt-9-120 counter 9 120 121 && gen counter cnt-10-160 counter 10 160 161 ;;
+    counter)
+        for b in 9 10 11; do
+            for n in 100 120 140 160 180 200; do gen counter "cnt-$b-$n" counter "$b" "$n" $((n + 1)); done
+        done
+        ;;
     *) echo "unknown family $fam" >&2 && exit 2 ;;
     esac
     if ((SHUFFLE > 0)); then

@@ -147,6 +147,7 @@ fn configs() -> Vec<(&'static str, Options)> {
                 restarts: RestartPolicy::Glucose,
                 target_phase: false,
                 elim_long_bound: true,
+                elim_lit_slack: 0,
                 bump_reasons: false,
                 first_reduce: 40,
                 reduce_increment: 20,

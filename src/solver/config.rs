@@ -183,6 +183,10 @@ pub const NATIVE_KEYS: &[(&str, &str)] = &[
         "elim-lits",
         "on or off (elimination may not add literals either)",
     ),
+    (
+        "elim-slack",
+        "an integer 0..=1000 (literals an elimination may add under elim-lits)",
+    ),
     ("elim-long", "on or off (nor clauses longer than 2)"),
     (
         "inprocess-first",
@@ -292,6 +296,7 @@ pub fn native_options(solver: &str, settings: &[(String, String)]) -> Result<Opt
             }
             "elim-bound" => o.elim_bound = int(0, 1000)? as usize,
             "elim-lits" => o.elim_lit_bound = switch()?,
+            "elim-slack" => o.elim_lit_slack = int(0, 1000)? as usize,
             "elim-long" => o.elim_long_bound = switch()?,
             "inprocess-first" => o.inprocess_first = int(0, 100_000_000)?,
             "inprocess-interval" => o.inprocess_interval = int(1, 100_000_000)?,
@@ -378,14 +383,16 @@ mod tests {
         assert!(o.inprocess && o.elim && o.subsume && o.probe && !o.vivify);
         assert!(!o.tiers && !o.rephase && o.reduce_activity && o.forget_between_calls);
         assert!(o.target_phase && !o.elim_long_bound && o.first_reduce == 1000);
+        assert!(o.elim_lit_bound && o.elim_lit_slack == 1);
         assert!(o.bump_reasons && !o.mode_scores && !o.vivify_irred && o.focused_decay.is_none());
         assert_eq!(o.restarts, RestartPolicy::Modes { unit: 100 });
         // The search native had before (issue 16's last rounds), by name.
         let spec = Spec::parse(
-            "n:restart=glucose,target=off,elim-long=on,first-reduce=2000,bump-reasons=off",
+            "n:restart=glucose,target=off,elim-long=on,elim-slack=0,first-reduce=2000,bump-reasons=off",
         );
         let o = native_options("n", &spec.unwrap().settings).unwrap();
         assert!(!o.target_phase && o.elim_long_bound && o.first_reduce == 2000);
+        assert_eq!(o.elim_lit_slack, 0);
         assert!(!o.bump_reasons);
         assert_eq!(o.restarts, RestartPolicy::Glucose);
         let spec = Spec::parse("n:mode-scores=on,focused-decay=0.8,vivify-irred=on").unwrap();

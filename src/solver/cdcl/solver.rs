@@ -72,6 +72,9 @@ pub struct Options {
     /// Elimination may not add more literals than it removes (beyond `elim_bound`
     /// clauses of 3 literals), see `elim.rs`.
     pub elim_lit_bound: bool,
+    /// Literals an elimination may add beyond those it removes, under `elim_lit_bound`
+    /// (see `elim.rs`): 1 in [`Options::simplifying`], 0 in the plain engine.
+    pub elim_lit_slack: usize,
     /// Elimination may not add more non-binary clauses than it removes (beyond
     /// `elim_bound`), see `elim.rs`; off in [`Options::simplifying`].
     pub elim_long_bound: bool,
@@ -140,6 +143,7 @@ impl Default for Options {
             subsume: true,
             elim_bound: 0,
             elim_lit_bound: true,
+            elim_lit_slack: 0,
             elim_long_bound: true,
             elim_clause_limit: 100,
             elim_occ_limit: 1000,
@@ -181,6 +185,7 @@ impl Options {
             target_phase: true,
             bump_reasons: true,
             elim_long_bound: false,
+            elim_lit_slack: 1,
             first_reduce: 1000,
             rephase: false,
             vivify: false,
