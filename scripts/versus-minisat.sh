@@ -6,7 +6,7 @@
 #   random    random 3-SAT, 250 variables, 1065 clauses (ratio 4.26), 10 seeds
 #   sudoku25  10 25x25 sudokus, 55% blanked out of random full grids, extended encoding
 #   php       pigeonhole 9/8 and 10/9
-#   color     3-colouring of 40 flat random graphs, 400 vertices, 960 edges, planted (SAT)
+#   color     3-colouring of 200 flat random graphs, 400 vertices, 960 edges, planted (SAT)
 #   tseitin   Tseitin parity of 6 random 4-regular graphs on 26 vertices (UNSAT)
 #   parity    8 pairs of XOR chains over 32 inputs asserted different (UNSAT)
 #   factor    18-bit array multipliers of 38 semiprimes (SAT), 20-bit of 5 primes (UNSAT)
@@ -91,7 +91,7 @@ for fam in $FAMILIES; do
         "$BENCH" encode "$WORK/sudoku25.txt" --encoding extended -o "$WORK/sudoku25" >/dev/null
         ;;
     php) gen php php-9-8 php 9 8 && gen php php-10-9 php 10 9 ;;
-    color) for s in $(seq 1 40); do gen color "flat400-$s" color 400 960 3 "$s"; done ;;
+    color) for s in $(seq 1 200); do gen color "flat400-$s" color 400 960 3 "$s"; done ;;
     tseitin) for s in $(seq 1 6); do gen tseitin "ts26-$s" tseitin 26 4 "$s"; done ;;
     parity) for s in $(seq 1 8); do gen parity "par32-$s" parity 32 "$s"; done ;;
     factor)
