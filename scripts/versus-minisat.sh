@@ -98,19 +98,13 @@ for fam in $FAMILIES; do
         gen factor fac18-sat1 factor 18 $((104729 * 130363))
         gen factor fac18-sat2 factor 18 $((199999 * 180001))
         gen factor fac18-sat3 factor 18 $((131071 * 65521))
+        # From sat12 on, and from prime3 on: 27 more semiprimes of two random 17-18-bit
+        # primes and 3 more 31-bit primes (Python's random.Random(2026), drawn before
+        # any was solved), since 13 formulas alone were the luck of 13 searches (README).
         i=4
         for n in 27438170917 48791989537 46281189337 29970247207 13553796913 27159099197 \
-            8953380829 13369903189; do
-            gen factor "fac18-sat$i" factor 18 "$n"
-            i=$((i + 1))
-        done
-        gen factor fac20-prime1 factor 20 1000000007
-        gen factor fac20-prime2 factor 20 998244353
-        # 27 more semiprimes of two random 17-18-bit primes and 3 more 31-bit primes
-        # (Python's random.Random(2026), drawn before any was solved): 13 formulas
-        # alone were the luck of 13 searches (README).
-        i=12
-        for n in 25056633479 17677709657 20808530357 29264473781 9097911499 61201060931 \
+            8953380829 13369903189 \
+            25056633479 17677709657 20808530357 29264473781 9097911499 61201060931 \
             51249668047 39724804943 19490214061 38380452287 46125501581 37982065369 \
             16607484379 16010101483 7781223647 11829935647 31209567937 32366595733 \
             16837546417 26291533673 37306013813 42905881189 31946384837 29259547729 \
@@ -118,8 +112,8 @@ for fam in $FAMILIES; do
             gen factor "fac18-sat$i" factor 18 "$n"
             i=$((i + 1))
         done
-        i=3
-        for n in 1488929809 955840159 1671801503; do
+        i=1
+        for n in 1000000007 998244353 1488929809 955840159 1671801503; do
             gen factor "fac20-prime$i" factor 20 "$n"
             i=$((i + 1))
         done

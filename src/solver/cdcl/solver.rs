@@ -69,8 +69,8 @@ pub struct Options {
     pub subsume: bool,
     /// Clauses an elimination may add beyond those it removes (SatELite's bound: 0).
     pub elim_bound: usize,
-    /// Elimination may not add more literals than it removes (beyond `elim_bound`
-    /// clauses of 3 literals), see `elim.rs`.
+    /// Elimination may not add more literals than it removes (beyond `elim_lit_slack`
+    /// and `elim_bound` clauses of 3 literals), see `elim.rs`.
     pub elim_lit_bound: bool,
     /// Literals an elimination may add beyond those it removes, under `elim_lit_bound`
     /// (see `elim.rs`): 1 in [`Options::simplifying`], 0 in the plain engine.
