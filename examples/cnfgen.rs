@@ -17,6 +17,14 @@
 //! cnfgen counter BITS STEPS TARGET       BMC of a BITS-bit counter that may or may not
 //!                                        count up each step: can it show TARGET after
 //!                                        STEPS steps? (SAT iff TARGET <= STEPS)
+//! cnfgen mult-comm BITS                 miter: a·b = b·a, array multipliers (UNSAT)
+//! cnfgen mult-assoc BITS                miter: (a·b)·c = a·(b·c) mod 2^BITS (UNSAT)
+//! cnfgen mult-arch BITS                 miter: array = Wallace-tree multiplier (UNSAT)
+//! cnfgen bmc-gray BITS STEPS            BMC: a Gray counter tracks a binary one (UNSAT)
+//! cnfgen sortnet N WIDTH                Batcher's network sorts N words of WIDTH bits
+//!                                        (UNSAT)
+//! cnfgen gripper BALLS [STEPS]           Gripper planning in STEPS steps, by default one
+//!                                        fewer than the optimum (UNSAT)
 //! cnfgen shuffle FILE SEED               a shuffled copy of a DIMACS file: variables
 //!                                        renamed, signs flipped, clauses and literals
 //!                                        reordered (the same formula up to renaming)
@@ -30,6 +38,7 @@ use std::path::Path;
 use anyhow::{Context, bail};
 use bench::cnf::dimacs::{ParseOptions, read_path, write_cnf};
 use bench::cnf::{ClauseSink, Cnf, Lit, Var};
+use bench::cnf_gen::{bmc, miter, planning, sorting};
 use bench::cnf_gen::{parity_chains, pigeonhole, planted_3sat, random_ksat, shuffled};
 use bench::encode::{EncodeOptions, decode::decode_full, encode};
 use bench::puzzle::{Kind, Puzzle, format};
@@ -56,6 +65,25 @@ fn main() -> anyhow::Result<()> {
         Some("factor") => factoring(num(1)? as u32, num(2)?),
         Some("order") => ordering(num(1)? as u32),
         Some("counter") => counter_bmc(num(1)? as u32, num(2)? as u32, num(3)?),
+        Some("mult-comm") => miter::mul_commutativity(num(1)? as usize),
+        Some("mult-assoc") => miter::mul_associativity(num(1)? as usize),
+        Some("mult-arch") => miter::mul_architectures(num(1)? as usize),
+        Some("bmc-gray") => bmc::gray_counter_bmc(num(1)?.max(2) as usize, num(2)? as usize),
+        Some("sortnet") => {
+            let n = num(1)? as usize;
+            if !n.is_power_of_two() || n < 2 {
+                bail!("sortnet: N must be a power of two >= 2");
+            }
+            sorting::sorting_network(n, num(2)?.max(1) as usize)
+        }
+        Some("gripper") => {
+            let balls = num(1)?.max(1) as usize;
+            let steps = match args.get(2) {
+                Some(_) => num(2)? as usize,
+                None => planning::gripper_optimum(balls) - 1,
+            };
+            planning::gripper(balls, steps)
+        }
         Some("shuffle") => {
             let path = args.get(1).context("missing argument 1 (a DIMACS file)")?;
             let read = read_path(Path::new(path), ParseOptions::default())
@@ -63,7 +91,8 @@ fn main() -> anyhow::Result<()> {
             shuffled(&read.cnf, num(2)?).0
         }
         _ => bail!(
-            "usage: cnfgen ksat|planted|php|parity|grids|color|tseitin|factor|order|counter|shuffle ARGS \
+            "usage: cnfgen ksat|planted|php|parity|grids|color|tseitin|factor|order|counter|\
+             mult-comm|mult-assoc|mult-arch|bmc-gray|sortnet|gripper|shuffle ARGS \
              (see the source's header)"
         ),
     };

@@ -1,11 +1,20 @@
 //! Formula families for testing and benchmarking solvers: random k-SAT, 3-SAT with a
 //! planted solution, pigeonhole PHP(p, h), and unsatisfiable parity (XOR) chains; and
-//! shuffled copies of any formula, to tell a solver's speed from its luck.
+//! shuffled copies of any formula, to tell a solver's speed from its luck. The
+//! industrial-style unsatisfiable families are in the submodules, built with a Tseitin
+//! [`circuit`] builder: arithmetic [`miter`]s, bounded model checking ([`bmc`]), sorting
+//! networks ([`sorting`]) and a planning lower bound ([`planning`]).
 //!
 //! Every generator is a pure function of its parameters and a seed, through the project's
 //! own [`SplitMix64`], so that a formula named by its seed is the same on every machine
 //! and with every version of every crate: the benchmark script and the tests rely on that
 //! to compare runs.
+
+pub mod bmc;
+pub mod circuit;
+pub mod miter;
+pub mod planning;
+pub mod sorting;
 
 use crate::cnf::{ClauseSink, Cnf, Lit, Model, Var};
 use crate::rng::SplitMix64;
