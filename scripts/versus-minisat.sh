@@ -13,12 +13,25 @@
 #   order     ordering principle GT_n, n = 16, 18, 20, 22 (UNSAT)
 #   counter   BMC of 9-, 10- and 11-bit counters with a free increment and a redundant
 #             twin, 100 to 200 steps (18 formulas, UNSAT)
-# Each run has a CPU-time limit of TIMEOUT seconds (default 30, by `timeout` on wall time,
-# which on an idle machine is the same). The CPU time of a run is user + system of the
-# solver process as reported by GNU time (the kernel's rusage of the reaped child). Per
-# family the script prints each solver's total CPU (a timed-out run counts its time up
-# to the limit), its PAR-2 (a timed-out run counts 2·TIMEOUT) and the number solved,
-# then native's ratios to minisat and to the better of kissat and cadical.
+# and the industrial-style families (FAMILIES=industrial names them all; every formula
+# UNSAT; src/cnf_gen/ says what each encodes):
+#   mult-comm   miter a·b = b·a, array multipliers, 6, 7 and 8 bits
+#   mult-assoc  miter (a·b)·c = a·(b·c) mod 2^n, n = 5, 6, 7
+#   mult-arch   miter array = Wallace-tree multiplier, 6, 7 and 8 bits
+#   bmc         BMC of a Gray counter tracking an 8-bit binary one, 20, 40, 60 steps
+#   sortnet     Batcher's network sorts 16 words of 2 and 3 bits, 32 words of 2 bits
+#   gripper     Gripper planning with 5, 6 and 7 balls, one step under the optimum
+# (kissat takes 0.1-10 s on each; one size up, 1-30 s: mult-comm 9, mult-assoc 8,
+# mult-arch 9, bmc 100 steps, sortnet 16x4, gripper 8).
+# Each run has a CPU-time limit of TIMEOUT seconds (default 30; `ulimit -t`, so that a
+# loaded machine does not cut runs short; a wall-clock limit of 20·TIMEOUT backs it up).
+# The CPU time of a run is user + system of the solver process as reported by GNU time
+# (the kernel's rusage of the reaped child). Per family the script prints each solver's
+# total CPU (a timed-out run counts its time up to the limit), its PAR-2 (a timed-out run
+# counts 2·TIMEOUT) and the number solved, then native's ratios to minisat and to the
+# better of kissat and cadical (of the CPU, and of the PAR-2 when some run timed out).
+# A second table gives each solver's conflicts and propagations per CPU second over the
+# family's runs that printed them (native, minisat -verb=1, kissat, cadical: all do).
 #
 # Every answer is checked: SAT models of the external solvers with `bench check`
 # (native's are checked inside `bench solve`), and all solvers that answered must agree
@@ -46,7 +59,9 @@ export PATH="$PWD/.solvers/bin:$HOME/.cargo/bin:$PATH"
 TIMEOUT=${TIMEOUT:-30}
 SHUFFLE=${SHUFFLE:-0}
 [[ $SHUFFLE =~ ^[0-9]+$ ]] || { echo "SHUFFLE must be a number of copies, not '$SHUFFLE'" >&2; exit 2; }
-FAMILIES=${FAMILIES:-"random sudoku25 php color tseitin parity factor order counter"}
+INDUSTRIAL="mult-comm mult-assoc mult-arch bmc sortnet gripper"
+FAMILIES=${FAMILIES:-"random sudoku25 php color tseitin parity factor order counter $INDUSTRIAL"}
+FAMILIES=${FAMILIES//industrial/$INDUSTRIAL}
 SOLVERS=${SOLVERS:-"native minisat kissat cadical"}
 if [[ -n ${BEFORE:-} ]]; then
     read -ra others <<<"$SOLVERS"
@@ -119,6 +134,13 @@ for fam in $FAMILIES; do
         done
         ;;
     order) for n in 16 18 20 22; do gen order "order$n" order "$n"; done ;;
+    mult-comm) for n in 6 7 8; do gen mult-comm "mult-comm-$n" mult-comm "$n"; done ;;
+    mult-assoc) for n in 5 6 7; do gen mult-assoc "mult-assoc-$n" mult-assoc "$n"; done ;;
+    mult-arch) for n in 6 7 8; do gen mult-arch "mult-arch-$n" mult-arch "$n"; done ;;
+    bmc) for k in 20 40 60; do gen bmc "bmc-gray-8-$k" bmc-gray 8 "$k"; done ;;
+    sortnet) gen sortnet sort-16x2 sortnet 16 2 && gen sortnet sort-16x3 sortnet 16 3 &&
+        gen sortnet sort-32x2 sortnet 32 2 ;;
+    gripper) for b in 5 6 7; do gen gripper "gripper-$b" gripper "$b"; done ;;
     counter)
         for b in 9 10 11; do
             for n in 100 120 140 160 180 200; do gen counter "cnt-$b-$n" counter "$b" "$n" $((n + 1)); done
@@ -137,36 +159,52 @@ done
 
 mkdir -p "$WORK/res"
 failures=0
-# run SOLVER FILE NAME: one timed run; prints "cpu status" (status 10/20, else unsolved).
+# run SOLVER FILE NAME: one timed run; prints "cpu status conflicts propagations"
+# (status 10/20, else unsolved; the counts are "-" when the solver did not print them).
 run() {
     local solver=$1 f=$2 name=$3 out="$WORK/res/$3.$1" cmd
     case $solver in
     native*) cmd=("$BENCH" solve "$f" --solver "$solver") ;;
     before) cmd=("$BEFORE" solve "$f" --solver native) ;;
-    minisat) cmd=(minisat -verb=0 "$f" "$out.res") ;;
-    *) cmd=("$solver" -q "$f") ;;
+    minisat) cmd=(minisat -verb=1 "$f" "$out.res") ;;
+    *) cmd=("$solver" "$f") ;;
     esac
     local rc=0
-    /usr/bin/time -o "$WORK/time" -f "%U %S" timeout "$TIMEOUT" "${cmd[@]}" >"$out" 2>/dev/null || rc=$?
-    local cpu
+    # CPU limit: SIGXCPU at TIMEOUT s (kissat, cadical and native die of it, minisat
+    # stops and exits 0), SIGKILL 5 s later.
+    /usr/bin/time -o "$WORK/time" -f "%U %S" timeout $((20 * TIMEOUT)) \
+        bash -c 'ulimit -St "$1" && ulimit -Ht "$2" && shift 2 && exec "$@"' _ \
+        "$TIMEOUT" $((TIMEOUT + 5)) "${cmd[@]}" >"$out" 2>/dev/null || rc=$?
+    local cpu counts
     cpu=$(tail -n 1 "$WORK/time" | awk '{ printf "%.3f", $1 + $2 }')
-    echo "$cpu $rc"
+    # "c conflicts: N" (native, kissat, cadical) or "conflicts : N (R /sec)" (minisat).
+    counts=$(awk '/^(c )?(conflicts|propagations)[ \t]*:/ {
+            key = ($0 ~ /conflicts/) ? "c" : "p"; v = $0; sub(/^[^:]*:[ \t]*/, "", v)
+            split(v, a, /[ \t]+/); if (!(key in n)) n[key] = a[1] }
+        END { printf "%s %s", ("c" in n) ? n["c"] : "-", ("p" in n) ? n["p"] : "-" }' "$out")
+    echo "$cpu $rc $counts"
 }
 
-declare -A CPU PAR SOLVED
+declare -A CPU PAR SOLVED CONF PROP SCPU
 rows=()
+rates=()
 for fam in $FAMILIES; do
     n=0
-    for s in $SOLVERS; do CPU[$s]=0 PAR[$s]=0 SOLVED[$s]=0; done
+    for s in $SOLVERS; do CPU[$s]=0 PAR[$s]=0 SOLVED[$s]=0 CONF[$s]=0 PROP[$s]=0 SCPU[$s]=0; done
     for f in "$WORK/$fam"/*.cnf; do
         name=${f##*/}
         name=${name%.cnf}
         n=$((n + 1))
         answer=""
         for s in $SOLVERS; do
-            read -r cpu rc < <(run "$s" "$f" "$fam-$name")
+            read -r cpu rc conf prop < <(run "$s" "$f" "$fam-$name")
             CPU[$s]=$(awk -v a="${CPU[$s]}" -v b="$cpu" 'BEGIN { print a + b }')
-            if [[ $rc == 10 || $rc == 20 ]]; then
+            if [[ $conf != - && $prop != - ]]; then
+                read -r CONF[$s] PROP[$s] SCPU[$s] < <(awk -v a="${CONF[$s]}" -v b="$conf" \
+                    -v c="${PROP[$s]}" -v d="$prop" -v e="${SCPU[$s]}" -v f="$cpu" \
+                    'BEGIN { printf "%d %d %.3f\n", a + b, c + d, e + f }')
+            fi
+            if [[ $rc == 10 || $rc == 20 ]] && awk -v c="$cpu" -v t="$TIMEOUT" 'BEGIN { exit !(c <= t) }'; then
                 SOLVED[$s]=$((SOLVED[$s] + 1))
                 PAR[$s]=$(awk -v a="${PAR[$s]}" -v b="$cpu" 'BEGIN { print a + b }')
                 if [[ -n $answer && $answer != "$rc" ]]; then
@@ -185,7 +223,7 @@ for fam in $FAMILIES; do
                 if [[ $rc == 20 && $s == native ]]; then
                     echo "$f" >>"$WORK/native-unsat"
                 fi
-            elif [[ $rc == 124 || $rc == 0 ]]; then
+            elif [[ $rc == 124 || $rc == 0 || $rc == 137 || $rc == 152 || $rc == 10 || $rc == 20 ]]; then
                 PAR[$s]=$(awk -v a="${PAR[$s]}" -v t="$TIMEOUT" 'BEGIN { print a + 2 * t }')
             else
                 echo "ERROR: $s exited with $rc on $fam/$name" >&2
@@ -198,11 +236,20 @@ for fam in $FAMILIES; do
     for s in $SOLVERS; do
         row+=$(printf ' | %8.2f %8.2f %2d' "${CPU[$s]}" "${PAR[$s]}" "${SOLVED[$s]}")
     done
-    ratios=$(awk -v n="${CPU[native]:-0}" -v m="${CPU[minisat]:-0}" -v k="${CPU[kissat]:-0}" -v c="${CPU[cadical]:-0}" 'BEGIN {
+    ratios=$(awk -v n="${CPU[native]:-0}" -v m="${CPU[minisat]:-0}" -v k="${CPU[kissat]:-0}" -v c="${CPU[cadical]:-0}" \
+        -v pn="${PAR[native]:-0}" -v pm="${PAR[minisat]:-0}" -v pk="${PAR[kissat]:-0}" -v pc="${PAR[cadical]:-0}" 'BEGIN {
         best = (k > 0 && (c == 0 || k < c)) ? k : c
-        printf " | %5.2f %5.2f", (m > 0 ? n / m : 0), (best > 0 ? n / best : 0) }')
+        pbest = (pk > 0 && (pc == 0 || pk < pc)) ? pk : pc
+        printf " | %5.2f %5.2f | par2: %5.2f %5.2f %5.2f", (m > 0 ? n / m : 0), (best > 0 ? n / best : 0),
+            (pm > 0 ? pn / pm : 0), (pk > 0 ? pn / pk : 0), (pbest > 0 ? pn / pbest : 0) }')
     rows+=("$row$ratios")
     echo "${rows[-1]}"
+    rate=$(printf '%-9s' "$fam")
+    for s in $SOLVERS; do
+        rate+=$(awk -v c="${CONF[$s]}" -v p="${PROP[$s]}" -v t="${SCPU[$s]}" 'BEGIN {
+            if (t > 0) printf " | %8.0f %8.2f", c / t, p / t / 1e6; else printf " | %8s %8s", "-", "-" }')
+    done
+    rates+=("$rate")
 done
 
 # Native's UNSAT answers again, now with a proof each, checked by rate.
@@ -225,8 +272,14 @@ echo
 echo "== total CPU s, PAR-2 s (timeout $TIMEOUT s) and solved, per family; native's CPU ratios =="
 header=$(printf '%-9s %3s' family n)
 for s in $SOLVERS; do header+=$(printf ' | %-20s' "$s cpu par2 ok"); done
-echo "$header | /minisat /best(kissat,cadical)"
+echo "$header | /minisat /best(kissat,cadical) | par2: /minisat /kissat /best"
 printf '%s\n' "${rows[@]}"
+echo
+echo "== conflicts per CPU second and millions of propagations per CPU second =="
+header=$(printf '%-9s' family)
+for s in $SOLVERS; do header+=$(printf ' | %-17s' "$s confl/s Mprop/s"); done
+echo "$header"
+printf '%s\n' "${rates[@]}"
 if ((failures > 0)); then
     echo "FAILED: $failures disagreements, errors or wrong answers" >&2
     exit 1
