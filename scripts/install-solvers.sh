@@ -11,6 +11,8 @@
 #   PyPI    passagemath-kissat passagemath-glucose         -> .solvers/venv, with the
 #           kissat and glucose binaries they ship (site-packages/sage_wheels/bin/)
 #           linked into .solvers/bin/
+#           scipy (>= 1.15), into the same venv: tests/report_stats.rs holds the report's
+#           paired statistics against scipy.stats
 #   cargo   rate (DRAT checker)                            -> ~/.cargo/bin
 #           bench --features rustsat-solvers (release)         -> target/release/bench,
 #           with the library solvers in it (built once; later builds reuse it)
@@ -95,6 +97,20 @@ install_pypi() {
     done
 }
 
+# --- PyPI: scipy, the reference the report's statistics are tested against -------------
+install_scipy() {
+    if [[ ! -x "$venv/bin/python" ]]; then
+        say "pypi: creating venv $venv"
+        "$python" -m venv "$venv"
+    fi
+    if "$venv/bin/python" -c 'import scipy, sys; sys.exit(tuple(map(int, scipy.__version__.split(".")[:2])) < (1, 15))' 2>/dev/null; then
+        say "pypi: scipy already in $venv"
+        return
+    fi
+    say "pypi: installing scipy into $venv"
+    "$venv/bin/python" -m pip install -q --disable-pip-version-check 'scipy>=1.15'
+}
+
 # --- cargo: the DRAT checker -------------------------------------------------------------
 install_rate() {
     if command -v rate >/dev/null 2>&1; then
@@ -113,6 +129,7 @@ build_lib() {
 
 [[ -z "${SKIP_APT:-}" ]] && install_apt
 [[ -z "${SKIP_PYPI:-}" ]] && install_pypi
+[[ -z "${SKIP_PYPI:-}" ]] && install_scipy
 [[ -z "${SKIP_RATE:-}" ]] && install_rate
 [[ -z "${SKIP_LIB:-}" ]] && build_lib
 say "done; run \`bench solvers\` to see what bench finds"

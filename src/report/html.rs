@@ -71,6 +71,7 @@ pub fn page(summary: &Summary, charts: &[(String, String)]) -> String {
                         (Html.markup(&tables::speedups(&summary.speedups)))
                     }
                 }
+                (crate::report::stats::render::html(&summary.stats))
                 h2 { "Charts" }
                 @for (name, svg) in charts {
                     // The charts are SVG written by plotters: no ids, so none can clash.

@@ -14,6 +14,7 @@ pub mod merge;
 pub mod outcome;
 pub mod score;
 pub mod speedup;
+pub mod stats;
 pub mod summary;
 pub mod table;
 pub mod tables;
@@ -203,6 +204,7 @@ pub fn render_report(rows: &[Row], opts: &ReportOptions) -> anyhow::Result<Vec<R
         Some(b) => speedup::speedups(&outcomes, b, &solvers, &encodings),
         None => Vec::new(),
     };
+    let stats = stats::statistics(&outcomes, &solvers, &encodings);
     let summary = Summary {
         wrong_answers: WrongAnswer::all(rows),
         rows: rows.len(),
@@ -215,6 +217,7 @@ pub fn render_report(rows: &[Row], opts: &ReportOptions) -> anyhow::Result<Vec<R
         virtual_best,
         baseline,
         speedups,
+        stats,
         bootstrap: Summary::bootstrap_settings(),
         time: opts.time,
         notes,

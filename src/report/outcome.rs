@@ -50,12 +50,18 @@ pub struct Outcome<'a> {
     pub timeout: f64,
 }
 
+/// What joins a row to the same instance's other rows (across solvers, encodings and
+/// result files): every per-instance table of the report goes through it.
+pub fn instance_key(row: &Row) -> &str {
+    &row.instance
+}
+
 /// The outcomes of `rows` scored by `scoring`, ordered by (instance, encoding, solver).
 pub fn outcomes(rows: &[Row], scoring: Scoring) -> Vec<Outcome<'_>> {
     // Rows sorted by (instance, encoding, solver, run), then taken a cell at a time: no
     // map of a million small vectors.
     fn cell(r: &Row) -> (&str, &str, &str) {
-        (&r.instance, &r.encoding, &r.solver)
+        (instance_key(r), &r.encoding, &r.solver)
     }
     let mut sorted: Vec<&Row> = rows.iter().collect();
     sorted.sort_by(|a, b| (cell(a), a.run).cmp(&(cell(b), b.run)));

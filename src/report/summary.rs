@@ -48,6 +48,8 @@ pub struct Summary {
     pub baseline: Option<String>,
     /// Speedups against the baseline.
     pub speedups: Vec<Speedup>,
+    /// Paired tests between configurations, unique solves, VBS contributions.
+    pub stats: crate::report::stats::Statistics,
     /// How the speedup intervals were computed.
     pub bootstrap: BootstrapSettings,
     /// Remarks: merged duplicates, skipped inputs, mixed timeouts.
@@ -154,6 +156,8 @@ impl Summary {
                 out.push('\n');
             }
         }
+
+        out += &crate::report::stats::render::markdown(&self.stats);
 
         if !self.charts.is_empty() {
             out.push_str("## Charts\n\n");
