@@ -11,9 +11,12 @@ export PATH="$PWD/.solvers/bin:$HOME/.cargo/bin:$PATH"
 # A one-node SLURM for tests/slurm.rs (slurm-local.sh installs slurm-wlm and munge if
 # missing): as root (CI) the test must run for real, so BENCH_REQUIRE_SLURM=1 turns a skip
 # into a failure. A cluster this script started is stopped when it ends.
+# Everything this script starts or makes is undone when it ends, however it ends.
+cleanup=()
+trap 'for c in "${cleanup[@]}"; do eval "$c"; done' EXIT
 if [ "$(id -u)" = 0 ]; then
   if ! bash scripts/slurm-local.sh status >/dev/null 2>&1; then
-    trap 'bash scripts/slurm-local.sh stop' EXIT
+    cleanup+=('bash scripts/slurm-local.sh stop >/dev/null 2>&1')
   fi
   bash scripts/slurm-local.sh start
   export SLURM_CONF="${BENCH_SLURM_DIR:-/tmp/bench-slurm}/slurm.conf"
@@ -33,9 +36,11 @@ cargo clippy --release --all-targets --features rustsat-solvers --quiet -- -D wa
 cargo test --release --features rustsat-solvers --test inprocess --test inprocess_lib
 
 # A small benchmark end to end: native, minisat and kissat on a few puzzles and CNFs.
-# --bins: bench runs solvers through its bench-exec helper, which must be as new.
-cargo build --release --quiet --bins
+# The release build keeps the feature install-solvers.sh built it with, so afterwards
+# `target/release/bench solvers` finds minisat-lib, glucose-lib and cadical-lib.
+cargo build --release --quiet --features rustsat-solvers --bin bench
 out=$(mktemp -d)
+cleanup+=("rm -rf '$out'")
 target/release/bench run corpora/easy.txt corpora/nosolution.txt corpora/cnf \
   --solvers native,minisat,kissat --encodings minimal,extended --timeout 10 --out "$out/run"
 target/release/bench report "$out/run/results.csv" --out "$out/report"
@@ -52,5 +57,5 @@ for p in svgs:
         if p.name in ("cactus.svg", "times.svg"):
             assert solver in text, f"{p.name} does not name {solver}"
 assert (report / "index.html").exists() and (report / "summary.json").exists()
-print(f"report ok: {len(svgs)} well-formed SVGs in {report}")
+print(f"report ok: {len(svgs)} well-formed SVGs")
 PY

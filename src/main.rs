@@ -1,8 +1,11 @@
-//! The `bench` command: parse the command line, run the command, print the error.
+//! The `bench` command: parse the command line, run the command, print the error (or,
+//! started as its own exec helper, contain one solver run).
 
 use clap::Parser;
 
 fn main() {
+    // First of all: bench started as its own exec helper runs a solver and exits here.
+    bench::solver::external::exec_helper::run_if_requested();
     // First, while bench has one thread: no external solver may load the RustSAT crates'
     // shared libraries that `cargo run`/`cargo test` put on LD_LIBRARY_PATH.
     bench::solver::scrub_library_path();

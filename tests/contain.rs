@@ -211,6 +211,48 @@ fn an_escaping_tree_is_gone_after_the_timeout() {
     }
 }
 
+/// Each containment state has one name, the same on stderr and in run.json: bench is its
+/// own exec helper (no second binary to build), so a plain build runs contained; without
+/// a helper (`BENCH_EXEC` naming nothing) the state is `process-group` on both.
+#[test]
+fn each_containment_state_has_one_name_on_stderr_and_in_run_json() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut cases: Vec<(&str, Command)> = Vec::new();
+    for mode in modes() {
+        cases.push((
+            if mode == Mode::Cgroups {
+                "cgroup"
+            } else {
+                "subreaper"
+            },
+            bench(mode),
+        ));
+    }
+    let mut without = bench(Mode::Fallback);
+    without.env("BENCH_EXEC", dir.path().join("no-such-helper"));
+    cases.push(("process-group", without));
+    for (i, (expected, mut command)) in cases.into_iter().enumerate() {
+        let out = dir.path().join(format!("out-{i}"));
+        let o = command
+            .arg("run")
+            .arg(tiny(dir.path()))
+            .args(["--solvers", "minisat", "--out"])
+            .arg(&out)
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(0), "{expected}: {}", show(&o));
+        let meta: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(out.join("run.json")).unwrap()).unwrap();
+        let name = meta["containment"].as_str().unwrap_or_default();
+        assert!(name.starts_with(expected), "{expected}: {meta}");
+        let stderr = String::from_utf8_lossy(&o.stderr);
+        assert!(
+            stderr.contains(&format!("bench: containment: {name}: ")),
+            "{name}: {stderr}"
+        );
+    }
+}
+
 /// Starts `bench run` on the escaping solver, waits until the whole tree is up, sends
 /// `signal` to bench; returns bench's output and the tag.
 fn signal_bench(mode: Mode, dir: &Path, signal: i32, name: &str) -> (Output, String, u32) {

@@ -86,14 +86,14 @@ fn cpu_and_rss_agree_with_usr_bin_time() {
 }
 
 /// A solver's peak RSS is its own, not bench's: with 300 MiB resident in the test
-/// process, a 3 MiB minisat run still reports a few MiB (through the `bench-exec` helper;
+/// process, a 3 MiB minisat run still reports a few MiB (through the exec helper;
 /// forked straight from this process it would report over 300 MiB).
 #[test]
 fn peak_rss_is_the_solvers_not_benchs() {
     let minisat = require("minisat");
     assert!(
         bench::solver::external::run::helper().is_some(),
-        "the bench-exec helper is not built next to the test executable"
+        "no exec helper: the bench binary is not built next to the test executable"
     );
     let ballast = vec![1u8; 300 << 20];
     let out = minisat.solve(&pigeonhole(5, 4), &Limits::default());

@@ -16,7 +16,7 @@
 //! and limit hits (`memory.events` or `memory.oom_control`/`memory.failcnt`) and refused
 //! forks (`pids.events`). [`remove_stale`] removes the groups of a bench that was killed.
 //!
-//! This file uses nothing but std and libc: the `bench-exec` helper includes it too.
+//! This file uses nothing but std and libc: the exec helper uses it too.
 
 use std::ffi::CString;
 use std::fs;

@@ -1,9 +1,12 @@
-//! `bench-exec`: the small process between bench and a solver. It contains the run —
+//! The exec helper: the small process between bench and a solver. It contains the run —
 //! nothing the solver starts outlives it — and measures it.
 //!
-//! bench runs `bench-exec --report FD --control FD --grace-ms MS [--as-limit BYTES]
-//! [--cgroup GROUP] [--tmp DIR] -- PROGRAM ARGS…`. The helper, a fresh process of about a
-//! MiB (so the solver's peak RSS is not bench's memory carried over by fork), makes
+//! The helper is bench itself, started again in helper mode: bench runs `bench bench-exec
+//! --report FD --control FD --grace-ms MS [--as-limit BYTES] [--cgroup GROUP] [--tmp DIR]
+//! -- PROGRAM ARGS…`, and `main` hands such a command line to [`run_if_requested`] before
+//! it does anything else, so one binary is all there is and every build has its helper.
+//! The helper, a freshly executed process that touches only this file's code (a few MiB
+//! resident, so the solver's peak RSS is not bench's memory carried over by fork), makes
 //! itself a child subreaper (`PR_SET_CHILD_SUBREAPER`: every orphaned descendant of the
 //! solver comes back to it, whatever `setsid` or double fork it did), forks the solver in
 //! a process group of its own and, when bench made one, in the run's control group
@@ -23,23 +26,33 @@
 //! all reaped descendants (CPU time summed, peak RSS of the largest). `error <errno>` if
 //! the solver could not be started. It ignores SIGTERM and SIGHUP (restored in the
 //! solver), so a signal meant for the run does not end its warden.
-//! It uses nothing but std and libc, to stay small.
-
-#[allow(dead_code)]
-#[path = "cgroup.rs"]
-mod cgroup;
-#[path = "reap.rs"]
-mod reap;
+//! It uses nothing but std, libc and its two siblings `cgroup.rs` and `reap.rs`, to stay
+//! small.
 
 use std::ffi::{CString, OsString};
 use std::io::{Read, Write};
 use std::os::fd::FromRawFd;
 use std::os::unix::process::CommandExt;
 use std::process::Command;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use cgroup::Group;
-use reap::{cpu_time, has_exited, limit_child, reap};
+use super::cgroup::Group;
+use super::reap::{cpu_time, has_exited, limit_child, reap};
+use super::run::HELPER_PROTOCOL;
+
+/// The first argument that puts bench in helper mode.
+pub const HELPER_MODE: &str = "bench-exec";
+
+/// Set when the running executable is bench's own `main` (which can be its own helper);
+/// a test executable that links the library is not.
+static SELF_IS_HELPER: AtomicBool = AtomicBool::new(false);
+
+/// True if the running executable serves as its own helper ([`run_if_requested`] ran in
+/// its `main`).
+pub fn self_is_helper() -> bool {
+    SELF_IS_HELPER.load(Ordering::Relaxed)
+}
 
 /// The command line.
 struct Args {
@@ -54,7 +67,7 @@ struct Args {
 }
 
 fn parse_args() -> Option<Args> {
-    let mut it = std::env::args_os().skip(1);
+    let mut it = std::env::args_os().skip(2);
     let mut report = None;
     let mut control = None;
     let mut grace = Duration::from_secs(1);
@@ -91,22 +104,27 @@ fn parse_args() -> Option<Args> {
     })
 }
 
-/// What `bench-exec --protocol` prints: bench uses only a helper that speaks its protocol
-/// (`run.rs`'s `HELPER_PROTOCOL`).
-const PROTOCOL: &str = "bench-exec protocol 2";
-
-fn main() {
+/// Called first thing in `main`: with `bench-exec` as the first argument this process is
+/// a helper, runs the solver and exits here; otherwise it records that this executable
+/// can be its own helper and returns. `bench bench-exec --protocol` prints
+/// [`HELPER_PROTOCOL`], so bench uses only a helper that speaks its protocol.
+pub fn run_if_requested() {
+    if std::env::args_os().nth(1).is_none_or(|a| a != HELPER_MODE) {
+        SELF_IS_HELPER.store(true, Ordering::Relaxed);
+        return;
+    }
     if std::env::args_os()
-        .nth(1)
+        .nth(2)
         .is_some_and(|a| a == "--protocol")
     {
-        println!("{PROTOCOL}");
-        return;
+        println!("{HELPER_PROTOCOL}");
+        std::process::exit(0);
     }
     let Some(args) = parse_args() else {
         eprintln!(
-            "usage: bench-exec --report FD --control FD [--grace-ms MS] [--as-limit BYTES] \
-             [--cgroup GROUP] [--tmp DIR] -- PROGRAM [ARGS...] (run by bench, not by hand)"
+            "usage: bench bench-exec --report FD --control FD [--grace-ms MS] \
+             [--as-limit BYTES] [--cgroup GROUP] [--tmp DIR] -- PROGRAM [ARGS...] \
+             (run by bench, not by hand)"
         );
         std::process::exit(127);
     };

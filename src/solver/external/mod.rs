@@ -9,12 +9,13 @@
 //!
 //! Every external solver gets the CNF as plain DIMACS written by bench into a temporary
 //! directory (solvers disagree on compressed input, and bench only hands them what it
-//! wrote itself), which is removed when the run ends (by the `bench-exec` helper if bench
+//! wrote itself), which is removed when the run ends (by the exec helper if bench
 //! dies first; `cgroup.rs` and `run.rs` say how each run is contained).
 
 pub mod adapters;
 pub mod cgroup;
 pub mod command;
+pub mod exec_helper;
 pub mod locate;
 pub mod reap;
 pub mod run;
@@ -70,9 +71,15 @@ pub fn find(name: &str, config: &SolverConfig) -> anyhow::Result<Box<dyn Solver>
         );
     };
     let Some(path) = locate::find_binary(adapter.binaries) else {
+        // install-solvers.sh installs every known solver but zchaff, which has no package.
+        let get = if adapter.name == "zchaff" {
+            "zchaff has no package: build it from its source (README, \"Solvers\")"
+        } else {
+            "run scripts/install-solvers.sh"
+        };
         bail!(
             "solver `{name}` not found (looked for {} in ${}, ./{dir}, the crate's {dir} and PATH); \
-             run scripts/install-solvers.sh or pass --solver-path {name}=PATH",
+             {get} or pass --solver-path {name}=PATH",
             adapter.binaries.join(", "),
             locate::SOLVERS_DIR_ENV,
             dir = locate::INSTALL_DIR,

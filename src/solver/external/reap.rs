@@ -5,7 +5,7 @@
 //! reserved while the rest of the run is killed; [`reap`] then collects it with `wait4`,
 //! which returns the wait status and the resource usage (CPU time, peak RSS) in one call.
 //! Both are retried when a signal interrupts them. Shared by bench's process runner and by
-//! `bench-exec`, which includes this file on its own (it uses nothing but std and libc).
+//! the exec helper (this file uses nothing but std and libc).
 
 use std::io;
 use std::time::Duration;

@@ -1,7 +1,7 @@
 //! Running one child process under bench's limits, and measuring it.
 //!
-//! The usual way is through the `bench-exec` helper (found next to the bench executable,
-//! or at `$BENCH_EXEC`), which contains the run (see its file): bench makes the run's
+//! The usual way is through the exec helper (bench itself in helper mode, or the binary
+//! at `$BENCH_EXEC`), which contains the run (see its file): bench makes the run's
 //! control group when the machine allows it ([`containment`], detected once; see
 //! `cgroup.rs`), and starts the helper with a report pipe (the helper's one line of
 //! measures) and a control pipe (bench writes `s` to stop the run; its end of file, when
@@ -76,7 +76,7 @@ pub struct Spec<'a> {
     pub interrupt: Option<&'a AtomicBool>,
     /// How much stdout to keep.
     pub stdout_cap: usize,
-    /// Run through the `bench-exec` helper when it is found (containment, exact peak RSS).
+    /// Run through the exec helper when it is found (containment, exact peak RSS).
     pub use_helper: bool,
     /// The run's temporary folder: the helper removes it if bench dies during the run.
     pub tmp_dir: Option<&'a Path>,
@@ -211,14 +211,14 @@ pub struct Containment {
 }
 
 impl Containment {
-    /// One line for `bench run`'s start and run.json.
+    /// One line for `bench run`'s start and run.json's `containment_detail`: the
+    /// [`kind`](Self::kind), then what it means here.
     pub fn describe(&self) -> String {
-        match (&self.parents, helper()) {
-            (_, None) => {
-                "none: no usable bench-exec helper (missing or stale); each solver runs in a \
-                          process group of its own, with an address-space limit per process"
-                    .to_string()
-            }
+        let detail = match (&self.parents, helper()) {
+            (_, None) => "no usable exec helper ($BENCH_EXEC names none that speaks this \
+                          bench's protocol): each solver runs in a process group of its \
+                          own, with an address-space limit per process"
+                .to_string(),
             (Some(p), Some(_)) => format!(
                 "{}: one group per run, memory limit and measures over all its processes, \
                  at most {DEFAULT_PIDS_LIMIT} processes",
@@ -229,10 +229,12 @@ impl Containment {
                  per process, CPU time summed over reaped descendants",
                 self.fallback_reason.as_deref().unwrap_or("unavailable")
             ),
-        }
+        };
+        format!("{}: {detail}", self.kind())
     }
 
-    /// A short name: `cgroup-v2`, `cgroup-v1`, `subreaper` or `process-group`.
+    /// The state's one name, on stderr and in run.json alike: `cgroup-v2`, `cgroup-v1`,
+    /// `subreaper` or `process-group`.
     pub fn kind(&self) -> &'static str {
         match (&self.parents, helper()) {
             (_, None) => "process-group",
@@ -385,7 +387,7 @@ fn wait_for(
 
 /// A spawned run being watched: its process group leader, the threads draining its
 /// stdout and stderr, and the thread that reports (without reaping) the leader's exit.
-/// Both ways of running a solver, through `bench-exec` or directly, go through it: start
+/// Both ways of running a solver, through the exec helper or directly, go through it: start
 /// watching, wait, then [`Watch::end`] kills what is left of the group and reaps.
 struct Watch {
     /// The leader (the child bench spawned), also the process group id.
@@ -447,7 +449,7 @@ impl Watch {
 /// Numbers the groups of this process's runs.
 static GROUP_SERIAL: AtomicU64 = AtomicU64::new(0);
 
-/// A run through the `bench-exec` helper, in a control group when there can be one.
+/// A run through the exec helper, in a control group when there can be one.
 fn run_contained(spec: &Spec, helper: &Path) -> io::Result<Finished> {
     let group = match &containment().parents {
         Some(parents) => {
@@ -486,6 +488,7 @@ fn run_helper(spec: &Spec, helper: &Path, group: Option<&Group>) -> io::Result<F
     let (control_read, control_write) = pipe()?;
     let mut command = Command::new(helper);
     command
+        .arg(super::exec_helper::HELPER_MODE)
         .arg("--report")
         .arg(report_write.as_raw_fd().to_string())
         .arg("--control")
@@ -730,46 +733,57 @@ fn parse_report(text: &str) -> Option<Report> {
     }
 }
 
-/// The environment variable that names the helper binary explicitly.
+/// The environment variable that names the helper binary explicitly (a bench binary,
+/// started as `$BENCH_EXEC bench-exec …`); naming nothing executable turns the helper off.
 pub const HELPER_ENV: &str = "BENCH_EXEC";
 
-/// The `bench-exec` helper: `$BENCH_EXEC`, else next to the running executable (or one
-/// directory up, where cargo puts the binaries of a test executable in `deps/`).
-/// Only a helper that answers `--protocol` with this line is used: a stale `bench-exec`
-/// from an older build speaks another protocol, and is passed over (with a warning).
+/// What `bench bench-exec --protocol` prints. Only a helper that answers with this line is
+/// used: a bench binary from another build may speak another protocol, and is passed over
+/// (with a warning).
 pub const HELPER_PROTOCOL: &str = "bench-exec protocol 2";
 
+/// The helper (see `exec_helper.rs`): `$BENCH_EXEC` when set; else the running executable
+/// when it is bench itself; else, for a test executable that links the library, the
+/// `bench` binary next to it or one directory up (cargo puts test executables in `deps/`).
 pub fn helper() -> Option<&'static Path> {
     static HELPER: OnceLock<Option<PathBuf>> = OnceLock::new();
     HELPER
         .get_or_init(|| {
-            let found = if let Some(p) = std::env::var_os(HELPER_ENV).filter(|p| !p.is_empty()) {
-                is_executable(Path::new(&p)).then(|| PathBuf::from(p))
-            } else {
-                let exe = std::env::current_exe().ok()?;
-                let dir = exe.parent()?;
-                [dir.join("bench-exec"), dir.parent()?.join("bench-exec")]
-                    .into_iter()
-                    .find(|p| is_executable(p))
-            }?;
-            let answer = Command::new(&found)
-                .arg("--protocol")
-                .stdin(Stdio::null())
-                .stderr(Stdio::null())
-                .output()
-                .ok()?;
-            if String::from_utf8_lossy(&answer.stdout).trim() == HELPER_PROTOCOL {
-                Some(found)
-            } else {
-                eprintln!(
-                    "bench: {} is not this bench's helper (a stale build? `cargo build \
-                     --release --bins`); running solvers without it",
-                    found.display()
-                );
-                None
+            if let Some(p) = std::env::var_os(HELPER_ENV).filter(|p| !p.is_empty()) {
+                let p = PathBuf::from(p);
+                return (is_executable(&p) && speaks_protocol(&p)).then_some(p);
             }
+            let exe = std::env::current_exe().ok()?;
+            if super::exec_helper::self_is_helper() {
+                return Some(exe);
+            }
+            let dir = exe.parent()?;
+            let found = [dir.join("bench"), dir.parent()?.join("bench")]
+                .into_iter()
+                .find(|p| is_executable(p))?;
+            speaks_protocol(&found).then_some(found)
         })
         .as_deref()
+}
+
+/// True if `binary bench-exec --protocol` answers [`HELPER_PROTOCOL`]; warns if not.
+fn speaks_protocol(binary: &Path) -> bool {
+    let answer = Command::new(binary)
+        .args([super::exec_helper::HELPER_MODE, "--protocol"])
+        .stdin(Stdio::null())
+        .stderr(Stdio::null())
+        .output();
+    let ok = answer
+        .as_ref()
+        .is_ok_and(|a| String::from_utf8_lossy(&a.stdout).trim() == HELPER_PROTOCOL);
+    if !ok {
+        eprintln!(
+            "bench: {} does not serve as this bench's exec helper (another build?); \
+             running solvers without it",
+            binary.display()
+        );
+    }
+    ok
 }
 
 /// A pipe whose both ends are close-on-exec.
