@@ -60,7 +60,12 @@ pub enum Command {
         bench solve p.cnf                      native solver, competition output, exit 10/20/0\n  \
         bench solve p.cnf --solver minisat     the same output from minisat\n  \
         bench solve p.cnf --timeout 5 --proof p.drat\n  \
-        bench solve corpora/easy.txt           prints the solved grids")]
+        bench solve corpora/easy.txt           prints each solved grid under `# easy.txt:LINE`\n\n\
+        Exit status for a CNF: 10 SAT, 20 UNSAT, 0 unknown (timeout, memout, error), 1 a wrong \
+        model (never printed as SAT). For a puzzle file: 0 when every puzzle was solved, 1 when \
+        any was not (no solution, unsolved within the limits, malformed, or a wrong model: each \
+        gets a `#` line saying which). 2 unreadable input or a bad option; 141 when the reader \
+        closed the pipe (`bench solve … | head`).")]
     Solve(SolveArgs),
     /// The benchmark: every instance × encoding × solver, in parallel, every answer checked.
     #[command(after_help = "Examples:\n  \
@@ -336,7 +341,10 @@ pub struct MergeArgs {
     /// Output folder (default: the first study folder).
     #[arg(long)]
     pub out: Option<PathBuf>,
-    /// Compare every solver against this one (default: every pair).
+    /// Speed-ups and scatter plots against this solver. Default: speed-ups against the
+    /// first solver that ran as a child process when in-process solvers are in the results
+    /// too (they pay no process start), else against the first solver; scatter plots of
+    /// every pair.
     #[arg(long)]
     pub baseline: Option<String>,
     /// Write results.csv only; draw the report later with `bench report` (for studies too
@@ -354,7 +362,10 @@ pub struct ReportArgs {
     /// Output folder (default: the folder of the first CSV).
     #[arg(long)]
     pub out: Option<PathBuf>,
-    /// Compare every solver against this one (default: every pair).
+    /// Speed-ups and scatter plots against this solver. Default: speed-ups against the
+    /// first solver that ran as a child process when in-process solvers are in the results
+    /// too (they pay no process start), else against the first solver; scatter plots of
+    /// every pair.
     #[arg(long)]
     pub baseline: Option<String>,
     /// The timeout for PAR-2 and the charts, seconds (default: from the CSV).

@@ -328,3 +328,72 @@ fn shapes_from_the_wild_read() {
         assert!(given == '.' || given == got);
     }
 }
+
+/// `bench solve` on a puzzle file: each grid under `# FILE:LINE` (the instance id), exit 0
+/// when every puzzle is solved and 1 when one has no solution (both in `--help`), and a
+/// reader that closes the pipe early ends it quietly (141, as a shell reports SIGPIPE).
+#[test]
+fn solve_names_each_grid_and_ends_quietly_on_a_closed_pipe() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let solve = |file: &str| {
+        Command::cargo_bin("bench")
+            .unwrap()
+            .arg("solve")
+            .arg(root.join("corpora").join(file))
+            .output()
+            .unwrap()
+    };
+    let o = solve("easy.txt");
+    assert_eq!(o.status.code(), Some(0), "{}", said(&o));
+    let out = String::from_utf8(o.stdout).unwrap();
+    let lines: Vec<&str> = out.lines().collect();
+    // The corpus opens with its command line, so the puzzles are on lines 2 to 51.
+    assert_eq!(lines.len(), 100, "{out}");
+    for (k, pair) in lines.chunks(2).enumerate() {
+        assert_eq!(pair[0], format!("# easy.txt:{}", k + 2));
+        assert_eq!(pair[1].len(), 81, "{pair:?}");
+    }
+    let o = solve("nosolution.txt");
+    assert_eq!(o.status.code(), Some(1), "{}", said(&o));
+    assert!(
+        said(&o).contains("# nosolution.txt:2: no solution"),
+        "{}",
+        said(&o)
+    );
+    let help = Command::cargo_bin("bench")
+        .unwrap()
+        .args(["solve", "--help"])
+        .output()
+        .unwrap();
+    let help = String::from_utf8(help.stdout).unwrap();
+    for code in [
+        "10 SAT",
+        "20 UNSAT",
+        "0 when every puzzle was solved",
+        "1 when",
+        "141",
+    ] {
+        assert!(help.contains(code), "`bench solve --help` lacks {code:?}");
+    }
+    // A reader that takes one line and closes the pipe; the output (about 180 KB) is
+    // bigger than a pipe holds, so bench is still writing when the reader has gone.
+    let dir = tempfile::tempdir().unwrap();
+    let many = std::fs::read_to_string(root.join("corpora/minimal-9x9.txt"))
+        .unwrap()
+        .repeat(20);
+    let many = write(dir.path(), "many.txt", &many);
+    let o = Command::new("bash")
+        .arg("-c")
+        .arg(r#""$0" solve "$1" | head -1; exit "${PIPESTATUS[0]}""#)
+        .arg(assert_cmd::cargo::cargo_bin("bench"))
+        .arg(&many)
+        .output()
+        .unwrap();
+    assert_eq!(String::from_utf8_lossy(&o.stdout), "# many.txt:2\n");
+    assert_eq!(
+        String::from_utf8_lossy(&o.stderr),
+        "",
+        "a closed pipe is no error"
+    );
+    assert_eq!(o.status.code(), Some(141));
+}

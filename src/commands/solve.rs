@@ -1,6 +1,9 @@
 //! `bench solve`: one CNF in the SAT-competition format (so any harness can run bench as
-//! it runs minisat), or every puzzle of a puzzle file (printing the solved grids). Every
-//! SAT answer is checked before it is printed; a wrong model is never passed on as SAT.
+//! it runs minisat), or every puzzle of a puzzle file (each solved grid under a comment
+//! line naming its instance, so the output reads back as a corpus). Every SAT answer is
+//! checked before it is printed; a wrong model is never passed on as SAT. A reader that
+//! closes the pipe early (`bench solve … | head`) ends the command quietly, with the exit
+//! status of a filter killed by SIGPIPE.
 
 use std::io::{self, Write};
 use std::path::Path;
@@ -20,7 +23,27 @@ use crate::puzzle::format;
 use crate::solver::output::{competition_exit_code, write_competition};
 use crate::solver::{Limits, Outcome, Solver, Status, by_name};
 
+/// The exit status after the reader closed stdout: 128 + SIGPIPE, as a shell reports a
+/// filter that SIGPIPE ended.
+pub const CLOSED_PIPE_EXIT: i32 = 128 + 13;
+
 pub(super) fn run(args: SolveArgs) -> anyhow::Result<i32> {
+    match solve(args) {
+        Err(e) if closed_pipe(&e) => Ok(CLOSED_PIPE_EXIT),
+        other => other,
+    }
+}
+
+/// True if `e` is a write to a stdout whose reader has gone.
+fn closed_pipe(e: &anyhow::Error) -> bool {
+    e.chain().any(|cause| {
+        cause
+            .downcast_ref::<io::Error>()
+            .is_some_and(|io| io.kind() == io::ErrorKind::BrokenPipe)
+    })
+}
+
+fn solve(args: SolveArgs) -> anyhow::Result<i32> {
     // `NAME=cmd` is a command; `native:key=value` is a configuration.
     let (name, commands) = match args.solver.split_once('=') {
         Some((name, _)) if !name.contains(':') => (name.to_string(), vec![args.solver.clone()]),
@@ -160,10 +183,12 @@ fn solve_puzzles(args: &SolveArgs, solver: &dyn Solver, limits: &Limits) -> anyh
         };
         let mut outcome = solver.solve(&cnf, limits);
         let (wrong, _) = verify(&cnf, Some(&header), &mut outcome);
-        let place = format!("{}:{}", args.file.display(), entry.line);
+        // The instance id, as `bench run` names it: the file name and the line.
+        let place = format!("{}:{}", file_name(&args.file), entry.line);
         match (outcome.status, &outcome.model) {
             (Status::Sat, Some(model)) => match read_grids(&cnf, &entry.puzzle, model) {
                 Reading::Solved(solved) => {
+                    writeln!(out, "# {place}")?;
                     format::write_in(&mut out, &solved, file.format, read.alphabet.as_ref())?
                 }
                 Reading::Open(e) => {
@@ -189,4 +214,12 @@ fn solve_puzzles(args: &SolveArgs, solver: &dyn Solver, limits: &Limits) -> anyh
         }
     }
     Ok(if failures > 0 { 1 } else { 0 })
+}
+
+/// A path's file name (the whole path when it has none).
+fn file_name(path: &Path) -> String {
+    path.file_name().map_or_else(
+        || path.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    )
 }
