@@ -33,7 +33,7 @@ cargo test
 # release, where install-solvers.sh built their C/C++ once (the default build above has
 # none of it: it needs only the Rust toolchain).
 cargo clippy --release --all-targets --features rustsat-solvers --quiet -- -D warnings
-cargo test --release --features rustsat-solvers --test inprocess --test inprocess_lib
+cargo test --release --features rustsat-solvers --test inprocess --test inprocess_lib --test readme
 
 # A small benchmark end to end: native, minisat and kissat on a few puzzles and CNFs.
 # The release build keeps the feature install-solvers.sh built it with, so afterwards

@@ -1,7 +1,8 @@
 //! The distribution of run times: one horizontal box plot per solver × encoding, over the
-//! wall times of its solved instances (log scale): the box spans the middle half, the bar
-//! inside is the median, the whiskers reach the fastest and the slowest, and every run is
-//! a faint dot, so that small samples are not hidden behind a box. How many were solved
+//! times of its solved instances (CPU by default, wall under `--time wall`; log scale):
+//! the box spans the middle half, the bar inside is the median, the whiskers reach the
+//! fastest and the slowest, and every run is a faint dot, so that small samples are not
+//! hidden behind a box. How many were solved
 //! is written at the right: a fast box over few solved instances is not a fast solver.
 
 use std::collections::BTreeMap;
