@@ -90,7 +90,14 @@ pub enum Command {
     #[command(after_help = "Examples:\n  \
         bench report reports/hard-20261121-140000/results.csv\n  \
         bench report a/results.csv b/results.csv --out merged/ --baseline minisat\n  \
-        bench report results.csv --timeout 100     PAR-2 with an explicit timeout")]
+        bench report results.csv --timeout 100     PAR-2 with an explicit timeout\n  \
+        bench report --compare old/results.csv new/results.csv --fail-on-regression 2\n  \
+        bench report results.csv --compare native native:restart=luby\n\n\
+        --compare OLD NEW lists per instance what changed (WRONG answers and regressions \
+        first), the speed-ups, and writes compare.md, compare.json, compare.html and \
+        compare-speedups.svg. OLD and NEW are two results CSVs, or, when a results CSV is \
+        given, two of its solvers. Exit status: 0; 1 under --fail-on-regression when NEW \
+        has a regression (see docs/compare.md).")]
     Report(ReportArgs),
     /// Generate puzzles with exactly one solution (locally minimal unless --givens).
     #[command(after_help = "Examples:\n  \
@@ -357,8 +364,16 @@ pub struct MergeArgs {
 #[derive(Debug, Args)]
 pub struct ReportArgs {
     /// Results CSVs written by `bench run` (several merge by instance id).
-    #[arg(required = true)]
+    #[arg(required_unless_present = "compare")]
     pub results: Vec<PathBuf>,
+    /// Compare two runs: OLD and NEW results CSVs, or two solvers of the results CSV given.
+    #[arg(long, num_args = 2, value_names = ["OLD", "NEW"])]
+    pub compare: Option<Vec<String>>,
+    /// With --compare: exit 1 when NEW regressed (a solved instance unsolved, an answer
+    /// changed, a WRONG answer) or, given FACTOR, got more than FACTOR times slower.
+    #[arg(long, value_name = "FACTOR", num_args = 0..=1, requires = "compare",
+          value_parser = parse_factor)]
+    pub fail_on_regression: Option<Option<f64>>,
     /// Output folder (default: the folder of the first CSV).
     #[arg(long)]
     pub out: Option<PathBuf>,
@@ -427,6 +442,15 @@ pub struct GenArgs {
 pub const COUNT_ALL: u32 = 10_000;
 
 /// `--count`: a positive number, or `all` ([`COUNT_ALL`]).
+fn parse_factor(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(f) if f.is_finite() && f >= 1.0 => Ok(f),
+        _ => Err(format!(
+            "`{s}` is no slowdown factor: a number of at least 1, like 2 or 1.5"
+        )),
+    }
+}
+
 fn parse_count(s: &str) -> Result<u32, String> {
     if s == "all" {
         return Ok(COUNT_ALL);

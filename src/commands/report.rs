@@ -1,25 +1,25 @@
 //! `bench report`: reads one or more results CSVs, merges them, and writes the charts,
-//! `summary.md`, `summary.json` and `index.html` (see [`crate::report`]).
+//! `summary.md`, `summary.json` and `index.html` (see [`crate::report`]); with `--compare`,
+//! the comparison of two runs (see [`crate::report::compare`]).
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use crate::cli::ReportArgs;
 
+use crate::report::compare::{self, SideRows};
 use crate::report::merge::read_and_merge;
 use crate::report::score;
 use crate::report::score::Scoring;
-use crate::report::{ReportOptions, write_report};
+use crate::report::{ReportOptions, write_files, write_report};
 
 pub(super) fn run(args: ReportArgs) -> anyhow::Result<i32> {
+    if let Some(sides) = &args.compare {
+        return compare(&args, sides);
+    }
     // Every CSV is read (strictly) before anything is written: a malformed row stops the
     // command with `file:line` and leaves the output folder untouched.
     let merged = read_and_merge(&args.results)?;
-    let out_dir = args.out.unwrap_or_else(|| {
-        args.results[0]
-            .parent()
-            .filter(|p| !p.as_os_str().is_empty())
-            .map_or_else(|| PathBuf::from("."), PathBuf::from)
-    });
+    let out_dir = args.out.unwrap_or_else(|| folder_of(&args.results[0]));
     let time = args.time;
     let opts = ReportOptions {
         baseline: args.baseline,
@@ -49,4 +49,63 @@ pub(super) fn run(args: ReportArgs) -> anyhow::Result<i32> {
         files.index().display()
     );
     Ok(0)
+}
+
+/// `bench report --compare OLD NEW`: two CSVs, or two solvers of the CSVs given.
+fn compare(args: &ReportArgs, sides: &[String]) -> anyhow::Result<i32> {
+    let (old, new) = (&sides[0], &sides[1]);
+    let scoring = Scoring {
+        time: args.time,
+        timeout: args.timeout,
+    };
+    let factor = args.fail_on_regression.flatten();
+    let (comparison, default_out) = if args.results.is_empty() {
+        let old_rows = read_and_merge(&[PathBuf::from(old)])?.rows;
+        let new_rows = read_and_merge(&[PathBuf::from(new)])?.rows;
+        let side = |label: &str, rows| SideRows {
+            label: label.to_string(),
+            rows,
+            solver: None,
+        };
+        let c = compare::compare(
+            &side(old, &old_rows),
+            &side(new, &new_rows),
+            scoring,
+            factor,
+        )?;
+        (c, folder_of(Path::new(new)))
+    } else {
+        let rows = read_and_merge(&args.results)?.rows;
+        let side = |solver: &str| SideRows {
+            label: solver.to_string(),
+            rows: &rows,
+            solver: Some(solver.to_string()),
+        };
+        let c = compare::compare(&side(old), &side(new), scoring, factor)?;
+        (c, folder_of(&args.results[0]))
+    };
+    let out_dir = args.out.clone().unwrap_or(default_out);
+    let files = write_files(&compare::render::files(&comparison)?, &out_dir)?;
+    print!("{}", compare::render::terminal(&comparison));
+    println!(
+        "comparison: {} files in {} (open {})",
+        files.files.len(),
+        files.dir.display(),
+        files.dir.join("compare.html").display()
+    );
+    let failing = args.fail_on_regression.is_some() && comparison.counts.regressions > 0;
+    if failing {
+        eprintln!(
+            "bench: {} regression(s) of {} against {}",
+            comparison.counts.regressions, comparison.new, comparison.old
+        );
+    }
+    Ok(i32::from(failing))
+}
+
+/// The folder of `file` (`.` for a bare name).
+fn folder_of(file: &Path) -> PathBuf {
+    file.parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .map_or_else(|| PathBuf::from("."), PathBuf::from)
 }

@@ -9,6 +9,7 @@
 
 pub mod bootstrap;
 pub mod charts;
+pub mod compare;
 pub mod html;
 pub mod merge;
 pub mod outcome;
@@ -102,19 +103,25 @@ pub fn write_report(
     opts: &ReportOptions,
 ) -> anyhow::Result<ReportFiles> {
     let files = render_report(rows, opts)?;
+    write_files(&files, out_dir)
+}
+
+/// Writes `files` into `out_dir` (created if missing), through a staging folder inside it
+/// and renamed into place at the end, so an error leaves the folder as it was.
+pub fn write_files(files: &[ReportFile], out_dir: &Path) -> anyhow::Result<ReportFiles> {
     fs::create_dir_all(out_dir).with_context(|| format!("creating {}", out_dir.display()))?;
     let staging = tempfile::Builder::new()
         .prefix(".bench-report-")
         .tempdir_in(out_dir)
         .with_context(|| format!("creating a staging folder in {}", out_dir.display()))?;
-    for file in &files {
+    for file in files {
         let path = staging.path().join(&file.name);
         fs::write(&path, &file.bytes).with_context(|| format!("writing {}", path.display()))?;
     }
     // Same file system, so each rename is atomic; index.html, the page people open,
     // comes last.
     let mut written = Vec::new();
-    for file in &files {
+    for file in files {
         let target = out_dir.join(&file.name);
         fs::rename(staging.path().join(&file.name), &target)
             .with_context(|| format!("moving {} into place", target.display()))?;
