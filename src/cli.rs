@@ -12,6 +12,8 @@ use crate::puzzle::Kind;
 use crate::puzzle::format::Format;
 use crate::results::TimeBasis;
 
+pub mod ranges;
+
 /// Option values that name things come from the type's own list (`ALL`) and names
 /// (`as_str`): `--help` lists them, and a new one is added in one place.
 macro_rules! value_enum {
@@ -206,11 +208,12 @@ pub struct SolveArgs {
     /// `NAME='/path/solver {cnf} --flags'` for any solver speaking the competition format.
     #[arg(long, default_value = "native")]
     pub solver: String,
-    /// Wall-clock limit in seconds.
-    #[arg(long)]
+    /// Wall-clock limit in seconds (0.001 to 31536000, a year).
+    #[arg(long, value_parser = ranges::timeout)]
     pub timeout: Option<f64>,
-    /// Memory limit in MiB: an external solver's whole run; an in-process solver's clauses.
-    #[arg(long = "mem-limit", value_name = "MB")]
+    /// Memory limit in MiB (4 to 16777216): an external solver's whole run; an
+    /// in-process solver's clauses.
+    #[arg(long = "mem-limit", value_name = "MB", value_parser = ranges::mem_limit)]
     pub mem_limit: Option<u64>,
     /// Write a DRAT proof of UNSAT here (native; binary DRAT with --binary-proof).
     #[arg(long)]
@@ -246,14 +249,15 @@ pub struct RunArgs {
     /// At-most-one sub-encoding.
     #[arg(long, default_value = "pairwise")]
     pub amo: Amo,
-    /// Per-run wall-clock limit in seconds.
-    #[arg(long, default_value_t = 100.0)]
+    /// Per-run wall-clock limit in seconds (0.001 to 31536000, a year).
+    #[arg(long, default_value_t = 100.0, value_parser = ranges::timeout)]
     pub timeout: f64,
-    /// Parallel runs (default: the number of cores; 1 for the most faithful times).
-    #[arg(long)]
+    /// Parallel runs (default: the number of cores; 1 for the most faithful times): 1 to 4
+    /// times the cores, with a warning past the cores.
+    #[arg(long, value_parser = ranges::jobs)]
     pub jobs: Option<usize>,
-    /// Repetitions of every run.
-    #[arg(long, default_value_t = 1)]
+    /// Repetitions of every run (1 to 10000).
+    #[arg(long, default_value_t = 1, value_parser = ranges::repeat)]
     pub repeat: u32,
     /// Output folder (default: a new folder under reports/ named after the corpus and time).
     #[arg(long)]
@@ -262,9 +266,9 @@ pub struct RunArgs {
     /// come from its run.json when none are given).
     #[arg(long, value_name = "DIR")]
     pub resume: Option<PathBuf>,
-    /// Memory limit in MiB: an external solver's whole run (all its processes); an
-    /// in-process solver's formula and clauses.
-    #[arg(long = "mem-limit", value_name = "MB")]
+    /// Memory limit in MiB (4 to 16777216): an external solver's whole run (all its
+    /// processes); an in-process solver's formula and clauses; reading a DIMACS file.
+    #[arg(long = "mem-limit", value_name = "MB", value_parser = ranges::mem_limit)]
     pub mem_limit: Option<u64>,
     /// Have native, kissat, cadical and glucose write DRAT proofs; `rate` checks each UNSAT.
     #[arg(long)]
@@ -275,6 +279,7 @@ pub struct RunArgs {
     /// Count the solutions of each puzzle, up to N (or `all`, up to 10000): after a SAT
     /// answer, block the solution and solve again, every solution checked and distinct.
     /// 2 asks "is it unique?". The `solutions` column holds the count (N: at least N).
+    /// N is 1 to 1000000.
     #[arg(long, default_value = "1", value_name = "N|all", value_parser = parse_count)]
     pub count: u32,
     /// A malformed puzzle stops the run instead of being skipped.
@@ -312,8 +317,8 @@ pub struct SlurmArgs {
     /// The study's options, as for `bench run` (--out names the study folder).
     #[command(flatten)]
     pub run: RunArgs,
-    /// How many shards (array tasks).
-    #[arg(long)]
+    /// How many shards (array tasks), 1 to 1000000.
+    #[arg(long, value_parser = ranges::shards)]
     pub shards: usize,
     /// SLURM partition.
     #[arg(long)]
@@ -321,8 +326,8 @@ pub struct SlurmArgs {
     /// SLURM account.
     #[arg(long)]
     pub account: Option<String>,
-    /// At most this many tasks at once (`--array=0-(N-1)%MAX`).
-    #[arg(long = "max-parallel")]
+    /// At most this many tasks at once (`--array=0-(N-1)%MAX`), 1 to 1000000.
+    #[arg(long = "max-parallel", value_parser = ranges::shards)]
     pub max_parallel: Option<usize>,
     /// Submit with sbatch and print the job id.
     #[arg(long)]
@@ -383,8 +388,9 @@ pub struct ReportArgs {
     /// every pair.
     #[arg(long)]
     pub baseline: Option<String>,
-    /// The timeout for PAR-2 and the charts, seconds (default: from the CSV).
-    #[arg(long)]
+    /// The timeout for PAR-2 and the charts, seconds (default: from the CSV; 0.001 to
+    /// 31536000).
+    #[arg(long, value_parser = ranges::timeout)]
     pub timeout: Option<f64>,
     /// Score and draw CPU time (user + system, what SAT competitions use for sequential
     /// solvers) or wall time (for parallel solvers). Every chart says which.
@@ -398,14 +404,14 @@ pub struct GenArgs {
     /// The kind of puzzle.
     #[arg(long, default_value = "sudoku")]
     pub kind: Kind,
-    /// Box size k of a sudoku or pair (side k²).
-    #[arg(long = "box", value_name = "K", conflicts_with = "side")]
+    /// Box size k of a sudoku or pair (side k²), 2 to 31.
+    #[arg(long = "box", value_name = "K", conflicts_with = "side", value_parser = ranges::box_size)]
     pub box_size: Option<usize>,
-    /// Side of a Latin square (or k² of a sudoku).
-    #[arg(long)]
+    /// Side of a Latin square (or k² of a sudoku), 2 to 1000.
+    #[arg(long, value_parser = ranges::side)]
     pub side: Option<usize>,
-    /// How many puzzles.
-    #[arg(long, default_value_t = 1)]
+    /// How many puzzles (1 to 10000000).
+    #[arg(long, default_value_t = 1, value_parser = ranges::gen_count)]
     pub count: usize,
     /// Seed: the same seed gives the same puzzles on any machine.
     #[arg(long, default_value_t = 1)]
@@ -413,22 +419,22 @@ pub struct GenArgs {
     /// Dig until no given can be removed (the default).
     #[arg(long, conflicts_with = "givens")]
     pub minimal: bool,
-    /// Stop digging at this many givens (over both boards of a pair).
-    #[arg(long)]
+    /// Stop digging at this many givens (over both boards of a pair; 0 to 2000000).
+    #[arg(long, value_parser = ranges::givens)]
     pub givens: Option<usize>,
-    /// Keep only puzzles rated at least this (mean conflicts of native).
-    #[arg(long = "min-rating")]
+    /// Keep only puzzles rated at least this (mean conflicts of native; a finite number ≥ 0).
+    #[arg(long = "min-rating", value_parser = ranges::rating)]
     pub min_rating: Option<f64>,
-    /// Generate a pool of this many and keep the --count hardest (by rating).
-    #[arg(long)]
+    /// Generate a pool of this many and keep the --count hardest (by rating; 1 to 10000000).
+    #[arg(long, value_parser = ranges::gen_count)]
     pub pool: Option<usize>,
     /// Spoil each (minimal) puzzle on purpose: `unsolvable` adds a given that contradicts
     /// the unique solution without breaking a rule; `ambiguous` removes one given, so the
     /// puzzle has several solutions. For testing UNSAT answers and `--count 2`.
     #[arg(long)]
     pub variant: Option<Variant>,
-    /// Shuffled copies the rating averages over.
-    #[arg(long, default_value_t = 3)]
+    /// Shuffled copies the rating averages over (1 to 1000).
+    #[arg(long, default_value_t = 3, value_parser = ranges::shuffles)]
     pub shuffles: usize,
     /// Output format (default: csv for pairs, else line).
     #[arg(long)]
@@ -456,9 +462,10 @@ fn parse_count(s: &str) -> Result<u32, String> {
         return Ok(COUNT_ALL);
     }
     match s.parse::<u32>() {
-        Ok(n) if n >= 1 => Ok(n),
+        Ok(n) if (1..=ranges::MAX_COUNT).contains(&n) => Ok(n),
         _ => Err(format!(
-            "`{s}` is not a count: give a number ≥ 1, or `all` (up to {COUNT_ALL})"
+            "`{s}` is not a count: give a number from 1 to {}, or `all` (up to {COUNT_ALL})",
+            ranges::MAX_COUNT
         )),
     }
 }

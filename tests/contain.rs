@@ -749,31 +749,32 @@ fn native_whose_clauses_outgrow_the_budget_is_memout() {
     assert!(s.out_of_memory() && s.clause_bytes() > 16 << 10);
     // Through bench run: a MEMOUT row that names the budget, and the run goes on.
     let dir = tempfile::tempdir().unwrap();
-    let php = dir.path().join("php-11-10.cnf");
+    let php = dir.path().join("php-13-12.cnf");
     let mut text = String::new();
-    let var = |i: u32, j: u32| i * 10 + j + 1;
-    let mut clauses: Vec<String> = (0..11)
+    let var = |i: u32, j: u32| i * 12 + j + 1;
+    let mut clauses: Vec<String> = (0..13)
         .map(|i| {
-            (0..10)
+            (0..12)
                 .map(|j| format!("{} ", var(i, j)))
                 .collect::<String>()
                 + "0"
         })
         .collect();
-    for j in 0..10 {
-        for a in 0..11 {
-            for b in a + 1..11 {
+    for j in 0..12 {
+        for a in 0..13 {
+            for b in a + 1..13 {
                 clauses.push(format!("-{} -{} 0", var(a, j), var(b, j)));
             }
         }
     }
-    text += &format!("p cnf 110 {}\n{}\n", clauses.len(), clauses.join("\n"));
+    text += &format!("p cnf 156 {}\n{}\n", clauses.len(), clauses.join("\n"));
     std::fs::write(&php, text).unwrap();
     let out = dir.path().join("out");
     let o = bench(Mode::Cgroups)
         .arg("run")
         .arg(&php)
-        .args(["--solvers", "native", "--mem-limit", "1", "--timeout", "60"])
+        .args(["--solvers", "native", "--mem-limit", "4", "--timeout", "60"])
+        // (4 MiB: the smallest --mem-limit; php 13/12 outgrows it within seconds)
         .arg("--out")
         .arg(&out)
         .output()

@@ -9,13 +9,20 @@
 //! without its final 0, or a clause count that differs from the header's is an error that
 //! names `file:line`. Comments may stand anywhere (a `c` where a token would begin runs to
 //! the end of the line), clauses may span lines, and the SATLIB `%` marker ends the formula.
-//! gzip and xz input is recognised by its magic bytes. Nothing is allocated from the
-//! header's claims: clauses grow as they are read.
+//! gzip and xz input is recognised by its magic bytes.
+//!
+//! Reading is bounded (see [`super::budget`]): it streams, literals go straight into the
+//! formula's flat array, nothing is allocated from the header's claims, comment lines are
+//! skipped without being held (only a `c bench` line is kept, up to a cap), and the clause
+//! arrays never pass the read's budget: past it the read ends with
+//! [`DimacsError::TooBig`], which names the file, the line and the budget. The interrupt
+//! and deadline of [`ReadLimits`] are looked at every 64 KiB of input.
 
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Read, Write};
 use std::path::Path;
 
+use super::budget::{MAX_BENCH_LINE, MAX_HEADER_LINE, ReadLimits, XZ_MEMLIMIT};
 use super::{ClauseSink, Cnf, Lit, MAX_VARS};
 
 /// A DIMACS file that could not be read: displays as `file:line: message`.
@@ -38,6 +45,30 @@ pub enum DimacsError {
         file: String,
         /// The cause.
         source: io::Error,
+    },
+    /// The formula does not fit the read's memory budget (or memory ran out).
+    #[error("{file}:{line}: {reason}")]
+    TooBig {
+        /// The file.
+        file: String,
+        /// The line reached.
+        line: usize,
+        /// The budget and what was read, in words.
+        reason: String,
+        /// The header's variable count.
+        declared_vars: u32,
+        /// The header's clause count.
+        declared_clauses: u64,
+    },
+    /// The interrupt or the deadline of the read stopped it.
+    #[error("{file}:{line}: reading stopped: {why}")]
+    Stopped {
+        /// The file.
+        file: String,
+        /// The line reached.
+        line: usize,
+        /// `interrupted` or `the time limit passed`.
+        why: &'static str,
     },
 }
 
@@ -94,7 +125,8 @@ pub fn looks_like_dimacs(path: &Path) -> bool {
         || head.starts_with(b"c ")
 }
 
-/// Opens a file for reading, decompressing gzip or xz by their magic bytes.
+/// Opens a file for reading, decompressing gzip or xz by their magic bytes. The xz
+/// decoder may use at most [`XZ_MEMLIMIT`]; a file that needs more fails to read.
 pub fn open_maybe_compressed(path: &Path) -> io::Result<Box<dyn BufRead + Send>> {
     let mut file = BufReader::with_capacity(1 << 16, File::open(path)?);
     let magic = file.fill_buf()?;
@@ -104,47 +136,75 @@ pub fn open_maybe_compressed(path: &Path) -> io::Result<Box<dyn BufRead + Send>>
             flate2::bufread::MultiGzDecoder::new(file),
         )))
     } else if magic.starts_with(&[0xfd, b'7', b'z', b'X', b'Z', 0]) {
+        let stream =
+            xz2::stream::Stream::new_stream_decoder(XZ_MEMLIMIT, xz2::stream::CONCATENATED)
+                .map_err(io::Error::other)?;
         Ok(Box::new(BufReader::with_capacity(
             1 << 16,
-            xz2::bufread::XzDecoder::new_multi_decoder(file),
+            xz2::bufread::XzDecoder::new_stream(file, stream),
         )))
     } else {
         Ok(Box::new(file))
     }
 }
 
-/// Reads a DIMACS file (plain, gzip or xz).
+/// Reads a DIMACS file (plain, gzip or xz) within the machine's budget
+/// ([`ReadLimits::default`]).
 pub fn read_path(path: &Path, opts: ParseOptions) -> Result<Dimacs, DimacsError> {
+    read_path_within(path, opts, &ReadLimits::default())
+}
+
+/// Reads a DIMACS file (plain, gzip or xz) within `limits`.
+pub fn read_path_within(
+    path: &Path,
+    opts: ParseOptions,
+    limits: &ReadLimits,
+) -> Result<Dimacs, DimacsError> {
     let name = path.display().to_string();
     let input = open_maybe_compressed(path).map_err(|source| DimacsError::Io {
         file: name.clone(),
         source,
     })?;
-    parse(input, &name, opts)
+    parse_within(input, &name, opts, limits)
 }
 
-/// Reads DIMACS from any reader; `name` names the source in errors.
+/// Reads DIMACS from any reader within the machine's budget; `name` names the source in
+/// errors.
 pub fn parse<R: Read>(input: R, name: &str, opts: ParseOptions) -> Result<Dimacs, DimacsError> {
+    parse_within(input, name, opts, &ReadLimits::default())
+}
+
+/// Reads DIMACS from any reader within `limits`; `name` names the source in errors.
+pub fn parse_within<R: Read>(
+    input: R,
+    name: &str,
+    opts: ParseOptions,
+    limits: &ReadLimits,
+) -> Result<Dimacs, DimacsError> {
     Parser {
-        bytes: Bytes::new(input),
+        bytes: Bytes::new(input, *limits),
         name,
         opts,
+        declared: (0, 0),
     }
     .run()
 }
 
-/// A byte reader that counts lines and keeps I/O errors for the caller.
-struct Bytes<R> {
+/// A byte reader that counts lines, keeps I/O errors for the caller, and looks at the
+/// read's interrupt and deadline at every refill.
+struct Bytes<'l, R> {
     input: R,
     buf: Box<[u8]>,
     pos: usize,
     len: usize,
     line: usize,
     error: Option<io::Error>,
+    limits: ReadLimits<'l>,
+    stopped: Option<&'static str>,
 }
 
-impl<R: Read> Bytes<R> {
-    fn new(input: R) -> Self {
+impl<'l, R: Read> Bytes<'l, R> {
+    fn new(input: R, limits: ReadLimits<'l>) -> Self {
         Bytes {
             input,
             buf: vec![0; 1 << 16].into_boxed_slice(),
@@ -152,6 +212,8 @@ impl<R: Read> Bytes<R> {
             len: 0,
             line: 1,
             error: None,
+            limits,
+            stopped: None,
         }
     }
 
@@ -176,13 +238,18 @@ impl<R: Read> Bytes<R> {
 
     #[cold]
     fn refill(&mut self) {
-        if self.error.is_some() {
+        self.pos = 0;
+        self.len = 0;
+        if self.error.is_some() || self.stopped.is_some() {
+            return;
+        }
+        if let Some(why) = self.limits.stop() {
+            self.stopped = Some(why);
             return;
         }
         loop {
             match self.input.read(&mut self.buf) {
                 Ok(n) => {
-                    self.pos = 0;
                     self.len = n;
                     return;
                 }
@@ -195,36 +262,61 @@ impl<R: Read> Bytes<R> {
         }
     }
 
-    /// Skips to just past the end of the current line.
-    fn skip_line(&mut self) {
-        while let Some(b) = self.peek() {
-            self.bump();
-            if b == b'\n' {
-                break;
+    /// Passes the rest of the line (not its newline), handing each piece to `keep`.
+    fn pass_line(&mut self, mut keep: impl FnMut(&[u8])) {
+        loop {
+            if self.pos == self.len {
+                self.refill();
+                if self.len == 0 {
+                    return;
+                }
+            }
+            let chunk = &self.buf[self.pos..self.len];
+            let end = chunk.iter().position(|&b| b == b'\n');
+            let piece = &chunk[..end.unwrap_or(chunk.len())];
+            keep(piece);
+            self.pos += piece.len();
+            if end.is_some() {
+                return;
             }
         }
     }
 
-    /// Reads the rest of the line (without the newline) as text.
-    fn rest_of_line(&mut self) -> String {
-        let mut out = Vec::new();
-        while let Some(b) = self.peek() {
-            if b == b'\n' {
-                break;
-            }
-            out.push(b);
+    /// Skips to just past the end of the current line.
+    fn skip_line(&mut self) {
+        self.pass_line(|_| {});
+        if self.peek() == Some(b'\n') {
             self.bump();
         }
-        String::from_utf8_lossy(&out)
-            .trim_end_matches('\r')
-            .to_string()
+    }
+
+    /// The rest of the line (without the newline) as text, if it is at most `cap` bytes;
+    /// a longer line is passed without being held, and gives None.
+    fn line_within(&mut self, cap: usize) -> Option<String> {
+        let mut out = Vec::new();
+        let mut over = false;
+        self.pass_line(|piece| {
+            if !over && out.len() + piece.len() <= cap {
+                out.extend_from_slice(piece);
+            } else {
+                over = true;
+                out = Vec::new();
+            }
+        });
+        (!over).then(|| {
+            String::from_utf8_lossy(&out)
+                .trim_end_matches('\r')
+                .to_string()
+        })
     }
 }
 
-struct Parser<'a, R> {
-    bytes: Bytes<R>,
+struct Parser<'a, 'l, R> {
+    bytes: Bytes<'l, R>,
     name: &'a str,
     opts: ParseOptions,
+    /// The header's variables and clauses, once read.
+    declared: (u32, u64),
 }
 
 /// Printable form of a byte for messages.
@@ -236,7 +328,32 @@ fn show(b: u8) -> String {
     }
 }
 
-impl<R: Read> Parser<'_, R> {
+/// The clause arrays as they are read.
+struct Arrays {
+    lits: Vec<Lit>,
+    starts: Vec<usize>,
+}
+
+/// Room for one more element in `v` within `budget`, where `held` bytes are already held
+/// by the other array: the growth doubles when it fits (the old and new arrays counted
+/// together), else takes what is left. None when nothing is left or allocation fails.
+fn grow<T>(v: &mut Vec<T>, held: usize, budget: Option<u64>) -> Option<()> {
+    let size = size_of::<T>();
+    let cap = v.capacity();
+    let mut extra = cap.max(4096 / size);
+    if let Some(budget) = budget {
+        let budget = usize::try_from(budget).unwrap_or(usize::MAX);
+        let fits = budget.saturating_sub(held + cap * size) / size;
+        let new_cap = (cap + extra).min(fits);
+        if new_cap <= v.len() {
+            return None;
+        }
+        extra = new_cap - cap;
+    }
+    v.try_reserve_exact(extra).ok()
+}
+
+impl<R: Read> Parser<'_, '_, R> {
     fn error(&self, line: usize, message: impl Into<String>) -> DimacsError {
         DimacsError::Parse {
             file: self.name.to_string(),
@@ -245,20 +362,52 @@ impl<R: Read> Parser<'_, R> {
         }
     }
 
+    /// The error of a read that ended early (I/O failure, interrupt, deadline), if any.
     fn io_check(&mut self) -> Result<(), DimacsError> {
-        match self.bytes.error.take() {
-            Some(source) => Err(DimacsError::Io {
+        if let Some(source) = self.bytes.error.take() {
+            return Err(DimacsError::Io {
                 file: self.name.to_string(),
                 source,
-            }),
-            None => Ok(()),
+            });
+        }
+        if let Some(why) = self.bytes.stopped {
+            return Err(DimacsError::Stopped {
+                file: self.name.to_string(),
+                line: self.bytes.line,
+                why,
+            });
+        }
+        Ok(())
+    }
+
+    #[cold]
+    fn too_big(&self, arrays: &Arrays) -> DimacsError {
+        let read = format!(
+            "{} clauses and {} literals read",
+            arrays.starts.len().saturating_sub(1),
+            arrays.lits.len()
+        );
+        let reason = match self.bytes.limits.budget {
+            Some(b) => format!(
+                "the formula needs more than the {} MiB bench may hold while reading it \
+                 ({read}; the budget is --mem-limit, else half the memory available)",
+                b >> 20
+            ),
+            None => format!("memory ran out while reading the formula ({read})"),
+        };
+        DimacsError::TooBig {
+            file: self.name.to_string(),
+            line: self.bytes.line,
+            reason,
+            declared_vars: self.declared.0,
+            declared_clauses: self.declared.1,
         }
     }
 
     fn run(mut self) -> Result<Dimacs, DimacsError> {
         let mut bench_header = None;
         // Before the header: comments and blank lines only.
-        let (num_vars, num_clauses) = loop {
+        loop {
             match self.bytes.peek() {
                 None => {
                     self.io_check()?;
@@ -266,12 +415,45 @@ impl<R: Read> Parser<'_, R> {
                 }
                 Some(b' ' | b'\t' | b'\r' | b'\n') => self.bytes.bump(),
                 Some(b'c') => {
-                    let text = self.bytes.rest_of_line();
-                    if bench_header.is_none() && text.starts_with("c bench ") {
-                        bench_header = Some(text[2..].to_string());
+                    let line = self.bytes.line;
+                    let mut head = [0u8; 8];
+                    let mut seen = 0;
+                    let mut text: Option<Vec<u8>> = None;
+                    let mut over = false;
+                    let want = bench_header.is_none();
+                    self.bytes.pass_line(|piece| {
+                        if !want || over {
+                            return;
+                        }
+                        if seen < 8 {
+                            let n = piece.len().min(8 - seen);
+                            head[seen..seen + n].copy_from_slice(&piece[..n]);
+                            seen += n;
+                            if seen == 8 && &head == b"c bench " {
+                                text = Some(Vec::new());
+                            }
+                        }
+                        if let Some(t) = text.as_mut() {
+                            if t.len() + piece.len() > MAX_BENCH_LINE {
+                                over = true;
+                            } else {
+                                t.extend_from_slice(piece);
+                            }
+                        }
+                    });
+                    if over {
+                        self.io_check()?;
+                        return Err(self.error(
+                            line,
+                            format!("a `c bench` line longer than {MAX_BENCH_LINE} bytes"),
+                        ));
+                    }
+                    if let Some(t) = text {
+                        let t = String::from_utf8_lossy(&t);
+                        bench_header = Some(t.trim_end_matches('\r')[2..].to_string());
                     }
                 }
-                Some(b'p') => break self.header()?,
+                Some(b'p') => break,
                 Some(b) => {
                     return Err(self.error(
                         self.bytes.line,
@@ -279,49 +461,100 @@ impl<R: Read> Parser<'_, R> {
                     ));
                 }
             }
+        }
+        self.declared = self.header()?;
+        let cnf = self.clauses()?;
+        Ok(Dimacs { cnf, bench_header })
+    }
+
+    /// The clauses after the header.
+    fn clauses(&mut self) -> Result<Cnf, DimacsError> {
+        let (num_vars, num_clauses) = self.declared;
+        let strict = self.opts.strict;
+        let budget = self.bytes.limits.budget;
+        let mut a = Arrays {
+            lits: Vec::new(),
+            starts: Vec::new(),
         };
-        let mut cnf = Cnf::new(num_vars);
-        let mut clause: Vec<Lit> = Vec::new();
+        if grow(&mut a.starts, 0, budget).is_none() {
+            return Err(self.too_big(&a));
+        }
+        a.starts.push(0);
+        let mut open = false;
         let mut clause_line = 0;
-        let mut max_var = num_vars;
+        let mut max_used = 0u32;
         let mut last_line = self.bytes.line.saturating_sub(1).max(1);
-        while let Some(b) = self.bytes.peek() {
+        loop {
+            // Whitespace, in the buffer.
+            let b = {
+                let bytes = &mut self.bytes;
+                let (mut p, len) = (bytes.pos, bytes.len);
+                let mut newlines = 0;
+                while p < len {
+                    match bytes.buf[p] {
+                        b' ' | b'\t' | b'\r' => p += 1,
+                        b'\n' => {
+                            newlines += 1;
+                            p += 1;
+                        }
+                        _ => break,
+                    }
+                }
+                bytes.pos = p;
+                bytes.line += newlines;
+                if p == len {
+                    match bytes.peek() {
+                        Some(_) => continue,
+                        None => break,
+                    }
+                }
+                bytes.buf[p]
+            };
             match b {
-                b' ' | b'\t' | b'\r' | b'\n' => self.bytes.bump(),
-                b'c' => self.bytes.skip_line(),
-                b'%' => break, // SATLIB end marker: the rest of the file is not formula
                 b'-' | b'0'..=b'9' => {
                     let line = self.bytes.line;
                     last_line = line;
                     let n = self.integer()?;
                     if n == 0 {
-                        if self.opts.strict && cnf.num_clauses() as u64 >= num_clauses {
+                        if strict && (a.starts.len() - 1) as u64 >= num_clauses {
                             return Err(self.error(
                                 line,
                                 format!("more clauses than the header's {num_clauses}"),
                             ));
                         }
-                        cnf.add_clause(&clause);
-                        clause.clear();
-                    } else {
-                        let var = n.unsigned_abs();
-                        if var > max_var as u64 {
-                            if self.opts.strict || var > MAX_VARS as u64 {
-                                return Err(self.error(
-                                    line,
-                                    format!(
-                                        "literal {n} exceeds the header's {num_vars} variables"
-                                    ),
-                                ));
+                        if a.starts.len() == a.starts.capacity() {
+                            let held = a.lits.capacity() * size_of::<Lit>();
+                            if grow(&mut a.starts, held, budget).is_none() {
+                                return Err(self.too_big(&a));
                             }
-                            max_var = var as u32;
                         }
-                        if clause.is_empty() {
+                        a.starts.push(a.lits.len());
+                        open = false;
+                    } else {
+                        let var = n.unsigned_abs() as u32;
+                        if var > num_vars && strict {
+                            return Err(self.error(
+                                line,
+                                format!("literal {n} exceeds the header's {num_vars} variables"),
+                            ));
+                        }
+                        max_used = max_used.max(var);
+                        if !open {
                             clause_line = line;
+                            open = true;
                         }
-                        clause.push(Lit::from_dimacs(n as i32));
+                        if a.lits.len() == a.lits.capacity() {
+                            let held = a.starts.capacity() * size_of::<usize>();
+                            if grow(&mut a.lits, held, budget).is_none() {
+                                return Err(self.too_big(&a));
+                            }
+                        }
+                        a.lits
+                            .push(Lit::from_code(((var - 1) << 1) | u32::from(n < 0)));
                     }
                 }
+                b'c' => self.bytes.skip_line(),
+                b'%' => break, // SATLIB end marker: the rest of the file is not formula
                 b'p' => return Err(self.error(self.bytes.line, "a second 'p' header")),
                 other => {
                     let line = self.bytes.line;
@@ -334,20 +567,23 @@ impl<R: Read> Parser<'_, R> {
             }
         }
         self.io_check()?;
-        if !clause.is_empty() {
+        if open {
             return Err(self.error(clause_line, "the last clause has no terminating 0"));
         }
-        if self.opts.strict && cnf.num_clauses() as u64 != num_clauses {
+        let found = a.starts.len() - 1;
+        if strict && found as u64 != num_clauses {
             return Err(self.error(
                 last_line,
-                format!(
-                    "found {} clauses, but the header says {num_clauses}",
-                    cnf.num_clauses()
-                ),
+                format!("found {found} clauses, but the header says {num_clauses}"),
             ));
         }
-        cnf.ensure_vars(max_var);
-        Ok(Dimacs { cnf, bench_header })
+        let Arrays {
+            mut lits,
+            mut starts,
+        } = a;
+        lits.shrink_to_fit();
+        starts.shrink_to_fit();
+        Ok(Cnf::from_parts(num_vars, lits, starts, max_used))
     }
 
     /// The next whitespace-delimited token, for messages.
@@ -363,8 +599,46 @@ impl<R: Read> Parser<'_, R> {
         String::from_utf8_lossy(&out).into_owned()
     }
 
-    /// Parses an integer token; it must end at whitespace or the end of input.
+    /// Parses an integer token (the next byte is `-` or a digit); it must end at
+    /// whitespace or the end of input, and lie within ±[`MAX_VARS`].
+    #[inline]
     fn integer(&mut self) -> Result<i64, DimacsError> {
+        // Fast path: the whole token and the byte after it are in the buffer.
+        {
+            let bytes = &mut self.bytes;
+            let buf = &bytes.buf[..bytes.len];
+            let mut p = bytes.pos;
+            let negative = buf[p] == b'-';
+            p += usize::from(negative);
+            let start = p;
+            let mut value: u64 = 0;
+            while p < buf.len() && p - start < 11 {
+                let d = buf[p].wrapping_sub(b'0');
+                if d > 9 {
+                    break;
+                }
+                value = value * 10 + u64::from(d);
+                p += 1;
+            }
+            if p > start
+                && p < buf.len()
+                && matches!(buf[p], b' ' | b'\t' | b'\r' | b'\n')
+                && value <= u64::from(MAX_VARS)
+            {
+                bytes.pos = p;
+                return Ok(if negative {
+                    -(value as i64)
+                } else {
+                    value as i64
+                });
+            }
+        }
+        self.integer_slow()
+    }
+
+    /// [`Parser::integer`] byte by byte, across refills, with the error messages.
+    #[cold]
+    fn integer_slow(&mut self) -> Result<i64, DimacsError> {
         let line = self.bytes.line;
         let negative = self.bytes.peek() == Some(b'-');
         if negative {
@@ -372,20 +646,6 @@ impl<R: Read> Parser<'_, R> {
         }
         let mut value: u64 = 0;
         let mut digits = 0;
-        // Fast path: the digits end inside the buffer (digits are never newlines, so the
-        // line count is unaffected). The slow loop below handles tokens across refills.
-        {
-            let bytes = &mut self.bytes;
-            let buf = &bytes.buf[bytes.pos..bytes.len];
-            let run = buf.iter().take_while(|b| b.is_ascii_digit()).count();
-            if run < buf.len() && run <= 18 {
-                for &b in &buf[..run] {
-                    value = value * 10 + (b - b'0') as u64;
-                }
-                digits = run;
-                bytes.pos += run;
-            }
-        }
         while let Some(b) = self.bytes.peek() {
             match b {
                 b'0'..=b'9' => {
@@ -429,7 +689,13 @@ impl<R: Read> Parser<'_, R> {
     /// Parses `p cnf VARS CLAUSES` (the `p` is next).
     fn header(&mut self) -> Result<(u32, u64), DimacsError> {
         let line = self.bytes.line;
-        let text = self.bytes.rest_of_line();
+        let Some(text) = self.bytes.line_within(MAX_HEADER_LINE) else {
+            self.io_check()?;
+            return Err(self.error(
+                line,
+                format!("the header line is longer than {MAX_HEADER_LINE} bytes"),
+            ));
+        };
         let fields: Vec<&str> = text.split_ascii_whitespace().collect();
         let bad = |this: &Self, why: &str| {
             this.error(line, format!("invalid header `{}`: {why}", text.trim()))
@@ -536,6 +802,7 @@ pub fn write_cnf<W: Write>(out: W, cnf: &Cnf, comments: &[String]) -> io::Result
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cnf::budget::ReadLimits;
 
     fn read(text: &str) -> Result<Dimacs, DimacsError> {
         parse(text.as_bytes(), "t.cnf", ParseOptions::default())
@@ -615,6 +882,74 @@ mod tests {
         )
         .unwrap();
         assert_eq!(d.cnf.num_clauses(), 1);
+    }
+
+    #[test]
+    fn the_budget_bounds_the_clause_arrays() {
+        let text = "p cnf 3 100000\n".to_string() + &"1 -2 3 0\n".repeat(100_000);
+        let small = ReadLimits {
+            budget: Some(1 << 20),
+            interrupt: None,
+            deadline: None,
+        };
+        let e =
+            parse_within(text.as_bytes(), "b.cnf", ParseOptions::default(), &small).unwrap_err();
+        assert!(matches!(e, DimacsError::TooBig { .. }), "{e}");
+        assert!(e.to_string().starts_with("b.cnf:"), "{e}");
+        assert!(e.to_string().contains("1 MiB"), "{e}");
+        // 300,000 literals and 100,001 starts: 2 MB at their lengths, within 4 MiB.
+        let enough = ReadLimits {
+            budget: Some(4 << 20),
+            ..small
+        };
+        let d = parse_within(text.as_bytes(), "b.cnf", ParseOptions::default(), &enough).unwrap();
+        assert_eq!(d.cnf.num_clauses(), 100_000);
+        assert!(d.cnf.heap_bytes() <= 4 << 20);
+        // One clause as long as the whole budget allows, and no longer.
+        let long = format!("p cnf 1 1\n{}0\n", "1 ".repeat(300_000));
+        let e =
+            parse_within(long.as_bytes(), "l.cnf", ParseOptions::default(), &small).unwrap_err();
+        assert!(matches!(e, DimacsError::TooBig { .. }), "{e}");
+    }
+
+    #[test]
+    fn an_interrupt_or_a_deadline_stops_the_read() {
+        let text = "p cnf 1 1\n1 0\n";
+        let stop = std::sync::atomic::AtomicBool::new(true);
+        let limits = ReadLimits {
+            budget: None,
+            interrupt: Some(&stop),
+            deadline: None,
+        };
+        let e =
+            parse_within(text.as_bytes(), "i.cnf", ParseOptions::default(), &limits).unwrap_err();
+        assert_eq!(e.to_string(), "i.cnf:1: reading stopped: interrupted");
+        let limits = ReadLimits {
+            interrupt: None,
+            deadline: Some(std::time::Instant::now()),
+            ..limits
+        };
+        let e =
+            parse_within(text.as_bytes(), "d.cnf", ParseOptions::default(), &limits).unwrap_err();
+        assert!(matches!(e, DimacsError::Stopped { .. }), "{e}");
+    }
+
+    #[test]
+    fn comments_and_headers_are_not_held() {
+        let mut text = b"c ".to_vec();
+        text.extend(std::iter::repeat_n(b'x', 3 << 20));
+        text.extend_from_slice(b"\nc bench kind=x\np cnf 1 1\n1 0\n");
+        let d = parse(&text[..], "c.cnf", ParseOptions::default()).unwrap();
+        assert_eq!(d.bench_header.as_deref(), Some("bench kind=x"));
+        let mut text = b"p cnf 1 1".to_vec();
+        text.extend(std::iter::repeat_n(b' ', 2000));
+        text.extend_from_slice(b"\n1 0\n");
+        assert_eq!(
+            parse(&text[..], "h.cnf", ParseOptions::default())
+                .unwrap_err()
+                .to_string(),
+            "h.cnf:1: the header line is longer than 1024 bytes"
+        );
     }
 
     #[test]

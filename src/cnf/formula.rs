@@ -97,6 +97,30 @@ impl Cnf {
         }
     }
 
+    /// A formula from its flat parts, as a reader built them: `starts` begins with 0 and
+    /// ends at `lits.len()`, `max_used` is the highest variable in `lits`.
+    pub(super) fn from_parts(
+        num_vars: u32,
+        lits: Vec<Lit>,
+        starts: Vec<usize>,
+        max_used: u32,
+    ) -> Cnf {
+        debug_assert_eq!(starts.first(), Some(&0));
+        debug_assert_eq!(starts.last(), Some(&lits.len()));
+        Cnf {
+            num_vars: num_vars.max(max_used),
+            lits,
+            starts,
+            max_used,
+        }
+    }
+
+    /// Bytes held by the clause arrays (their capacity, not their length).
+    pub fn heap_bytes(&self) -> usize {
+        self.lits.capacity() * std::mem::size_of::<Lit>()
+            + self.starts.capacity() * std::mem::size_of::<usize>()
+    }
+
     /// Builds a formula from DIMACS integer clauses (handy in tests).
     pub fn from_dimacs_clauses(num_vars: u32, clauses: &[Vec<i32>]) -> Cnf {
         let mut cnf = Cnf::new(num_vars);

@@ -1,5 +1,6 @@
 //! CNF formulas: variables and literals, clause storage, DIMACS reading and writing.
 
+pub mod budget;
 pub mod dimacs;
 mod formula;
 mod lit;

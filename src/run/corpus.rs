@@ -2,8 +2,9 @@
 //!
 //! Each instance gets a stable id that survives re-runs and joins CSVs: the puzzle file's
 //! name and the puzzle's line (`hard.txt:12`), or the DIMACS file's name (its path below
-//! the folder named on the command line). A malformed puzzle is reported with file and line
-//! and left out (or, with `--strict`, stops the run).
+//! the folder named on the command line). A malformed puzzle, or a puzzle file that cannot
+//! be read at all, is reported with file and line and left out (or, with `--strict`, stops
+//! the run).
 
 use std::path::{Path, PathBuf};
 
@@ -135,7 +136,15 @@ pub fn load(paths: &[PathBuf], read: &ReadOptions, strict: bool) -> anyhow::Resu
                 format: None,
             });
         } else {
-            let file = read_path(path, read)?;
+            // An unreadable or empty puzzle file costs only itself, as a bad DIMACS file does.
+            let file = match read_path(path, read) {
+                Ok(file) => file,
+                Err(e) if strict => bail!("{e}"),
+                Err(e) => {
+                    corpus.skipped.push(e.to_string());
+                    continue;
+                }
+            };
             let stem = path
                 .file_name()
                 .and_then(|n| n.to_str())

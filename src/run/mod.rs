@@ -28,7 +28,8 @@ use std::time::{Duration, SystemTime};
 use anyhow::{Context, bail};
 
 use crate::cnf::Cnf;
-use crate::cnf::dimacs::{ParseOptions, read_path};
+use crate::cnf::budget::{ReadLimits, machine_budget};
+use crate::cnf::dimacs::{DimacsError, ParseOptions, read_path_within};
 use crate::encode::header::BenchHeader;
 use crate::encode::{Amo, EncodeOptions, Encoding, encode};
 use crate::puzzle::Puzzle;
@@ -152,7 +153,7 @@ impl Unit {
     }
 
     /// The built formula, building it if this is the first run to need it.
-    fn get(&self, instance: &Instance) -> Result<Arc<Built>, BuildError> {
+    fn get(&self, instance: &Instance, read: &ReadLimits) -> Result<Arc<Built>, BuildError> {
         let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
         match &*state {
             UnitState::Ready(b) => return Ok(b.clone()),
@@ -164,7 +165,7 @@ impl Unit {
             }
             UnitState::Pending => {}
         }
-        let built = build(instance, self.encoding).map(Arc::new);
+        let built = build(instance, self.encoding, read).map(Arc::new);
         *state = match &built {
             Ok(b) => UnitState::Ready(b.clone()),
             Err(e) => UnitState::Failed(e.clone()),
@@ -184,8 +185,13 @@ impl Unit {
 }
 
 /// Encodes a puzzle, or reads a DIMACS file. An encoding whose formula would take more
-/// than half the memory available is refused up front, with its size.
-fn build(instance: &Instance, encoding: Option<EncodeOptions>) -> Result<Built, BuildError> {
+/// than half the memory available is refused up front, with its size; a DIMACS file is
+/// read within `read`'s budget, and one that does not fit is refused the same way.
+fn build(
+    instance: &Instance,
+    encoding: Option<EncodeOptions>,
+    read: &ReadLimits,
+) -> Result<Built, BuildError> {
     match (&instance.source, encoding) {
         (Source::Puzzle(p), Some(opts)) => {
             let (clauses, lits) = crate::encode::size_bound(p, opts);
@@ -226,8 +232,18 @@ fn build(instance: &Instance, encoding: Option<EncodeOptions>) -> Result<Built, 
             })
         }
         (Source::Dimacs(path), _) => {
-            let d = read_path(path, ParseOptions::default())
-                .map_err(|e| BuildError::Bad(e.to_string()))?;
+            let d = read_path_within(path, ParseOptions::default(), read).map_err(|e| match e {
+                DimacsError::TooBig {
+                    declared_vars,
+                    declared_clauses,
+                    ..
+                } => BuildError::TooBig {
+                    reason: format!("refused: {e}"),
+                    vars: declared_vars.into(),
+                    clauses: declared_clauses,
+                },
+                e => BuildError::Bad(e.to_string()),
+            })?;
             let header = match d.bench_header.as_deref().map(BenchHeader::parse) {
                 Some(Ok(h)) => Some(h),
                 Some(Err(e)) => {
@@ -465,7 +481,12 @@ pub fn run(opts: &RunOptions, interrupt: Arc<AtomicBool>) -> anyhow::Result<RunS
                             row
                         }
                         incremental::Ran::NotHere => {
-                            let built = match unit.get(instance) {
+                            let read = ReadLimits {
+                                budget: machine_budget(opts.mem_limit_mb),
+                                interrupt: Some(&interrupt),
+                                deadline: None,
+                            };
+                            let built = match unit.get(instance, &read) {
                                 Ok(b) => b,
                                 Err(BuildError::TooBig {
                                     reason,

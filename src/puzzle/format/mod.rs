@@ -138,10 +138,13 @@ pub struct PuzzleFile {
     pub entries: Vec<Result<Entry, PuzzleError>>,
 }
 
-/// Reads puzzles from a file.
+/// Reads puzzles from a file. A file larger than the memory bench may hold for it (see
+/// [`crate::cnf::budget::machine_budget`]; `/dev/zero` never ends) is an error, not an
+/// abort.
 pub fn read_path(path: &Path, opts: &ReadOptions) -> Result<PuzzleFile, PuzzleError> {
     let name = path.display().to_string();
-    match std::fs::read(path) {
+    let budget = crate::cnf::budget::machine_budget(None).unwrap_or(u64::MAX);
+    match read_within(path, budget) {
         Ok(bytes) => read_bytes(&bytes, &name, opts),
         Err(e) => Err(PuzzleError {
             file: name,
@@ -149,6 +152,32 @@ pub fn read_path(path: &Path, opts: &ReadOptions) -> Result<PuzzleFile, PuzzleEr
             message: e.to_string(),
         }),
     }
+}
+
+/// The bytes of `path`, if they are at most `budget`.
+fn read_within(path: &Path, budget: u64) -> io::Result<Vec<u8>> {
+    use std::io::Read;
+    let file = std::fs::File::open(path)?;
+    let size = file.metadata().map(|m| m.len()).unwrap_or(0);
+    let too_big = || {
+        io::Error::other(format!(
+            "larger than the {} MiB bench may hold for a puzzle file (half the memory available)",
+            budget >> 20
+        ))
+    };
+    if size > budget {
+        return Err(too_big());
+    }
+    let mut bytes = Vec::new();
+    bytes
+        .try_reserve_exact(size as usize)
+        .map_err(|_| too_big())?;
+    file.take(budget.saturating_add(1))
+        .read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > budget {
+        return Err(too_big());
+    }
+    Ok(bytes)
 }
 
 /// Reads puzzles from raw bytes; text that is not UTF-8 is a file-level error located at

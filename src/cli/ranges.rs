@@ -1,0 +1,168 @@
+//! The ranges of the numeric options, checked by clap as the command line is read: a value
+//! outside its range is refused at the door with the range in the message (and `--help`
+//! states each range), so nothing the command line accepts can overflow or panic later
+//! (`Duration::from_secs_f64(1e308)`, `k * k` of a huge box, a pool of 100,000 threads).
+
+use std::sync::OnceLock;
+
+/// The longest `--timeout`: a year, in seconds.
+pub const MAX_TIMEOUT_S: f64 = 365.0 * 24.0 * 3600.0;
+/// The shortest `--timeout`: a millisecond.
+pub const MIN_TIMEOUT_S: f64 = 0.001;
+/// The smallest `--mem-limit`, MiB: below it no solver (and no dynamic loader) starts.
+pub const MIN_MEM_LIMIT_MB: u64 = 4;
+/// The largest `--mem-limit`, MiB (16 TiB): larger values overflow byte counts nowhere,
+/// but no machine has them.
+pub const MAX_MEM_LIMIT_MB: u64 = 16 << 20;
+/// `--jobs` may be up to this many times the cores (with a warning past the cores).
+pub const JOBS_PER_CORE: usize = 4;
+/// The largest `--repeat`.
+pub const MAX_REPEAT: u32 = 10_000;
+/// The largest `--count` as a number (`all` is [`super::COUNT_ALL`]).
+pub const MAX_COUNT: u32 = 1_000_000;
+/// The largest `--shards` and `--max-parallel`.
+pub const MAX_SHARDS: usize = 1_000_000;
+/// The largest `bench gen --count` and `--pool`.
+pub const MAX_GEN_COUNT: usize = 10_000_000;
+/// The largest `--shuffles`.
+pub const MAX_SHUFFLES: usize = 1_000;
+
+/// The cores bench may use (1 if unknown).
+pub fn cores() -> usize {
+    static CORES: OnceLock<usize> = OnceLock::new();
+    *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+}
+
+/// The largest `--jobs` on this machine.
+pub fn max_jobs() -> usize {
+    cores() * JOBS_PER_CORE
+}
+
+fn number<T: std::str::FromStr>(s: &str, what: &str) -> Result<T, String> {
+    s.trim().parse().map_err(|_| format!("`{s}` is not {what}"))
+}
+
+/// `--timeout`: seconds, from a millisecond to a year.
+pub fn timeout(s: &str) -> Result<f64, String> {
+    let t: f64 = number(s, "a number of seconds")?;
+    if (MIN_TIMEOUT_S..=MAX_TIMEOUT_S).contains(&t) {
+        Ok(t)
+    } else {
+        Err(format!(
+            "{s} s is out of range: give {MIN_TIMEOUT_S} to {MAX_TIMEOUT_S} seconds (a year)"
+        ))
+    }
+}
+
+/// `--jobs`: 1 to [`JOBS_PER_CORE`] times the cores; past the cores, runs share cores and
+/// their times suffer, which is said on stderr.
+pub fn jobs(s: &str) -> Result<usize, String> {
+    let n: usize = number(s, "a number of jobs")?;
+    let max = max_jobs();
+    if !(1..=max).contains(&n) {
+        return Err(format!(
+            "{s} is out of range: give 1 to {max} ({JOBS_PER_CORE} × the {} cores)",
+            cores()
+        ));
+    }
+    if n > cores() {
+        eprintln!(
+            "bench: warning: --jobs {n} is more than the {} cores: runs share cores, and \
+             their times are not those of a run alone",
+            cores()
+        );
+    }
+    Ok(n)
+}
+
+/// `--mem-limit`: MiB, from [`MIN_MEM_LIMIT_MB`] to [`MAX_MEM_LIMIT_MB`].
+pub fn mem_limit(s: &str) -> Result<u64, String> {
+    let n: u64 = number(s, "a number of MiB")?;
+    if (MIN_MEM_LIMIT_MB..=MAX_MEM_LIMIT_MB).contains(&n) {
+        Ok(n)
+    } else {
+        Err(format!(
+            "{s} MiB is out of range: give {MIN_MEM_LIMIT_MB} to {MAX_MEM_LIMIT_MB} MiB"
+        ))
+    }
+}
+
+/// A whole number in `lo..=hi`.
+fn ranged<T>(s: &str, lo: T, hi: T) -> Result<T, String>
+where
+    T: std::str::FromStr + PartialOrd + std::fmt::Display + Copy,
+{
+    let n: T = number(s, "a whole number")?;
+    if n >= lo && n <= hi {
+        Ok(n)
+    } else {
+        Err(format!("{s} is out of range: give {lo} to {hi}"))
+    }
+}
+
+/// `--repeat`: 1 to [`MAX_REPEAT`].
+pub fn repeat(s: &str) -> Result<u32, String> {
+    ranged(s, 1, MAX_REPEAT)
+}
+
+/// `--shards`, `--max-parallel`: 1 to [`MAX_SHARDS`].
+pub fn shards(s: &str) -> Result<usize, String> {
+    ranged(s, 1, MAX_SHARDS)
+}
+
+/// `bench gen --count`, `--pool`: 1 to [`MAX_GEN_COUNT`].
+pub fn gen_count(s: &str) -> Result<usize, String> {
+    ranged(s, 1, MAX_GEN_COUNT)
+}
+
+/// `--shuffles`: 1 to [`MAX_SHUFFLES`].
+pub fn shuffles(s: &str) -> Result<usize, String> {
+    ranged(s, 1, MAX_SHUFFLES)
+}
+
+/// `--box`: 2 to the largest box whose square is a side bench reads.
+pub fn box_size(s: &str) -> Result<usize, String> {
+    ranged(s, 2, crate::puzzle::MAX_SIDE.isqrt())
+}
+
+/// `--side`: 2 to [`crate::puzzle::MAX_SIDE`].
+pub fn side(s: &str) -> Result<usize, String> {
+    ranged(s, 2, crate::puzzle::MAX_SIDE)
+}
+
+/// `--givens`: 0 to the cells of two largest boards.
+pub fn givens(s: &str) -> Result<usize, String> {
+    ranged(s, 0, 2 * crate::puzzle::MAX_SIDE * crate::puzzle::MAX_SIDE)
+}
+
+/// `--min-rating`: a finite number ≥ 0.
+pub fn rating(s: &str) -> Result<f64, String> {
+    let r: f64 = number(s, "a number")?;
+    if r.is_finite() && r >= 0.0 {
+        Ok(r)
+    } else {
+        Err(format!("{s} is out of range: give a finite number ≥ 0"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn edges() {
+        assert!(timeout("1e308").is_err());
+        assert!(timeout("NaN").is_err());
+        assert!(timeout("inf").is_err());
+        assert!(timeout("0").is_err());
+        assert_eq!(timeout("31536000"), Ok(MAX_TIMEOUT_S));
+        assert!(mem_limit("0").is_err());
+        assert_eq!(mem_limit("4"), Ok(4));
+        assert!(jobs("0").is_err());
+        assert!(jobs("100000").is_err());
+        assert_eq!(jobs("1"), Ok(1));
+        assert_eq!(box_size("31"), Ok(31));
+        assert!(box_size("32").is_err());
+        assert!(box_size("18446744073709551615").is_err());
+    }
+}
