@@ -379,6 +379,14 @@ pub struct ReportArgs {
     #[arg(long, value_name = "FACTOR", num_args = 0..=1, requires = "compare",
           value_parser = parse_factor)]
     pub fail_on_regression: Option<Option<f64>>,
+    /// Break the report down further: `family` draws a cactus plot per instance family.
+    #[arg(long, value_name = "WHAT")]
+    pub by: Option<ReportBy>,
+    /// Instance families from a CSV of `hash,family` (as GBD exports them) or
+    /// `path,family`, over the default (the corpus file for puzzles, the first folder level
+    /// for DIMACS files).
+    #[arg(long, value_name = "FILE")]
+    pub families: Option<PathBuf>,
     /// Output folder (default: the folder of the first CSV).
     #[arg(long)]
     pub out: Option<PathBuf>,
@@ -448,6 +456,13 @@ pub struct GenArgs {
 pub const COUNT_ALL: u32 = 10_000;
 
 /// `--count`: a positive number, or `all` ([`COUNT_ALL`]).
+/// What `bench report --by` breaks the report down by.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum ReportBy {
+    /// Instance families: a cactus plot per family.
+    Family,
+}
+
 fn parse_factor(s: &str) -> Result<f64, String> {
     match s.parse::<f64>() {
         Ok(f) if f.is_finite() && f >= 1.0 => Ok(f),

@@ -10,6 +10,7 @@ pub mod cnf;
 pub mod cnf_gen;
 pub mod commands;
 pub mod encode;
+pub mod family;
 pub mod generate;
 pub mod puzzle;
 pub mod report;

@@ -142,14 +142,34 @@ fn each_of_scipys_three_methods_agrees_on_a_crafted_csv() {
     assert_eq!((&w["solver"], &w["unique"]), (&"w".into(), &1.into()));
 }
 
+/// corpora/cnf's files in two folders, `php` and `rand`, below `dir/sat`.
+fn cnf_families(dir: &Path) -> PathBuf {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpora/cnf");
+    let sat = dir.join("sat");
+    for entry in std::fs::read_dir(&root).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_str().unwrap().to_string();
+        let family = if name.starts_with("php") {
+            "php"
+        } else {
+            "rand"
+        };
+        std::fs::create_dir_all(sat.join(family)).unwrap();
+        std::fs::copy(&path, sat.join(family).join(&name)).unwrap();
+    }
+    sat
+}
+
 #[test]
 fn a_real_run_agrees_with_scipy_and_shows_the_matrix() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("run");
+    let sat = cnf_families(dir.path());
     let result = bench()
         .arg("run")
-        .args(["cnf", "easy.txt", "hard.txt"].map(|c| root.join("corpora").join(c)))
+        .arg(&sat)
+        .args(["easy.txt", "hard.txt"].map(|c| root.join("corpora").join(c)))
         .args([
             "--solvers",
             "native,minisat,kissat,cadical",
@@ -175,6 +195,7 @@ fn a_real_run_agrees_with_scipy_and_shows_the_matrix() {
     let redrawn = bench()
         .arg("report")
         .arg(&csv)
+        .args(["--by", "family"])
         .arg("--out")
         .arg(&report)
         .output()
@@ -201,4 +222,61 @@ fn a_real_run_agrees_with_scipy_and_shows_the_matrix() {
     );
     let md = std::fs::read_to_string(out.join("summary.md")).unwrap();
     assert!(md.contains("## Paired comparisons") && md.contains("## Unique solves"));
+    // Four families (php, rand, easy.txt, hard.txt), each held by the check above; with
+    // --by family, a cactus plot of each.
+    assert!(stdout.contains("families: 4 agree"), "{stdout}");
+    for family in ["php", "rand", "easy.txt", "hard.txt"] {
+        let svg = std::fs::read_to_string(report.join(format!("cactus-family-{family}.svg")))
+            .unwrap_or_else(|e| panic!("no cactus of {family}: {e}"));
+        roxmltree::Document::parse(&svg).unwrap();
+        assert!(svg.contains(&format!("family {family}")));
+    }
+    let page = std::fs::read_to_string(report.join("index.html")).unwrap();
+    assert!(
+        page.contains("id=\"families\""),
+        "no family table on the page"
+    );
+
+    // A families file moves php-9-8 into a family of its own.
+    let file = dir.path().join("families.csv");
+    std::fs::write(&file, "path,family\nphp/php-9-8.cnf,big-pigeons\n").unwrap();
+    let moved = dir.path().join("moved");
+    let result = bench()
+        .arg("report")
+        .arg(&csv)
+        .arg("--families")
+        .arg(&file)
+        .arg("--out")
+        .arg(&moved)
+        .output()
+        .unwrap();
+    assert!(
+        result.status.success(),
+        "{}",
+        String::from_utf8_lossy(&result.stderr)
+    );
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(moved.join("summary.json")).unwrap())
+            .unwrap();
+    let families: Vec<(String, u64)> = summary["families"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| {
+            (
+                f["family"].as_str().unwrap().to_string(),
+                f["instances"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        families,
+        [
+            ("big-pigeons".to_string(), 1),
+            ("easy.txt".into(), 50),
+            ("hard.txt".into(), 50),
+            ("php".into(), 2),
+            ("rand".into(), 10)
+        ]
+    );
 }

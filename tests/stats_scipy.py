@@ -15,6 +15,7 @@ line per method with the pairs it checked; exits 1 on the first mismatch.
 import csv
 import json
 import math
+import os
 import sys
 from collections import defaultdict
 
@@ -39,6 +40,22 @@ def close(what, ours, theirs, rel=1e-9, absolute=1e-12):
 def instance_key(row):
     # The key bench joins instances on: the content hash when the CSV has one.
     return row.get("hash") or row["instance"]
+
+
+def family_of(row):
+    # The default rule, written out again: the corpus file for puzzles, the first folder
+    # level below the folder named for DIMACS files (the folder itself for files directly
+    # in it), the file's folder for a DIMACS file named alone.
+    if row.get("family"):
+        return row["family"]
+    corpus, kind, instance = row["corpus"], row["kind"], row["instance"]
+    if kind != "cnf":
+        return os.path.basename(corpus)
+    if corpus.endswith((".cnf", ".cnf.gz", ".cnf.xz")):
+        return os.path.basename(os.path.dirname(corpus)) or "."
+    if "/" in instance:
+        return instance.split("/")[0]
+    return os.path.basename(corpus.rstrip("/"))
 
 
 def main():
@@ -195,9 +212,36 @@ def main():
         close(f"{name} VBS PAR-2 without", c["vbs_par2_without"], par2_without)
         close(f"{name} VBS PAR-2 gain", c["vbs_par2_gain"], par2_without - all_par2, absolute=1e-9)
 
+    # Per family: instances, the VBS, and each configuration's solved count and PAR-2.
+    family = {instance_key(r): family_of(r) for r in rows}
+    names = sorted(set(family.values()))
+    got = [f["family"] for f in summary["families"]]
+    if got != names:
+        fail(f"families: bench {got}, expected {names}")
+    for f in summary["families"]:
+        members = [i for i in instances if family[i] == f["family"]]
+        best = [min([t for (inst, _, _), t in solved_time.items() if inst == i], default=None)
+                for i in members]
+        vbs_solved = sum(1 for b in best if b is not None)
+        vbs_par2 = sum(b if b is not None else 2.0 * timeout_of[i] for b, i in zip(best, members)) / len(members)
+        if (f["instances"], f["vbs_solved"]) != (len(members), vbs_solved):
+            fail(f"family {f['family']}: instances/VBS solved {f['instances'], f['vbs_solved']} != {len(members), vbs_solved}")
+        close(f"family {f['family']} VBS PAR-2", f["vbs_par2"], vbs_par2)
+        expected = [c for c in configs if any(i in score[c] for i in members)]
+        if [(x["solver"], x["encoding"]) for x in f["scores"]] != expected:
+            fail(f"family {f['family']}: configurations {f['scores']} != {expected}")
+        for x in f["scores"]:
+            c = (x["solver"], x["encoding"])
+            ran = [i for i in members if i in score[c]]
+            solved = sum(1 for i in ran if (i, c[0], c[1]) in solved_time)
+            if (x["ran"], x["solved"]) != (len(ran), solved):
+                fail(f"family {f['family']} {c}: ran/solved {x['ran'], x['solved']} != {len(ran), solved}")
+            close(f"family {f['family']} {c} PAR-2", x["par2"], sum(score[c][i] for i in ran) / len(ran))
+
     for method in ("exact", "permutation", "normal"):
         print(f"{method}: {methods[method]} pair(s) agree with scipy")
     print(f"contributions: {len(groups)} agree")
+    print(f"families: {len(names)} agree")
 
 
 main()

@@ -4,7 +4,8 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::cli::ReportArgs;
+use crate::cli::{ReportArgs, ReportBy};
+use crate::family::Families;
 
 use crate::report::compare::{self, SideRows};
 use crate::report::merge::read_and_merge;
@@ -21,11 +22,17 @@ pub(super) fn run(args: ReportArgs) -> anyhow::Result<i32> {
     let merged = read_and_merge(&args.results)?;
     let out_dir = args.out.unwrap_or_else(|| folder_of(&args.results[0]));
     let time = args.time;
+    let families = match &args.families {
+        Some(path) => Some(Families::read(path)?),
+        None => None,
+    };
     let opts = ReportOptions {
         baseline: args.baseline,
         timeout: args.timeout,
         notes: merged.notes(),
         time,
+        families,
+        by_family: args.by == Some(ReportBy::Family),
     };
     let files = write_report(&merged.rows, &out_dir, &opts)?;
     for line in score::wrong_lines(&merged.rows) {

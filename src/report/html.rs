@@ -72,6 +72,7 @@ pub fn page(summary: &Summary, charts: &[(String, String)]) -> String {
                     }
                 }
                 (crate::report::stats::render::html(&summary.stats))
+                (crate::report::family::html(&summary.families, summary.encodings.len() > 1))
                 h2 { "Charts" }
                 @for (name, svg) in charts {
                     // The charts are SVG written by plotters: no ids, so none can clash.

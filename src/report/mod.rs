@@ -10,6 +10,7 @@
 pub mod bootstrap;
 pub mod charts;
 pub mod compare;
+pub mod family;
 pub mod html;
 pub mod merge;
 pub mod outcome;
@@ -65,6 +66,10 @@ pub struct ReportOptions {
     pub notes: Vec<String>,
     /// Score and draw CPU time (the default) or wall time.
     pub time: TimeBasis,
+    /// Families from a families file, over the rows' own.
+    pub families: Option<crate::family::Families>,
+    /// Draw a cactus plot per family too.
+    pub by_family: bool,
 }
 
 /// One output file: its name inside the report folder and its content.
@@ -202,6 +207,20 @@ pub fn render_report(rows: &[Row], opts: &ReportOptions) -> anyhow::Result<Vec<R
             charts::scatter::scatter(&data, x_solver, y_solver)?,
         ));
     }
+    let family_names = family::families_by_instance(rows, opts.families.as_ref());
+    let by_family = family::split(&outcomes, &family_names);
+    if opts.by_family {
+        for (name, outcomes) in &by_family {
+            let vbs = vbs::virtual_best(outcomes);
+            let names = (solvers.clone(), encodings.clone());
+            let data = ChartData::new(rows, outcomes, names, timeout, opts.time);
+            let title = format!("Cactus plot of family {name}: instances solved within a time");
+            charts.push((
+                format!("cactus-family-{}.svg", charts::file_safe(name)),
+                charts::cactus::cactus_titled(&data, &vbs, &title)?,
+            ));
+        }
+    }
     charts.push(("times.svg".into(), charts::times::times(&data)?));
     if charts::encodings::has_several_encodings(&data) {
         charts.push(("encodings.svg".into(), charts::encodings::encodings(&data)?));
@@ -212,6 +231,7 @@ pub fn render_report(rows: &[Row], opts: &ReportOptions) -> anyhow::Result<Vec<R
         None => Vec::new(),
     };
     let stats = stats::statistics(&outcomes, &solvers, &encodings);
+    let families = family::families(&by_family, &solvers, &encodings);
     let summary = Summary {
         wrong_answers: WrongAnswer::all(rows),
         rows: rows.len(),
@@ -225,6 +245,7 @@ pub fn render_report(rows: &[Row], opts: &ReportOptions) -> anyhow::Result<Vec<R
         baseline,
         speedups,
         stats,
+        families,
         bootstrap: Summary::bootstrap_settings(),
         time: opts.time,
         notes,

@@ -50,6 +50,8 @@ pub struct Summary {
     pub speedups: Vec<Speedup>,
     /// Paired tests between configurations, unique solves, VBS contributions.
     pub stats: crate::report::stats::Statistics,
+    /// Solved counts and PAR-2 per instance family.
+    pub families: Vec<crate::report::family::Family>,
     /// How the speedup intervals were computed.
     pub bootstrap: BootstrapSettings,
     /// Remarks: merged duplicates, skipped inputs, mixed timeouts.
@@ -158,6 +160,7 @@ impl Summary {
         }
 
         out += &crate::report::stats::render::markdown(&self.stats);
+        out += &crate::report::family::markdown(&self.families, self.encodings.len() > 1);
 
         if !self.charts.is_empty() {
             out.push_str("## Charts\n\n");

@@ -17,6 +17,11 @@ const MAX_MARKS: usize = 24;
 
 /// The cactus plot as SVG.
 pub fn cactus(data: &ChartData, vbs: &VirtualBest) -> anyhow::Result<String> {
+    cactus_titled(data, vbs, "Cactus plot: instances solved within a time")
+}
+
+/// The cactus plot as SVG, under `title`.
+pub fn cactus_titled(data: &ChartData, vbs: &VirtualBest, title: &str) -> anyhow::Result<String> {
     let mut lines: Vec<(LegendEntry, Vec<f64>)> = data
         .series()
         .into_iter()
@@ -48,7 +53,7 @@ pub fn cactus(data: &ChartData, vbs: &VirtualBest) -> anyhow::Result<String> {
     };
 
     let titles = (
-        "Cactus plot: instances solved within a time",
+        title,
         "one line per solver × encoding: the k-th fastest solved instance at (k, its time); right and low is better",
     );
     let size = (PLOT_LEFT + 630, 440.max(legend.height()) + 60);

@@ -1,0 +1,302 @@
+//! The report broken down by instance family (see [`crate::family`]): per family, its
+//! instances, the virtual best solver's solved count and PAR-2, and every solver ×
+//! encoding's solved count and PAR-2 there; and, with `bench report --by family`, a cactus
+//! plot per family.
+//!
+//! A row's family is the families file's (`--families`), else the row's own `family`
+//! column, else the default rule of [`crate::family::default_family`] (results written
+//! before the column existed). Figures are per instance, as in the virtual best solver:
+//! with repetitions an instance is solved only if every repetition was, at the median time;
+//! PAR-2 is the mean over the family's instances the configuration ran of its time if
+//! solved, else twice the timeout.
+
+use std::collections::{BTreeMap, HashMap};
+
+use maud::{Markup, html};
+use serde::Serialize;
+
+use crate::family::{Families, default_family};
+use crate::report::outcome::{Outcome, instance_key};
+use crate::report::table::{Align, Cell, Exporter, Html, Markdown, Table, seconds};
+use crate::report::vbs::virtual_best;
+use crate::results::Row;
+
+use Align::{Left, Right};
+
+/// The family of `row`.
+pub fn family_of(row: &Row, families: Option<&Families>) -> String {
+    if let Some(f) = families.and_then(|f| f.family_of(None, &row.corpus, &row.instance)) {
+        return f.to_string();
+    }
+    default_family(&row.corpus, &row.kind, &row.instance)
+}
+
+/// The family of every instance, by its key.
+pub fn families_by_instance<'a>(
+    rows: &'a [Row],
+    families: Option<&Families>,
+) -> HashMap<&'a str, String> {
+    let mut out = HashMap::new();
+    for r in rows {
+        out.entry(instance_key(r))
+            .or_insert_with(|| family_of(r, families));
+    }
+    out
+}
+
+/// One solver × encoding in one family.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct FamilyScore {
+    /// The solver.
+    pub solver: String,
+    /// The encoding.
+    pub encoding: String,
+    /// The family's instances it ran.
+    pub ran: usize,
+    /// Of those, solved.
+    pub solved: usize,
+    /// PAR-2 over those, seconds.
+    pub par2: f64,
+}
+
+/// One family.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Family {
+    /// Its name.
+    pub family: String,
+    /// Its instances.
+    pub instances: usize,
+    /// The instances the virtual best solver solves.
+    pub vbs_solved: usize,
+    /// The virtual best solver's PAR-2 over them, seconds.
+    pub vbs_par2: f64,
+    /// Per solver × encoding, in order of first appearance.
+    pub scores: Vec<FamilyScore>,
+}
+
+/// The outcomes of each family, by family name.
+pub fn split<'o, 'a>(
+    outcomes: &'o [Outcome<'a>],
+    family_of: &HashMap<&str, String>,
+) -> BTreeMap<String, Vec<Outcome<'a>>> {
+    let mut out: BTreeMap<String, Vec<Outcome<'a>>> = BTreeMap::new();
+    for o in outcomes {
+        let family = family_of.get(o.instance).cloned().unwrap_or_default();
+        out.entry(family).or_default().push(o.clone());
+    }
+    out
+}
+
+/// The per-family figures, families in name order.
+pub fn families(
+    split: &BTreeMap<String, Vec<Outcome>>,
+    solvers: &[String],
+    encodings: &[String],
+) -> Vec<Family> {
+    split
+        .iter()
+        .map(|(family, outcomes)| {
+            let vbs = virtual_best(outcomes);
+            let mut scores = Vec::new();
+            for solver in solvers {
+                for encoding in encodings {
+                    let mine: Vec<&Outcome> = outcomes
+                        .iter()
+                        .filter(|o| o.solver == solver && o.encoding == encoding)
+                        .collect();
+                    if mine.is_empty() {
+                        continue;
+                    }
+                    let solved = mine.iter().filter(|o| o.answer.solved()).count();
+                    let total: f64 = mine
+                        .iter()
+                        .map(|o| {
+                            if o.answer.solved() {
+                                o.time
+                            } else {
+                                2.0 * o.timeout
+                            }
+                        })
+                        .sum();
+                    scores.push(FamilyScore {
+                        solver: solver.clone(),
+                        encoding: encoding.clone(),
+                        ran: mine.len(),
+                        solved,
+                        par2: total / mine.len() as f64,
+                    });
+                }
+            }
+            Family {
+                family: family.clone(),
+                instances: vbs.instances,
+                vbs_solved: vbs.solved,
+                vbs_par2: vbs.par2,
+                scores,
+            }
+        })
+        .collect()
+}
+
+/// The note under the tables.
+const NOTE: &str = "Per instance: solved only if every repetition was; PAR-2 over the \
+                    family's instances the configuration ran, the time if solved, else twice \
+                    the timeout. Families: the corpus file for puzzles, the first folder level \
+                    for DIMACS files, or a --families file.";
+
+/// The long table: one row per family × solver × encoding, and the VBS's per family.
+pub fn table(families: &[Family], several_encodings: bool) -> Table {
+    let mut rows = Vec::new();
+    for f in families {
+        rows.push(vec![
+            Cell::Text(f.family.clone()),
+            Cell::Text("virtual best solver".into()),
+            Cell::Count(f.instances),
+            Cell::Count(f.vbs_solved),
+            Cell::Seconds(f.vbs_par2),
+        ]);
+        for s in &f.scores {
+            let name = if several_encodings {
+                format!("{} · {}", s.solver, s.encoding)
+            } else {
+                s.solver.clone()
+            };
+            rows.push(vec![
+                Cell::Text(f.family.clone()),
+                Cell::Text(name),
+                Cell::Count(s.ran),
+                Cell::Count(s.solved),
+                Cell::Seconds(s.par2),
+            ]);
+        }
+    }
+    Table {
+        columns: vec![
+            ("family", Left),
+            ("solver", Left),
+            ("instances", Right),
+            ("solved", Right),
+            ("PAR-2 (s)", Right),
+        ],
+        rows,
+        note: Some(NOTE.into()),
+    }
+}
+
+/// The section of `summary.md` (none for a single family).
+pub fn markdown(families: &[Family], several_encodings: bool) -> String {
+    if families.len() < 2 {
+        return String::new();
+    }
+    format!(
+        "## Per family\n\n{}\n",
+        Markdown.table(&table(families, several_encodings))
+    )
+}
+
+/// The section of `index.html`: a matrix of families × solver × encoding (solved / ran and
+/// PAR-2; the best PAR-2 of a family in bold), then the long table folded away.
+pub fn html(families: &[Family], several_encodings: bool) -> Markup {
+    let mut configurations: Vec<(String, String)> = Vec::new();
+    for f in families {
+        for s in &f.scores {
+            let c = (s.solver.clone(), s.encoding.clone());
+            if !configurations.contains(&c) {
+                configurations.push(c);
+            }
+        }
+    }
+    let label = |(s, e): &(String, String)| {
+        if several_encodings {
+            format!("{s} · {e}")
+        } else {
+            s.clone()
+        }
+    };
+    html! {
+        @if families.len() >= 2 {
+            h2 id="families" { "Per family" }
+            p class="note" {
+                "Solved / instances ran, and PAR-2 in seconds; the best PAR-2 of each family in bold. "
+                (NOTE)
+            }
+            div style="overflow-x:auto" {
+                table {
+                    tr {
+                        th { "family" } th { "instances" } th { "virtual best" }
+                        @for c in &configurations { th { (label(c)) } }
+                    }
+                    @for f in families {
+                        @let best = f.scores.iter().map(|s| s.par2).fold(f64::INFINITY, f64::min);
+                        tr {
+                            td { (f.family) }
+                            td class="n" { (f.instances) }
+                            td class="n" { (f.vbs_solved) " · " (seconds(f.vbs_par2)) }
+                            @for c in &configurations {
+                                @if let Some(s) = f.scores.iter().find(|s| s.solver == c.0 && s.encoding == c.1) {
+                                    td class="n" style="white-space:nowrap" {
+                                        (s.solved) "/" (s.ran) " · "
+                                        @if s.par2 == best { b { (seconds(s.par2)) } } @else { (seconds(s.par2)) }
+                                    }
+                                } @else {
+                                    td style="background:#f6f6f6" {}
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            details {
+                summary { "As one long table" }
+                (Html.markup(&table(families, several_encodings)))
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::outcome::outcomes;
+    use crate::report::score::Scoring;
+    use crate::report::test_rows::row;
+
+    #[test]
+    fn per_family_by_hand() {
+        let cnf = |instance: &str, solver: &str, status: &str, t: f64| Row {
+            corpus: "sat".into(),
+            kind: "cnf".into(),
+            ..row(instance, "dimacs", solver, status, t)
+        };
+        let rows = vec![
+            cnf("php/a.cnf", "x", "UNSAT", 1.0),
+            cnf("php/a.cnf", "y", "TIMEOUT", 10.0),
+            cnf("php/b.cnf", "x", "TIMEOUT", 10.0),
+            cnf("php/b.cnf", "y", "TIMEOUT", 10.0),
+            cnf("rand/c.cnf", "x", "SAT", 2.0),
+            cnf("rand/c.cnf", "y", "SAT", 0.5),
+        ];
+        let outcomes = outcomes(&rows, Scoring::default());
+        let by = families_by_instance(&rows, None);
+        let split = split(&outcomes, &by);
+        let f = families(&split, &["x".into(), "y".into()], &["dimacs".into()]);
+        assert_eq!(f.len(), 2);
+        assert_eq!(
+            (f[0].family.as_str(), f[0].instances, f[0].vbs_solved),
+            ("php", 2, 1)
+        );
+        // VBS php: (1 + 20) / 2; x: (1 + 20) / 2, 1 solved; y: 20, none.
+        assert!((f[0].vbs_par2 - 10.5).abs() < 1e-12);
+        assert_eq!((f[0].scores[0].solved, f[0].scores[1].solved), (1, 0));
+        assert!((f[0].scores[1].par2 - 20.0).abs() < 1e-12);
+        assert_eq!((f[1].family.as_str(), f[1].vbs_solved), ("rand", 1));
+        assert!((f[1].vbs_par2 - 0.5).abs() < 1e-12);
+        // A families file moves b into its own family.
+        let file = Families::parse("path,family\nsat/php/b.cnf,hard\n", "f").unwrap();
+        let by = families_by_instance(&rows, Some(&file));
+        assert_eq!(by["php/b.cnf"], "hard");
+        assert_eq!(by["php/a.cnf"], "php");
+        let html = html(&f, false).into_string();
+        assert!(html.contains("<b>0.5000</b>"), "{html}");
+    }
+}
