@@ -158,6 +158,7 @@ for fam in $FAMILIES; do
 done
 
 mkdir -p "$WORK/res"
+rm -f "$WORK/native-unsat"
 failures=0
 # run SOLVER FILE NAME: one timed run; prints "cpu status conflicts propagations"
 # (status 10/20, else unsolved; the counts are "-" when the solver did not print them).

@@ -81,6 +81,7 @@ impl Session for NativeSession {
                 interrupt: limits.interrupt.clone(),
                 // Only an explicit limit: a session solves thousands of puzzles a second.
                 memory: limits.mem_limit_mb.map(|mb| mb.saturating_mul(1 << 20)),
+                deadline: None,
             });
             let before = self.solver.stats().clone();
             let result = self.solver.solve_with(assumptions);

@@ -33,7 +33,7 @@
 use super::clause::CRef;
 use super::elim_queue::ElimQueue;
 use super::inprocess::{DIRTY_ELIM, Effort};
-use super::solver::{CdclSolver, SearchBudget};
+use super::solver::{CdclSolver, LOAD_CHECK, SearchBudget};
 use crate::cnf::Lit;
 
 impl CdclSolver {
@@ -67,6 +67,9 @@ impl CdclSolver {
     ) -> bool {
         let mut order = ElimQueue::new(self.num_vars() as usize);
         for v in 0..self.num_vars() {
+            if v as usize % LOAD_CHECK == LOAD_CHECK - 1 && budget.exhausted() {
+                return true;
+            }
             if self.can_eliminate(v) && self.dirty[v as usize] & DIRTY_ELIM != 0 {
                 let cost = self.elim_cost(v);
                 order.update(v, cost);
@@ -98,7 +101,11 @@ impl CdclSolver {
                         return false;
                     }
                     queue.clear();
-                    for &u in &vars {
+                    for (i, &u) in vars.iter().enumerate() {
+                        // The clauses of one variable may hold millions of literals.
+                        if i % LOAD_CHECK == LOAD_CHECK - 1 && budget.exhausted() {
+                            return true;
+                        }
                         if !seen[u as usize] && self.can_eliminate(u) {
                             seen[u as usize] = true;
                             let cost = self.elim_cost(u);
@@ -130,6 +137,17 @@ impl CdclSolver {
             return Ok(None); // in no clause: nothing to gain, and callers may still use it
         }
         if !pos.is_empty() && !neg.is_empty() && pos.len() + neg.len() > self.options.elim_occ_limit
+        {
+            return Ok(None);
+        }
+        // A clause longer than the resolvent limit (plus v) makes only resolvents over the
+        // limit, or tautologies: no use resolving it (millions of literals a pair).
+        if !pos.is_empty()
+            && !neg.is_empty()
+            && pos
+                .iter()
+                .chain(&neg)
+                .any(|&c| self.arena.len(c) > self.options.elim_clause_limit + 1)
         {
             return Ok(None);
         }

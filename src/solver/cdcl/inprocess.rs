@@ -32,7 +32,7 @@
 //! deleted.
 
 use super::clause::{CRef, NO_REASON};
-use super::solver::{CdclSolver, SearchBudget};
+use super::solver::{CdclSolver, LOAD_CHECK, SearchBudget};
 use crate::cnf::Lit;
 
 /// Steps of the first round (the preprocessing) at most, on top of the share of the
@@ -118,10 +118,13 @@ impl CdclSolver {
         if rebuild {
             let start_trail = self.trail.len();
             self.occ_head = start_trail;
-            self.connect_occurrences();
-            ok = self.strip_false_literals();
-            if ok {
-                ok = self.simplify_occurrences(&mut effort, budget);
+            // Stopped by the limits while listing, the round only puts the watches back
+            // (they were on non-false literals: the formula is as it was).
+            if self.connect_occurrences(budget) {
+                ok = self.strip_false_literals();
+                if ok {
+                    ok = self.simplify_occurrences(&mut effort, budget);
+                }
             }
             self.reconnect_watches(start_trail);
             if ok && self.propagate() != NO_REASON {
@@ -129,13 +132,13 @@ impl CdclSolver {
             }
         }
         if ok && self.options.probe && !budget.exhausted() {
-            ok = self.probe(share);
+            ok = self.probe(share, budget);
         }
         if ok && self.options.vivify && !budget.exhausted() {
-            ok = self.vivify(share);
+            ok = self.vivify(share, budget);
         }
         if ok && self.options.vivify_irred && !budget.exhausted() {
-            ok = self.vivify_irredundant(share);
+            ok = self.vivify_irredundant(share, budget);
         }
         if !ok {
             self.set_unsat();
@@ -210,23 +213,44 @@ impl CdclSolver {
     }
 
     /// Builds the occurrence lists of the irredundant clauses and drops every watch.
-    fn connect_occurrences(&mut self) {
+    /// Returns false when the limits stopped it (the lists are then partial).
+    fn connect_occurrences(&mut self, budget: &SearchBudget) -> bool {
         self.drop_watches();
         let mut counts = vec![0u32; 2 * self.num_vars() as usize];
+        let mut listed = 0;
         for &c in &self.originals {
             for &x in self.arena.lits(c) {
                 counts[x as usize] += 1;
             }
+            listed += self.arena.len(c);
+            if listed >= LOAD_CHECK {
+                listed = 0;
+                if budget.exhausted() {
+                    return false;
+                }
+            }
         }
-        self.occs = counts
-            .iter()
-            .map(|&n| Vec::with_capacity(n as usize))
-            .collect();
+        self.occs = Vec::with_capacity(counts.len());
+        for chunk in counts.chunks(LOAD_CHECK) {
+            if budget.exhausted() {
+                return false;
+            }
+            let lists = chunk.iter().map(|&n| Vec::with_capacity(n as usize));
+            self.occs.extend(lists);
+        }
         for &c in &self.originals {
             for &x in self.arena.lits(c) {
                 self.occs[x as usize].push(c);
             }
+            listed += self.arena.len(c);
+            if listed >= LOAD_CHECK {
+                listed = 0;
+                if budget.exhausted() {
+                    return false;
+                }
+            }
         }
+        true
     }
 
     /// Cuts false literals out of every irredundant clause.
@@ -302,15 +326,20 @@ impl CdclSolver {
                     p.delete(self.arena.lits(c));
                 }
                 self.mark_dirty(c, DIRTY_ELIM);
-                // Drop c from the lists of the literals that go, add it to those that come.
+                // Drop c from the lists of the literals that go, add it to those that come
+                // (looked up in sorted copies: a clause may hold millions of literals).
                 let old: Vec<u32> = self.arena.lits(c).to_vec();
+                let mut old_sorted = old.clone();
+                old_sorted.sort_unstable();
+                let mut kept_sorted = kept.to_vec();
+                kept_sorted.sort_unstable();
                 for &x in &old {
-                    if !kept.contains(&x) {
+                    if kept_sorted.binary_search(&x).is_err() {
                         self.occs[x as usize].retain(|&d| d != c);
                     }
                 }
                 for &x in kept {
-                    if !old.contains(&x) {
+                    if old_sorted.binary_search(&x).is_err() {
                         self.occs[x as usize].push(c);
                     }
                 }

@@ -46,7 +46,7 @@ pub mod tiers;
 pub mod vivify;
 pub mod watch;
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 pub use restart::RestartPolicy;
 pub use solver::{CdclSolver, Options, SolveLimits, SolveResult, Stats};
@@ -120,14 +120,19 @@ impl NativeSolver {
         {
             return Outcome::error(format!("cannot write the proof {}: {e}", path.display()));
         }
+        // The time limit covers loading the formula too (ten million literals take a
+        // second or two).
         s.set_limits(SolveLimits {
-            timeout: limits.timeout,
+            timeout: None,
             conflicts: None,
             interrupt: limits.interrupt.clone(),
             memory: super::in_process_budget(limits),
+            deadline: limits.timeout.and_then(|t| Instant::now().checked_add(t)),
         });
-        s.add_cnf(cnf);
-        let result = s.solve();
+        let result = match s.add_cnf_limited(cnf) {
+            Some(_) => s.solve(),
+            None => SolveResult::Unknown,
+        };
         let mut outcome = match result {
             SolveResult::Sat => {
                 let values = (0..cnf.num_vars())

@@ -23,7 +23,7 @@
 //! `MIN_PROBE_PROPAGATIONS`).
 
 use super::clause::NO_REASON;
-use super::solver::CdclSolver;
+use super::solver::{CdclSolver, SearchBudget};
 use crate::cnf::Lit;
 
 /// Propagations a probing round may always use, at most (less on small formulas).
@@ -32,7 +32,7 @@ const MIN_PROBE_PROPAGATIONS: u64 = 200_000;
 impl CdclSolver {
     /// Probes candidate literals until the effort is spent. Returns false when the
     /// formula turned out unsatisfiable.
-    pub(super) fn probe(&mut self, share: u64) -> bool {
+    pub(super) fn probe(&mut self, share: u64, budget: &SearchBudget) -> bool {
         debug_assert_eq!(self.decision_level(), 0);
         let n = self.num_vars() as usize;
         // Roots first: literals with binary implications whose negation has none.
@@ -65,7 +65,7 @@ impl CdclSolver {
         let limit = self.stats.propagations + share.max(floor);
         let mut tried = 0u32;
         for code in roots.into_iter().chain(others) {
-            if self.stats.propagations >= limit {
+            if self.stats.propagations >= limit || (tried % 32 == 31 && budget.exhausted()) {
                 break;
             }
             tried += 1;

@@ -7,8 +7,12 @@
 //! when it is due, re-decide the assumptions (decision levels 1..=k are the k assumptions,
 //! an already-true one gets an empty level), then pick the most active unassigned variable
 //! and give it its saved phase. Limits (deadline, conflict budget, interrupt flag) are
-//! checked every 32 steps of the loop, each step being one decision or one conflict, so a
-//! limit stops the search within a fraction of a millisecond on ordinary formulas.
+//! checked every 32 steps of the loop, each step being one decision or one conflict, and
+//! whenever propagation has scanned another [`TICK_CHECK`] literals of long clauses in
+//! search of a new watch, so a limit stops the search within a millisecond or so even
+//! where one clause holds millions of literals. Loading a formula
+//! ([`CdclSolver::add_cnf_limited`]) and every simplification pass look at the same
+//! limits inside their loops.
 
 use std::path::Path;
 use std::sync::Arc;
@@ -208,7 +212,18 @@ pub struct SolveLimits {
     /// Bytes the clauses may take (arena and watches): past it the call stops, and
     /// [`CdclSolver::out_of_memory`] says why.
     pub memory: Option<u64>,
+    /// An instant past which loading and every call stop (with `timeout`, the earlier of
+    /// the two): a caller whose time limit covers loading the formula sets it before
+    /// [`CdclSolver::add_cnf_limited`].
+    pub deadline: Option<Instant>,
 }
+
+/// Literals of long clauses propagation may scan for new watches between two looks at
+/// the limits (about a millisecond of scanning).
+pub const TICK_CHECK: u64 = 1 << 20;
+
+/// Literals loaded, or occurrences listed, between two looks at the limits.
+pub(super) const LOAD_CHECK: usize = 1 << 16;
 
 /// Counters of the solver's work, cumulative over all calls.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -353,6 +368,9 @@ pub struct CdclSolver {
     pub(super) lbd_stamp: u64,
 
     // The incremental interface.
+    /// Literals propagation scanned in long clauses in search of new watches, over the
+    /// solver's life (the search looks at its limits every [`TICK_CHECK`] of them).
+    pub(super) ticks: u64,
     /// Scratch space of `add_clause`.
     pub(super) add_buf: Vec<Lit>,
     /// Assumptions of the current call.
@@ -447,6 +465,7 @@ impl CdclSolver {
             level_stamp: vec![0],
             lbd_stamp: 0,
             add_buf: Vec::new(),
+            ticks: 0,
             assumptions: Vec::new(),
             failed: Vec::new(),
             model: Vec::new(),
@@ -512,7 +531,48 @@ impl CdclSolver {
     /// Adds every clause of `cnf` (and its variables), sizing the clause storage and the
     /// binary watch lists up front. Returns false when the formula is now known UNSAT.
     pub fn add_cnf(&mut self, cnf: &Cnf) -> bool {
-        self.ensure_vars(cnf.num_vars());
+        self.load(cnf, &SearchBudget::default())
+            .expect("no limit stops a load without limits")
+    }
+
+    /// [`CdclSolver::add_cnf`] under the limits of [`CdclSolver::set_limits`] (deadline,
+    /// timeout counted from now, interrupt flag), looked at every [`LOAD_CHECK`] literals
+    /// or variables: `None` when a limit stopped the load, and the solver then holds part
+    /// of the formula only (drop it).
+    pub fn add_cnf_limited(&mut self, cnf: &Cnf) -> Option<bool> {
+        let budget = self.call_budget();
+        self.load(cnf, &budget)
+    }
+
+    /// The limits of a call starting now.
+    fn call_budget(&self) -> SearchBudget {
+        let timeout = self.limits.timeout.map(|t| Instant::now() + t);
+        let deadline = match (timeout, self.limits.deadline) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        SearchBudget {
+            deadline,
+            conflict_limit: self
+                .limits
+                .conflicts
+                .map(|c| self.stats.conflicts.saturating_add(c)),
+            interrupt: self.limits.interrupt.clone(),
+            memory: self.limits.memory,
+        }
+    }
+
+    /// Adds `cnf` (see [`CdclSolver::add_cnf`]), looking at `budget` as it goes: `None`
+    /// when it ran out.
+    fn load(&mut self, cnf: &Cnf, budget: &SearchBudget) -> Option<bool> {
+        // Variables in chunks: ten million of them take a second.
+        while self.num_vars() < cnf.num_vars() {
+            if budget.exhausted() {
+                return None;
+            }
+            let next = cnf.num_vars().min(self.num_vars() + LOAD_CHECK as u32);
+            self.ensure_vars(next);
+        }
         self.arena.reserve(3 * cnf.num_clauses() + cnf.num_lits());
         self.originals.reserve(cnf.num_clauses());
         let mut binary = vec![0u32; 2 * self.num_vars() as usize];
@@ -528,12 +588,20 @@ impl CdclSolver {
         // again by the first simplification round (a puzzle's givens satisfy most of its
         // clauses). The other clauses keep their order.
         let units = cnf.clauses().filter(|c| c.len() == 1);
+        let mut since_check = 0;
         for clause in units.chain(cnf.clauses().filter(|c| c.len() != 1)) {
+            since_check += clause.len();
+            if since_check >= LOAD_CHECK {
+                since_check = 0;
+                if budget.exhausted() {
+                    return None;
+                }
+            }
             if !self.add_clause(clause) {
-                return false;
+                return Some(false);
             }
         }
-        true
+        Some(true)
     }
 
     /// The number of variables.
@@ -671,16 +739,11 @@ impl CdclSolver {
             self.frozen[a.var().index()] += 1;
         }
         self.assumptions = assumptions.to_vec();
-        let budget = SearchBudget {
-            deadline: self.limits.timeout.map(|t| Instant::now() + t),
-            conflict_limit: self
-                .limits
-                .conflicts
-                .map(|c| self.stats.conflicts.saturating_add(c)),
-            interrupt: self.limits.interrupt.clone(),
-            memory: self.limits.memory,
-        };
+        let budget = self.call_budget();
         let result = loop {
+            if budget.exhausted() {
+                break SolveResult::Unknown;
+            }
             if self.inprocess_due() && !self.inprocess(&budget) {
                 break SolveResult::Unsat;
             }
@@ -887,6 +950,7 @@ impl CdclSolver {
     /// Searches until an answer, a restart (`None`) or a limit.
     fn search(&mut self, budget: &SearchBudget) -> Option<SolveResult> {
         let mut steps = 0u32;
+        let mut next_tick_check = self.ticks + TICK_CHECK;
         loop {
             steps = steps.wrapping_add(1);
             let conflict = self.propagate();
@@ -983,8 +1047,11 @@ impl CdclSolver {
                 self.trail_lim.push(self.trail.len());
                 self.assign(decision, NO_REASON);
             }
-            if steps.is_multiple_of(32) && budget.exhausted() {
-                return Some(SolveResult::Unknown);
+            if steps.is_multiple_of(32) || self.ticks >= next_tick_check {
+                next_tick_check = self.ticks + TICK_CHECK;
+                if budget.exhausted() {
+                    return Some(SolveResult::Unknown);
+                }
             }
         }
     }

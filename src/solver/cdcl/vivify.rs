@@ -16,7 +16,7 @@
 //! search's propagations (at least `MIN_VIVIFY_PROPAGATIONS`).
 
 use super::clause::{CRef, ClauseArena, NO_REASON};
-use super::solver::CdclSolver;
+use super::solver::{CdclSolver, LOAD_CHECK, SearchBudget};
 use crate::cnf::Lit;
 
 /// Propagations a vivification round may always use.
@@ -49,13 +49,13 @@ enum Vivified {
 impl CdclSolver {
     /// Vivifies learnt clauses until the effort is spent. Returns false when the formula
     /// turned out unsatisfiable.
-    pub(super) fn vivify(&mut self, share: u64) -> bool {
+    pub(super) fn vivify(&mut self, share: u64, budget: &SearchBudget) -> bool {
         let mut candidates = untried(&self.arena, &self.learnts, |a, c| {
             a.lbd(c) <= VIVIFY_MAX_LBD
         });
         let arena = &self.arena;
         candidates.sort_by_key(|&c| (arena.lbd(c), arena.len(c)));
-        self.vivify_candidates(&candidates, true, share)
+        self.vivify_candidates(&candidates, true, share, budget)
     }
 
     /// Vivifies irredundant clauses of three literals or more, not tried before, longest
@@ -63,25 +63,31 @@ impl CdclSolver {
     /// stays irredundant: it is implied by the clauses (the learnt ones are too), and it
     /// subsumes the clause it replaces, so the formula keeps its models. Returns false
     /// when the formula turned out unsatisfiable.
-    pub(super) fn vivify_irredundant(&mut self, share: u64) -> bool {
+    pub(super) fn vivify_irredundant(&mut self, share: u64, budget: &SearchBudget) -> bool {
         let mut candidates = untried(&self.arena, &self.originals, |a, c| a.len(c) >= 3);
         let arena = &self.arena;
         candidates.sort_by_key(|&c| std::cmp::Reverse(arena.len(c)));
-        self.vivify_candidates(&candidates, false, share)
+        self.vivify_candidates(&candidates, false, share, budget)
     }
 
     /// Vivifies `candidates` (all `learnt`, or all irredundant) in turn until the effort
     /// is spent, then drops the replaced clauses from their list and the watches.
-    fn vivify_candidates(&mut self, candidates: &[CRef], learnt: bool, share: u64) -> bool {
+    fn vivify_candidates(
+        &mut self,
+        candidates: &[CRef],
+        learnt: bool,
+        share: u64,
+        budget: &SearchBudget,
+    ) -> bool {
         debug_assert_eq!(self.decision_level(), 0);
         let limit = self.stats.propagations + share.max(MIN_VIVIFY_PROPAGATIONS);
         let mut changed = false;
         let mut ok = true;
-        for &c in candidates {
-            if self.stats.propagations >= limit {
+        for (i, &c) in candidates.iter().enumerate() {
+            if self.stats.propagations >= limit || (i % 32 == 31 && budget.exhausted()) {
                 break;
             }
-            match self.vivify_clause(c) {
+            match self.vivify_clause(c, budget) {
                 Vivified::Unchanged => {}
                 Vivified::Shortened => changed = true,
                 Vivified::Unsat => {
@@ -106,7 +112,7 @@ impl CdclSolver {
 
     /// Vivifies clause `c` (see the module note): falsifies its literals in turn and keeps
     /// the ones that mattered.
-    fn vivify_clause(&mut self, c: CRef) -> Vivified {
+    fn vivify_clause(&mut self, c: CRef, budget: &SearchBudget) -> Vivified {
         self.arena.set_vivified(c);
         let lits = self.arena.to_lits(c);
         if lits
@@ -116,7 +122,12 @@ impl CdclSolver {
             return Vivified::Unchanged; // satisfied at level 0: the next removal of those
         }
         let mut kept: Vec<Lit> = Vec::with_capacity(lits.len());
-        for &l in &lits {
+        for (i, &l) in lits.iter().enumerate() {
+            // A clause of millions of literals: out of time, it stays as it is.
+            if i % LOAD_CHECK == LOAD_CHECK - 1 && budget.exhausted() {
+                self.backtrack(0, false);
+                return Vivified::Unchanged;
+            }
             match self.lit_value(l) {
                 1 => {
                     kept.push(l);
