@@ -115,6 +115,7 @@ impl CdclSolver {
 #[cfg(test)]
 mod tests {
     use crate::cnf::{Lit, Var};
+    use crate::solver::cdcl::solver::SearchBudget;
     use crate::solver::cdcl::{CdclSolver, Options};
 
     fn lit(v: u32, positive: bool) -> Lit {
@@ -139,14 +140,14 @@ mod tests {
         let mut s = solver(&chain);
         assert_eq!(s.propagate(), super::NO_REASON);
         let before = s.stats.propagations;
-        assert!(s.probe(0));
+        assert!(s.probe(0, &SearchBudget::default()));
         assert_eq!(
             s.stats.propagations - before,
             20,
             "two roots, ten literals each"
         );
         let before = s.stats.propagations;
-        assert!(s.probe(0));
+        assert!(s.probe(0, &SearchBudget::default()));
         assert_eq!(
             s.stats.propagations, before,
             "nothing changed: nothing to probe"
@@ -165,18 +166,18 @@ mod tests {
             vec![lit(d, false), lit(e, true)],
         ]);
         assert_eq!(s.propagate(), super::NO_REASON);
-        assert!(s.probe(0));
+        assert!(s.probe(0, &SearchBudget::default()));
         assert_eq!(s.stats.failed_literals, 1);
         assert_eq!(s.lit_value(lit(a, true)), -1, "¬a is a unit");
         // The probes after the failure saw the unit already: nothing is left to probe.
         let before = s.stats.propagations;
-        assert!(s.probe(0));
+        assert!(s.probe(0, &SearchBudget::default()));
         assert_eq!(s.stats.propagations, before);
         // A new unit moves the epoch: the literals are probed again.
         assert!(s.add_clause(&[lit(e, true)]));
         assert_eq!(s.propagate(), super::NO_REASON);
         let before = s.stats.propagations;
-        assert!(s.probe(0));
+        assert!(s.probe(0, &SearchBudget::default()));
         assert!(s.stats.propagations > before);
     }
 }
