@@ -155,15 +155,15 @@ pub fn scores(rows: &[Row], scoring: Scoring) -> Vec<Score> {
         .collect()
 }
 
-/// The wrong answers, one line each.
+/// The wrong answers, one line each, control characters escaped for the terminal.
 pub fn wrong_lines(rows: &[Row]) -> Vec<String> {
     rows.iter()
         .filter(|r| r.wrong)
         .map(|r| {
-            format!(
+            crate::report::table::terminal_text(&format!(
                 "WRONG {} on {} ({}, run {}): {} — {}",
                 r.solver, r.instance, r.encoding, r.run, r.status, r.error
-            )
+            ))
         })
         .collect()
 }

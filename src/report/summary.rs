@@ -197,7 +197,7 @@ pub fn plain_markdown(
     if !skipped.is_empty() {
         let _ = writeln!(out, "\n## Skipped inputs ({})\n", skipped.len());
         for s in skipped {
-            let _ = writeln!(out, "- {s}");
+            let _ = writeln!(out, "- {}", md(s));
         }
     }
     out

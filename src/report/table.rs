@@ -95,7 +95,7 @@ impl Exporter for Terminal {
                 .map(|(name, a)| comfy_table::Cell::new(name).set_alignment(align(*a))),
         );
         for row in &table.rows {
-            out.add_row(row.iter().map(Cell::text));
+            out.add_row(row.iter().map(|c| terminal_text(&c.text())));
         }
         for (column, (_, a)) in out.column_iter_mut().zip(&table.columns) {
             column.set_cell_alignment(align(*a));
@@ -138,9 +138,53 @@ fn markdown_cell(cell: &Cell) -> String {
     }
 }
 
-/// Text made safe for a Markdown table cell.
+/// Text made safe for Markdown, in a table cell or a paragraph: a line break becomes a
+/// space, another control character its `\xNN` (or `\u{NNNN}`) form, HTML's `<`, `>` and
+/// `&` their entities, and the characters Markdown reads as markup (`|`, `*`, `` ` ``,
+/// `[`, `]`, `\`) are escaped with a backslash; a name shows as itself, never as markup.
 pub fn markdown_text(text: &str) -> String {
-    text.replace('|', "\\|").replace('\n', " ")
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '\n' | '\r' => out.push(' '),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '&' => out.push_str("&amp;"),
+            '|' | '*' | '`' | '[' | ']' | '\\' => {
+                out.push('\\');
+                out.push(c);
+            }
+            c if c.is_control() => push_escaped(&mut out, c),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// Text made safe for the terminal: control characters (an escape sequence could move
+/// the cursor, clear the screen or retitle the window) shown as `\xNN` or `\u{NNNN}`.
+pub fn terminal_text(text: &str) -> String {
+    if !text.chars().any(char::is_control) {
+        return text.to_string();
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if c.is_control() {
+            push_escaped(&mut out, c);
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+fn push_escaped(out: &mut String, c: char) {
+    use std::fmt::Write;
+    let _ = if (c as u32) < 0x100 {
+        write!(out, "\\x{:02x}", c as u32)
+    } else {
+        write!(out, "\\u{{{:04x}}}", c as u32)
+    };
 }
 
 impl Html {
@@ -227,12 +271,22 @@ mod tests {
     }
 
     #[test]
+    fn names_are_escaped_for_markdown_and_the_terminal() {
+        assert_eq!(
+            markdown_text("<b>x</b> & *y* `z` [l](u) a\\b\u{0}\u{1b}\n"),
+            "&lt;b&gt;x&lt;/b&gt; &amp; \\*y\\* \\`z\\` \\[l\\](u) a\\\\b\\x00\\x1b "
+        );
+        assert_eq!(terminal_text("a\u{1b}[2Jb\u{9b}"), "a\\x1b[2Jb\\x9b");
+        assert_eq!(terminal_text("plain <ok>"), "plain <ok>");
+    }
+
+    #[test]
     fn one_table_three_formats() {
         let md = Markdown.table(&table());
         assert_eq!(
             md,
             "| solver | WRONG | PAR-2 (s) |\n|---|---:|---:|\n| a\\|b | **1** | 11.000 |\n\
-             | <c> | 0 | 0.2500 |\n\nPAR-2: twice the timeout.\n"
+             | &lt;c&gt; | 0 | 0.2500 |\n\nPAR-2: twice the timeout.\n"
         );
         let html = Html.table(&table());
         assert!(

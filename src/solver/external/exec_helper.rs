@@ -21,7 +21,8 @@
 //! frozen and emptied, or, without a group, the process group and every descendant that
 //! came back to the subreaper are killed until none is left); then the helper writes one
 //! line to the report descriptor: `status <wait status> cpu_us=… rss_kb=… wall_us=…` with
-//! the solver's own `rusage` and wall time (from its exec to its exit), and the whole run's measures: with a group its CPU time, peak
+//! the solver's own `rusage` and wall time (monotonic, from just before the fork to the
+//! solver's exit), and the whole run's measures: with a group its CPU time, peak
 //! memory, OOM kills, memory-limit hits and refused forks; without one the `rusage` of
 //! all reaped descendants (CPU time summed, peak RSS of the largest). `error <errno>` if
 //! the solver could not be started. It ignores SIGTERM and SIGHUP (restored in the
@@ -163,6 +164,11 @@ pub fn run_if_requested() {
             limit_child((as_limit > 0).then_some(as_limit))
         });
     }
+    // The run's clock, monotonic, in the process that spawns the solver: from just before
+    // the fork to the solver's exit. It holds everything the solver's CPU time holds (the
+    // dynamic loader, the group join), so wall ≥ CPU for a single-threaded solver however
+    // short its run.
+    let started = Instant::now();
     let child = match command.spawn() {
         Ok(c) => c,
         Err(e) => {
@@ -171,10 +177,6 @@ pub fn run_if_requested() {
             std::process::exit(127);
         }
     };
-    // std's spawn returns once the exec has happened: the solver's clock starts here, after
-    // the fork and the group join (a v1 memory group's join can take 10 ms, an RCU grace
-    // period, which is not the solver's time).
-    let started = Instant::now();
     let pid = child.id() as libc::pid_t;
     drop(child);
     let run = Run {
