@@ -12,6 +12,7 @@ pub mod commands;
 pub mod encode;
 pub mod family;
 pub mod generate;
+pub mod identity;
 pub mod puzzle;
 pub mod report;
 pub mod results;

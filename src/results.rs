@@ -18,7 +18,7 @@ use serde::{Deserialize, Serialize};
 use crate::solver::Status;
 
 /// What the check of a run found (the `check` column).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Check {
     /// The model satisfies every clause (and, for puzzles, the rules and givens).
@@ -33,6 +33,7 @@ pub enum Check {
     /// `rate` rejected the DRAT proof.
     ProofFailed,
     /// Nothing to check (UNSAT without a proof, UNKNOWN, TIMEOUT, ...).
+    #[default]
     Unchecked,
 }
 
@@ -90,12 +91,17 @@ impl TimeBasis {
 }
 
 /// One run: the columns of DESIGN.md, then bench's extras.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Row {
     /// The corpus file as named on the command line.
     pub corpus: CompactString,
     /// The stable instance id: file name and line (`hard.txt:12`), or the DIMACS file name.
     pub instance: CompactString,
+    /// What the instance is: its content hash (the GBD hash of a CNF, the hash of a
+    /// puzzle's kind, side and givens; see `identity.rs`). Empty in CSVs written before
+    /// bench recorded it, where the instance id stands in.
+    #[serde(default)]
+    pub hash: CompactString,
     /// sudoku, latin, pair, or cnf for DIMACS input.
     pub kind: CompactString,
     /// The puzzle side (0 for DIMACS).
@@ -157,14 +163,24 @@ impl Row {
         }
     }
 
+    /// What the instance is, for every join: its content hash, or its id in a CSV that
+    /// has no hash.
+    pub fn instance_key(&self) -> &str {
+        if self.hash.is_empty() {
+            &self.instance
+        } else {
+            &self.hash
+        }
+    }
+
     /// What identifies a run across restarts and shards: a resumed run skips rows with a
     /// key it has, a merge counts each key once.
     pub fn key(&self) -> Key<'_> {
-        (&self.instance, &self.encoding, &self.solver, self.run)
+        (self.instance_key(), &self.encoding, &self.solver, self.run)
     }
 }
 
-/// A run's identity: (instance, encoding, solver, repetition), borrowed.
+/// A run's identity: (instance hash, encoding, solver, repetition), borrowed.
 pub type Key<'a> = (&'a str, &'a str, &'a str, u32);
 
 /// Seconds to the microsecond, in plain decimal notation (`2.160906`, never
@@ -226,18 +242,25 @@ pub struct ResultsWriter {
 }
 
 impl ResultsWriter {
-    /// Opens `path` for appending; writes the header if the file is new or empty.
+    /// Opens `path` for appending; writes the header at once if the file is new or
+    /// empty, so that a results file always has its header, even with no row.
     pub fn append(path: &Path) -> anyhow::Result<ResultsWriter> {
-        let file = OpenOptions::new()
+        let mut file = OpenOptions::new()
             .create(true)
             .append(true)
             .open(path)
             .with_context(|| format!("opening {}", path.display()))?;
-        let len = file.metadata()?.len();
+        let mut len = file.metadata()?.len();
+        if len == 0 {
+            let header = header_line();
+            file.write_all(&header)
+                .with_context(|| format!("writing {}", path.display()))?;
+            len = header.len() as u64;
+        }
         Ok(ResultsWriter {
             file,
             len,
-            csv: formatter(len == 0),
+            csv: formatter(false),
         })
     }
 
@@ -262,6 +285,18 @@ impl ResultsWriter {
             }
         }
     }
+}
+
+/// The header line of a results CSV (the column names and a newline).
+pub fn header_line() -> Vec<u8> {
+    let mut w = formatter(true);
+    let _ = w.serialize(Row::default());
+    let bytes = w.into_inner().unwrap_or_default();
+    let end = bytes
+        .iter()
+        .position(|&b| b == b'\n')
+        .map_or(bytes.len(), |i| i + 1);
+    bytes[..end].to_vec()
 }
 
 /// A CSV formatter into memory, starting with the header if `header`.
@@ -364,6 +399,12 @@ fn parse_reader(reader: impl io::Read, name: &str, lines: usize) -> anyhow::Resu
             }
         }
         let line = record.position().map_or(0, |p| p.line());
+        if record == headers {
+            bail!(
+                "{name}:{line}: a second header: two bench processes wrote this file at once \
+                 (a bench from before the output folder was locked); its rows cannot be trusted"
+            );
+        }
         let row: Row = record
             .deserialize(Some(&headers))
             .map_err(|e| anyhow::anyhow!("{name}:{line}: {e}"))?;
@@ -382,6 +423,7 @@ mod tests {
         Row {
             corpus: "c.txt".into(),
             instance: instance.into(),
+            hash: Default::default(),
             kind: "sudoku".into(),
             side: 9,
             encoding: "extended".into(),

@@ -67,6 +67,11 @@ impl Alphabet {
         Ok(out)
     }
 
+    /// The symbols in value order, as [`Alphabet::parse`] reads them back.
+    pub fn symbols(&self) -> String {
+        String::from_utf8_lossy(&self.symbols[..self.len]).into_owned()
+    }
+
     /// `text` with this alphabet's symbols replaced by the default ones of the same values
     /// (and `0`, if this alphabet has it, by its value's symbol: blanks are then `.`).
     pub fn to_default(&self, text: &str) -> String {

@@ -35,7 +35,9 @@ impl Answer {
 /// One solver on one instance under one encoding.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Outcome<'a> {
-    /// The instance id.
+    /// What the instance is ([`Row::instance_key`]): outcomes of one instance join on it.
+    pub key: &'a str,
+    /// The instance id, to show.
     pub instance: &'a str,
     /// The encoding.
     pub encoding: &'a str,
@@ -50,25 +52,20 @@ pub struct Outcome<'a> {
     pub timeout: f64,
 }
 
-/// What joins a row to the same instance's other rows (across solvers, encodings and
-/// result files): every per-instance table of the report goes through it.
-pub fn instance_key(row: &Row) -> &str {
-    &row.instance
-}
-
 /// The outcomes of `rows` scored by `scoring`, ordered by (instance, encoding, solver).
 pub fn outcomes(rows: &[Row], scoring: Scoring) -> Vec<Outcome<'_>> {
     // Rows sorted by (instance, encoding, solver, run), then taken a cell at a time: no
     // map of a million small vectors.
     fn cell(r: &Row) -> (&str, &str, &str) {
-        (instance_key(r), &r.encoding, &r.solver)
+        (r.instance_key(), &r.encoding, &r.solver)
     }
     let mut sorted: Vec<&Row> = rows.iter().collect();
     sorted.sort_by(|a, b| (cell(a), a.run).cmp(&(cell(b), b.run)));
     sorted
         .chunk_by(|a, b| cell(a) == cell(b))
         .map(|runs| {
-            let (instance, encoding, solver) = cell(runs[0]);
+            let (key, encoding, solver) = cell(runs[0]);
+            let instance = runs[0].instance.as_str();
             let limit = runs
                 .iter()
                 .map(|r| scoring.timeout_of(r))
@@ -94,6 +91,7 @@ pub fn outcomes(rows: &[Row], scoring: Scoring) -> Vec<Outcome<'_>> {
                 (answer, limit)
             };
             Outcome {
+                key,
                 instance,
                 encoding,
                 solver,

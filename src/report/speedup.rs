@@ -48,7 +48,7 @@ pub fn speedups(
     let mut baseline_times: HashMap<(&str, &str), f64> = HashMap::new();
     for o in outcomes {
         if o.solver == baseline && o.answer.solved() {
-            baseline_times.insert((o.instance, o.encoding), o.time);
+            baseline_times.insert((o.key, o.encoding), o.time);
         }
     }
     let mut result = Vec::new();
@@ -64,7 +64,7 @@ pub fn speedups(
                 .iter()
                 .filter(|o| o.solver == solver && o.encoding == encoding && o.answer.solved())
                 .filter_map(|o| {
-                    let base = baseline_times.get(&(o.instance, o.encoding))?;
+                    let base = baseline_times.get(&(o.key, o.encoding))?;
                     Some(base.max(SHORTEST_TIME) / o.time.max(SHORTEST_TIME))
                 })
                 .collect();

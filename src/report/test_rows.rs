@@ -9,6 +9,7 @@ pub fn row(instance: &str, encoding: &str, solver: &str, status: &str, wall: f64
     Row {
         corpus: "c.txt".into(),
         instance: instance.into(),
+        hash: Default::default(),
         kind: "sudoku".into(),
         side: 9,
         encoding: encoding.into(),

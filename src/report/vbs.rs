@@ -52,7 +52,7 @@ pub struct Contribution {
 pub fn virtual_best(outcomes: &[Outcome]) -> VirtualBest {
     let mut per_instance: BTreeMap<&str, Vec<&Outcome>> = BTreeMap::new();
     for o in outcomes {
-        per_instance.entry(o.instance).or_default().push(o);
+        per_instance.entry(o.key).or_default().push(o);
     }
     let mut vbs = VirtualBest {
         instances: per_instance.len(),

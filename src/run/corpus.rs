@@ -1,10 +1,11 @@
 //! Corpora to instances: puzzle files (any format), DIMACS files and folders of them.
 //!
-//! Each instance gets a stable id that survives re-runs and joins CSVs: the puzzle file's
-//! name and the puzzle's line (`hard.txt:12`), or the DIMACS file's name (its path below
-//! the folder named on the command line). A malformed puzzle, or a puzzle file that cannot
-//! be read at all, is reported with file and line and left out (or, with `--strict`, stops
-//! the run).
+//! Each instance is known by its content hash ([`crate::identity`]) and shown by a
+//! readable id: the puzzle file's name and the puzzle's line (`hard.txt:12`), or the DIMACS
+//! file's name (its path below the folder named on the command line), grown by folders
+//! where two inputs share it (`e1/a.cnf`, `e2/a.cnf`). One content under two names is one
+//! instance. A malformed puzzle, or a puzzle file that cannot be read at all, is reported
+//! with file and line and left out (or, with `--strict`, stops the run).
 
 use std::path::{Path, PathBuf};
 
@@ -28,8 +29,11 @@ pub enum Source {
 pub struct Instance {
     /// The corpus argument it came from.
     pub corpus: String,
-    /// The stable id.
+    /// The readable id: the file name and line (`hard.txt:12`), the DIMACS file's name
+    /// or its path below the folder named, grown by folders where two inputs share it.
     pub id: String,
+    /// The content hash (see [`crate::identity`]): what the instance is.
+    pub hash: String,
     /// The formula's source.
     pub source: Source,
     /// What the corpus records of the answer (puzzles in the line format).
@@ -67,16 +71,27 @@ impl Instance {
 /// The instances of all corpora, and what was left out.
 #[derive(Debug, Default)]
 pub struct Corpus {
-    /// Instances in command-line and file order.
+    /// Instances in command-line and file order, each content once.
     pub instances: Vec<Instance>,
     /// One `file:line: message` per input left out.
     pub skipped: Vec<String>,
     /// One `file:line: message` per puzzle whose givens clash (it has no solution).
     pub notes: Vec<String>,
+    /// One line per input whose content is an instance already planned under another
+    /// name: it runs once, under the first name.
+    pub duplicates: Vec<String>,
 }
 
-/// DIMACS files below `dir`, sorted, with their paths relative to it.
-fn dimacs_files(dir: &Path) -> anyhow::Result<Vec<(PathBuf, String)>> {
+/// An input found before ids are given: its folder path, its base id, and the instance.
+struct Found {
+    folders: Vec<String>,
+    base: String,
+    instance: Instance,
+}
+
+/// Every file below `dir`, sorted, with its path relative to it (hidden files and
+/// folders, such as `.git`, are left out).
+fn files_below(dir: &Path) -> anyhow::Result<Vec<(PathBuf, String)>> {
     let mut out = Vec::new();
     let mut stack = vec![dir.to_path_buf()];
     while let Some(d) = stack.pop() {
@@ -84,9 +99,16 @@ fn dimacs_files(dir: &Path) -> anyhow::Result<Vec<(PathBuf, String)>> {
             std::fs::read_dir(&d).with_context(|| format!("reading folder {}", d.display()))?
         {
             let path = entry?.path();
+            if path
+                .file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| n.starts_with('.'))
+            {
+                continue;
+            }
             if path.is_dir() {
                 stack.push(path);
-            } else if is_dimacs_name(&path) {
+            } else {
                 let rel = path
                     .strip_prefix(dir)
                     .unwrap_or(&path)
@@ -100,24 +122,53 @@ fn dimacs_files(dir: &Path) -> anyhow::Result<Vec<(PathBuf, String)>> {
     Ok(out)
 }
 
+/// The folders of `path` as components (`e1/sub/a.cnf` → `["e1", "sub"]`).
+fn folders_of(path: &Path) -> Vec<String> {
+    path.parent()
+        .map(|p| {
+            p.components()
+                .filter_map(|c| match c {
+                    std::path::Component::Normal(s) => s.to_str().map(str::to_string),
+                    _ => None,
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
 /// Loads every corpus; a malformed puzzle is skipped (and recorded) unless `strict`.
+/// A folder gives every file below it that bench can read, DIMACS or puzzles; a file in
+/// it that is neither is skipped and said so. Every instance gets its content hash
+/// (DIMACS files are read whole for it); inputs of one content become one instance.
 pub fn load(paths: &[PathBuf], read: &ReadOptions, strict: bool) -> anyhow::Result<Corpus> {
     let mut corpus = Corpus::default();
+    let mut found: Vec<Found> = Vec::new();
     for path in paths {
         let name = path.display().to_string();
         if path.is_dir() {
-            let files = dimacs_files(path)?;
-            if files.is_empty() {
-                bail!("{name}: no .cnf, .cnf.gz or .cnf.xz files in this folder");
-            }
+            let files = files_below(path)?;
+            let before = found.len();
             for (file, rel) in files {
-                corpus.instances.push(Instance {
-                    corpus: name.clone(),
-                    id: rel,
-                    source: Source::Dimacs(file),
-                    expected: Expected::default(),
-                    format: None,
-                });
+                let base_folders = folders_of(&file);
+                if is_dimacs_name(&file) {
+                    found.push(dimacs(&name, &file, rel, base_folders));
+                } else {
+                    let stem = rel.clone();
+                    if let Err(e) =
+                        puzzles(&name, &file, &stem, read, strict, &mut corpus, &mut found)
+                    {
+                        if strict {
+                            return Err(e);
+                        }
+                        corpus.skipped.push(format!(
+                            "{}: neither DIMACS nor a puzzle file: {e:#}",
+                            file.display()
+                        ));
+                    }
+                }
+            }
+            if found.len() == before {
+                bail!("{name}: no DIMACS or puzzle file bench can read in this folder");
             }
         } else if looks_like_dimacs(path) {
             if !path.exists() {
@@ -128,50 +179,112 @@ pub fn load(paths: &[PathBuf], read: &ReadOptions, strict: bool) -> anyhow::Resu
                 .and_then(|n| n.to_str())
                 .unwrap_or(&name)
                 .to_string();
-            corpus.instances.push(Instance {
-                corpus: name.clone(),
-                id,
-                source: Source::Dimacs(path.clone()),
-                expected: Expected::default(),
-                format: None,
-            });
+            found.push(dimacs(&name, path, id, folders_of(path)));
         } else {
-            // An unreadable or empty puzzle file costs only itself, as a bad DIMACS file does.
-            let file = match read_path(path, read) {
-                Ok(file) => file,
-                Err(e) if strict => bail!("{e}"),
-                Err(e) => {
-                    corpus.skipped.push(e.to_string());
-                    continue;
-                }
-            };
             let stem = path
                 .file_name()
                 .and_then(|n| n.to_str())
                 .unwrap_or(&name)
                 .to_string();
-            for entry in file.entries {
-                match entry {
-                    Ok(e) => {
-                        if let Some(why) = &e.clash {
-                            corpus.notes.push(format!(
-                                "{name}:{}: the givens clash ({why}): the puzzle has no solution",
-                                e.line
-                            ));
-                        }
-                        corpus.instances.push(Instance {
-                            corpus: name.clone(),
-                            id: format!("{stem}:{}", e.line),
-                            source: Source::Puzzle(e.puzzle),
-                            expected: e.expected,
-                            format: Some(file.format),
-                        });
-                    }
-                    Err(e) if strict => bail!("{e}"),
-                    Err(e) => corpus.skipped.push(e.to_string()),
+            // An unreadable or empty puzzle file costs only itself, as a bad DIMACS file does.
+            if let Err(e) = puzzles(&name, path, &stem, read, strict, &mut corpus, &mut found) {
+                if strict {
+                    return Err(e);
                 }
+                corpus.skipped.push(format!("{e:#}"));
+            }
+        }
+    }
+    hash_dimacs(&mut found)?;
+    let names: Vec<(Vec<String>, String)> = found
+        .iter()
+        .map(|f| (f.folders.clone(), f.base.clone()))
+        .collect();
+    let ids = crate::identity::distinct_ids(&names);
+    let mut first_of: std::collections::HashMap<String, String> = Default::default();
+    for (f, id) in found.into_iter().zip(ids) {
+        let mut instance = f.instance;
+        instance.id = id;
+        match first_of.get(&instance.hash) {
+            Some(first) => corpus.duplicates.push(format!(
+                "{} is the same instance as {first} (hash {}): it runs once, as {first}",
+                instance.id, instance.hash
+            )),
+            None => {
+                first_of.insert(instance.hash.clone(), instance.id.clone());
+                corpus.instances.push(instance);
             }
         }
     }
     Ok(corpus)
+}
+
+/// A DIMACS input (its hash is computed by [`hash_dimacs`], all files at once).
+fn dimacs(corpus: &str, file: &Path, base: String, folders: Vec<String>) -> Found {
+    Found {
+        folders,
+        base,
+        instance: Instance {
+            corpus: corpus.to_string(),
+            id: String::new(),
+            hash: String::new(),
+            source: Source::Dimacs(file.to_path_buf()),
+            expected: Expected::default(),
+            format: None,
+        },
+    }
+}
+
+/// The GBD hash of every DIMACS input, read in parallel.
+fn hash_dimacs(found: &mut [Found]) -> anyhow::Result<()> {
+    use rayon::prelude::*;
+    found.par_iter_mut().try_for_each(|f| {
+        if let Source::Dimacs(path) = &f.instance.source {
+            f.instance.hash = crate::identity::gbd_hash_file(path)
+                .with_context(|| format!("corpus file {} is not readable", path.display()))?;
+        }
+        Ok(())
+    })
+}
+
+/// The puzzles of one file, hashed; a malformed one is skipped unless `strict`.
+fn puzzles(
+    corpus_name: &str,
+    path: &Path,
+    stem: &str,
+    read: &ReadOptions,
+    strict: bool,
+    corpus: &mut Corpus,
+    found: &mut Vec<Found>,
+) -> anyhow::Result<()> {
+    let file = read_path(path, read)?;
+    let shown = path.display().to_string();
+    let folders = folders_of(path);
+    for entry in file.entries {
+        match entry {
+            Ok(e) => {
+                if let Some(why) = &e.clash {
+                    corpus.notes.push(format!(
+                        "{shown}:{}: the givens clash ({why}): the puzzle has no solution",
+                        e.line
+                    ));
+                }
+                found.push(Found {
+                    folders: folders.clone(),
+                    base: format!("{stem}:{}", e.line),
+                    instance: Instance {
+                        corpus: corpus_name.to_string(),
+                        id: String::new(),
+                        hash: crate::identity::puzzle_hash(&e.puzzle),
+                        source: Source::Puzzle(e.puzzle),
+                        expected: e.expected,
+                        format: Some(file.format),
+                    },
+                });
+            }
+            Err(e) if strict => bail!("{e}"),
+            Err(e) => corpus.skipped.push(e.to_string()),
+        }
+    }
+    Ok(())
 }

@@ -441,6 +441,7 @@ mod tests {
         Instance {
             corpus: "t".into(),
             id: "t:1".into(),
+            hash: "t:1".into(),
             source: Source::Puzzle(Puzzle::new(Kind::Latin, vec![grid]).unwrap()),
             expected: Default::default(),
             format: None,

@@ -13,13 +13,15 @@ pub mod corpus;
 pub mod exec;
 pub mod fingerprint;
 pub mod incremental;
+pub mod lock;
 pub mod meta;
+pub mod plan;
 pub mod progress;
 
 pub mod shard;
 pub mod solutions;
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -301,11 +303,12 @@ pub fn run(opts: &RunOptions, interrupt: Arc<AtomicBool>) -> anyhow::Result<RunS
         instances,
         mut skipped,
         notes,
+        duplicates,
     } = corpus::load(&opts.corpora, &opts.read, opts.strict)?;
     for s in &skipped {
         eprintln!("bench: skipped {s}");
     }
-    for n in &notes {
+    for n in notes.iter().chain(&duplicates) {
         eprintln!("bench: {n}");
     }
     // Checks before any run: every corpus file readable, and the plan the one expected.
@@ -350,12 +353,27 @@ pub fn run(opts: &RunOptions, interrupt: Arc<AtomicBool>) -> anyhow::Result<RunS
         (None, None) => default_out_dir(&opts.corpora),
     };
     std::fs::create_dir_all(&out_dir).with_context(|| format!("creating {}", out_dir.display()))?;
+    let _lock = lock::lock(&out_dir)?;
     let csv_path = out_dir.join("results.csv");
     let mut rows = if opts.resume.is_some() && csv_path.exists() {
         results::read_rows(&csv_path, true)?
     } else {
         Vec::new()
     };
+    // Rows of a CSV written before bench recorded hashes: known by their id in this plan,
+    // and the file rewritten with the hash column, so that new rows match its header.
+    if rows.iter().any(|r| r.hash.is_empty()) {
+        let by_id: HashMap<&str, &str> = instances
+            .iter()
+            .map(|i| (i.id.as_str(), i.hash.as_str()))
+            .collect();
+        for r in rows.iter_mut().filter(|r| r.hash.is_empty()) {
+            if let Some(&hash) = by_id.get(r.instance.as_str()) {
+                r.hash = hash.into();
+            }
+        }
+        rewrite_rows(&csv_path, &rows)?;
+    }
     let done: HashSet<_> = rows.iter().map(Row::key).collect();
 
     // The plan.
@@ -386,13 +404,18 @@ pub fn run(opts: &RunOptions, interrupt: Arc<AtomicBool>) -> anyhow::Result<RunS
     let mut tasks = Vec::new();
     let mut planned = 0;
     for (u, unit) in units.iter().enumerate() {
-        let id = &instances[unit.instance].id;
+        let hash = &instances[unit.instance].hash;
         for run in 1..=opts.repeat {
             for k in 0..solvers.len() {
                 let solver = (u + k) % solvers.len();
                 planned += 1;
                 let encoding = unit.encoding_name();
-                let key = (id.as_str(), encoding.as_str(), solvers[solver].name(), run);
+                let key = (
+                    hash.as_str(),
+                    encoding.as_str(),
+                    solvers[solver].name(),
+                    run,
+                );
                 if !done.contains(&key) {
                     tasks.push(Task {
                         unit: u,
@@ -584,7 +607,7 @@ pub fn run(opts: &RunOptions, interrupt: Arc<AtomicBool>) -> anyhow::Result<RunS
     // The report (charts, summary.md/json, index.html) is a view of the rows: if it fails,
     // the results stay, and a plain summary stands in for it.
     let report_opts = ReportOptions {
-        notes: skipped.clone(),
+        notes: skipped.iter().chain(&duplicates).cloned().collect(),
         ..ReportOptions::default()
     };
     if let Err(e) = write_report(&rows, &out_dir, &report_opts) {
@@ -625,6 +648,7 @@ pub(crate) fn new_row(
     Row {
         corpus: instance.corpus.as_str().into(),
         instance: instance.id.as_str().into(),
+        hash: instance.hash.as_str().into(),
         kind: instance.kind().into(),
         side: instance.side(),
         encoding: encoding.into(),
@@ -746,7 +770,7 @@ pub fn cross_check_unsat(rows: &mut [Row]) -> bool {
             _ => continue,
         };
         witnessed
-            .entry((r.instance.to_string(), scope))
+            .entry((r.instance_key().to_string(), scope))
             .or_insert_with(|| format!("{} ({})", r.solver, r.encoding));
     }
     let mut changed = false;
@@ -755,8 +779,8 @@ pub fn cross_check_unsat(rows: &mut [Row]) -> bool {
             continue;
         }
         let by = witnessed
-            .get(&(r.instance.to_string(), String::new()))
-            .or_else(|| witnessed.get(&(r.instance.to_string(), r.encoding.to_string())));
+            .get(&(r.instance_key().to_string(), String::new()))
+            .or_else(|| witnessed.get(&(r.instance_key().to_string(), r.encoding.to_string())));
         if let Some(by) = by {
             r.wrong = true;
             r.error = format!("UNSAT contradicted by the verified model of {by}");

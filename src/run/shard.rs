@@ -107,6 +107,7 @@ mod tests {
         Instance {
             corpus: "cnf".into(),
             id: id.into(),
+            hash: id.into(),
             source: Source::Dimacs(PathBuf::from(id)),
             expected: Default::default(),
             format: None,
@@ -121,6 +122,7 @@ mod tests {
         Instance {
             corpus: "p.txt".into(),
             id: id.into(),
+            hash: id.into(),
             source: Source::Puzzle(p),
             expected: Default::default(),
             format: None,

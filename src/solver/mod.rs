@@ -22,7 +22,17 @@ use session::Session;
 
 /// What a solver run ended with (the `status` column of the results CSV).
 #[derive(
-    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+    Clone,
+    Copy,
+    Debug,
+    Default,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    serde::Serialize,
+    serde::Deserialize,
 )]
 #[serde(rename_all = "UPPERCASE")]
 pub enum Status {
@@ -31,6 +41,7 @@ pub enum Status {
     /// Unsatisfiable.
     Unsat,
     /// The solver gave up without an answer (its own limit, an interrupt).
+    #[default]
     Unknown,
     /// Stopped by bench's wall-clock timeout, whatever the solver printed.
     Timeout,

@@ -277,7 +277,7 @@ pub fn merge(
         .instances
         .iter()
         .zip(&planned.shard_of)
-        .map(|(i, &s)| (i.id.as_str(), s))
+        .map(|(i, &s)| (i.hash.as_str(), s))
         .collect();
     let by_shard = planned.by_shard();
     let mut merged = Merged {
@@ -326,7 +326,7 @@ pub fn merge(
         for row in &shard_rows {
             let key = row.key();
             if !expected.contains(&key) {
-                refused.push(match owner.get(row.instance.as_str()) {
+                refused.push(match owner.get(row.instance_key()) {
                     Some(&other) if other != k => format!(
                         "{} on {} ({}, run {}) is in shard {shard} but belongs to shard {other}/{n}",
                         row.solver, row.instance, row.encoding, row.run

@@ -90,7 +90,7 @@ impl Planned {
         for encoding in encodings {
             for run in 1..=repeat {
                 for solver in solvers {
-                    f((instance.id.as_str(), encoding, solver.as_str(), run));
+                    f((instance.hash.as_str(), encoding, solver.as_str(), run));
                 }
             }
         }

@@ -22,6 +22,8 @@ pub struct ShardStatus {
     pub state: &'static str,
     /// The host it ran on, from its run.json.
     pub host: Option<String>,
+    /// Why a `corrupt` shard is: its results.csv was written by two processes.
+    pub problem: Option<String>,
 }
 
 /// The shard's run.json, if it has one.
@@ -33,22 +35,33 @@ pub fn shard_meta(dir: &Path) -> Option<serde_json::Value> {
 /// Complete rows in a results CSV: the records after the header up to the last newline
 /// (a last row cut short by a kill does not count, as [`results::read_rows`] drops it).
 /// Records, not lines: a quoted field may hold newlines; streamed, so a big shard is not
-/// read into memory.
-pub fn count_rows(path: &Path) -> usize {
+/// read into memory. `Err` names a file that two writers made: a second header.
+pub fn count_rows(path: &Path) -> Result<usize, String> {
     use std::io::{Read, Seek, SeekFrom};
     let Ok(mut file) = std::fs::File::open(path) else {
-        return 0;
+        return Ok(0);
     };
     let Ok(whole) = results::whole_lines(&mut file) else {
-        return 0;
+        return Ok(0);
     };
     if file.seek(SeekFrom::Start(0)).is_err() {
-        return 0;
+        return Ok(0);
     }
-    csv::Reader::from_reader(file.take(whole))
-        .byte_records()
-        .take_while(Result::is_ok)
-        .count()
+    let mut reader = csv::Reader::from_reader(file.take(whole));
+    let header = reader.byte_headers().cloned().unwrap_or_default();
+    let mut n = 0;
+    for record in reader.byte_records() {
+        let Ok(record) = record else { break };
+        if record == header {
+            let line = record.position().map_or(0, |p| p.line());
+            return Err(format!(
+                "{}:{line}: a second header: two bench processes wrote this file at once",
+                path.display()
+            ));
+        }
+        n += 1;
+    }
+    Ok(n)
 }
 
 /// The status of every shard of the study in `study`.
@@ -59,27 +72,39 @@ pub fn status(study: &Path, plan: &StudyPlan) -> Vec<ShardStatus> {
             let dir = shard_dir(study, shard);
             let planned = plan.shard_runs[k];
             let meta = shard_meta(&dir);
-            let done = count_rows(&dir.join("results.csv"));
+            let counted = count_rows(&dir.join("results.csv"));
+            let done = *counted.as_ref().unwrap_or(&0);
             let ended = meta.as_ref().is_some_and(|m| !m["end"].is_null());
             let interrupted = meta
                 .as_ref()
                 .is_some_and(|m| m["interrupted"].as_bool() == Some(true));
-            let state = if done >= planned {
-                "done"
+            let (state, problem) = if let Err(why) = counted {
+                ("corrupt", Some(why))
+            } else if done > planned {
+                (
+                    "corrupt",
+                    Some(format!(
+                        "{} rows in a shard of {planned} runs: written twice",
+                        done
+                    )),
+                )
+            } else if done == planned {
+                ("done", None)
             } else if meta.is_none() && done == 0 {
-                "not started"
+                ("not started", None)
             } else if interrupted {
-                "interrupted"
+                ("interrupted", None)
             } else if ended {
-                "ended, runs missing"
+                ("ended, runs missing", None)
             } else {
-                "running or stopped"
+                ("running or stopped", None)
             };
             ShardStatus {
                 shard,
                 planned,
                 done: done.min(planned),
                 state,
+                problem,
                 host: meta.and_then(|m| m["machine"]["host"].as_str().map(str::to_string)),
             }
         })
@@ -98,6 +123,9 @@ pub fn text(statuses: &[ShardStatus]) -> String {
             s.state,
             s.host.as_deref().unwrap_or("")
         ));
+        if let Some(problem) = &s.problem {
+            out.push_str(&format!("  {problem}\n"));
+        }
     }
     let done: usize = statuses.iter().map(|s| s.done).sum();
     let planned: usize = statuses.iter().map(|s| s.planned).sum();
@@ -125,9 +153,9 @@ mod tests {
         let path = dir.path().join("results.csv");
         let count = |text: &str| {
             std::fs::write(&path, text).unwrap();
-            count_rows(&path)
+            count_rows(&path).unwrap()
         };
-        assert_eq!(count_rows(&dir.path().join("missing.csv")), 0);
+        assert_eq!(count_rows(&dir.path().join("missing.csv")), Ok(0));
         assert_eq!(count(""), 0);
         assert_eq!(count("a,b,error\n"), 0);
         // A quoted newline is one row, not two.

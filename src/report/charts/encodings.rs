@@ -44,7 +44,7 @@ pub fn encodings(data: &ChartData) -> anyhow::Result<String> {
     let mut sizes: BTreeMap<(&str, &str), (&str, u32, u64, u64)> = BTreeMap::new();
     for r in &puzzles {
         sizes
-            .entry((&r.instance, &r.encoding))
+            .entry((r.instance_key(), &r.encoding))
             .or_insert((&r.kind, r.side, r.vars, r.clauses));
     }
     // (encoding, kind, side) → the sizes of its instances.

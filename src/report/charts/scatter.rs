@@ -70,7 +70,7 @@ impl Mark {
 pub fn scatter(data: &ChartData, x_solver: &str, y_solver: &str) -> anyhow::Result<String> {
     let mut x_outcomes: HashMap<(&str, &str), &Outcome> = HashMap::new();
     for o in data.outcomes.iter().filter(|o| o.solver == x_solver) {
-        x_outcomes.insert((o.instance, o.encoding), o);
+        x_outcomes.insert((o.key, o.encoding), o);
     }
     // Failures last, so that they are drawn over the answers they might hide.
     let mut pairs: Vec<(Mark, &Outcome, &Outcome)> = data
@@ -78,7 +78,7 @@ pub fn scatter(data: &ChartData, x_solver: &str, y_solver: &str) -> anyhow::Resu
         .iter()
         .filter(|o| o.solver == y_solver)
         .filter_map(|y| {
-            let x = *x_outcomes.get(&(y.instance, y.encoding))?;
+            let x = *x_outcomes.get(&(y.key, y.encoding))?;
             Some((Mark::of(x, y), x, y))
         })
         .collect();

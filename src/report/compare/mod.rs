@@ -31,7 +31,7 @@ use anyhow::bail;
 use serde::Serialize;
 
 use crate::report::bootstrap::median_interval;
-use crate::report::outcome::{Answer, Outcome, instance_key, outcomes};
+use crate::report::outcome::{Answer, Outcome, outcomes};
 use crate::report::score::Scoring;
 use crate::results::Row;
 
@@ -241,11 +241,11 @@ pub fn compare(
     let names: HashMap<&str, &str> = old_rows
         .iter()
         .chain(&new_rows)
-        .map(|r| (instance_key(r), r.instance.as_str()))
+        .map(|r| (r.instance_key(), r.instance.as_str()))
         .collect();
     let key = |o: &Outcome<'_>| -> (String, String, String) {
         let solver = if by_solver { o.solver } else { "" };
-        (o.instance.into(), o.encoding.into(), solver.into())
+        (o.key.into(), o.encoding.into(), solver.into())
     };
     let old_outcomes = outcomes(&old_rows, scoring);
     let new_outcomes = outcomes(&new_rows, scoring);

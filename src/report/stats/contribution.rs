@@ -51,7 +51,7 @@ fn contributions(
 ) -> Vec<Contribution> {
     let mut instances: BTreeMap<&str, Instance> = BTreeMap::new();
     for o in outcomes {
-        let entry = instances.entry(o.instance).or_insert(Instance {
+        let entry = instances.entry(o.key).or_insert(Instance {
             timeout: 0.0,
             best: BTreeMap::new(),
         });

@@ -8,7 +8,7 @@
 //!
 //! A configuration's per-instance PAR-2 score is its outcome's time when solved (the median
 //! over repetitions) and twice the timeout otherwise (a wrong answer included), as in the
-//! virtual best solver. Instances are joined on [`crate::report::outcome::instance_key`].
+//! virtual best solver. Instances are joined on their content hash ([`crate::results::Row::instance_key`], the `key` of an outcome).
 
 pub mod contribution;
 pub mod holm;
@@ -138,7 +138,7 @@ pub fn statistics(outcomes: &[Outcome], solvers: &[String], encodings: &[String]
         scores
             .entry((o.solver, o.encoding))
             .or_default()
-            .insert(o.instance, par2_score(o));
+            .insert(o.key, par2_score(o));
     }
     let mut configurations = Vec::new();
     for s in solvers {

@@ -1,0 +1,365 @@
+//! The plan: every option that decides a benchmark's runs, as one typed value. It is
+//! built once from the command line (by `commands/run.rs`), written into `run.json` (a
+//! run's, a shard's and a study's alike, see [`super::record`]), and read back typed by
+//! `--resume`, `--study`, `bench status`, `bench merge` and `bench slurm`: no command line
+//! is ever parsed again.
+//!
+//! Its canonical serialization (JSON with sorted keys) and the instances' content hashes
+//! are the plan's fingerprint ([`fingerprint`]), so an option added to [`Plan`] is inside
+//! the fingerprint by construction. What is not in the plan does not decide the runs: the
+//! output folder, which shard a task runs, the folder bench was started in.
+//!
+//! `--resume DIR` runs the plan recorded in `DIR/run.json`; a corpus or option given beside
+//! it must agree with the recorded one ([`Plan::check_given`]), and the refusal names the
+//! option and both values.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::bail;
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+
+use crate::encode::{Amo, Encoding};
+use crate::puzzle::Kind;
+use crate::puzzle::format::{Format, ReadOptions};
+use crate::puzzle::symbols::Alphabet;
+use crate::solver::SolverConfig;
+
+/// The plan of a benchmark.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Plan {
+    /// Puzzle files, DIMACS files and folders, as named (relative to [`super::record`]'s
+    /// `cwd`).
+    pub corpora: Vec<PathBuf>,
+    /// The solvers, as specified (`native`, `native:restart=luby`, `kissat`), in order.
+    pub solvers: Vec<String>,
+    /// Encodings for puzzles.
+    pub encodings: Vec<Encoding>,
+    /// The at-most-one sub-encoding.
+    pub amo: Amo,
+    /// Per-run time limit, seconds.
+    pub timeout_s: f64,
+    /// Parallel runs.
+    pub jobs: usize,
+    /// Repetitions of each run.
+    pub repeat: u32,
+    /// Memory limit, MiB.
+    pub mem_limit_mb: Option<u64>,
+    /// DRAT proofs checked by `rate`.
+    pub proofs: bool,
+    /// Seed for randomised solvers.
+    pub seed: u64,
+    /// Solutions counted up to this many (1: none).
+    pub count: u32,
+    /// A malformed input stops the run.
+    pub strict: bool,
+    /// Solved grids kept under `solutions/`.
+    pub solutions: bool,
+    /// In-process solvers solve puzzles in sessions.
+    pub incremental: bool,
+    /// Puzzle files read as this kind.
+    pub kind: Option<Kind>,
+    /// Puzzle files read in this format.
+    pub format: Option<Format>,
+    /// Puzzle files written in this alphabet.
+    pub alphabet: Option<Alphabet>,
+    /// `--solver-path NAME=PATH`: known solvers at explicit (absolute) paths.
+    pub solver_paths: Vec<(String, PathBuf)>,
+    /// `--solver NAME=CMD`: solvers speaking the competition format.
+    pub solver_commands: Vec<(String, String)>,
+    /// The parts the plan is run in (`--shard K/N`: N; 1 for a run in one piece).
+    pub shards: usize,
+}
+
+/// One option as the command line names it: the flag, and the plan field it sets.
+struct OptionName {
+    /// The clap argument id.
+    id: &'static str,
+    /// How a user types it (`--timeout`, or `corpus` for the positional arguments).
+    flag: &'static str,
+    /// The plan's field (its key in the serialization).
+    field: &'static str,
+}
+
+/// Every option that decides the plan, by argument id: what [`Plan::check_given`]
+/// compares. A test checks that every field of [`Plan`] has its line.
+const OPTIONS: &[OptionName] = &[
+    opt("corpora", "corpus", "corpora"),
+    opt("solvers", "--solvers", "solvers"),
+    opt("encodings", "--encodings", "encodings"),
+    opt("amo", "--amo", "amo"),
+    opt("timeout", "--timeout", "timeout_s"),
+    opt("jobs", "--jobs", "jobs"),
+    opt("repeat", "--repeat", "repeat"),
+    opt("mem_limit", "--mem-limit", "mem_limit_mb"),
+    opt("proofs", "--proofs", "proofs"),
+    opt("seed", "--seed", "seed"),
+    opt("count", "--count", "count"),
+    opt("strict", "--strict", "strict"),
+    opt("solutions", "--solutions", "solutions"),
+    opt("no_incremental", "--no-incremental", "incremental"),
+    opt("kind", "--kind", "kind"),
+    opt("format", "--format", "format"),
+    opt("alphabet", "--alphabet", "alphabet"),
+    opt("solver_path", "--solver-path", "solver_paths"),
+    opt("solver_cmd", "--solver", "solver_commands"),
+    opt("shard", "--shard", "shards"),
+];
+
+const fn opt(id: &'static str, flag: &'static str, field: &'static str) -> OptionName {
+    OptionName { id, flag, field }
+}
+
+impl Plan {
+    /// The per-run time limit.
+    pub fn timeout(&self) -> std::time::Duration {
+        std::time::Duration::from_secs_f64(self.timeout_s)
+    }
+
+    /// Where solvers are found.
+    pub fn solver_config(&self) -> SolverConfig {
+        SolverConfig {
+            paths: self.solver_paths.clone(),
+            commands: self.solver_commands.clone(),
+        }
+    }
+
+    /// How puzzle files are read.
+    pub fn read_options(&self) -> ReadOptions {
+        ReadOptions {
+            format: self.format,
+            kind: self.kind,
+            alphabet: self.alphabet,
+        }
+    }
+
+    /// Refuses options given on the command line (`given`, those `matches` says were typed)
+    /// that differ from this recorded plan, naming the option and both values.
+    pub fn check_given(&self, given: &Plan, explicit: &dyn Fn(&str) -> bool) -> anyhow::Result<()> {
+        let (ours, theirs) = (serde_json::to_value(self)?, serde_json::to_value(given)?);
+        let mut differ = Vec::new();
+        for o in OPTIONS {
+            if explicit(o.id) && ours[o.field] != theirs[o.field] {
+                differ.push(format!(
+                    "{}: the run has {}, this command gives {}",
+                    o.flag,
+                    shown(&ours[o.field]),
+                    shown(&theirs[o.field])
+                ));
+            }
+        }
+        if !differ.is_empty() {
+            bail!(
+                "--resume runs the plan recorded in run.json; these differ from it:\n  {}\n\
+                 (leave them out to resume as planned, or start a new run with another --out)",
+                differ.join("\n  ")
+            );
+        }
+        Ok(())
+    }
+}
+
+/// A plan value as a person reads it: `5`, `native,kissat`, `none`.
+fn shown(v: &serde_json::Value) -> String {
+    match v {
+        serde_json::Value::Null => "none".into(),
+        serde_json::Value::String(s) => s.clone(),
+        serde_json::Value::Array(items) => items.iter().map(shown).collect::<Vec<_>>().join(","),
+        other => other.to_string(),
+    }
+}
+
+/// A JSON value with every object's keys sorted: the canonical form that is hashed.
+fn canonical(v: &serde_json::Value) -> String {
+    match v {
+        serde_json::Value::Object(map) => {
+            let mut keys: Vec<&String> = map.keys().collect();
+            keys.sort();
+            let fields: Vec<String> = keys
+                .into_iter()
+                .map(|k| {
+                    format!(
+                        "{}:{}",
+                        serde_json::Value::from(k.as_str()),
+                        canonical(&map[k])
+                    )
+                })
+                .collect();
+            format!("{{{}}}", fields.join(","))
+        }
+        serde_json::Value::Array(items) => {
+            format!(
+                "[{}]",
+                items.iter().map(canonical).collect::<Vec<_>>().join(",")
+            )
+        }
+        other => other.to_string(),
+    }
+}
+
+/// The fingerprint of a plan (any serializable form of it) over the instances' content
+/// hashes, in plan order: SHA-256 of the plan's canonical JSON and the hashes, in hex (32
+/// characters kept).
+pub fn fingerprint_of(plan: &serde_json::Value, hashes: &[&str]) -> String {
+    let mut h = Sha256::new();
+    h.update(b"bench-plan-2\n");
+    h.update(canonical(plan).as_bytes());
+    for hash in hashes {
+        h.update(b"\n");
+        h.update(hash.as_bytes());
+    }
+    h.finalize()
+        .iter()
+        .take(16)
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// The fingerprint of `plan` over `instances`.
+pub fn fingerprint(plan: &Plan, instances: &[super::corpus::Instance]) -> String {
+    let value = serde_json::to_value(plan).unwrap_or_default();
+    let hashes: Vec<&str> = instances.iter().map(|i| i.hash.as_str()).collect();
+    fingerprint_of(&value, &hashes)
+}
+
+/// `path` as a corpus of a plan made in `cwd` means it.
+pub fn resolve(cwd: &Path, path: &Path) -> PathBuf {
+    if path.is_absolute() {
+        path.to_path_buf()
+    } else {
+        cwd.join(path)
+    }
+}
+
+/// Serde by name for the option enums: each is written as the name the command line
+/// takes (`as_str`) and read back from it, so run.json reads like the command line.
+macro_rules! serde_by_name {
+    ($($t:ty),*) => {$(
+        impl Serialize for $t {
+            fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                s.serialize_str(self.as_str())
+            }
+        }
+        impl<'de> Deserialize<'de> for $t {
+            fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<$t, D::Error> {
+                let name = String::deserialize(d)?;
+                <$t>::ALL
+                    .iter()
+                    .copied()
+                    .find(|x| x.as_str() == name)
+                    .ok_or_else(|| serde::de::Error::custom(format!("unknown value `{name}`")))
+            }
+        }
+    )*};
+}
+serde_by_name!(Encoding, Amo, Kind, Format);
+
+impl Serialize for Alphabet {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&self.symbols())
+    }
+}
+
+impl<'de> Deserialize<'de> for Alphabet {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Alphabet, D::Error> {
+        let symbols = String::deserialize(d)?;
+        Alphabet::parse(&symbols).map_err(serde::de::Error::custom)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A plan as `bench run a.txt --jobs 1` makes it, with `edit` applied.
+    fn plan_with(edit: impl FnOnce(&mut Plan)) -> Plan {
+        let mut plan = Plan {
+            corpora: vec!["a.txt".into()],
+            solvers: vec!["native".into()],
+            encodings: vec![Encoding::Extended],
+            amo: Amo::default(),
+            timeout_s: 100.0,
+            jobs: 1,
+            repeat: 1,
+            mem_limit_mb: None,
+            proofs: false,
+            seed: 0,
+            count: 1,
+            strict: false,
+            solutions: false,
+            incremental: true,
+            kind: None,
+            format: None,
+            alphabet: None,
+            solver_paths: Vec::new(),
+            solver_commands: Vec::new(),
+            shards: 1,
+        };
+        edit(&mut plan);
+        plan
+    }
+
+    #[test]
+    fn every_field_is_an_option_and_round_trips() {
+        let plan = plan_with(|p| {
+            p.solvers = vec!["native".into(), "minisat".into()];
+            p.alphabet = Some(Alphabet::parse("ABCDEFGHI").unwrap());
+            p.kind = Some(Kind::Latin);
+            p.format = Some(Format::Line);
+            p.encodings = vec![Encoding::Minimal, Encoding::Pruned];
+            p.mem_limit_mb = Some(100);
+            p.solver_paths = vec![("kissat".into(), "/x/kissat".into())];
+        });
+        let value = serde_json::to_value(&plan).unwrap();
+        let fields: Vec<&String> = value.as_object().unwrap().keys().collect();
+        for f in &fields {
+            assert!(
+                OPTIONS.iter().any(|o| o.field == f.as_str()),
+                "plan field `{f}` has no option in OPTIONS"
+            );
+        }
+        let back: Plan = serde_json::from_value(value).unwrap();
+        assert_eq!(back, plan);
+    }
+
+    #[test]
+    fn a_new_field_moves_the_fingerprint() {
+        let plan = plan_with(|_| {});
+        let value = serde_json::to_value(&plan).unwrap();
+        let base = fingerprint_of(&value, &["h1"]);
+        let mut grown = value.clone();
+        grown
+            .as_object_mut()
+            .unwrap()
+            .insert("a_later_option".into(), serde_json::json!(false));
+        assert_ne!(fingerprint_of(&grown, &["h1"]), base);
+        assert_ne!(fingerprint_of(&value, &["h2"]), base, "the instances count");
+        assert_eq!(fingerprint_of(&value, &["h1"]), base, "stable");
+        let other = plan_with(|p| p.timeout_s = 5.0);
+        assert_ne!(
+            fingerprint_of(&serde_json::to_value(&other).unwrap(), &["h1"]),
+            base
+        );
+    }
+
+    #[test]
+    fn a_differing_option_is_named_with_both_values() {
+        let recorded = plan_with(|_| {});
+        let given = plan_with(|p| {
+            p.timeout_s = 5.0;
+            p.solvers = vec!["kissat".into()];
+        });
+        let all = |_: &str| true;
+        let err = recorded.check_given(&given, &all).unwrap_err().to_string();
+        assert!(
+            err.contains("--timeout: the run has 100.0, this command gives 5.0"),
+            "{err}"
+        );
+        assert!(
+            err.contains("--solvers: the run has native, this command gives kissat"),
+            "{err}"
+        );
+        let only_corpus = |id: &str| id == "corpora";
+        recorded.check_given(&given, &only_corpus).unwrap();
+    }
+}

@@ -1,0 +1,217 @@
+//! What ties a study together, tried as a user would: instances known by their content
+//! (two files of one name are two instances, one content under two names is one; the hash
+//! is gbd-tools' own), the plan recorded typed and held to on resume, one judgement
+//! wherever rows meet, and one writer per output folder.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use assert_cmd::cargo::CommandCargoExt;
+use bench::results::{Row, read_rows};
+
+fn bench() -> Command {
+    Command::cargo_bin("bench").unwrap()
+}
+
+/// Asserts `result` exited with `code`, showing both outputs if not; returns stdout+stderr.
+fn assert_exit(result: &Output, code: i32) -> String {
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&result.stdout),
+        String::from_utf8_lossy(&result.stderr)
+    );
+    assert_eq!(result.status.code(), Some(code), "{text}");
+    text
+}
+
+fn rows(dir: &Path) -> Vec<Row> {
+    read_rows(&dir.join("results.csv"), false).unwrap()
+}
+
+fn write(path: &Path, text: &str) -> PathBuf {
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, text).unwrap();
+    path.to_path_buf()
+}
+
+const SAT: &str = "p cnf 2 2\n1 2 0\n-1 0\n";
+const UNSAT: &str = "p cnf 2 3\n1 2 0\n-1 0\n-2 0\n";
+
+#[test]
+fn two_files_of_one_name_are_two_instances() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    write(&d.join("e1/a.cnf"), SAT);
+    write(&d.join("e2/a.cnf"), UNSAT);
+    let out = d.join("o");
+    let result = bench()
+        .current_dir(d)
+        .args([
+            "run",
+            "e1",
+            "e2",
+            "--solvers",
+            "native,minisat",
+            "--jobs",
+            "1",
+        ])
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert_exit(&result, 0);
+    let rows = rows(&out);
+    assert_eq!(rows.len(), 4);
+    for r in &rows {
+        assert!(!r.wrong, "{r:?}");
+        let expected = if r.instance == "e1/a.cnf" {
+            "SAT"
+        } else {
+            "UNSAT"
+        };
+        assert!(
+            ["e1/a.cnf", "e2/a.cnf"].contains(&r.instance.as_str()),
+            "{}",
+            r.instance
+        );
+        assert_eq!(r.status.as_str(), expected, "{r:?}");
+        assert_eq!(r.hash.len(), 32);
+    }
+    assert_ne!(rows[0].hash, rows.iter().last().unwrap().hash);
+}
+
+#[test]
+fn two_puzzle_files_of_one_name_are_two_instances_and_a_copy_is_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let a = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79\n";
+    let b = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......\n";
+    write(&d.join("p/x.txt"), a);
+    write(&d.join("q/x.txt"), b);
+    // The same formula under another name, with other comments and spacing.
+    write(&d.join("c/one.cnf"), SAT);
+    write(
+        &d.join("c/copy.cnf"),
+        "c the same\np cnf 2 2\n 1  2 0\n\n-1 0\n",
+    );
+    let out = d.join("o");
+    let result = bench()
+        .current_dir(d)
+        .args(["run", "p/x.txt", "q/x.txt", "c", "--solvers", "native"])
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    let text = assert_exit(&result, 0);
+    let rows = rows(&out);
+    let mut ids: Vec<&str> = rows.iter().map(|r| r.instance.as_str()).collect();
+    ids.sort();
+    assert_eq!(ids, vec!["copy.cnf", "p/x.txt:1", "q/x.txt:1"], "{text}");
+    assert!(
+        text.contains("one.cnf is the same instance as copy.cnf"),
+        "{text}"
+    );
+    let summary = std::fs::read_to_string(out.join("summary.md")).unwrap();
+    assert!(
+        summary.contains("one.cnf is the same instance as copy.cnf"),
+        "{summary}"
+    );
+}
+
+/// The Python of a venv with gbd-tools: `BENCH_GBD_PYTHON`, else the one
+/// `scripts/install-solvers.sh` makes. Under CI a missing one fails the test.
+fn gbd_python() -> Option<PathBuf> {
+    let candidates = [
+        std::env::var_os("BENCH_GBD_PYTHON").map(PathBuf::from),
+        Some(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(".solvers/pytools/bin/python")),
+    ];
+    let found = candidates.into_iter().flatten().find(|p| {
+        Command::new(p)
+            .args(["-c", "import gbd_init.gbdhash"])
+            .output()
+            .is_ok_and(|o| o.status.success())
+    });
+    if found.is_none() {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "gbd-tools is not installed (scripts/install-solvers.sh installs it)"
+        );
+        eprintln!("skipped: gbd-tools is not installed (scripts/install-solvers.sh)");
+    }
+    found
+}
+
+#[test]
+fn the_hash_is_gbd_tools_own() {
+    let Some(python) = gbd_python() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let mut files: Vec<PathBuf> =
+        std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/corpora/cnf"))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
+    files.sort();
+    let odd = [
+        ("plain.cnf", "p cnf 3 2\n1 -2 0\n2 3 0\n"),
+        (
+            "spaces.cnf",
+            "c made by hand\n\n  p cnf 3 2\n 1\t-2   0\n2 3 0   \n",
+        ),
+        ("crlf.cnf", "p cnf 3 2\r\n1 -2 0\r\n2 3 0\r\n"),
+        ("no-last-zero.cnf", "p cnf 3 2\n1 -2 0\n2 3"),
+        ("comment-mid.cnf", "p cnf 3 2\n1 -2 0\nc between\n2 3 0\n"),
+        ("multi-line-clause.cnf", "p cnf 3 2\n1\n-2 0 2\n3 0\n"),
+        ("empty.cnf", "p cnf 0 0\n"),
+        ("plus.cnf", "p cnf 3 2\n+1 -2 0\n2 +3 0\n"),
+        ("zeros.cnf", "p cnf 3 2\n01 -2 0\n2 3 0\n"),
+        ("open-clause.cnf", "p cnf 3 2\n1 -2 0\n2 3\n"),
+        ("last-zero-at-end.cnf", "p cnf 3 2\n1 -2 0\n2 3 0"),
+        ("tabs-vt.cnf", "p cnf 3 2\n1\x0b-2\x0c0\n2 3 0\n"),
+    ];
+    for (name, text) in odd {
+        files.push(write(&dir.path().join(name), text));
+    }
+    // Compressed copies of a real one.
+    let src = std::fs::read(&files[0]).unwrap();
+    let gz = dir.path().join("c.cnf.gz");
+    {
+        use std::io::Write;
+        let mut e = flate2::write::GzEncoder::new(
+            std::fs::File::create(&gz).unwrap(),
+            flate2::Compression::default(),
+        );
+        e.write_all(&src).unwrap();
+        e.finish().unwrap();
+    }
+    files.push(gz);
+    let xz = dir.path().join("c.cnf.xz");
+    {
+        use std::io::Write;
+        let mut e = xz2::write::XzEncoder::new(std::fs::File::create(&xz).unwrap(), 6);
+        e.write_all(&src).unwrap();
+        e.finish().unwrap();
+    }
+    files.push(xz);
+    let script = "import sys\nfrom gbd_init.gbdhash import cnf_hash\n\
+                  for f in sys.argv[1:]: print(cnf_hash(f))";
+    let out = Command::new(&python)
+        .args(["-c", script])
+        .args(&files)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let theirs: Vec<String> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(str::to_string)
+        .collect();
+    assert_eq!(theirs.len(), files.len());
+    for (file, theirs) in files.iter().zip(theirs) {
+        let ours = bench::identity::gbd_hash_file(file).unwrap();
+        assert_eq!(ours, theirs, "{}", file.display());
+    }
+}
