@@ -11,8 +11,9 @@
 #   PyPI    passagemath-kissat passagemath-glucose         -> .solvers/venv, with the
 #           kissat and glucose binaries they ship (site-packages/sage_wheels/bin/)
 #           linked into .solvers/bin/
-#           scipy (>= 1.15), into the same venv: tests/report_stats.rs holds the report's
-#           paired statistics against scipy.stats
+#           scipy (>= 1.15) and gbd-tools, into the same venv: the references the tests
+#           hold bench against (tests/report_stats.rs: the paired statistics against
+#           scipy.stats; tests/seams.rs: the instance hash against gbd-tools' GBD hash)
 #   cargo   rate (DRAT checker)                            -> ~/.cargo/bin
 #           bench --features rustsat-solvers (release)         -> target/release/bench,
 #           with the library solvers in it (built once; later builds reuse it)
@@ -97,18 +98,18 @@ install_pypi() {
     done
 }
 
-# --- PyPI: scipy, the reference the report's statistics are tested against -------------
+# --- PyPI: scipy and gbd-tools, the references the tests hold bench against -------------
 install_scipy() {
     if [[ ! -x "$venv/bin/python" ]]; then
         say "pypi: creating venv $venv"
         "$python" -m venv "$venv"
     fi
-    if "$venv/bin/python" -c 'import scipy, sys; sys.exit(tuple(map(int, scipy.__version__.split(".")[:2])) < (1, 15))' 2>/dev/null; then
-        say "pypi: scipy already in $venv"
+    if "$venv/bin/python" -c 'import gbd_init.gbdhash, scipy, sys; sys.exit(tuple(map(int, scipy.__version__.split(".")[:2])) < (1, 15))' 2>/dev/null; then
+        say "pypi: scipy and gbd-tools already in $venv"
         return
     fi
-    say "pypi: installing scipy into $venv"
-    "$venv/bin/python" -m pip install -q --disable-pip-version-check 'scipy>=1.15'
+    say "pypi: installing scipy and gbd-tools into $venv"
+    "$venv/bin/python" -m pip install -q --disable-pip-version-check 'scipy>=1.15' gbd-tools
 }
 
 # --- cargo: the DRAT checker -------------------------------------------------------------

@@ -98,7 +98,9 @@ pub enum Command {
         --compare OLD NEW lists per instance what changed (WRONG answers and regressions \
         first), the speed-ups, and writes compare.md, compare.json, compare.html and \
         compare-speedups.svg. OLD and NEW are two results CSVs, or, when a results CSV is \
-        given, two of its solvers. Exit status: 0; 1 under --fail-on-regression when NEW \
+        given, two of its solvers. Rows of several CSVs join by instance content (the hash \
+        column): an UNSAT in one that a verified model in another contradicts is WRONG \
+        (listed first on stderr). Exit status: 0; 1 under --fail-on-regression when NEW \
         has a regression (see docs/compare.md).")]
     Report(ReportArgs),
     /// Generate puzzles with exactly one solution (locally minimal unless --givens).
@@ -236,7 +238,7 @@ pub struct SolveArgs {
 }
 
 /// `bench run`.
-#[derive(Debug, Args)]
+#[derive(Debug, Args, Clone)]
 pub struct RunArgs {
     /// Puzzle files, DIMACS files (.cnf, .cnf.gz, .cnf.xz) and folders of them.
     pub corpora: Vec<PathBuf>,

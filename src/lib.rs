@@ -13,6 +13,7 @@ pub mod encode;
 pub mod family;
 pub mod generate;
 pub mod identity;
+pub mod judge;
 pub mod puzzle;
 pub mod report;
 pub mod results;

@@ -1,7 +1,7 @@
 //! The `bench` command: parse the command line, run the command, print the error (or,
 //! started as its own exec helper, contain one solver run).
 
-use clap::Parser;
+use clap::{CommandFactory, FromArgMatches};
 
 fn main() {
     // First of all: bench started as its own exec helper runs a solver and exits here.
@@ -9,8 +9,9 @@ fn main() {
     // First, while bench has one thread: no external solver may load the RustSAT crates'
     // shared libraries that `cargo run`/`cargo test` put on LD_LIBRARY_PATH.
     bench::solver::scrub_library_path();
-    let cli = bench::cli::Cli::parse();
-    let code = match bench::commands::run(cli) {
+    let matches = bench::cli::Cli::command().get_matches();
+    let cli = bench::cli::Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
+    let code = match bench::commands::run(cli, Some(&matches)) {
         Ok(code) => code,
         Err(e) => {
             eprintln!("bench: {e:#}");

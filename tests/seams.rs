@@ -123,7 +123,7 @@ fn two_puzzle_files_of_one_name_are_two_instances_and_a_copy_is_one() {
 fn gbd_python() -> Option<PathBuf> {
     let candidates = [
         std::env::var_os("BENCH_GBD_PYTHON").map(PathBuf::from),
-        Some(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(".solvers/pytools/bin/python")),
+        Some(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(".solvers/venv/bin/python")),
     ];
     let found = candidates.into_iter().flatten().find(|p| {
         Command::new(p)
@@ -214,4 +214,136 @@ fn the_hash_is_gbd_tools_own() {
         let ours = bench::identity::gbd_hash_file(file).unwrap();
         assert_eq!(ours, theirs, "{}", file.display());
     }
+}
+
+#[test]
+fn resume_runs_the_recorded_plan_and_refuses_another() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    write(&d.join("e1/a.cnf"), SAT);
+    write(&d.join("e1/b.cnf"), UNSAT);
+    let out = d.join("o");
+    let first = bench()
+        .current_dir(d)
+        .args([
+            "run",
+            "e1",
+            "--solvers",
+            "native",
+            "--jobs",
+            "1",
+            "--timeout",
+            "100",
+        ])
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert_exit(&first, 0);
+    let record: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("run.json")).unwrap()).unwrap();
+    assert_eq!(record["version"], 2);
+    assert_eq!(record["plan"]["timeout_s"], 100.0);
+    // Options beside --resume that differ from the plan: refused, each named with both
+    // values, and nothing appended.
+    let other = bench()
+        .current_dir(d)
+        .args(["run", "--resume"])
+        .arg(&out)
+        .args(["--timeout", "5", "--solvers", "native,minisat"])
+        .output()
+        .unwrap();
+    let text = assert_exit(&other, 2);
+    assert!(
+        text.contains("--timeout: the run has 100.0, this command gives 5.0"),
+        "{text}"
+    );
+    assert!(
+        text.contains("--solvers: the run has native, this command gives native,minisat"),
+        "{text}"
+    );
+    let corpus = bench()
+        .current_dir(d)
+        .args(["run", "e2", "--resume"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    let text = assert_exit(&corpus, 2);
+    assert!(
+        text.contains("corpus: the run has e1, this command gives e2"),
+        "{text}"
+    );
+    assert_eq!(rows(&out).len(), 2);
+    // The same options, or none: the recorded plan, nothing left to run. From another
+    // folder too: the plan's paths are the plan's, not the current folder's.
+    let same = bench()
+        .current_dir(&out)
+        .args(["run", "--resume", ".", "--timeout", "100"])
+        .output()
+        .unwrap();
+    let text = assert_exit(&same, 0);
+    assert!(text.contains("0 runs to do (2 already done)"), "{text}");
+    assert_eq!(rows(&out).len(), 2);
+}
+
+#[test]
+fn a_second_writer_on_one_folder_is_refused_at_once() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    write(&d.join("c/a.cnf"), SAT);
+    // A solver that waits while `hold` exists, then answers (x1 false, x2 true): a wait a
+    // real solver does not make on demand.
+    let hold = write(&d.join("hold"), "");
+    let hang = write(
+        &d.join("hang.sh"),
+        &format!(
+            "#!/bin/sh\nwhile [ -f {} ]; do sleep 0.05; done\necho 's SATISFIABLE'\necho 'v -1 2 0'\n",
+            hold.display()
+        ),
+    );
+    std::fs::set_permissions(&hang, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let out = d.join("o");
+    let mut first = bench()
+        .current_dir(d)
+        .args(["run", "c", "--solvers", "hang", "--timeout", "30"])
+        .arg("--solver")
+        .arg(format!("hang={} {{cnf}}", hang.display()))
+        .arg("--out")
+        .arg(&out)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    // Wait (bounded by the first bench's own life) for it to hold the folder.
+    let lock = out.join(".bench.lock");
+    while std::fs::read_to_string(&lock).map_or(true, |s| s.trim().is_empty())
+        || !out.join("run.json").exists()
+    {
+        assert!(first.try_wait().unwrap().is_none(), "the first bench ended");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let second = bench()
+        .current_dir(d)
+        .args(["run", "--resume"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    let text = assert_exit(&second, 2);
+    assert!(
+        text.contains(&format!("in use by another bench (pid {})", first.id())),
+        "{text}"
+    );
+    // Killed outright: the kernel frees the folder, and the resume runs what is missing.
+    first.kill().unwrap();
+    first.wait().unwrap();
+    std::fs::remove_file(&hold).unwrap();
+    let after = bench()
+        .current_dir(d)
+        .args(["run", "--resume"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert_exit(&after, 0);
+    assert_eq!(rows(&out).len(), 1);
 }

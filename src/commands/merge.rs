@@ -24,11 +24,9 @@ pub(super) fn run(mut args: MergeArgs) -> anyhow::Result<i32> {
     for (study, given) in args.studies.iter_mut().zip(&given) {
         *study = given.canonicalize()?;
     }
-    plan::enter_plan_dir(first, &args.studies[0])?;
-    let run_args = super::run::plan_args(first)?;
-    let opts = super::run::options(run_args)?;
+    let opts = crate::run::RunOptions::new(first.plan.clone(), first.cwd.clone(), Vec::new());
     // The plan again, from the corpus as it is now: it must still be the study's.
-    let planned = plan::make(&opts, first.command_line.clone(), first.shards)?;
+    let planned = plan::make(&opts, first.shards())?;
     if planned.plan.fingerprint != first.fingerprint {
         eprintln!(
             "bench: {}",
@@ -53,7 +51,7 @@ pub(super) fn run(mut args: MergeArgs) -> anyhow::Result<i32> {
         wrong += rows.iter().filter(|r| r.wrong).count();
         if !args.no_report {
             if kept.is_empty() {
-                kept.reserve(first.runs);
+                kept.reserve(first.runs());
             }
             kept.extend(rows);
         }
@@ -117,7 +115,7 @@ pub(super) fn run(mut args: MergeArgs) -> anyhow::Result<i32> {
     println!(
         "merged {} runs of {} shards{}{}: {} ({report})",
         merged.rows,
-        first.shards,
+        first.shards(),
         if missing > 0 { " (PARTIAL)" } else { "" },
         if wrong > 0 {
             format!(", {wrong} WRONG")

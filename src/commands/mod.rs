@@ -22,13 +22,15 @@ use crate::puzzle::format::ReadOptions;
 use crate::puzzle::symbols::Alphabet;
 use crate::solver::SolverConfig;
 
-/// Runs a parsed command line; returns the exit code.
-pub fn run(cli: Cli) -> anyhow::Result<i32> {
+/// Runs a parsed command line; returns the exit code. `matches` (clap's, when there is
+/// one) tells which options were typed.
+pub fn run(cli: Cli, matches: Option<&clap::ArgMatches>) -> anyhow::Result<i32> {
+    let sub = matches.and_then(|m| m.subcommand().map(|(_, m)| m));
     match cli.command {
         Command::Encode(args) => encode::run(args),
         Command::Check(args) => check::run(args),
         Command::Solve(args) => solve::run(args),
-        Command::Run(args) => run::run(args),
+        Command::Run(args) => run::run(args, sub),
         Command::Report(args) => report::run(args),
         Command::Gen(args) => generate::run(args),
         Command::Solvers(args) => solvers::run(args),

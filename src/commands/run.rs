@@ -1,10 +1,9 @@
 //! `bench run`: validates the command line into [`RunOptions`], installs the Ctrl-C
 //! handler, runs the benchmark, and prints the summary (wrong answers first).
 
-use std::path::Path;
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, OnceLock};
-use std::time::Duration;
 
 use anyhow::{Context, bail};
 use clap::Parser;
@@ -14,10 +13,11 @@ use crate::report::TimeBasis;
 use crate::report::score;
 use crate::report::score::Scoring;
 use crate::results::Check;
+use crate::run::plan::Plan;
+use crate::run::record;
 use crate::run::shard::Shard;
 use crate::run::{RunOptions, run as run_benchmark};
 use crate::study;
-use crate::study::plan::StudyPlan;
 
 /// The process-wide interrupt flag, set by Ctrl-C, SIGTERM or SIGHUP (installed once):
 /// `scancel`, `timeout` and service managers stop with SIGTERM, a closed terminal with
@@ -42,128 +42,27 @@ fn interrupt_flag() -> Arc<AtomicBool> {
     .clone()
 }
 
-/// The options of the run being resumed, and its command line, from its run.json.
-fn resumed_args(dir: &std::path::Path) -> anyhow::Result<(RunArgs, Vec<String>)> {
-    let path = dir.join("run.json");
-    let text =
-        std::fs::read_to_string(&path).with_context(|| format!("reading {}", path.display()))?;
-    let meta: serde_json::Value =
-        serde_json::from_str(&text).with_context(|| format!("{}: not JSON", path.display()))?;
-    let argv: Vec<String> = meta["command_line"]
-        .as_array()
-        .context("run.json has no command_line")?
-        .iter()
-        .filter_map(|v| v.as_str().map(str::to_string))
-        .collect();
-    match Cli::try_parse_from(&argv) {
-        Ok(Cli {
-            command: Command::Run(args),
-        }) => Ok((args, argv)),
-        _ => bail!(
-            "{}: the recorded command line is not a `bench run`",
-            path.display()
-        ),
-    }
+/// Which options a command line typed (clap's value source), by argument id: what a
+/// `--resume` must hold against its recorded plan. Empty when nothing is known (every
+/// option counts as typed).
+pub(crate) type Typed<'a> = Option<&'a clap::ArgMatches>;
+
+fn typed(matches: Typed<'_>, id: &str) -> bool {
+    matches.is_none_or(|m| m.value_source(id) == Some(clap::parser::ValueSource::CommandLine))
 }
 
-/// The `bench run` arguments of a study's plan.
-pub(crate) fn plan_args(plan: &StudyPlan) -> anyhow::Result<RunArgs> {
-    match Cli::try_parse_from(&plan.command_line) {
-        Ok(Cli {
-            command: Command::Run(args),
-        }) => Ok(args),
-        _ => bail!("the study's plan holds no `bench run` command line"),
-    }
-}
-
-/// The plan fingerprint a run recorded in `dir/run.json`.
-fn recorded_fingerprint(dir: &Path) -> Option<String> {
-    crate::study::status::shard_meta(dir)?["fingerprint"]
-        .as_str()
-        .map(str::to_string)
-}
-
-/// Validates the arguments.
-pub(crate) fn options(args: RunArgs) -> anyhow::Result<RunOptions> {
-    let mut expected_fingerprint = None;
-    // A bare `bench run --resume DIR` runs the recorded command again, resumed; `--study DIR
-    // --shard K/N` runs the study's plan in its shard folder, resumed if it has started.
-    let (args, command_line) = match (&args.resume, args.corpora.is_empty(), &args.study) {
-        (_, _, Some(study)) => {
-            let plan = study::plan::read(study)?;
-            let study = &study::plan::enter_plan_dir(&plan, study)?;
-            let shard_arg = args.shard.clone().unwrap_or_default();
-            let shard: Shard = shard_arg.parse()?;
-            if shard.n != plan.shards {
-                bail!(
-                    "--shard {shard}: the study in {} has {} shards",
-                    study.display(),
-                    plan.shards
-                );
-            }
-            expected_fingerprint = Some(plan.fingerprint.clone());
-            let mut argv = plan.command_line.clone();
-            argv.extend(["--shard".into(), shard_arg, "--out".into()]);
-            argv.push(study.display().to_string());
-            (
-                RunArgs {
-                    resume: Some(study::plan::shard_dir(study, shard)),
-                    out: Some(study.clone()),
-                    shard: args.shard.clone(),
-                    study: None,
-                    ..plan_args(&plan)?
-                },
-                argv,
-            )
-        }
-        (Some(dir), true, None) => {
-            let (recorded, argv) = resumed_args(dir)?;
-            // A shard resumes only the plan it started with (a plain run may resume a
-            // corpus that grew), from the folder its study was planned in.
-            let mut dir = dir.clone();
-            if recorded.shard.is_some() {
-                expected_fingerprint = recorded_fingerprint(&dir);
-                let study_dir = dir.parent().and_then(Path::parent);
-                if let Some(plan) = study_dir.and_then(|s| study::plan::read(s).ok()) {
-                    dir = study::plan::enter_plan_dir(&plan, &dir)?;
-                }
-            }
-            let dir = &dir;
-            (
-                RunArgs {
-                    resume: Some(dir.clone()),
-                    ..recorded
-                },
-                argv,
-            )
-        }
-        (Some(dir), false, None) => {
-            if args.shard.is_some() {
-                expected_fingerprint = recorded_fingerprint(dir);
-            }
-            (args, std::env::args().collect())
-        }
-        _ => (args, std::env::args().collect()),
-    };
-    let shard: Option<Shard> = args.shard.as_deref().map(str::parse).transpose()?;
-    // A shard writes into STUDY/shards/K-of-N.
-    let (out, study) = match (shard, &args.out, &args.resume) {
-        (Some(s), Some(study), _) => (Some(study::plan::shard_dir(study, s)), Some(study.clone())),
-        (Some(_), None, None) => {
-            bail!("--shard needs --out STUDY: the shard writes STUDY/shards/K-of-N/")
-        }
-        _ => (args.out.clone(), None),
-    };
+/// The plan of a `bench run` command line, validated: the one place a command line
+/// becomes a plan.
+pub(crate) fn plan_of(args: &RunArgs) -> anyhow::Result<Plan> {
     if args.corpora.is_empty() {
         bail!("no corpus given (a puzzle file, a DIMACS file or a folder)");
     }
     // Commas also separate a configured solver's settings (`native:restart=luby,...`).
-    let mut solvers: Vec<String> = crate::solver::config::split_solver_list(&args.solvers);
+    let mut solvers = crate::solver::config::split_solver_list(&args.solvers);
     if solvers.is_empty() {
         bail!("--solvers is empty");
     }
     solvers.dedup();
-    let (encodings, amo) = (args.encodings.clone(), args.amo);
     if !(args.timeout > 0.0 && args.timeout.is_finite()) {
         bail!("--timeout must be a positive number of seconds");
     }
@@ -178,42 +77,141 @@ pub(crate) fn options(args: RunArgs) -> anyhow::Result<RunOptions> {
     }
     let config = super::solver_config(&args.lookup)?;
     let read = super::read_options(&args.input)?;
-    let mut opts = RunOptions {
-        corpora: args.corpora,
+    let shards = match &args.shard {
+        Some(s) => s.parse::<Shard>()?.n,
+        None => 1,
+    };
+    let mut plan = Plan {
+        corpora: args.corpora.clone(),
         solvers,
-        encodings,
-        amo,
-        timeout: Duration::from_secs_f64(args.timeout),
+        encodings: args.encodings.clone(),
+        amo: args.amo,
+        timeout_s: args.timeout,
         jobs,
         repeat: args.repeat,
-        out,
-        resume: args.resume,
         mem_limit_mb: args.mem_limit,
         proofs: args.proofs,
-        config,
         seed: args.seed,
         count: args.count,
         strict: args.strict,
         solutions: args.solutions,
-        read,
         incremental: !args.no_incremental,
-        command_line,
-        shard,
-        expected_fingerprint,
+        kind: read.kind,
+        format: read.format,
+        alphabet: read.alphabet,
+        solver_paths: config.paths,
+        solver_commands: config.commands,
+        shards,
     };
-    // A fresh `--shard K/N --out STUDY`: the study gets its plan (the first shard writes it)
-    // and every shard must match it.
-    if let (Some(s), Some(study), None) = (shard, study, &opts.expected_fingerprint) {
-        let argv = study::plan::strip_options(&opts.command_line, &["--shard", "--out"], &[]);
-        let planned = study::plan::make(&opts, argv, s.n)?;
-        let plan = study::plan::write_new(&study, &planned.plan)?;
+    // Solver paths mean the same from wherever the plan is run.
+    for (_, path) in &mut plan.solver_paths {
+        if let Ok(abs) = std::path::absolute(&*path) {
+            *path = abs;
+        }
+    }
+    Ok(plan)
+}
+
+fn cwd() -> anyhow::Result<PathBuf> {
+    std::env::current_dir().context("the current folder")
+}
+
+/// The plan to resume from `recorded`, after holding the options this command typed
+/// against it.
+fn resume_plan(recorded: &Plan, args: &RunArgs, matches: Typed<'_>) -> anyhow::Result<Plan> {
+    let mut given_args = args.clone();
+    if given_args.corpora.is_empty() {
+        given_args.corpora = recorded.corpora.clone();
+    }
+    if given_args.jobs.is_none() {
+        given_args.jobs = Some(recorded.jobs);
+    }
+    let given = plan_of(&given_args)?;
+    recorded.check_given(&given, &|id| typed(matches, id))?;
+    Ok(recorded.clone())
+}
+
+/// Validates the arguments into the options of a run: a new plan, a resumed one
+/// (`--resume DIR`: the plan recorded there), or a study's shard (`--study DIR --shard
+/// K/N`, or `--shard K/N --out STUDY`).
+pub(crate) fn options(args: RunArgs, matches: Typed<'_>) -> anyhow::Result<RunOptions> {
+    let argv: Vec<String> = std::env::args().collect();
+    if let Some(study) = &args.study {
+        let plan = study::plan::read(study)?;
+        let shard: Shard = args.shard.as_deref().unwrap_or_default().parse()?;
+        if shard.n != plan.shards() {
+            bail!(
+                "--shard {shard}: the study in {} has {} shards",
+                study.display(),
+                plan.shards()
+            );
+        }
+        let resumed = resume_plan(&plan.plan, &args, matches)?;
+        let study = study
+            .canonicalize()
+            .with_context(|| format!("resolving {}", study.display()))?;
+        let mut opts = RunOptions::new(resumed, plan.cwd.clone(), argv);
+        let dir = study::plan::shard_dir(&study, shard);
+        opts.resume = Some(dir.clone());
+        opts.out = Some(dir);
+        opts.shard = Some(shard);
         opts.expected_fingerprint = Some(plan.fingerprint);
+        return Ok(opts);
+    }
+    if let Some(dir) = &args.resume {
+        let mut opts = match record::read(dir)? {
+            record::Read::Record(r) => {
+                let resumed = resume_plan(&r.plan, &args, matches)?;
+                let mut opts = RunOptions::new(resumed, r.cwd.clone(), argv);
+                // A shard resumes only the plan it started with (a plain run may resume a
+                // corpus that grew).
+                if let Some(s) = r.shard {
+                    opts.shard = Some(s);
+                    opts.expected_fingerprint = Some(r.fingerprint.clone());
+                }
+                opts
+            }
+            record::Read::Legacy(recorded_argv) => {
+                // A run.json from before plans were recorded: its command line, once.
+                let recorded = match Cli::try_parse_from(&recorded_argv) {
+                    Ok(Cli {
+                        command: Command::Run(a),
+                    }) => a,
+                    _ => bail!(
+                        "{}: the recorded command line is not a `bench run`",
+                        record::path(dir).display()
+                    ),
+                };
+                let resumed = resume_plan(&plan_of(&recorded)?, &args, matches)?;
+                RunOptions::new(resumed, cwd()?, argv)
+            }
+        };
+        opts.resume = Some(dir.clone());
+        return Ok(opts);
+    }
+    let plan = plan_of(&args)?;
+    let shard: Option<Shard> = args.shard.as_deref().map(str::parse).transpose()?;
+    let mut opts = RunOptions::new(plan, cwd()?, argv);
+    match (shard, &args.out) {
+        (Some(s), Some(study)) => {
+            // A fresh `--shard K/N --out STUDY`: the study gets its plan (the first shard
+            // writes it) and every shard must match it.
+            let planned = study::plan::make(&opts, s.n)?;
+            let plan = study::plan::write_new(study, &planned.plan)?;
+            opts.expected_fingerprint = Some(plan.fingerprint);
+            opts.out = Some(study::plan::shard_dir(study, s));
+            opts.shard = Some(s);
+        }
+        (Some(_), None) => {
+            bail!("--shard needs --out STUDY: the shard writes STUDY/shards/K-of-N/")
+        }
+        (None, out) => opts.out = out.clone(),
     }
     Ok(opts)
 }
 
-pub(super) fn run(args: RunArgs) -> anyhow::Result<i32> {
-    let opts = options(args)?;
+pub(super) fn run(args: RunArgs, matches: Typed<'_>) -> anyhow::Result<i32> {
+    let opts = options(args, matches)?;
     let interrupt = interrupt_flag();
     let summary = run_benchmark(&opts, interrupt).map_err(|e| match opts.shard {
         // A shard's error lands in a cluster log: say which shard, on which node.

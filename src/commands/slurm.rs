@@ -7,17 +7,9 @@ use std::process::Command;
 use anyhow::{Context, bail};
 
 use crate::cli::SlurmArgs;
-use crate::study::plan::{self, strip_options};
+use crate::run::RunOptions;
+use crate::study::plan;
 use crate::study::sbatch::{self, SlurmOptions};
-
-/// Options of `bench slurm` that are not `bench run`'s: dropped from the shards' command.
-const SLURM_ONLY: &[&str] = &[
-    "--shards",
-    "--partition",
-    "--account",
-    "--max-parallel",
-    "--out",
-];
 
 pub(super) fn run(args: SlurmArgs) -> anyhow::Result<i32> {
     let run = &args.run;
@@ -35,23 +27,17 @@ pub(super) fn run(args: SlurmArgs) -> anyhow::Result<i32> {
     if args.max_parallel == Some(0) {
         bail!("--max-parallel must be at least 1");
     }
-    // The shards' command: this one as a `bench run`, with --jobs fixed (a node's core count
-    // is not the allocation's) and every external solver pinned to the binary found here.
+    // The shards' plan: this one, with --jobs fixed (a node's core count is not the
+    // allocation's) and every external solver pinned to the binary found here.
+    let mut run = run.clone();
+    run.jobs = run.jobs.or(Some(1));
+    let mut plan = super::run::plan_of(&run)?;
+    let cwd = std::env::current_dir().context("the current folder")?;
     let argv: Vec<String> = std::env::args().collect();
-    let mut shard_argv = vec!["bench".to_string(), "run".to_string()];
-    shard_argv.extend(strip_options(
-        &argv[2.min(argv.len())..],
-        SLURM_ONLY,
-        &["--submit"],
-    ));
-    if run.jobs.is_none() {
-        shard_argv.extend(["--jobs".into(), "1".into()]);
-    }
-    let opts = super::run::options(parse_run(&shard_argv)?)?;
-    shard_argv.extend(plan::pinned_solver_paths(&opts)?);
-    let opts = super::run::options(parse_run(&shard_argv)?)?;
-
-    let planned = plan::make(&opts, shard_argv, args.shards)?;
+    let found = RunOptions::new(plan.clone(), cwd.clone(), argv.clone());
+    plan.solver_paths.extend(plan::pinned_solver_paths(&found)?);
+    let opts = RunOptions::new(plan, cwd, argv);
+    let planned = plan::make(&opts, args.shards)?;
     let p = plan::write_new(&study, &planned.plan)?;
     let study_abs = study
         .canonicalize()
@@ -66,15 +52,18 @@ pub(super) fn run(args: SlurmArgs) -> anyhow::Result<i32> {
     let script_path = study_abs.join("bench.sbatch");
     std::fs::write(&script_path, sbatch::script(&p, &slurm, &study_abs, &bench))
         .with_context(|| format!("writing {}", script_path.display()))?;
-    let smallest = p.shard_runs.iter().min().copied().unwrap_or(0);
-    let biggest = p.shard_runs.iter().max().copied().unwrap_or(0);
+    let smallest = p.shard_runs().iter().min().copied().unwrap_or(0);
+    let biggest = p.shard_runs().iter().max().copied().unwrap_or(0);
     println!(
         "plan: {} instances, {} runs in {} shards ({smallest} to {biggest} runs each), fingerprint {}",
-        p.instances, p.runs, p.shards, p.fingerprint
+        p.instances(),
+        p.runs(),
+        p.shards(),
+        p.fingerprint
     );
     println!(
         "each task: {} jobs, --time {}{}",
-        p.jobs,
+        p.plan.jobs,
         sbatch::slurm_time(sbatch::time_limit(&p)),
         sbatch::mem_mb(&p).map_or(String::new(), |m| format!(", --mem {m}M"))
     );
@@ -107,19 +96,4 @@ pub(super) fn run(args: SlurmArgs) -> anyhow::Result<i32> {
     println!("submitted job {job}");
     println!("follow with: squeue --me; bench status {}", study.display());
     Ok(0)
-}
-
-/// Parses a `bench run` command line.
-fn parse_run(argv: &[String]) -> anyhow::Result<crate::cli::RunArgs> {
-    use clap::Parser;
-    match crate::cli::Cli::try_parse_from(argv) {
-        Ok(crate::cli::Cli {
-            command: crate::cli::Command::Run(args),
-        }) => Ok(args),
-        Ok(_) => bail!("internal: not a bench run"),
-        Err(e) => bail!(
-            "the shards' command `{}` does not parse: {e}",
-            argv.join(" ")
-        ),
-    }
 }

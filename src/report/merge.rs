@@ -1,6 +1,6 @@
 //! Merging several results CSVs into one set of rows.
 //!
-//! Rows join by instance id, so two CSVs of different solvers on the same corpus become one
+//! Rows join by instance (its content hash), so two CSVs of different solvers on the same corpus become one
 //! comparison. A run is identified by its key (instance, encoding, solver, run): a key
 //! seen again, from the same file given twice or from a copy, is counted once. When the two
 //! rows of one key differ (two separate benchmarks that both call their run 1), the first
@@ -19,12 +19,21 @@ pub struct Merged {
     pub duplicates: usize,
     /// Rows dropped because a different row with the same key came earlier, described.
     pub conflicts: Vec<String>,
+    /// UNSAT answers that a verified model of the same instance contradicts (in any of
+    /// the sources), now WRONG.
+    pub contradicted: usize,
 }
 
 impl Merged {
     /// Lines for the summary's notes about what merging dropped.
     pub fn notes(&self) -> Vec<String> {
         let mut notes = Vec::new();
+        if self.contradicted > 0 {
+            notes.push(format!(
+                "{} UNSAT answer(s) contradicted by a verified model of the same instance: WRONG",
+                self.contradicted
+            ));
+        }
         if self.duplicates > 0 {
             notes.push(format!(
                 "{} duplicate row(s) (same run, same result) counted once",
@@ -94,6 +103,11 @@ pub fn merge(sources: Vec<(String, Vec<Row>)>) -> Merged {
         index += 1;
         keep[index - 1]
     });
+    // One judgement wherever rows meet: an UNSAT in one file against a verified model in
+    // another is as wrong as within one run.
+    let before = rows.iter().filter(|r| r.wrong).count();
+    crate::judge::cross_check_unsat(&mut rows);
+    merged.contradicted = rows.iter().filter(|r| r.wrong).count() - before;
     merged.rows = rows;
     merged
 }

@@ -36,8 +36,9 @@ pub struct Instance {
     pub hash: String,
     /// The formula's source.
     pub source: Source,
-    /// What the corpus records of the answer (puzzles in the line format).
-    pub expected: Expected,
+    /// What the corpus records of the answer (puzzles in the line format): one record a
+    /// line that held this content, none where nothing is recorded.
+    pub records: Vec<Expected>,
     /// The format of the puzzle file (None for DIMACS).
     pub format: Option<Format>,
 }
@@ -140,29 +141,44 @@ fn folders_of(path: &Path) -> Vec<String> {
 /// A folder gives every file below it that bench can read, DIMACS or puzzles; a file in
 /// it that is neither is skipped and said so. Every instance gets its content hash
 /// (DIMACS files are read whole for it); inputs of one content become one instance.
-pub fn load(paths: &[PathBuf], read: &ReadOptions, strict: bool) -> anyhow::Result<Corpus> {
+/// Relative paths are read from `base` (the folder the plan was made in), and named as
+/// given.
+pub fn load(
+    base: &Path,
+    paths: &[PathBuf],
+    read: &ReadOptions,
+    strict: bool,
+) -> anyhow::Result<Corpus> {
     let mut corpus = Corpus::default();
     let mut found: Vec<Found> = Vec::new();
-    for path in paths {
-        let name = path.display().to_string();
+    for given in paths {
+        let name = given.display().to_string();
+        let resolved = super::plan::resolve(base, given);
+        let path = &resolved;
         if path.is_dir() {
             let files = files_below(path)?;
             let before = found.len();
             for (file, rel) in files {
-                let base_folders = folders_of(&file);
+                let base_folders = folders_of(&given.join(&rel));
                 if is_dimacs_name(&file) {
                     found.push(dimacs(&name, &file, rel, base_folders));
                 } else {
                     let stem = rel.clone();
-                    if let Err(e) =
-                        puzzles(&name, &file, &stem, read, strict, &mut corpus, &mut found)
-                    {
+                    if let Err(e) = puzzles(
+                        &name,
+                        (&file, base_folders),
+                        &stem,
+                        read,
+                        strict,
+                        &mut corpus,
+                        &mut found,
+                    ) {
                         if strict {
                             return Err(e);
                         }
                         corpus.skipped.push(format!(
                             "{}: neither DIMACS nor a puzzle file: {e:#}",
-                            file.display()
+                            given.join(&rel).display()
                         ));
                     }
                 }
@@ -179,7 +195,7 @@ pub fn load(paths: &[PathBuf], read: &ReadOptions, strict: bool) -> anyhow::Resu
                 .and_then(|n| n.to_str())
                 .unwrap_or(&name)
                 .to_string();
-            found.push(dimacs(&name, path, id, folders_of(path)));
+            found.push(dimacs(&name, path, id, folders_of(given)));
         } else {
             let stem = path
                 .file_name()
@@ -187,7 +203,15 @@ pub fn load(paths: &[PathBuf], read: &ReadOptions, strict: bool) -> anyhow::Resu
                 .unwrap_or(&name)
                 .to_string();
             // An unreadable or empty puzzle file costs only itself, as a bad DIMACS file does.
-            if let Err(e) = puzzles(&name, path, &stem, read, strict, &mut corpus, &mut found) {
+            if let Err(e) = puzzles(
+                &name,
+                (path, folders_of(given)),
+                &stem,
+                read,
+                strict,
+                &mut corpus,
+                &mut found,
+            ) {
                 if strict {
                     return Err(e);
                 }
@@ -201,17 +225,26 @@ pub fn load(paths: &[PathBuf], read: &ReadOptions, strict: bool) -> anyhow::Resu
         .map(|f| (f.folders.clone(), f.base.clone()))
         .collect();
     let ids = crate::identity::distinct_ids(&names);
-    let mut first_of: std::collections::HashMap<String, String> = Default::default();
+    let mut first_of: std::collections::HashMap<String, usize> = Default::default();
     for (f, id) in found.into_iter().zip(ids) {
         let mut instance = f.instance;
         instance.id = id;
         match first_of.get(&instance.hash) {
-            Some(first) => corpus.duplicates.push(format!(
-                "{} is the same instance as {first} (hash {}): it runs once, as {first}",
-                instance.id, instance.hash
-            )),
+            Some(&first) => {
+                let kept = &mut corpus.instances[first];
+                corpus.duplicates.push(format!(
+                    "{} is the same instance as {} (hash {}): it runs once, as {}, and its \
+                     answers are held against the records of both",
+                    instance.id, kept.id, instance.hash, kept.id
+                ));
+                for r in instance.records {
+                    if !kept.records.contains(&r) {
+                        kept.records.push(r);
+                    }
+                }
+            }
             None => {
-                first_of.insert(instance.hash.clone(), instance.id.clone());
+                first_of.insert(instance.hash.clone(), corpus.instances.len());
                 corpus.instances.push(instance);
             }
         }
@@ -229,7 +262,7 @@ fn dimacs(corpus: &str, file: &Path, base: String, folders: Vec<String>) -> Foun
             id: String::new(),
             hash: String::new(),
             source: Source::Dimacs(file.to_path_buf()),
-            expected: Expected::default(),
+            records: Vec::new(),
             format: None,
         },
     }
@@ -250,7 +283,7 @@ fn hash_dimacs(found: &mut [Found]) -> anyhow::Result<()> {
 /// The puzzles of one file, hashed; a malformed one is skipped unless `strict`.
 fn puzzles(
     corpus_name: &str,
-    path: &Path,
+    (path, folders): (&Path, Vec<String>),
     stem: &str,
     read: &ReadOptions,
     strict: bool,
@@ -259,7 +292,6 @@ fn puzzles(
 ) -> anyhow::Result<()> {
     let file = read_path(path, read)?;
     let shown = path.display().to_string();
-    let folders = folders_of(path);
     for entry in file.entries {
         match entry {
             Ok(e) => {
@@ -277,7 +309,10 @@ fn puzzles(
                         id: String::new(),
                         hash: crate::identity::puzzle_hash(&e.puzzle),
                         source: Source::Puzzle(e.puzzle),
-                        expected: e.expected,
+                        records: Some(e.expected)
+                            .filter(|x| !x.is_empty())
+                            .into_iter()
+                            .collect(),
                         format: Some(file.format),
                     },
                 });

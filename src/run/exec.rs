@@ -14,9 +14,9 @@ use crate::cnf::{Cnf, Lit, Model};
 use crate::encode::decode::is_used;
 use crate::encode::grid_var;
 use crate::encode::header::BenchHeader;
+use crate::judge::{self, Verdict};
 use crate::puzzle::Puzzle;
-use crate::puzzle::format::Expected;
-use crate::results::{Check, Row};
+use crate::results::Row;
 use crate::solver::{Limits, Outcome, ProofStyle, Solver, SolverConfig, Status};
 
 /// A formula ready to solve, built once and shared by every solver of its instance.
@@ -114,15 +114,12 @@ pub fn blocking_clause_of(solved: &crate::puzzle::Puzzle, used: &[bool]) -> Vec<
     clause
 }
 
-/// What checking one answer gave: the check column, whether it is wrong, and why.
-pub struct Verdict {
-    /// model-ok, encoding-open, model-wrong, proof-ok, proof-failed, unchecked.
-    pub check: Check,
-    /// Wrong answer.
-    pub wrong: bool,
-    /// Why (wrong answers).
-    pub reason: Option<String>,
-    /// The grids of a verified puzzle model (the solution the check read).
+/// What checking one answer gave: the verdict, and the grids of a verified puzzle model
+/// (the solution the check read).
+pub struct Checked {
+    /// The judgement of the answer.
+    pub verdict: Verdict,
+    /// The grids of a verified puzzle model.
     pub grids: Option<Puzzle>,
 }
 
@@ -133,93 +130,49 @@ pub fn verdict(
     proof: Option<(&Path, ProofStyle)>,
     proof_limit: Duration,
     config: &SolverConfig,
-) -> Verdict {
+) -> Checked {
+    let verdict = |verdict| Checked {
+        verdict,
+        grids: None,
+    };
     match outcome.status {
         Status::Sat => match outcome.model.as_ref().map(|m| check_sat(built, m)) {
-            Some(Ok(SatCheck::Ok(grids))) => Verdict {
-                check: Check::ModelOk,
-                wrong: false,
-                reason: None,
+            Some(Ok(SatCheck::Ok(grids))) => Checked {
+                verdict: Verdict::ModelOk,
                 grids,
             },
-            Some(Ok(SatCheck::Open(why))) => Verdict {
-                check: Check::EncodingOpen,
-                wrong: false,
-                reason: Some(why),
-                grids: None,
-            },
-            Some(Err(e)) => Verdict {
-                check: Check::ModelWrong,
-                wrong: true,
-                reason: Some(e),
-                grids: None,
-            },
+            Some(Ok(SatCheck::Open(why))) => verdict(Verdict::EncodingOpen(why)),
+            Some(Err(e)) => verdict(Verdict::ModelWrong(e)),
             // A claimed model that is no model says why in the outcome's error.
-            None => Verdict {
-                check: Check::ModelWrong,
-                wrong: true,
-                reason: outcome
-                    .error
-                    .is_none()
-                    .then(|| "SAT without a model".into()),
-                grids: None,
-            },
+            None => verdict(Verdict::ModelWrong(if outcome.error.is_none() {
+                "SAT without a model".into()
+            } else {
+                String::new()
+            })),
         },
         Status::Unsat => match proof.filter(|(p, _)| p.exists()) {
             Some((p, style)) => match check_proof(&built.cnf, p, style, proof_limit, config) {
-                Ok(true) => Verdict {
-                    check: Check::ProofOk,
-                    wrong: false,
-                    reason: None,
-                    grids: None,
-                },
-                Ok(false) => Verdict {
-                    check: Check::ProofFailed,
-                    wrong: true,
-                    reason: Some("rate did not verify the DRAT proof".into()),
-                    grids: None,
-                },
-                Err(e) => Verdict {
-                    check: Check::Unchecked,
-                    wrong: false,
-                    reason: Some(format!("proof not checked: {e}")),
-                    grids: None,
-                },
+                Ok(true) => verdict(Verdict::ProofOk),
+                Ok(false) => verdict(Verdict::ProofFailed(
+                    "rate did not verify the DRAT proof".into(),
+                )),
+                Err(e) => verdict(Verdict::Unchecked(Some(format!("proof not checked: {e}")))),
             },
-            None => Verdict {
-                check: Check::Unchecked,
-                wrong: false,
-                reason: None,
-                grids: None,
-            },
+            None => verdict(Verdict::Unchecked(None)),
         },
-        _ => Verdict {
-            check: Check::Unchecked,
-            wrong: false,
-            reason: None,
-            grids: None,
-        },
+        _ => verdict(Verdict::Unchecked(None)),
     }
 }
 
-/// Fills the measured and checked columns of `row` from an outcome.
+/// Fills the measured columns of `row` from an outcome, and the judged ones from its
+/// verdict.
 pub fn fill_row(row: &mut Row, outcome: &Outcome, verdict: &Verdict) {
     row.status = outcome.status;
-    row.check = verdict.check;
-    row.wrong = verdict.wrong;
     row.wall_s = outcome.wall.as_secs_f64();
     row.cpu_s = outcome.cpu.map(|d| d.as_secs_f64());
     row.max_rss_kb = outcome.max_rss_kb;
     row.exit_code = outcome.exit_code;
-    let mut why: Vec<String> = Vec::new();
-    if let Some(r) = &verdict.reason {
-        why.push(r.clone());
-    }
-    if let Some(e) = &outcome.error {
-        why.push(e.clone());
-    }
-    // One line: CSV readers cope with newlines, people reading the file less so.
-    row.error = why.join("; ").replace(['\n', '\r'], " ");
+    judge::apply(row, verdict, outcome.error.as_deref());
 }
 
 /// With `--count N`: blocks each verified solution and solves again, until the formula is
@@ -241,11 +194,10 @@ pub fn count_solutions(
     // Blocking clauses mention only used variables: the used set stays the same.
     let used = built.cnf.used_vars();
     let mut cnf = built.cnf.clone();
-    let mut seen = std::collections::HashSet::new();
+    let mut seen = vec![first.clone()];
     let mut last = first.clone();
     let mut found = 1u32;
     loop {
-        seen.insert(grid_cells(&last));
         if found >= limit {
             return Ok(Some(found));
         }
@@ -264,98 +216,17 @@ pub fn count_solutions(
                 };
                 check_model(&cnf, next)
                     .map_err(|e| format!("solution {} is wrong: {e}", found + 1))?;
-                // Satisfying the blocks with grids seen before, or with grids that are no
-                // solution, is the formula's looseness, not a wrong answer: no count.
+                // Grids that are no solution are the formula's looseness, not a wrong
+                // answer: no count. Grids seen before broke their block: wrong.
                 let Some(grids) = read_grids_used(&h.puzzle, next, &used).solved() else {
                     return Ok(None);
                 };
-                if seen.contains(&grid_cells(&grids)) {
-                    return Ok(None);
-                }
+                judge::count_step(&seen, &grids, found as usize + 1)?;
                 found += 1;
+                seen.push(grids.clone());
                 last = grids;
             }
             _ => return Ok(None),
         }
-    }
-}
-
-/// Every cell of every board, to tell solutions apart.
-fn grid_cells(p: &crate::puzzle::Puzzle) -> Vec<u16> {
-    p.boards()
-        .iter()
-        .flat_map(|b| b.cells().iter().copied())
-        .collect()
-}
-
-/// Holds a row against what the corpus records of the answer (`puzzle,solution`,
-/// `puzzle:count:solution`). A claim the solver cannot back is WRONG when the record
-/// contradicts it: UNSAT, or fewer solutions than recorded (the recorded solution was
-/// checked against the rules and givens when read, so it is a witness). A verified model
-/// that disagrees with the record proves the record wrong, not the solver: it is noted.
-/// `grids` are the SAT answer's grids, `limit` the `--count` asked for.
-pub fn hold_against_record(row: &mut Row, expected: &Expected, grids: Option<&Puzzle>, limit: u32) {
-    if row.wrong || expected.is_empty() {
-        return;
-    }
-    let note = |row: &mut Row, wrong: bool, text: String| {
-        if wrong {
-            row.wrong = true;
-        }
-        if !row.error.is_empty() {
-            row.error.push_str("; ");
-        }
-        row.error.push_str(&text);
-    };
-    let differs = match (grids, &expected.solution) {
-        (Some(g), Some(s)) => g != s,
-        _ => false,
-    };
-    match row.status {
-        Status::Unsat => {
-            if expected.solution.is_some() {
-                note(row, true, "UNSAT, but the corpus records a solution".into());
-            } else if let Some(c) = expected.count.filter(|&c| c > 0) {
-                note(
-                    row,
-                    true,
-                    format!("UNSAT, but the corpus records {c} solutions"),
-                );
-            }
-        }
-        Status::Sat if row.check == Check::ModelOk => {
-            if expected.count == Some(0) {
-                note(
-                    row,
-                    false,
-                    "the corpus records no solution: this verified model proves the record wrong"
-                        .into(),
-                );
-            }
-            match (row.solutions, expected.count) {
-                (Some(1), _) if differs => note(
-                    row,
-                    true,
-                    "claims a unique solution, but the corpus records another one".into(),
-                ),
-                (Some(k), Some(c)) if u64::from(k) < c.min(u64::from(limit)) => note(
-                    row,
-                    true,
-                    format!("found {k} solution(s), the corpus records {c}"),
-                ),
-                (Some(k), Some(c)) if u64::from(k) > c => note(
-                    row,
-                    false,
-                    format!("{k} verified solutions, the corpus records {c}: the record is wrong"),
-                ),
-                _ if differs && expected.count == Some(1) => note(
-                    row,
-                    false,
-                    "a verified solution other than the corpus's: the puzzle is not unique as recorded".into(),
-                ),
-                _ => {}
-            }
-        }
-        _ => {}
     }
 }

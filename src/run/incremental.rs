@@ -24,11 +24,12 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use crate::cnf::{ClauseSink, Lit};
 use crate::encode::decode::decode_full;
 use crate::encode::{EncodeOptions, Encoding, encode, grid_var};
+use crate::judge::{self, Verdict};
 use crate::puzzle::{Kind, Puzzle};
-use crate::results::{Check, Row};
+use crate::results::Row;
 use crate::run::RunOptions;
 use crate::run::corpus::{Instance, Source};
-use crate::run::exec::{Verdict, fill_row};
+use crate::run::exec::fill_row;
 use crate::solver::session::Session;
 use crate::solver::{Limits, Outcome, Solver, Status};
 
@@ -235,24 +236,9 @@ pub fn run_one(
     }
     let first = (outcome.status == Status::Sat).then(|| solution(puzzle, &outcome));
     let verdict = match &first {
-        Some(Ok(_)) => Verdict {
-            check: Check::ModelOk,
-            wrong: false,
-            reason: None,
-            grids: None,
-        },
-        Some(Err(why)) => Verdict {
-            check: Check::ModelWrong,
-            wrong: true,
-            reason: Some(why.clone()),
-            grids: None,
-        },
-        None => Verdict {
-            check: Check::Unchecked,
-            wrong: false,
-            reason: None,
-            grids: None,
-        },
+        Some(Ok(_)) => Verdict::ModelOk,
+        Some(Err(why)) => Verdict::ModelWrong(why.clone()),
+        None => Verdict::Unchecked(None),
     };
     let size = (
         loaded.vars as u64,
@@ -279,9 +265,7 @@ pub fn run_one(
                 keep = solved && loaded.session.usable();
             }
             Err(why) => {
-                row.wrong = true;
-                row.check = Check::ModelWrong;
-                row.error = why;
+                judge::apply(&mut row, &Verdict::ModelWrong(why), None);
                 keep = false;
             }
         }
@@ -294,7 +278,7 @@ pub fn run_one(
         sessions.remove(&key);
     }
     let grids = first.and_then(Result::ok).filter(|_| !row.wrong);
-    crate::run::exec::hold_against_record(&mut row, &instance.expected, grids.as_ref(), opts.count);
+    judge::hold_against_records(&mut row, &instance.records, grids.as_ref(), opts.count);
     Ran::Done(Some((row, grids)))
 }
 
@@ -347,8 +331,8 @@ fn count_again(
                     Ok(g) => g,
                     Err(e) => break Err(format!("solution {k}: {e}")),
                 };
-                if seen.contains(&next) {
-                    break Err(format!("solution {k} repeats a blocked one"));
+                if let Err(why) = judge::count_step(&seen, &next, k) {
+                    break Err(why);
                 }
                 seen.push(next);
             }
@@ -362,10 +346,10 @@ fn count_again(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::results::Check;
     use crate::cnf::{Cnf, Model, Var};
     use crate::puzzle::Grid;
     use crate::solver::SolverConfig;
-    use std::time::Duration;
 
     /// A solver that lies, which real solvers do not on demand: its session answers SAT
     /// with a fixed grid (the full pattern Latin square of side 3), whatever it is asked.
@@ -411,29 +395,11 @@ mod tests {
     }
 
     fn opts(count: u32) -> RunOptions {
-        RunOptions {
-            corpora: Vec::new(),
-            solvers: Vec::new(),
-            encodings: vec![Encoding::Extended],
-            amo: Default::default(),
-            timeout: Duration::from_secs(10),
-            jobs: 1,
-            repeat: 1,
-            out: None,
-            resume: None,
-            mem_limit_mb: None,
-            proofs: false,
-            config: SolverConfig::default(),
-            seed: 0,
-            count,
-            strict: false,
-            read: Default::default(),
-            incremental: true,
-            command_line: Vec::new(),
-            solutions: false,
-            shard: None,
-            expected_fingerprint: None,
-        }
+        let plan = crate::run::plan::plan_with(|p| {
+            p.timeout_s = 10.0;
+            p.count = count;
+        });
+        RunOptions::new(plan, std::path::PathBuf::from("."), Vec::new())
     }
 
     fn latin(cells: [u16; 9]) -> Instance {
@@ -443,7 +409,7 @@ mod tests {
             id: "t:1".into(),
             hash: "t:1".into(),
             source: Source::Puzzle(Puzzle::new(Kind::Latin, vec![grid]).unwrap()),
-            expected: Default::default(),
+            records: Vec::new(),
             format: None,
         }
     }

@@ -1,14 +1,12 @@
-//! `run.json`: what a benchmark ran with — the command line, bench's version, each
-//! solver's version and path, the machine, how runs were contained, and when it started
-//! and ended.
+//! What a benchmark ran on, for `run.json` (see `record.rs`): each solver's version and
+//! path, the machine, and the times it started and ended.
 
-use std::path::Path;
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// One solver as the run found it.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SolverMeta {
     /// Name.
     pub name: String,
@@ -19,7 +17,7 @@ pub struct SolverMeta {
 }
 
 /// The machine.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Machine {
     /// Host name.
     pub host: Option<String>,
@@ -31,38 +29,6 @@ pub struct Machine {
     pub mem_total_kb: Option<u64>,
     /// Kernel release.
     pub kernel: Option<String>,
-}
-
-/// Everything in `run.json`.
-#[derive(Clone, Debug, Serialize)]
-pub struct RunMeta {
-    /// The command line, as typed (argv).
-    pub command_line: Vec<String>,
-    /// bench's version.
-    pub bench_version: String,
-    /// The solvers.
-    pub solvers: Vec<SolverMeta>,
-    /// The machine.
-    pub machine: Machine,
-    /// Start, UTC, RFC 3339.
-    pub start: String,
-    /// End, UTC, RFC 3339 (null while running or if killed).
-    pub end: Option<String>,
-    /// Runs planned (including those a resume found done).
-    pub planned_runs: usize,
-    /// Inputs left out (malformed puzzles, unreadable files).
-    pub skipped_inputs: usize,
-    /// True if Ctrl-C stopped the run before the plan was done.
-    pub interrupted: bool,
-    /// The plan's fingerprint (corpus contents and options, see `fingerprint.rs`).
-    pub fingerprint: String,
-    /// `K/N` when this run is one shard of a study.
-    pub shard: Option<String>,
-    /// How external runs were contained: `cgroup-v2`, `cgroup-v1`, `subreaper` (no
-    /// cgroups: process group and child subreaper) or `process-group` (no helper).
-    pub containment: String,
-    /// The containment in words (where the groups were, or why there were none).
-    pub containment_detail: String,
 }
 
 impl Machine {
@@ -118,14 +84,6 @@ pub fn utc_stamps(t: SystemTime) -> (String, String) {
         format!("{y:04}-{mo:02}-{d:02}T{h:02}:{mi:02}:{se:02}Z"),
         format!("{y:04}{mo:02}{d:02}-{h:02}{mi:02}{se:02}"),
     )
-}
-
-/// Writes `run.json` atomically (temp file, then rename).
-pub fn write(dir: &Path, meta: &RunMeta) -> anyhow::Result<()> {
-    let tmp = dir.join("run.json.tmp");
-    std::fs::write(&tmp, serde_json::to_vec_pretty(meta)?)?;
-    std::fs::rename(&tmp, dir.join("run.json"))?;
-    Ok(())
 }
 
 #[cfg(test)]

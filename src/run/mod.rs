@@ -11,12 +11,12 @@
 
 pub mod corpus;
 pub mod exec;
-pub mod fingerprint;
 pub mod incremental;
 pub mod lock;
 pub mod meta;
 pub mod plan;
 pub mod progress;
+pub mod record;
 
 pub mod shard;
 pub mod solutions;
@@ -34,6 +34,7 @@ use crate::cnf::budget::{ReadLimits, machine_budget};
 use crate::cnf::dimacs::{DimacsError, ParseOptions, read_path_within};
 use crate::encode::header::BenchHeader;
 use crate::encode::{Amo, EncodeOptions, Encoding, encode};
+use crate::judge::{self, Verdict};
 use crate::puzzle::Puzzle;
 use crate::puzzle::format::ReadOptions;
 use crate::report::{ReportOptions, score, write_report};
@@ -42,10 +43,15 @@ use crate::solver::{DratFormat, Limits, Solver, SolverConfig, Status, by_name};
 use corpus::{Corpus, Instance, Source};
 use exec::Built;
 
-/// Everything `bench run` needs, validated.
+/// Everything `bench run` needs: the plan, and where and how this process runs it. The
+/// typed fields below the plan are the plan's own values, ready to use.
 #[derive(Clone, Debug)]
 pub struct RunOptions {
-    /// Puzzle files, DIMACS files and folders.
+    /// The plan (what run.json records and the fingerprint covers).
+    pub plan: plan::Plan,
+    /// The folder the plan's relative paths are relative to.
+    pub cwd: PathBuf,
+    /// Puzzle files, DIMACS files and folders, as named.
     pub corpora: Vec<PathBuf>,
     /// Solver names, in order.
     pub solvers: Vec<String>,
@@ -82,13 +88,44 @@ pub struct RunOptions {
     /// In-process solvers solve puzzles in a session per worker and encoding, the givens
     /// as assumptions (see [`incremental`]); false: one fresh formula per puzzle.
     pub incremental: bool,
-    /// The command line, for run.json.
+    /// The command line as typed, for run.json (never parsed again).
     pub command_line: Vec<String>,
     /// Run only this part of the plan (`--shard K/N`).
     pub shard: Option<shard::Shard>,
     /// Refuse to start unless the plan has this fingerprint (a study's, or the one a
-    /// resumed run recorded): the corpus or the options changed since.
+    /// resumed shard recorded): the corpus or the options changed since.
     pub expected_fingerprint: Option<String>,
+}
+
+impl RunOptions {
+    /// The options of `plan`, made in `cwd`; where it runs is set by the caller.
+    pub fn new(plan: plan::Plan, cwd: PathBuf, command_line: Vec<String>) -> RunOptions {
+        RunOptions {
+            corpora: plan.corpora.clone(),
+            solvers: plan.solvers.clone(),
+            encodings: plan.encodings.clone(),
+            amo: plan.amo,
+            timeout: plan.timeout(),
+            jobs: plan.jobs,
+            repeat: plan.repeat,
+            out: None,
+            resume: None,
+            mem_limit_mb: plan.mem_limit_mb,
+            proofs: plan.proofs,
+            config: plan.solver_config(),
+            seed: plan.seed,
+            count: plan.count,
+            strict: plan.strict,
+            solutions: plan.solutions,
+            read: plan.read_options(),
+            incremental: plan.incremental,
+            command_line,
+            shard: None,
+            expected_fingerprint: None,
+            plan,
+            cwd,
+        }
+    }
 }
 
 /// What a finished (or interrupted) run leaves.
@@ -304,15 +341,15 @@ pub fn run(opts: &RunOptions, interrupt: Arc<AtomicBool>) -> anyhow::Result<RunS
         mut skipped,
         notes,
         duplicates,
-    } = corpus::load(&opts.corpora, &opts.read, opts.strict)?;
+    } = corpus::load(&opts.cwd, &opts.corpora, &opts.read, opts.strict)?;
     for s in &skipped {
         eprintln!("bench: skipped {s}");
     }
     for n in notes.iter().chain(&duplicates) {
         eprintln!("bench: {n}");
     }
-    // Checks before any run: every corpus file readable, and the plan the one expected.
-    let fingerprint = fingerprint::plan(opts, &instances, opts.shard.map_or(1, |s| s.n))?;
+    // Checks before any run: the plan the one expected.
+    let fingerprint = plan::fingerprint(&opts.plan, &instances);
     if let Some(expected) = opts.expected_fingerprint.as_ref()
         && *expected != fingerprint
     {
@@ -429,29 +466,38 @@ pub fn run(opts: &RunOptions, interrupt: Arc<AtomicBool>) -> anyhow::Result<RunS
     }
 
     let (start, _) = meta::utc_stamps(SystemTime::now());
-    let mut run_meta = meta::RunMeta {
-        command_line: opts.command_line.clone(),
-        bench_version: env!("CARGO_PKG_VERSION").to_string(),
-        solvers: solvers
-            .iter()
-            .map(|s| meta::SolverMeta {
-                name: s.name().to_string(),
-                version: s.version(),
-                path: s.path().map(|p| p.display().to_string()),
-            })
-            .collect(),
-        machine: meta::Machine::current(),
-        start,
-        end: None,
-        planned_runs: planned,
-        skipped_inputs: skipped.len(),
-        interrupted: false,
+    let mut record = record::Record {
+        version: record::VERSION,
+        kind: record::RecordKind::Run,
+        plan: opts.plan.clone(),
+        cwd: opts.cwd.clone(),
         fingerprint,
-        shard: opts.shard.map(|s| s.to_string()),
-        containment: containment.kind().to_string(),
-        containment_detail: containment.describe(),
+        bench_version: env!("CARGO_PKG_VERSION").to_string(),
+        command_line: opts.command_line.clone(),
+        created: start.clone(),
+        shard: opts.shard,
+        layout: None,
+        execution: Some(record::Execution {
+            solvers: solvers
+                .iter()
+                .map(|s| meta::SolverMeta {
+                    name: s.name().to_string(),
+                    version: s.version(),
+                    path: s.path().map(|p| p.display().to_string()),
+                })
+                .collect(),
+            machine: meta::Machine::current(),
+            start,
+            end: None,
+            planned_runs: planned,
+            skipped_inputs: skipped.len(),
+            duplicate_inputs: duplicates.len(),
+            interrupted: false,
+            containment: containment.kind().to_string(),
+            containment_detail: containment.describe(),
+        }),
     };
-    meta::write(&out_dir, &run_meta)?;
+    record::write(&out_dir, &record)?;
     eprintln!(
         "bench: {} instances, {} runs to do ({} already done), {} jobs, results in {}",
         instances.len(),
@@ -600,7 +646,7 @@ pub fn run(opts: &RunOptions, interrupt: Arc<AtomicBool>) -> anyhow::Result<RunS
     {
         eprintln!("bench: sorting the solution files: {e}");
     }
-    if cross_check_unsat(&mut rows) {
+    if judge::cross_check_unsat(&mut rows) {
         rewrite_rows(&csv_path, &rows)?;
     }
     let interrupted = interrupt.load(Ordering::Relaxed);
@@ -623,10 +669,12 @@ pub fn run(opts: &RunOptions, interrupt: Arc<AtomicBool>) -> anyhow::Result<RunS
             ),
         )?;
     }
-    run_meta.end = Some(meta::utc_stamps(SystemTime::now()).0);
-    run_meta.skipped_inputs = skipped.len();
-    run_meta.interrupted = interrupted;
-    meta::write(&out_dir, &run_meta)?;
+    if let Some(e) = record.execution.as_mut() {
+        e.end = Some(meta::utc_stamps(SystemTime::now()).0);
+        e.skipped_inputs = skipped.len();
+        e.interrupted = interrupted;
+    }
+    record::write(&out_dir, &record)?;
     Ok(RunSummary {
         out_dir,
         rows,
@@ -723,12 +771,12 @@ fn run_one(
     }
     let proof_limit = opts.timeout.saturating_mul(10).max(Duration::from_secs(60));
     let proof_to_check = proof.as_deref().zip(proof_style);
-    let verdict = exec::verdict(built, &outcome, proof_to_check, proof_limit, &opts.config);
+    let checked = exec::verdict(built, &outcome, proof_to_check, proof_limit, &opts.config);
     let size = (built.cnf.num_vars() as u64, built.cnf.num_clauses() as u64);
     let name = unit.encoding_name();
     let mut row = new_row(opts, instance, &name, solver.name(), run, size);
-    exec::fill_row(&mut row, &outcome, &verdict);
-    let grids = verdict.grids;
+    exec::fill_row(&mut row, &outcome, &checked.verdict);
+    let grids = checked.grids;
     if opts.count >= 2
         && let Some(first) = &grids
     {
@@ -736,11 +784,7 @@ fn run_one(
         again.proof = None;
         match exec::count_solutions(solver, built, first, &again, opts.count) {
             Ok(n) => row.solutions = n,
-            Err(e) => {
-                row.wrong = true;
-                row.check = Check::ModelWrong;
-                row.error = e;
-            }
+            Err(e) => judge::apply(&mut row, &Verdict::ModelWrong(e), None),
         }
         if interrupt.load(Ordering::Relaxed) {
             return None;
@@ -748,46 +792,8 @@ fn run_one(
     }
     // The grids the check read, unless counting found the answer wrong after all.
     let grids = grids.filter(|_| row.check == Check::ModelOk);
-    exec::hold_against_record(&mut row, &instance.expected, grids.as_ref(), opts.count);
+    judge::hold_against_records(&mut row, &instance.records, grids.as_ref(), opts.count);
     Some((row, grids))
-}
-
-/// Holds every UNSAT answer against the verified models of the same instance: a
-/// contradicted UNSAT is WRONG. A model whose grids solve the puzzle refutes UNSAT under
-/// every encoding (all encodings of a puzzle have the same solutions); a model that only
-/// satisfies the clauses of an encoding that leaves the puzzle open refutes UNSAT under
-/// that encoding alone. Returns true if any row changed.
-pub fn cross_check_unsat(rows: &mut [Row]) -> bool {
-    // (instance, encoding or "" for every encoding) -> who witnessed a model.
-    let mut witnessed: BTreeMap<(String, String), String> = BTreeMap::new();
-    for r in rows.iter() {
-        if r.status != Status::Sat {
-            continue;
-        }
-        let scope = match r.check {
-            Check::ModelOk => String::new(),
-            Check::EncodingOpen => r.encoding.to_string(),
-            _ => continue,
-        };
-        witnessed
-            .entry((r.instance_key().to_string(), scope))
-            .or_insert_with(|| format!("{} ({})", r.solver, r.encoding));
-    }
-    let mut changed = false;
-    for r in rows.iter_mut() {
-        if r.status != Status::Unsat || r.wrong {
-            continue;
-        }
-        let by = witnessed
-            .get(&(r.instance_key().to_string(), String::new()))
-            .or_else(|| witnessed.get(&(r.instance_key().to_string(), r.encoding.to_string())));
-        if let Some(by) = by {
-            r.wrong = true;
-            r.error = format!("UNSAT contradicted by the verified model of {by}");
-            changed = true;
-        }
-    }
-    changed
 }
 
 /// Rewrites results.csv with updated rows, through a temporary file and a rename.

@@ -267,37 +267,38 @@ impl<'de> Deserialize<'de> for Alphabet {
     }
 }
 
+/// A plan as `bench run a.txt --jobs 1` makes it, with `edit` applied (for tests).
+#[cfg(test)]
+pub(crate) fn plan_with(edit: impl FnOnce(&mut Plan)) -> Plan {
+    let mut plan = Plan {
+        corpora: vec!["a.txt".into()],
+        solvers: vec!["native".into()],
+        encodings: vec![Encoding::Extended],
+        amo: Amo::default(),
+        timeout_s: 100.0,
+        jobs: 1,
+        repeat: 1,
+        mem_limit_mb: None,
+        proofs: false,
+        seed: 0,
+        count: 1,
+        strict: false,
+        solutions: false,
+        incremental: true,
+        kind: None,
+        format: None,
+        alphabet: None,
+        solver_paths: Vec::new(),
+        solver_commands: Vec::new(),
+        shards: 1,
+    };
+    edit(&mut plan);
+    plan
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// A plan as `bench run a.txt --jobs 1` makes it, with `edit` applied.
-    fn plan_with(edit: impl FnOnce(&mut Plan)) -> Plan {
-        let mut plan = Plan {
-            corpora: vec!["a.txt".into()],
-            solvers: vec!["native".into()],
-            encodings: vec![Encoding::Extended],
-            amo: Amo::default(),
-            timeout_s: 100.0,
-            jobs: 1,
-            repeat: 1,
-            mem_limit_mb: None,
-            proofs: false,
-            seed: 0,
-            count: 1,
-            strict: false,
-            solutions: false,
-            incremental: true,
-            kind: None,
-            format: None,
-            alphabet: None,
-            solver_paths: Vec::new(),
-            solver_commands: Vec::new(),
-            shards: 1,
-        };
-        edit(&mut plan);
-        plan
-    }
 
     #[test]
     fn every_field_is_an_option_and_round_trips() {

@@ -51,6 +51,19 @@ impl fmt::Display for Shard {
     }
 }
 
+impl serde::Serialize for Shard {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Shard {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Shard, D::Error> {
+        let text = String::deserialize(d)?;
+        text.parse().map_err(serde::de::Error::custom)
+    }
+}
+
 impl Shard {
     /// The shard's folder name inside a study: `K-of-N`.
     pub fn dir_name(&self) -> String {
@@ -109,7 +122,7 @@ mod tests {
             id: id.into(),
             hash: id.into(),
             source: Source::Dimacs(PathBuf::from(id)),
-            expected: Default::default(),
+            records: Vec::new(),
             format: None,
         }
     }
@@ -124,7 +137,7 @@ mod tests {
             id: id.into(),
             hash: id.into(),
             source: Source::Puzzle(p),
-            expected: Default::default(),
+            records: Vec::new(),
             format: None,
         }
     }

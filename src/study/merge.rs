@@ -26,13 +26,13 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 
+use crate::judge::cross_check_unsat;
 use crate::report::{ReportOptions, write_report};
 use crate::results::{Row, read_rows};
-use crate::run::cross_check_unsat;
 use crate::run::shard::Shard;
 
 use super::plan::{self, Key, Planned, StudyPlan, shard_dir};
-use super::status::shard_meta;
+use crate::run::record::{self, Record};
 
 /// The merge was refused: the shards do not belong together. Each line says why.
 #[derive(Debug, thiserror::Error)]
@@ -205,21 +205,67 @@ fn read_shard_rows(path: &Path) -> anyhow::Result<Vec<Row>> {
     read_rows(path, false)
 }
 
-fn machine(shard: Shard, meta: &serde_json::Value) -> MachineLine {
-    let s = |v: &serde_json::Value| match v {
-        serde_json::Value::Null => String::new(),
-        serde_json::Value::String(s) => s.clone(),
-        other => other.to_string(),
-    };
-    let m = &meta["machine"];
+fn machine(shard: Shard, meta: &Record) -> MachineLine {
+    let m = meta.execution.as_ref().map(|e| &e.machine);
+    let text =
+        |f: fn(&crate::run::meta::Machine) -> Option<String>| m.and_then(f).unwrap_or_default();
     MachineLine {
         shard: shard.dir_name(),
-        host: s(&m["host"]),
-        cpu_model: s(&m["cpu_model"]),
-        cores: s(&m["cores"]),
-        kernel: s(&m["kernel"]),
-        bench_version: s(&meta["bench_version"]),
+        host: text(|m| m.host.clone()),
+        cpu_model: text(|m| m.cpu_model.clone()),
+        cores: text(|m| Some(m.cores.to_string())),
+        kernel: text(|m| m.kernel.clone()),
+        bench_version: meta.bench_version.clone(),
     }
+}
+
+/// The first column of `row` that the plan decides and that disagrees with it (the
+/// timeout, the jobs, the corpus), or with the other rows of its formula (its variables and
+/// clauses, in `sizes`): a row changed after it was written, or from another plan.
+fn plan_column_differs<'a>(
+    row: &'a Row,
+    plan: &crate::run::plan::Plan,
+    sizes: &mut HashMap<(&'a str, &'a str), (u64, u64)>,
+) -> Option<String> {
+    if row.timeout_s != plan.timeout_s {
+        return Some(format!(
+            "column timeout_s is {}, the plan's is {}",
+            row.timeout_s, plan.timeout_s
+        ));
+    }
+    if row.jobs as usize != plan.jobs {
+        return Some(format!(
+            "column jobs is {}, the plan's is {}",
+            row.jobs, plan.jobs
+        ));
+    }
+    if !plan
+        .corpora
+        .iter()
+        .any(|c| c.display().to_string() == row.corpus.as_str())
+    {
+        return Some(format!(
+            "column corpus is {}, not a corpus of the plan",
+            row.corpus
+        ));
+    }
+    let size = (row.vars, row.clauses);
+    let first = *sizes
+        .entry((row.instance_key(), row.encoding.as_str()))
+        .or_insert(size);
+    if first.0 != size.0 {
+        return Some(format!(
+            "column vars is {}, other runs of this formula say {}",
+            size.0, first.0
+        ));
+    }
+    if first.1 != size.1 {
+        return Some(format!(
+            "column clauses is {}, other runs of this formula say {}",
+            size.1, first.1
+        ));
+    }
+    None
 }
 
 /// Checks and joins the shards of `studies` (all of one plan, `planned`, whose runs are
@@ -235,15 +281,15 @@ pub fn merge(
     sink: &mut dyn FnMut(Vec<Row>) -> anyhow::Result<()>,
 ) -> anyhow::Result<Merged> {
     let plan = &planned.plan;
-    let n = plan.shards;
+    let n = plan.shards();
     let mut refused = Vec::new();
     for (study, p) in studies.iter().zip(plans) {
-        if p.fingerprint != plan.fingerprint || p.shards != n {
+        if p.fingerprint != plan.fingerprint || p.shards() != n {
             refused.push(format!(
                 "{} is another plan ({} shards, fingerprint {}) than {} ({} shards, fingerprint {}): \
                  the corpus or the options differ",
                 study.display(),
-                p.shards,
+                p.shards(),
                 p.fingerprint,
                 studies[0].display(),
                 n,
@@ -281,12 +327,12 @@ pub fn merge(
         .collect();
     let by_shard = planned.by_shard();
     let mut merged = Merged {
-        planned: plan.runs,
+        planned: plan.runs(),
         ..Merged::default()
     };
     for (k, members) in by_shard.iter().enumerate() {
         let shard = Shard { k, n };
-        let mut expected: HashSet<Key<'_>> = HashSet::with_capacity(plan.shard_runs[k]);
+        let mut expected: HashSet<Key<'_>> = HashSet::with_capacity(plan.shard_runs()[k]);
         for &i in members {
             planned.keys_of(i, solvers, repeat, |key| {
                 expected.insert(key);
@@ -297,35 +343,42 @@ pub fn merge(
         let mut ended_with_skips = None;
         for study in studies {
             let dir = shard_dir(study, shard);
-            let Some(meta) = shard_meta(&dir) else {
+            let Some(meta) = record::read_run(&dir) else {
                 shard_rows.extend(read_shard_rows(&dir.join("results.csv"))?);
                 continue;
             };
             started = true;
-            let fingerprint = meta["fingerprint"].as_str().unwrap_or("none");
-            if fingerprint != plan.fingerprint || meta["shard"].as_str() != Some(&shard.to_string())
-            {
+            if meta.fingerprint != plan.fingerprint || meta.shard != Some(shard) {
                 refused.push(format!(
-                    "{} ran another plan (fingerprint {fingerprint}, shard {}) than the study's \
+                    "{} ran another plan (fingerprint {}, shard {}) than the study's \
                      (fingerprint {}, shard {shard})",
                     dir.display(),
-                    meta["shard"].as_str().unwrap_or("none"),
+                    meta.fingerprint,
+                    meta.shard.map_or("none".into(), |s| s.to_string()),
                     plan.fingerprint
                 ));
                 continue;
             }
-            let skipped = meta["skipped_inputs"].as_u64().unwrap_or(0);
-            if !meta["end"].is_null() && meta["interrupted"].as_bool() != Some(true) && skipped > 0
+            if let Some(e) = &meta.execution
+                && e.end.is_some()
+                && !e.interrupted
+                && e.skipped_inputs > 0
             {
-                ended_with_skips = Some((dir.clone(), skipped));
+                ended_with_skips = Some((dir.clone(), e.skipped_inputs as u64));
             }
             merged.machines.push(machine(shard, &meta));
             shard_rows.extend(read_shard_rows(&dir.join("results.csv"))?);
         }
         let mut seen: HashSet<Key<'_>> = HashSet::with_capacity(shard_rows.len());
+        let mut sizes: HashMap<(&str, &str), (u64, u64)> = HashMap::new();
         for row in &shard_rows {
             let key = row.key();
-            if !expected.contains(&key) {
+            if let Some(column) = plan_column_differs(row, &plan.plan, &mut sizes) {
+                refused.push(format!(
+                    "{} on {} ({}, run {}) in shard {shard}: {column}",
+                    row.solver, row.instance, row.encoding, row.run
+                ));
+            } else if !expected.contains(&key) {
                 refused.push(match owner.get(row.instance_key()) {
                     Some(&other) if other != k => format!(
                         "{} on {} ({}, run {}) is in shard {shard} but belongs to shard {other}/{n}",
@@ -345,14 +398,10 @@ pub fn merge(
         }
         let mut missing = Vec::new();
         for &i in members {
+            let id = &planned.instances[i].id;
             planned.keys_of(i, solvers, repeat, |key| {
                 if !seen.contains(&key) {
-                    missing.push((
-                        key.0.to_string(),
-                        key.1.to_string(),
-                        key.2.to_string(),
-                        key.3,
-                    ));
+                    missing.push((id.clone(), key.1.to_string(), key.2.to_string(), key.3));
                 }
             });
         }

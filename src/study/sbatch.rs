@@ -29,10 +29,10 @@ const BENCH_MEM_MB: u64 = 1024;
 
 /// The worst-case wall time of the biggest shard, with the margin.
 pub fn time_limit(plan: &StudyPlan) -> Duration {
-    let biggest = plan.shard_runs.iter().copied().max().unwrap_or(0) as f64;
-    let rounds = (biggest / plan.jobs.max(1) as f64).ceil();
-    let mut secs = rounds * plan.timeout_s * f64::from(plan.solves_per_run.max(1));
-    if plan.proofs {
+    let biggest = plan.shard_runs().iter().copied().max().unwrap_or(0) as f64;
+    let rounds = (biggest / plan.plan.jobs.max(1) as f64).ceil();
+    let mut secs = rounds * plan.plan.timeout_s * f64::from(plan.plan.count.max(1));
+    if plan.plan.proofs {
         secs *= 2.0;
     }
     Duration::from_secs_f64(secs * 1.1 + 600.0)
@@ -47,8 +47,9 @@ pub fn slurm_time(d: Duration) -> String {
 
 /// `--mem` in MiB, if the plan has a memory limit.
 pub fn mem_mb(plan: &StudyPlan) -> Option<u64> {
-    plan.mem_limit_mb
-        .map(|m| m * plan.jobs.max(1) as u64 + BENCH_MEM_MB)
+    plan.plan
+        .mem_limit_mb
+        .map(|m| m * plan.plan.jobs.max(1) as u64 + BENCH_MEM_MB)
 }
 
 /// Quotes `s` for bash (single quotes).
@@ -65,14 +66,14 @@ fn quote(s: &str) -> String {
 
 /// The script. `study` and `bench` are absolute paths.
 pub fn script(plan: &StudyPlan, opts: &SlurmOptions, study: &Path, bench: &Path) -> String {
-    let n = plan.shards;
+    let n = plan.shards();
     let study_s = study.display().to_string();
     let logs = study.join("logs").display().to_string();
     let array = match opts.max_parallel {
         Some(m) => format!("0-{}%{m}", n - 1),
         None => format!("0-{}", n - 1),
     };
-    let biggest = plan.shard_runs.iter().copied().max().unwrap_or(0);
+    let biggest = plan.shard_runs().iter().copied().max().unwrap_or(0);
     let mut s = String::new();
     s.push_str("#!/bin/bash\n");
     s.push_str(&format!(
@@ -83,9 +84,9 @@ pub fn script(plan: &StudyPlan, opts: &SlurmOptions, study: &Path, bench: &Path)
          # --qos) go below; then `sbatch {}`.\n\
          # Afterwards: `bench status {}` and `bench merge {}`.\n",
         plan.created,
-        plan.instances,
-        plan.runs,
-        plan.timeout_s,
+        plan.instances(),
+        plan.runs(),
+        plan.plan.timeout_s,
         quote(&format!("{study_s}/bench.sbatch")),
         quote(&study_s),
         quote(&study_s),
@@ -95,7 +96,7 @@ pub fn script(plan: &StudyPlan, opts: &SlurmOptions, study: &Path, bench: &Path)
     ));
     s.push_str(&format!(
         "#SBATCH --cpus-per-task={}\n#SBATCH --ntasks=1\n",
-        plan.jobs.max(1)
+        plan.plan.jobs.max(1)
     ));
     s.push_str(&format!(
         "# --time: the biggest shard with every run to its timeout, plus 10 % and 10 minutes.\n\
@@ -114,7 +115,7 @@ pub fn script(plan: &StudyPlan, opts: &SlurmOptions, study: &Path, bench: &Path)
     s.push_str(&format!(
         "#SBATCH --output={logs}/shard-%a.%A.out\n#SBATCH --error={logs}/shard-%a.%A.err\n"
     ));
-    s.push_str(&format!("#SBATCH --chdir={}\n", plan.cwd));
+    s.push_str(&format!("#SBATCH --chdir={}\n", plan.cwd.display()));
     if let Some(p) = &opts.partition {
         s.push_str(&format!("#SBATCH --partition={p}\n"));
     }
@@ -139,23 +140,29 @@ mod tests {
     use super::*;
 
     fn plan() -> StudyPlan {
-        StudyPlan {
-            kind: super::super::plan::KIND.into(),
-            command_line: vec!["bench".into(), "run".into(), "c".into()],
+        use crate::run::record::{Layout, Record, RecordKind, VERSION};
+        Record {
+            version: VERSION,
+            kind: RecordKind::Study,
+            plan: crate::run::plan::plan_with(|p| {
+                p.shards = 200;
+                p.timeout_s = 5000.0;
+                p.jobs = 4;
+                p.mem_limit_mb = Some(8000);
+            }),
             cwd: "/home/u".into(),
-            shards: 200,
             fingerprint: "f".into(),
-            instances: 5000,
-            runs: 50_000,
-            shard_instances: vec![25; 200],
-            shard_runs: vec![250; 200],
-            timeout_s: 5000.0,
-            jobs: 4,
-            mem_limit_mb: Some(8000),
-            solves_per_run: 1,
-            proofs: false,
             bench_version: "0.1.0".into(),
+            command_line: vec!["bench".into(), "run".into(), "c".into()],
             created: "2026-11-23T11:00:00Z".into(),
+            shard: None,
+            layout: Some(Layout {
+                instances: 5000,
+                runs: 50_000,
+                shard_instances: vec![25; 200],
+                shard_runs: vec![250; 200],
+            }),
+            execution: None,
         }
     }
 

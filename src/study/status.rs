@@ -26,12 +26,6 @@ pub struct ShardStatus {
     pub problem: Option<String>,
 }
 
-/// The shard's run.json, if it has one.
-pub fn shard_meta(dir: &Path) -> Option<serde_json::Value> {
-    let text = std::fs::read_to_string(dir.join("run.json")).ok()?;
-    serde_json::from_str(&text).ok()
-}
-
 /// Complete rows in a results CSV: the records after the header up to the last newline
 /// (a last row cut short by a kill does not count, as [`results::read_rows`] drops it).
 /// Records, not lines: a quoted field may hold newlines; streamed, so a big shard is not
@@ -66,18 +60,20 @@ pub fn count_rows(path: &Path) -> Result<usize, String> {
 
 /// The status of every shard of the study in `study`.
 pub fn status(study: &Path, plan: &StudyPlan) -> Vec<ShardStatus> {
-    (0..plan.shards)
+    (0..plan.shards())
         .map(|k| {
-            let shard = Shard { k, n: plan.shards };
+            let shard = Shard {
+                k,
+                n: plan.shards(),
+            };
             let dir = shard_dir(study, shard);
-            let planned = plan.shard_runs[k];
-            let meta = shard_meta(&dir);
+            let planned = plan.shard_runs()[k];
+            let meta = crate::run::record::read_run(&dir);
+            let execution = meta.as_ref().and_then(|m| m.execution.as_ref());
             let counted = count_rows(&dir.join("results.csv"));
             let done = *counted.as_ref().unwrap_or(&0);
-            let ended = meta.as_ref().is_some_and(|m| !m["end"].is_null());
-            let interrupted = meta
-                .as_ref()
-                .is_some_and(|m| m["interrupted"].as_bool() == Some(true));
+            let ended = execution.is_some_and(|e| e.end.is_some());
+            let interrupted = execution.is_some_and(|e| e.interrupted);
             let (state, problem) = if let Err(why) = counted {
                 ("corrupt", Some(why))
             } else if done > planned {
@@ -105,7 +101,7 @@ pub fn status(study: &Path, plan: &StudyPlan) -> Vec<ShardStatus> {
                 done: done.min(planned),
                 state,
                 problem,
-                host: meta.and_then(|m| m["machine"]["host"].as_str().map(str::to_string)),
+                host: execution.and_then(|e| e.machine.host.clone()),
             }
         })
         .collect()

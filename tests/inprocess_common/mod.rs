@@ -126,7 +126,8 @@ fn symbol(v: usize) -> char {
 /// has no solution for a reason CDCL finds only by brute force (rows 1–12 are filled in
 /// columns 12–24 with the values 12–24, so each of the 12 rows must put the values 1–11
 /// into the same 11 columns: pigeonhole 12 into 11, every solver here runs for well over
-/// 20 s); an easy one is a full cyclic square with one blank (propagation alone).
+/// 20 s); an easy one is a full cyclic square with one blank (propagation alone). Each
+/// puzzle's symbols are relabelled by its position, so no two are one instance.
 pub fn latin_hard_easy(dir: &Path, pattern: &[bool]) -> PathBuf {
     let (n, m) = (24, 11);
     let mut hard = String::new();
@@ -149,9 +150,20 @@ pub fn latin_hard_easy(dir: &Path, pattern: &[bool]) -> PathBuf {
             });
         }
     }
+    // Puzzle i has its symbols relabelled v → v + i (mod n): the same puzzle, as hard or
+    // as easy, but another instance (one content is one instance, run once).
+    let relabel = |text: &str, i: usize| -> String {
+        text.chars()
+            .map(|c| match c.to_digit(36) {
+                Some(v) => symbol((v as usize - 1 + i) % n + 1),
+                None => c,
+            })
+            .collect()
+    };
     let text: String = pattern
         .iter()
-        .map(|&h| format!("{}\n", if h { &hard } else { &easy }))
+        .enumerate()
+        .map(|(i, &h)| format!("{}\n", relabel(if h { &hard } else { &easy }, i)))
         .collect();
     let path = dir.join("latin-hard-easy.txt");
     std::fs::write(&path, text).unwrap();

@@ -1,0 +1,245 @@
+//! `run.json`: one schema for a run, a shard of a study and a study, written by bench and
+//! read back typed (never re-parsed from a command line). Every record holds the schema
+//! version, the typed [`Plan`], the folder its relative paths are relative to, and the
+//! plan's fingerprint; a study adds how its instances and runs are split into shards; a
+//! run or shard adds what it ran with and how it went (solvers and their versions, the
+//! machine, containment, start and end).
+//!
+//! A `run.json` written before the plan was recorded (no `version`) holds only the
+//! command line: [`read_legacy_argv`] gives it to `--resume`, which turns it into a plan
+//! once, the way a new command line is.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, bail};
+use serde::{Deserialize, Serialize};
+
+use super::meta::{Machine, SolverMeta};
+use super::plan::Plan;
+use super::shard::Shard;
+
+/// The schema version this bench writes.
+pub const VERSION: u32 = 2;
+
+/// What a record describes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum RecordKind {
+    /// A `bench run` (a whole plan, or one shard of a study).
+    Run,
+    /// A study: a plan split into shards, each run apart (`bench slurm`, `--shard`).
+    Study,
+}
+
+/// Everything in `run.json`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Record {
+    /// The schema version ([`VERSION`]).
+    pub version: u32,
+    /// A run or a study.
+    pub kind: RecordKind,
+    /// The plan.
+    pub plan: Plan,
+    /// The folder the plan's relative paths are relative to.
+    pub cwd: PathBuf,
+    /// The plan's fingerprint over the instances' hashes (see `plan.rs`).
+    pub fingerprint: String,
+    /// bench's version.
+    pub bench_version: String,
+    /// The command line as typed, for people (never read back).
+    pub command_line: Vec<String>,
+    /// When the record was made, UTC.
+    pub created: String,
+    /// The shard a run is, `K/N` (runs of a study only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<Shard>,
+    /// How a study is split (studies only).
+    #[serde(flatten, default, skip_serializing_if = "Option::is_none")]
+    pub layout: Option<Layout>,
+    /// What a run ran with and how it went (runs only).
+    #[serde(flatten, default, skip_serializing_if = "Option::is_none")]
+    pub execution: Option<Execution>,
+}
+
+/// How a study's plan is split into shards.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Layout {
+    /// Instances in the plan.
+    pub instances: usize,
+    /// Runs in the plan.
+    pub runs: usize,
+    /// Instances per shard.
+    pub shard_instances: Vec<usize>,
+    /// Runs per shard.
+    pub shard_runs: Vec<usize>,
+}
+
+/// What a run ran with and how it went.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Execution {
+    /// The solvers as found.
+    pub solvers: Vec<SolverMeta>,
+    /// The machine.
+    pub machine: Machine,
+    /// Start, UTC, RFC 3339.
+    pub start: String,
+    /// End, UTC (null while running or if killed).
+    pub end: Option<String>,
+    /// Runs planned (those a resume found done included).
+    pub planned_runs: usize,
+    /// Inputs left out (malformed puzzles, unreadable files).
+    pub skipped_inputs: usize,
+    /// Inputs whose content was planned under another name.
+    #[serde(default)]
+    pub duplicate_inputs: usize,
+    /// True if a stop (Ctrl-C, SIGTERM) ended the run before the plan was done.
+    pub interrupted: bool,
+    /// How external runs were contained (one name, the one bench prints).
+    pub containment: String,
+    /// The containment in words.
+    pub containment_detail: String,
+}
+
+impl Record {
+    /// How many shards the plan is run in.
+    pub fn shards(&self) -> usize {
+        self.plan.shards
+    }
+
+    /// Runs per shard (a study's; empty for a run).
+    pub fn shard_runs(&self) -> &[usize] {
+        self.layout.as_ref().map_or(&[], |l| &l.shard_runs)
+    }
+
+    /// Instances per shard (a study's; empty for a run).
+    pub fn shard_instances(&self) -> &[usize] {
+        self.layout.as_ref().map_or(&[], |l| &l.shard_instances)
+    }
+
+    /// Runs in the plan (a study's).
+    pub fn runs(&self) -> usize {
+        self.layout.as_ref().map_or(0, |l| l.runs)
+    }
+
+    /// Instances in the plan (a study's).
+    pub fn instances(&self) -> usize {
+        self.layout.as_ref().map_or(0, |l| l.instances)
+    }
+
+    /// `path` resolved against the record's folder.
+    pub fn resolve(&self, path: &Path) -> PathBuf {
+        super::plan::resolve(&self.cwd, path)
+    }
+}
+
+/// `dir/run.json`.
+pub fn path(dir: &Path) -> PathBuf {
+    dir.join("run.json")
+}
+
+/// What reading a `run.json` found.
+pub enum Read {
+    /// A record of this schema.
+    Record(Box<Record>),
+    /// A run's record from before the plan was recorded: its command line.
+    Legacy(Vec<String>),
+}
+
+/// Reads `dir/run.json`.
+pub fn read(dir: &Path) -> anyhow::Result<Read> {
+    let path = path(dir);
+    let text =
+        std::fs::read_to_string(&path).with_context(|| format!("reading {}", path.display()))?;
+    let value: serde_json::Value =
+        serde_json::from_str(&text).with_context(|| format!("{}: not JSON", path.display()))?;
+    match value.get("version").and_then(|v| v.as_u64()) {
+        Some(v) if v == u64::from(VERSION) => {
+            let record: Record = serde_json::from_value(value)
+                .with_context(|| format!("{}: not a bench run.json", path.display()))?;
+            Ok(Read::Record(Box::new(record)))
+        }
+        Some(v) => bail!(
+            "{}: schema version {v}, this bench reads {VERSION}: use the bench that wrote it",
+            path.display()
+        ),
+        None => match (value.get("kind"), value.get("command_line")) {
+            (None, Some(argv)) => Ok(Read::Legacy(
+                serde_json::from_value(argv.clone())
+                    .with_context(|| format!("{}: no command line", path.display()))?,
+            )),
+            _ => bail!(
+                "{}: written by an older bench (no schema version): plan the study again",
+                path.display()
+            ),
+        },
+    }
+}
+
+/// Reads `dir/run.json`, which must be a record of this schema.
+pub fn read_record(dir: &Path) -> anyhow::Result<Record> {
+    match read(dir)? {
+        Read::Record(r) => Ok(*r),
+        Read::Legacy(_) => bail!(
+            "{}: written by an older bench (no schema version)",
+            path(dir).display()
+        ),
+    }
+}
+
+/// A run's record, if `dir` has a readable one (shards not started have none).
+pub fn read_run(dir: &Path) -> Option<Record> {
+    read_record(dir).ok().filter(|r| r.kind == RecordKind::Run)
+}
+
+/// Writes `dir/run.json` atomically (a temporary file in the folder, then a rename).
+pub fn write(dir: &Path, record: &Record) -> anyhow::Result<()> {
+    let mut tmp = tempfile::NamedTempFile::new_in(dir)
+        .with_context(|| format!("writing in {}", dir.display()))?;
+    serde_json::to_writer_pretty(&mut tmp, record)?;
+    std::io::Write::write_all(&mut tmp, b"\n")?;
+    tmp.persist(path(dir))
+        .with_context(|| format!("writing {}", path(dir).display()))?;
+    Ok(())
+}
+
+/// Writes `dir/run.json` only if there is none yet (of two writers racing, one wins: the
+/// file is linked into place, which fails if it exists); returns the record that is there.
+pub fn write_new(dir: &Path, record: &Record) -> anyhow::Result<Record> {
+    std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    let target = path(dir);
+    if !target.exists() {
+        let mut tmp = tempfile::NamedTempFile::new_in(dir)
+            .with_context(|| format!("writing in {}", dir.display()))?;
+        serde_json::to_writer_pretty(&mut tmp, record)?;
+        std::io::Write::write_all(&mut tmp, b"\n")?;
+        if let Err(e) = tmp.persist_noclobber(&target)
+            && !target.exists()
+        {
+            return Err(
+                anyhow::Error::from(e.error).context(format!("writing {}", target.display()))
+            );
+        }
+    }
+    read_record(dir)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_legacy_run_json_gives_its_command_line() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(
+            path(dir.path()),
+            r#"{"command_line": ["bench", "run", "a.txt"], "fingerprint": "x"}"#,
+        )
+        .unwrap();
+        match read(dir.path()).unwrap() {
+            Read::Legacy(argv) => assert_eq!(argv, vec!["bench", "run", "a.txt"]),
+            Read::Record(_) => panic!("not a record"),
+        }
+        std::fs::write(path(dir.path()), r#"{"kind": "bench study"}"#).unwrap();
+        assert!(read(dir.path()).is_err());
+    }
+}
