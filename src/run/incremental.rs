@@ -346,9 +346,9 @@ fn count_again(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::results::Check;
     use crate::cnf::{Cnf, Model, Var};
     use crate::puzzle::Grid;
+    use crate::results::Check;
     use crate::solver::SolverConfig;
 
     /// A solver that lies, which real solvers do not on demand: its session answers SAT
