@@ -16,7 +16,7 @@ use maud::{Markup, html};
 use serde::Serialize;
 
 use crate::family::{Families, default_family};
-use crate::report::outcome::{Outcome, instance_key};
+use crate::report::outcome::Outcome;
 use crate::report::table::{Align, Cell, Exporter, Html, Markdown, Table, seconds};
 use crate::report::vbs::virtual_best;
 use crate::results::Row;
@@ -25,7 +25,8 @@ use Align::{Left, Right};
 
 /// The family of `row`.
 pub fn family_of(row: &Row, families: Option<&Families>) -> String {
-    if let Some(f) = families.and_then(|f| f.family_of(None, &row.corpus, &row.instance)) {
+    let hash = Some(row.hash.as_str()).filter(|h| !h.is_empty());
+    if let Some(f) = families.and_then(|f| f.family_of(hash, &row.corpus, &row.instance)) {
         return f.to_string();
     }
     default_family(&row.corpus, &row.kind, &row.instance)
@@ -38,7 +39,7 @@ pub fn families_by_instance<'a>(
 ) -> HashMap<&'a str, String> {
     let mut out = HashMap::new();
     for r in rows {
-        out.entry(instance_key(r))
+        out.entry(r.instance_key())
             .or_insert_with(|| family_of(r, families));
     }
     out
@@ -81,7 +82,7 @@ pub fn split<'o, 'a>(
 ) -> BTreeMap<String, Vec<Outcome<'a>>> {
     let mut out: BTreeMap<String, Vec<Outcome<'a>>> = BTreeMap::new();
     for o in outcomes {
-        let family = family_of.get(o.instance).cloned().unwrap_or_default();
+        let family = family_of.get(o.key).cloned().unwrap_or_default();
         out.entry(family).or_default().push(o.clone());
     }
     out

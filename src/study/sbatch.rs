@@ -52,16 +52,9 @@ pub fn mem_mb(plan: &StudyPlan) -> Option<u64> {
         .map(|m| m * plan.plan.jobs.max(1) as u64 + BENCH_MEM_MB)
 }
 
-/// Quotes `s` for bash (single quotes).
+/// Quotes `s` for bash (the `shell-words` crate: single quotes where needed).
 fn quote(s: &str) -> String {
-    if !s.is_empty()
-        && s.chars()
-            .all(|c| c.is_ascii_alphanumeric() || "/._-+=:,@%".contains(c))
-    {
-        s.to_string()
-    } else {
-        format!("'{}'", s.replace('\'', r"'\''"))
-    }
+    shell_words::quote(s).into_owned()
 }
 
 /// The script. `study` and `bench` are absolute paths.

@@ -5,66 +5,11 @@
 use std::ffi::OsString;
 use std::path::Path;
 
-/// Splits a command line into words: whitespace separates, `'…'` quotes literally,
-/// `"…"` quotes with `\"` and `\\` escapes, `\x` outside quotes is `x`.
+/// Splits a command line into words as a POSIX shell would, with no shell involved
+/// (the `shell-words` crate): whitespace separates, `'…'` quotes literally, `"…"` quotes
+/// with `\` escapes, `\x` outside quotes is `x`.
 pub fn split_words(line: &str) -> Result<Vec<String>, String> {
-    let mut words = Vec::new();
-    let mut word = String::new();
-    let mut in_word = false;
-    let mut chars = line.chars();
-    while let Some(c) = chars.next() {
-        match c {
-            c if c.is_whitespace() => {
-                if in_word {
-                    words.push(std::mem::take(&mut word));
-                    in_word = false;
-                }
-            }
-            '\'' => {
-                in_word = true;
-                loop {
-                    match chars.next() {
-                        Some('\'') => break,
-                        Some(c) => word.push(c),
-                        None => return Err(format!("unterminated ' in `{line}`")),
-                    }
-                }
-            }
-            '"' => {
-                in_word = true;
-                loop {
-                    match chars.next() {
-                        Some('"') => break,
-                        Some('\\') => match chars.next() {
-                            Some(c @ ('"' | '\\')) => word.push(c),
-                            Some(c) => {
-                                word.push('\\');
-                                word.push(c);
-                            }
-                            None => return Err(format!("unterminated \" in `{line}`")),
-                        },
-                        Some(c) => word.push(c),
-                        None => return Err(format!("unterminated \" in `{line}`")),
-                    }
-                }
-            }
-            '\\' => {
-                in_word = true;
-                match chars.next() {
-                    Some(c) => word.push(c),
-                    None => return Err(format!("trailing \\ in `{line}`")),
-                }
-            }
-            c => {
-                in_word = true;
-                word.push(c);
-            }
-        }
-    }
-    if in_word {
-        words.push(word);
-    }
-    Ok(words)
+    shell_words::split(line).map_err(|e| format!("{e} in `{line}`"))
 }
 
 /// The values placeholders stand for in one run.
