@@ -219,16 +219,35 @@ impl Exporter for Html {
     }
 }
 
-/// Seconds for tables: enough digits for sub-millisecond runs, no more than needed.
+/// Seconds for tables: three significant digits, in `%.2e` form below a millisecond, so a
+/// time of microseconds never reads as 0.0000.
 pub fn seconds(v: f64) -> String {
-    if v == 0.0 {
-        "0".into()
-    } else if v >= 100.0 {
-        format!("{v:.1}")
-    } else if v >= 1.0 {
-        format!("{v:.3}")
+    if v == 0.0 || !v.is_finite() {
+        return if v == 0.0 { "0".into() } else { v.to_string() };
+    }
+    if v >= 1000.0 {
+        format!("{v:.0}")
+    } else if v >= 1e-3 {
+        // Three significant digits: 0.00210, 0.0869, 1.78, 12.3, 456.
+        let decimals = (2 - v.log10().floor() as i32).max(0) as usize;
+        format!("{v:.decimals$}")
     } else {
-        format!("{v:.4}")
+        scientific(v)
+    }
+}
+
+/// `v` with three significant digits in C's `%.2e` form: `3.70e-05`.
+pub fn scientific(v: f64) -> String {
+    let text = format!("{v:.2e}");
+    match text.split_once('e') {
+        Some((mantissa, exp)) => {
+            let (sign, digits) = match exp.strip_prefix('-') {
+                Some(d) => ("-", d),
+                None => ("+", exp),
+            };
+            format!("{mantissa}e{sign}{digits:0>2}")
+        }
+        None => text,
     }
 }
 
@@ -246,6 +265,25 @@ pub fn ratio(v: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn seconds_keep_three_significant_digits() {
+        let cases = [
+            (0.0, "0"),
+            (3.7e-5, "3.70e-05"),
+            (0.00099949, "9.99e-04"),
+            (0.0021, "0.00210"),
+            (0.0869, "0.0869"),
+            (0.25, "0.250"),
+            (1.776, "1.78"),
+            (12.34, "12.3"),
+            (456.7, "457"),
+            (12345.6, "12346"),
+        ];
+        for (v, text) in cases {
+            assert_eq!(seconds(v), text, "{v}");
+        }
+    }
 
     fn table() -> Table {
         Table {
@@ -285,8 +323,8 @@ mod tests {
         let md = Markdown.table(&table());
         assert_eq!(
             md,
-            "| solver | WRONG | PAR-2 (s) |\n|---|---:|---:|\n| a\\|b | **1** | 11.000 |\n\
-             | &lt;c&gt; | 0 | 0.2500 |\n\nPAR-2: twice the timeout.\n"
+            "| solver | WRONG | PAR-2 (s) |\n|---|---:|---:|\n| a\\|b | **1** | 11.0 |\n\
+             | &lt;c&gt; | 0 | 0.250 |\n\nPAR-2: twice the timeout.\n"
         );
         let html = Html.table(&table());
         assert!(
@@ -306,7 +344,7 @@ mod tests {
             "{text}"
         );
         assert!(
-            lines[1].ends_with("    11.000") && lines[2].ends_with("0.2500"),
+            lines[1].ends_with("    11.0") && lines[2].ends_with("0.250"),
             "{text}"
         );
     }

@@ -11,8 +11,16 @@ use crate::report::vbs::VirtualBest;
 
 use Align::{Left, Right};
 
-/// The scores table: one row per solver × encoding, WRONG answers emphasised.
+/// The scores table: one row per solver × encoding, ranked by solved (most first), then
+/// PAR-2 (least first); WRONG answers emphasised.
 pub fn scores(scores: &[Score], time: TimeBasis) -> Table {
+    let mut ranked: Vec<&Score> = scores.iter().collect();
+    ranked.sort_by(|a, b| {
+        b.solved
+            .cmp(&a.solved)
+            .then(a.par2.total_cmp(&b.par2))
+            .then_with(|| (&a.solver, &a.encoding).cmp(&(&b.solver, &b.encoding)))
+    });
     Table {
         columns: vec![
             ("solver", Left),
@@ -30,8 +38,8 @@ pub fn scores(scores: &[Score], time: TimeBasis) -> Table {
             ("median (s)", Right),
             ("total (s)", Right),
         ],
-        rows: scores
-            .iter()
+        rows: ranked
+            .into_iter()
             .map(|s| {
                 let mut row = vec![
                     Cell::Text(s.solver.clone()),
@@ -47,8 +55,8 @@ pub fn scores(scores: &[Score], time: TimeBasis) -> Table {
             })
             .collect(),
         note: Some(format!(
-            "Times are {} in seconds. PAR-2: the mean over runs of the time if solved, else \
-             twice the timeout. Mean and median: over solved runs. Total: all runs. WRONG \
+            "Ranked by solved, then PAR-2. Times are {} in seconds. PAR-2: the mean over runs \
+             of the time if solved, else twice the timeout. Mean and median: over solved runs. Total: all runs. WRONG \
              answers never count as solved.",
             time.words()
         )),

@@ -109,31 +109,37 @@ pub fn log_axis(lo: f64, hi: f64) -> LogAxis {
     (lo..hi).log_scale().with_key_points(log_ticks(lo, hi))
 }
 
-/// Tick values of a log axis: decades (every other one over many decades), with 2 and 5
-/// in between when the range spans few, round linear steps inside one decade.
+/// Tick values of a log axis: every power of ten inside `lo..hi` (every other one only
+/// beyond 14 decades), so that every decade the data spans is labelled; with 2 and 5 × 10ᵏ
+/// in between when there are fewer than four powers of ten; round linear steps when the
+/// range lies within about one decade.
 pub fn log_ticks(lo: f64, hi: f64) -> Vec<f64> {
     let (first, last) = (lo.log10().floor() as i32, hi.log10().ceil() as i32);
-    // Decide on the span actually shown: 0.005..0.15 covers 1.5 decades even though it
-    // touches four powers of ten.
-    let multiples: &[f64] = if (hi / lo).log10() <= 2.5 {
-        &[1.0, 2.0, 5.0]
-    } else {
-        &[1.0]
-    };
-    let every = if last - first > 9 { 2 } else { 1 };
-    let ticks: Vec<f64> = (first..=last)
+    let inside = |v: &f64| *v >= lo * (1.0 - 1e-9) && *v <= hi * (1.0 + 1e-9);
+    let every = if last - first > 14 { 2 } else { 1 };
+    let decades: Vec<f64> = (first..=last)
         .filter(|e| (e - first) % every == 0)
-        .flat_map(|e| multiples.iter().map(move |m| m * 10f64.powi(e)))
-        .filter(|v| *v >= lo * (1.0 - 1e-9) && *v <= hi * (1.0 + 1e-9))
+        .map(|e| 10f64.powi(e))
+        .filter(inside)
         .collect();
-    if ticks.len() < 3 {
-        linear_ticks(lo, hi, 4.0)
-            .into_iter()
-            .filter(|v| *v > 0.0)
-            .collect()
-    } else {
-        ticks
+    if decades.len() >= 4 {
+        return decades;
     }
+    let with_steps: Vec<f64> = (first..=last)
+        .flat_map(|e| [1.0, 2.0, 5.0].map(|m| m * 10f64.powi(e)))
+        .filter(inside)
+        .collect();
+    if with_steps.len() >= 3 {
+        return with_steps;
+    }
+    let mut ticks: Vec<f64> = linear_ticks(lo, hi, 4.0)
+        .into_iter()
+        .filter(|v| *v > 0.0)
+        .chain(decades)
+        .collect();
+    ticks.sort_by(f64::total_cmp);
+    ticks.dedup_by(|a, b| (*a - *b).abs() <= 1e-12 * b.abs());
+    ticks
 }
 
 /// Tick values of a linear axis: about `how_many` steps of 1, 2 or 5 × 10ᵏ.
@@ -495,6 +501,18 @@ mod tests {
             .map(format_number)
             .collect();
         assert_eq!(labels, ["0.005", "0.01", "0.02", "0.05", "0.1"]);
+        // Times from 3.4e-5 to 3.1e-3 s (a cactus plot's range 2.1e-5..7.7e-3): every
+        // decade labelled, not a linear scale over the top decade alone.
+        let labels: Vec<String> = log_ticks(2.1e-5, 7.7e-3)
+            .into_iter()
+            .map(format_number)
+            .collect();
+        assert_eq!(
+            labels,
+            ["5e-5", "1e-4", "2e-4", "5e-4", "0.001", "0.002", "0.005"]
+        );
+        // Many decades: each one.
+        assert_eq!(log_ticks(1e-5, 1e4).len(), 10);
     }
 
     #[test]
