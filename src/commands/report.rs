@@ -33,6 +33,12 @@ pub(super) fn run(args: ReportArgs) -> anyhow::Result<i32> {
         time,
         families,
         by_family: args.by == Some(ReportBy::Family),
+        // What each CSV's run recorded beside it.
+        provenance: args
+            .results
+            .iter()
+            .filter_map(|csv| crate::report::provenance::Provenance::beside(csv))
+            .collect(),
     };
     let files = write_report(&merged.rows, &out_dir, &opts)?;
     for line in score::wrong_lines(&merged.rows) {

@@ -12,8 +12,10 @@ pub mod charts;
 pub mod compare;
 pub mod family;
 pub mod html;
+pub mod instances;
 pub mod merge;
 pub mod outcome;
+pub mod provenance;
 pub mod score;
 pub mod speedup;
 pub mod stats;
@@ -70,6 +72,10 @@ pub struct ReportOptions {
     pub families: Option<crate::family::Families>,
     /// Draw a cactus plot per family too.
     pub by_family: bool,
+    /// What the page says was run, one record per run (`bench report` reads the run.json
+    /// beside each CSV). Empty: [`write_report`] reads the run.json in the output folder,
+    /// if there is one (`bench run` and `bench merge` write the report beside it).
+    pub provenance: Vec<provenance::Provenance>,
 }
 
 /// One output file: its name inside the report folder and its content.
@@ -107,6 +113,18 @@ pub fn write_report(
     out_dir: &Path,
     opts: &ReportOptions,
 ) -> anyhow::Result<ReportFiles> {
+    let beside;
+    let opts = if opts.provenance.is_empty()
+        && let Some(found) = provenance::Provenance::in_dir(out_dir)
+    {
+        beside = ReportOptions {
+            provenance: vec![found],
+            ..opts.clone()
+        };
+        &beside
+    } else {
+        opts
+    };
     let files = render_report(rows, opts)?;
     write_files(&files, out_dir)
 }
@@ -252,7 +270,18 @@ pub fn render_report(rows: &[Row], opts: &ReportOptions) -> anyhow::Result<Vec<R
         charts: charts.iter().map(|(name, _)| name.clone()).collect(),
     };
 
-    let page = html::page(&summary, &charts);
+    let about = html::About {
+        runs: opts.provenance.clone(),
+        corpora: first_appearance(rows.iter().map(|r| r.corpus.as_str())),
+        jobs: {
+            let mut jobs: Vec<u32> = rows.iter().map(|r| r.jobs).collect();
+            jobs.sort_unstable();
+            jobs.dedup();
+            jobs
+        },
+    };
+    let instances = instances::section(&outcomes, &summary.solvers, summary.time.words());
+    let page = html::page(&summary, &about, &charts, instances);
     let mut files: Vec<ReportFile> = charts
         .into_iter()
         .map(|(name, svg)| ReportFile {

@@ -1,0 +1,123 @@
+//! The page's per-instance table: who solved what. One row per instance and encoding, one
+//! column per solver, each cell the answer and its time; a few lines of inline script
+//! sort it by any column (times numerically, unsolved runs as PAR-2 counts them) and
+//! filter its rows by words typed in a box, with no server and no library. Beyond
+//! [`MAX_ROWS`] rows the table shows the first ones and says so: `results.csv` has all.
+
+use maud::{Markup, PreEscaped, html};
+
+use crate::report::outcome::{Answer, Outcome};
+use crate::report::table::seconds;
+
+/// The most rows the page holds (each a few hundred bytes per solver).
+pub const MAX_ROWS: usize = 5000;
+
+/// Sorting and filtering: a header click sorts by its column (again: the other way), the
+/// box keeps the rows that contain every word typed.
+const SCRIPT: &str = r#"(function(){
+var t=document.getElementById("instances"),b=t.tBodies[0],f=document.getElementById("instances-filter"),last=-1,dir=1;
+function key(c){var v=c.getAttribute("data-v");return v===null?c.textContent:v===""?Infinity:parseFloat(v);}
+Array.prototype.forEach.call(t.tHead.rows[0].cells,function(h,i){h.addEventListener("click",function(){
+dir=(last===i)?-dir:1;last=i;var rows=Array.prototype.slice.call(b.rows);
+rows.sort(function(x,y){var a=key(x.cells[i]),c=key(y.cells[i]);
+return dir*(typeof a==="number"?a-c:String(a).localeCompare(String(c),undefined,{numeric:true}));});
+rows.forEach(function(r){b.appendChild(r);});});});
+f.addEventListener("input",function(){var words=f.value.toLowerCase().split(/\s+/).filter(Boolean);
+Array.prototype.forEach.call(b.rows,function(r){var s=r.textContent.toLowerCase();
+r.hidden=!words.every(function(w){return s.indexOf(w)>=0;});});});
+})();"#;
+
+/// The section's style.
+pub const STYLE: &str = "\
+#instances th{cursor:pointer;user-select:none}#instances th:hover{background:#e4e4e4}
+#instances td.t{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
+#instances td.unsolved{color:#8a5a00}#instances td.wrong{color:#c00000;font-weight:bold}
+#instances td.none{color:#999}#instances-filter{font-size:14px;padding:3px 6px;width:24em}";
+
+/// The table of `outcomes` (ordered by instance, encoding, solver), one column per solver.
+pub fn section(outcomes: &[Outcome], solvers: &[String], time_words: &str) -> Markup {
+    let mut rows: Vec<&[Outcome]> = outcomes
+        .chunk_by(|a, b| (a.instance, a.encoding) == (b.instance, b.encoding))
+        .collect();
+    // File order: `hard.txt:2` before `hard.txt:10`.
+    rows.sort_by(|a, b| {
+        natural(a[0].instance)
+            .cmp(&natural(b[0].instance))
+            .then(a[0].encoding.cmp(b[0].encoding))
+    });
+    let shown = rows.len().min(MAX_ROWS);
+    html! {
+        p class="note" {
+            "Each cell: the answer and its " (time_words) " in seconds (the median over "
+            "repetitions). Click a heading to sort (unsolved runs sort as twice the timeout, "
+            "as PAR-2 counts them); type words to keep the rows that contain them all "
+            "(an instance, a solver's answer: " code { "TIMEOUT" } ", " code { "WRONG" } ")."
+        }
+        @if shown < rows.len() {
+            p class="note" {
+                "The first " (shown) " of " (rows.len()) " instance rows; results.csv holds every run."
+            }
+        }
+        p { input id="instances-filter" type="search" placeholder="filter: words to match"; }
+        table id="instances" {
+            thead {
+                tr {
+                    th { "instance" }
+                    th { "encoding" }
+                    th { "solved by" }
+                    @for s in solvers { th { (s) } }
+                }
+            }
+            tbody {
+                @for row in &rows[..shown] {
+                    tr {
+                        td { (row[0].instance) }
+                        td { (row[0].encoding) }
+                        td class="t" data-v=(row.iter().filter(|o| o.answer.solved()).count()) {
+                            (row.iter().filter(|o| o.answer.solved()).count())
+                        }
+                        @for s in solvers {
+                            (cell(row.iter().find(|o| o.solver == s)))
+                        }
+                    }
+                }
+            }
+        }
+        script { (PreEscaped(SCRIPT)) }
+    }
+}
+
+/// One solver's cell: answer and time, or a dash where it did not run.
+fn cell(outcome: Option<&Outcome>) -> Markup {
+    let Some(o) = outcome else {
+        return html! { td class="t none" data-v="" { "–" } };
+    };
+    let par2 = if o.answer.solved() {
+        o.time
+    } else {
+        2.0 * o.timeout
+    };
+    let (class, word) = match o.answer {
+        Answer::Sat => ("t", "SAT"),
+        Answer::Unsat => ("t", "UNSAT"),
+        Answer::Timeout => ("t unsolved", "TIMEOUT"),
+        Answer::Error => ("t unsolved", "ERROR"),
+        Answer::Wrong => ("t wrong", "WRONG"),
+    };
+    html! {
+        td class=(class) data-v=(format!("{par2:e}")) {
+            @if o.answer.solved() { (word) " " (seconds(o.time)) } @else { (word) }
+        }
+    }
+}
+
+/// An instance id as (name, line) when it ends in `:LINE`, so lines sort as numbers.
+fn natural(id: &str) -> (&str, Option<u64>) {
+    match id.rsplit_once(':') {
+        Some((name, line)) => match line.parse() {
+            Ok(n) => (name, Some(n)),
+            Err(_) => (id, None),
+        },
+        None => (id, None),
+    }
+}
