@@ -298,6 +298,6 @@ mod tests {
         assert_eq!(by["php/b.cnf"], "hard");
         assert_eq!(by["php/a.cnf"], "php");
         let html = html(&f, false).into_string();
-        assert!(html.contains("<b>0.5000</b>"), "{html}");
+        assert!(html.contains("<b>0.500</b>"), "{html}");
     }
 }
