@@ -146,9 +146,10 @@ fn verify(
 }
 
 fn write_times(out: &mut dyn Write, outcome: &Outcome) -> io::Result<()> {
-    writeln!(out, "c wall time: {:.3} s", outcome.wall.as_secs_f64())?;
+    let secs = |d: Duration| crate::report::table::seconds(d.as_secs_f64());
+    writeln!(out, "c wall time: {} s", secs(outcome.wall))?;
     if let Some(cpu) = outcome.cpu {
-        writeln!(out, "c cpu time: {:.3} s", cpu.as_secs_f64())?;
+        writeln!(out, "c cpu time: {} s", secs(cpu))?;
     }
     if let Some(rss) = outcome.max_rss_kb {
         writeln!(out, "c max rss: {rss} KiB")?;
