@@ -208,3 +208,57 @@ pub fn cross_check_unsat(rows: &mut [Row]) -> bool {
     }
     changed
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::puzzle::{Grid, Kind};
+
+    #[test]
+    fn a_repeated_solution_is_wrong() {
+        let latin = |cells: [u16; 4]| {
+            Puzzle::new(
+                Kind::Latin,
+                vec![Grid::from_cells(2, cells.to_vec()).unwrap()],
+            )
+            .unwrap()
+        };
+        let (a, b) = (latin([1, 2, 2, 1]), latin([2, 1, 1, 2]));
+        assert_eq!(count_step(std::slice::from_ref(&a), &b, 2), Ok(()));
+        assert_eq!(
+            count_step(&[a.clone(), b], &a, 3),
+            Err("solution 3 repeats a blocked one".into())
+        );
+    }
+
+    #[test]
+    fn the_columns_come_from_the_verdict_alone() {
+        let mut row = Row::default();
+        apply(
+            &mut row,
+            &Verdict::ModelWrong("clause 3".into()),
+            Some("exit 1"),
+        );
+        assert_eq!(
+            (row.check, row.wrong, row.error.as_str()),
+            (Check::ModelWrong, true, "clause 3; exit 1")
+        );
+        apply(&mut row, &Verdict::ModelOk, None);
+        assert_eq!(
+            (row.check, row.wrong, row.error.as_str()),
+            (Check::ModelOk, false, "")
+        );
+        row.status = Status::Unsat;
+        row.hash = "h".into();
+        let mut witness = Row {
+            status: Status::Sat,
+            solver: "kissat".into(),
+            hash: "h".into(),
+            ..Row::default()
+        };
+        apply(&mut witness, &Verdict::ModelOk, None);
+        let mut rows = vec![row, witness];
+        assert!(cross_check_unsat(&mut rows));
+        assert!(rows[0].wrong && rows[0].error.contains("verified model of kissat"));
+    }
+}

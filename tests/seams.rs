@@ -347,3 +347,122 @@ fn a_second_writer_on_one_folder_is_refused_at_once() {
     assert_exit(&after, 0);
     assert_eq!(rows(&out).len(), 1);
 }
+
+/// A solver that says UNSAT to everything: a liar, which real solvers are not on demand.
+fn liar(dir: &Path) -> PathBuf {
+    use std::os::unix::fs::PermissionsExt;
+    let path = write(
+        &dir.join("liar.sh"),
+        "#!/bin/sh\necho 's UNSATISFIABLE'\nexit 20\n",
+    );
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    path
+}
+
+#[test]
+fn a_lie_in_one_csv_is_wrong_against_a_verified_model_in_another() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    write(&d.join("c/a.cnf"), SAT);
+    let liar = liar(d);
+    let a = d.join("a");
+    let lied = bench()
+        .current_dir(d)
+        .args(["run", "c", "--solvers", "liar", "--solver"])
+        .arg(format!("liar={} {{cnf}}", liar.display()))
+        .arg("--out")
+        .arg(&a)
+        .output()
+        .unwrap();
+    // Alone, nothing contradicts it: an unchecked UNSAT.
+    assert_exit(&lied, 0);
+    let b = d.join("b");
+    let kissat = bench()
+        .current_dir(d)
+        .args(["run", "c", "--solvers", "kissat", "--out"])
+        .arg(&b)
+        .output()
+        .unwrap();
+    assert_exit(&kissat, 0);
+    let report = bench()
+        .current_dir(d)
+        .arg("report")
+        .arg(a.join("results.csv"))
+        .arg(b.join("results.csv"))
+        .arg("--out")
+        .arg(d.join("r"))
+        .output()
+        .unwrap();
+    let text = assert_exit(&report, 0);
+    assert!(
+        text.contains("WRONG liar on a.cnf")
+            && text.contains("UNSAT contradicted by the verified model of kissat"),
+        "{text}"
+    );
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(d.join("r/summary.json")).unwrap()).unwrap();
+    let text = summary.to_string();
+    assert!(text.contains("\"wrong\":1"), "{text}");
+}
+
+#[test]
+fn merge_refuses_a_row_whose_planned_columns_changed() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    write(&d.join("c/a.cnf"), SAT);
+    write(&d.join("c/b.cnf"), UNSAT);
+    let study = d.join("st");
+    let shard = bench()
+        .current_dir(d)
+        .args([
+            "run",
+            "c",
+            "--solvers",
+            "native,minisat",
+            "--shard",
+            "0/1",
+            "--out",
+        ])
+        .arg(&study)
+        .output()
+        .unwrap();
+    assert_exit(&shard, 0);
+    let csv = study.join("shards/0-of-1/results.csv");
+    let original = std::fs::read_to_string(&csv).unwrap();
+    let merged = bench()
+        .current_dir(d)
+        .arg("merge")
+        .arg(&study)
+        .output()
+        .unwrap();
+    assert_exit(&merged, 0);
+    // Each column the plan decides, changed in one row: refused, naming the column.
+    let header: Vec<&str> = original.lines().next().unwrap().split(',').collect();
+    for (column, value) in [
+        ("timeout_s", "5"),
+        ("jobs", "7"),
+        ("clauses", "99"),
+        ("corpus", "elsewhere"),
+    ] {
+        let at = header.iter().position(|h| *h == column).unwrap();
+        let mut lines: Vec<String> = original.lines().map(str::to_string).collect();
+        let mut fields: Vec<String> = lines[1].split(',').map(str::to_string).collect();
+        fields[at] = value.to_string();
+        lines[1] = fields.join(",");
+        std::fs::write(&csv, lines.join("\n") + "\n").unwrap();
+        let refused = bench()
+            .current_dir(d)
+            .arg("merge")
+            .arg(&study)
+            .output()
+            .unwrap();
+        let text = assert_exit(&refused, 2);
+        // Named with the value it holds, against the plan's or its formula's other runs.
+        assert!(
+            text.contains("refused to merge")
+                && text.contains(&format!("column {column} is"))
+                && text.contains(value),
+            "{column}: {text}"
+        );
+    }
+}

@@ -230,3 +230,58 @@ pub fn count_solutions(
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cnf::Cnf;
+    use crate::encode::{EncodeOptions, Encoding, encode};
+    use crate::puzzle::{Grid, Kind};
+
+    /// A solver that hands back one fixed model whatever it is asked: a liar, which a
+    /// real solver is not on demand.
+    struct Repeater(crate::cnf::Model);
+
+    impl Solver for Repeater {
+        fn name(&self) -> &str {
+            "repeater"
+        }
+        fn solve(&self, _: &Cnf, _: &Limits) -> Outcome {
+            Outcome::sat(self.0.clone())
+        }
+    }
+
+    #[test]
+    fn a_repeated_solution_is_wrong_in_a_fresh_formula_too() {
+        // An empty 2×2 Latin square: two solutions.
+        let puzzle = crate::puzzle::Puzzle::new(Kind::Latin, vec![Grid::empty(2)]).unwrap();
+        let opts = EncodeOptions {
+            encoding: Encoding::Extended,
+            amo: Default::default(),
+        };
+        let mut cnf = Cnf::new(0);
+        let vars = encode(&puzzle, opts, &mut cnf);
+        cnf.ensure_vars(vars);
+        let built = Built {
+            cnf,
+            header: Some(BenchHeader {
+                puzzle: puzzle.clone(),
+                opts,
+            }),
+        };
+        let native = crate::solver::by_name("native", &Default::default()).unwrap();
+        let first = native.solve(&built.cnf, &Limits::default());
+        let model = first.model.clone().unwrap();
+        let Ok(SatCheck::Ok(Some(grids))) = check_sat(&built, &model) else {
+            panic!("native's model is checked")
+        };
+        // The same solver counts 2; one that repeats the first solution is wrong.
+        assert_eq!(
+            count_solutions(native.as_ref(), &built, &grids, &Limits::default(), 5),
+            Ok(Some(2))
+        );
+        let liar = Repeater(model);
+        let err = count_solutions(&liar, &built, &grids, &Limits::default(), 5).unwrap_err();
+        assert!(err.starts_with("solution 2"), "{err}");
+    }
+}
