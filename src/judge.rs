@@ -113,6 +113,10 @@ pub fn hold_against_records(
     grids: Option<&Puzzle>,
     limit: u32,
 ) {
+    // A puzzle answered UNSAT has no solution: counted, that is 0.
+    if limit >= 2 && row.status == Status::Unsat && row.kind.as_str() != "cnf" {
+        row.solutions = Some(0);
+    }
     for r in records {
         hold_against_record(row, r, grids, limit);
     }

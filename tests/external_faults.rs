@@ -166,18 +166,15 @@ fn hundred_megabytes_of_output_neither_deadlock_nor_bloat() {
         &limits,
     );
     assert_eq!(out.status, Status::Sat, "{:?}", out.error);
-    // stdout: beyond the cap, so the answer may be cut: an ERROR, and no deadlock.
+    // stdout: 100 MB of comment beyond the cap is read as it comes and dropped past the
+    // cap; the answer after it is read whole, and no deadlock.
     let out = run_script(
         dir.path(),
         "echo 's SATISFIABLE'\nhead -c 100000000 /dev/zero | tr '\\0' 'c'\necho\necho 'v -1 2 0'\nexit 10",
         &limits,
     );
-    assert_eq!(out.status, Status::Error);
-    assert!(
-        out.error.as_deref().unwrap().contains("overflowed"),
-        "{:?}",
-        out.error
-    );
+    assert_eq!(out.status, Status::Sat, "{:?}", out.error);
+    assert!(out.model.is_some());
     let grew_mb = (own_peak_rss_kb() - before) / 1024;
     // At most the 64 MiB cap (plus read buffers), never the 100 MB the child wrote.
     assert!(grew_mb < 90, "bench grew by {grew_mb} MiB");

@@ -250,3 +250,68 @@ fn a_header_line_of_ten_megabytes_is_skipped_with_its_line() {
         ran.stderr
     );
 }
+
+#[test]
+fn a_header_that_overstates_the_variables_is_passed_with_the_true_maximum() {
+    let dir = setup();
+    std::fs::write(
+        dir.path().join("wide.cnf"),
+        "p cnf 2000000000 2\n1 2 0\n-1 0\n",
+    )
+    .unwrap();
+    let solvers = "minisat,kissat,cadical,picosat,cryptominisat,glucose";
+    let ran = run_limited(
+        dir.path(),
+        4_000_000,
+        &["wide.cnf", "p.txt", "--solvers", solvers, "--timeout", "20"],
+    );
+    assert_eq!(ran.code, Some(0), "{}", ran.stderr);
+    let wide: Vec<&Row> = ran
+        .rows
+        .iter()
+        .filter(|r| r.instance.as_str() == "wide.cnf")
+        .collect();
+    assert_eq!(wide.len(), 6, "{}", ran.stderr);
+    for r in wide {
+        assert_eq!(r.status.as_str(), "SAT", "{}: {}", r.solver, r.error);
+        assert_eq!(r.check.as_str(), "model-ok", "{}: {}", r.solver, r.error);
+        assert!(
+            r.error
+                .contains("the header's 2000000000 variables were passed as 2"),
+            "{}: {}",
+            r.solver,
+            r.error
+        );
+        assert_eq!(r.vars, 2_000_000_000);
+    }
+}
+
+#[test]
+fn a_model_larger_than_the_stdout_cap_is_read_and_checked() {
+    let dir = setup();
+    // One clause of 10 million literals: kissat's model is 81 MB of `v` lines, more than
+    // the 64 MiB of stdout bench keeps.
+    let n = 10_000_000;
+    let mut f =
+        std::io::BufWriter::new(std::fs::File::create(dir.path().join("long.cnf")).unwrap());
+    writeln!(f, "p cnf {n} 1").unwrap();
+    for v in 1..=n {
+        write!(f, "{v} ").unwrap();
+    }
+    writeln!(f, "0").unwrap();
+    f.flush().unwrap();
+    drop(f);
+    let ran = run_limited(
+        dir.path(),
+        6_000_000,
+        &["long.cnf", "--solvers", "kissat", "--timeout", "120"],
+    );
+    assert_eq!(ran.code, Some(0), "{}", ran.stderr);
+    let r = &ran.rows[0];
+    assert_eq!(r.status.as_str(), "SAT", "{}", r.error);
+    assert_eq!(r.check.as_str(), "model-ok", "{}", r.error);
+    eprintln!(
+        "peak {} KiB with a 79 MB clause and an 81 MB model",
+        ran.peak_kb
+    );
+}

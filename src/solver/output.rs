@@ -40,7 +40,7 @@ pub enum OutputFormat {
 }
 
 /// Why a solver's output could not be read as an answer.
-#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+#[derive(Clone, Debug, thiserror::Error, PartialEq, Eq)]
 pub enum OutputError {
     /// No `s` line, no result word: nothing says what the answer is.
     #[error("no result line in the solver's output")]
@@ -134,73 +134,288 @@ pub fn parse_competition(text: &str) -> Result<Claim, OutputError> {
 /// [`parse_competition`] for a formula of `max_var` variables: a model literal beyond it
 /// is [`OutputError::OutOfRange`] (and no model is built for it).
 pub fn parse_competition_within(text: &str, max_var: u32) -> Result<Claim, OutputError> {
-    let mut model_fault: Option<OutputError> = None;
-    let mut status: Option<(usize, &str)> = None;
-    let mut lits: Vec<Lit> = Vec::new();
-    let mut saw_v = false;
-    let mut terminated = false;
-    for (i, raw) in text.lines().enumerate() {
-        let line_no = i + 1;
-        let line = raw.trim_end_matches('\r');
-        if let Some(rest) = line.strip_prefix("s ") {
-            let word = rest.trim();
-            if let Some((first_line, previous)) = status
-                && previous != word
-            {
-                let _ = first_line;
-                return Err(OutputError::Conflicting { line: line_no });
-            }
-            status = Some((line_no, word));
-        } else if let Some(rest) = line
-            .strip_prefix('v')
-            .filter(|r| r.is_empty() || r.starts_with([' ', '\t']))
-        {
-            saw_v = true;
-            for token in rest.split_ascii_whitespace() {
-                let n: i64 = token.parse().map_err(|_| OutputError::BadLiteral {
-                    line: line_no,
-                    token: token.to_string(),
-                })?;
-                if terminated {
-                    return Err(OutputError::BadLiteral {
-                        line: line_no,
-                        token: token.to_string(),
-                    });
+    let mut stream = CompetitionStream::new(ModelBounds::all(max_var), 0);
+    stream.feed(text.as_bytes());
+    stream.finish().0
+}
+
+/// What a model read from a solver may hold: literals up to `max_var` (the formula's
+/// variable count) are valid; the model keeps the values of variables up to `keep` only
+/// (the others occur in no clause, and a header may claim two billion of them).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ModelBounds {
+    /// The highest variable a literal may name.
+    pub max_var: u32,
+    /// The highest variable whose value is kept.
+    pub keep: u32,
+}
+
+impl ModelBounds {
+    /// Every valid variable kept.
+    pub fn all(max_var: u32) -> ModelBounds {
+        ModelBounds {
+            max_var,
+            keep: max_var,
+        }
+    }
+
+    /// The bounds for a formula of `num_vars` variables whose clauses use variables up to
+    /// `max_used`: all of them, unless the header overstates the variables by far (then
+    /// values beyond `max_used`, of variables in no clause, are checked and dropped).
+    pub fn for_formula(num_vars: u32, max_used: u32) -> ModelBounds {
+        let keep = if u64::from(num_vars) > 4 * u64::from(max_used) + (1 << 20) {
+            max_used
+        } else {
+            num_vars
+        };
+        ModelBounds {
+            max_var: num_vars,
+            keep,
+        }
+    }
+}
+
+/// Where the competition reader is in a line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum At {
+    /// At the start of a line.
+    Start,
+    /// After a `v` at the start of a line.
+    V,
+    /// In the literals of a `v` line.
+    Literals,
+    /// In an `s` line (kept to be read at its end).
+    S,
+    /// In any other line.
+    Other,
+}
+
+/// The longest `s` line read (longer ones are cut: no result word is that long).
+const MAX_S_LINE: usize = 1024;
+/// The longest literal token (a longer one is not a literal).
+const MAX_TOKEN: usize = 24;
+
+/// The SAT-competition format read as it arrives, in chunks of any size: the `v` literals
+/// go straight into the model (checked against [`ModelBounds`] and for consistency as they
+/// come; no copy of their text is kept), the other lines are kept up to a cap for messages.
+/// A model of any size is read in memory proportional to its variables, never to its text.
+pub struct CompetitionStream {
+    bounds: ModelBounds,
+    cap: usize,
+    kept: Vec<u8>,
+    total: u64,
+    line: usize,
+    at: At,
+    s_line: Vec<u8>,
+    token: Vec<u8>,
+    status: Option<(usize, String)>,
+    /// The first error that makes the output unreadable.
+    fault: Option<OutputError>,
+    /// The first literal beyond the formula, kept until the `s` line says what for.
+    model_fault: Option<OutputError>,
+    /// The first variable set both ways.
+    inconsistent: Option<u32>,
+    model: Model,
+    saw_v: bool,
+    terminated: bool,
+}
+
+impl CompetitionStream {
+    /// A reader for models within `bounds`, keeping up to `cap` bytes of the other lines.
+    pub fn new(bounds: ModelBounds, cap: usize) -> CompetitionStream {
+        CompetitionStream {
+            bounds,
+            cap,
+            kept: Vec::new(),
+            total: 0,
+            line: 1,
+            at: At::Start,
+            s_line: Vec::new(),
+            token: Vec::new(),
+            status: None,
+            fault: None,
+            model_fault: None,
+            inconsistent: None,
+            model: Model::new(),
+            saw_v: false,
+            terminated: false,
+        }
+    }
+
+    fn keep(&mut self, bytes: &[u8]) {
+        let room = self.cap.saturating_sub(self.kept.len());
+        self.kept.extend_from_slice(&bytes[..bytes.len().min(room)]);
+    }
+
+    /// Reads the next chunk.
+    pub fn feed(&mut self, chunk: &[u8]) {
+        self.total += chunk.len() as u64;
+        let mut i = 0;
+        while i < chunk.len() {
+            match self.at {
+                At::Start => {
+                    self.at = match chunk[i] {
+                        b'v' => At::V,
+                        b's' => At::S,
+                        _ => At::Other,
+                    };
+                    if self.at == At::V {
+                        i += 1;
+                    }
                 }
-                if n == 0 {
-                    terminated = true;
-                } else {
-                    match literal(n, line_no, token, max_var) {
-                        Ok(l) => lits.push(l),
-                        // Kept until the `s` line says what this model is claimed for.
-                        Err(e) => {
-                            model_fault.get_or_insert(e);
+                At::V => {
+                    if matches!(chunk[i], b' ' | b'\t' | b'\r' | b'\n') {
+                        self.saw_v = true;
+                        self.at = At::Literals;
+                    } else {
+                        self.keep(b"v");
+                        self.at = At::Other;
+                    }
+                }
+                At::Literals => {
+                    let rest = &chunk[i..];
+                    let end = rest
+                        .iter()
+                        .position(|&b| matches!(b, b' ' | b'\t' | b'\r' | b'\n'))
+                        .unwrap_or(rest.len());
+                    if self.token.len() + end <= MAX_TOKEN {
+                        self.token.extend_from_slice(&rest[..end]);
+                    } else if self.token.len() <= MAX_TOKEN {
+                        let take = MAX_TOKEN + 1 - self.token.len();
+                        self.token.extend_from_slice(&rest[..take.min(end)]);
+                    }
+                    i += end;
+                    if i < chunk.len() {
+                        self.end_token();
+                        if chunk[i] == b'\n' {
+                            self.line += 1;
+                            self.at = At::Start;
                         }
+                        i += 1;
+                    }
+                }
+                At::S | At::Other => {
+                    let rest = &chunk[i..];
+                    let end = rest.iter().position(|&b| b == b'\n');
+                    let piece = &rest[..end.unwrap_or(rest.len())];
+                    if self.at == At::S {
+                        let room = MAX_S_LINE.saturating_sub(self.s_line.len());
+                        self.s_line
+                            .extend_from_slice(&piece[..piece.len().min(room)]);
+                    }
+                    self.keep(piece);
+                    i += piece.len();
+                    if end.is_some() {
+                        self.keep(b"\n");
+                        if self.at == At::S {
+                            self.end_s_line();
+                        }
+                        self.line += 1;
+                        self.at = At::Start;
+                        i += 1;
                     }
                 }
             }
         }
     }
-    let (line_no, word) = status.ok_or(OutputError::NoResult)?;
-    if let Some(fault) = model_fault
-        && word != "UNSATISFIABLE"
-    {
-        return Err(fault);
+
+    fn set_fault(&mut self, e: OutputError) {
+        self.fault.get_or_insert(e);
     }
-    match word {
-        "SATISFIABLE" => {
-            if !saw_v {
-                return Err(OutputError::Mismatch("`s SATISFIABLE` with no `v` lines"));
-            }
-            model_of(lits).map(Claim::Sat)
+
+    fn end_token(&mut self) {
+        if self.token.is_empty() {
+            return;
         }
-        "UNSATISFIABLE" if saw_v => Err(OutputError::Mismatch("`s UNSATISFIABLE` with `v` lines")),
-        "UNSATISFIABLE" => Ok(Claim::Unsat),
-        "UNKNOWN" | "INDETERMINATE" => Ok(Claim::Unknown(word.to_string())),
-        other => Err(OutputError::UnknownResult {
-            line: line_no,
-            text: other.to_string(),
-        }),
+        let token = String::from_utf8_lossy(&self.token).into_owned();
+        self.token.clear();
+        let line = self.line;
+        let n: i64 = match token.parse() {
+            Ok(n) if token.len() <= MAX_TOKEN => n,
+            _ => return self.set_fault(OutputError::BadLiteral { line, token }),
+        };
+        if self.terminated {
+            return self.set_fault(OutputError::BadLiteral { line, token });
+        }
+        if n == 0 {
+            self.terminated = true;
+            return;
+        }
+        match literal(n, line, &token, self.bounds.max_var) {
+            Ok(l) => {
+                if l.var().dimacs() > self.bounds.keep {
+                    return;
+                }
+                if self.model.lit_value(!l) == Some(true) {
+                    self.inconsistent.get_or_insert(l.var().dimacs());
+                }
+                self.model.set(l);
+            }
+            Err(e) => {
+                self.model_fault.get_or_insert(e);
+            }
+        }
+    }
+
+    fn end_s_line(&mut self) {
+        let text = String::from_utf8_lossy(&self.s_line).into_owned();
+        self.s_line.clear();
+        let word = text
+            .strip_prefix("s ")
+            .map(|r| r.trim_end_matches('\r').trim().to_string());
+        let Some(word) = word else { return };
+        match &self.status {
+            Some((_, previous)) if *previous != word => {
+                let line = self.line;
+                self.set_fault(OutputError::Conflicting { line });
+            }
+            Some(_) => {}
+            None => self.status = Some((self.line, word)),
+        }
+    }
+
+    /// The claim, the kept text of the other lines, and the total length read.
+    pub fn finish(mut self) -> (Result<Claim, OutputError>, Vec<u8>, u64) {
+        match self.at {
+            At::V => self.saw_v = true,
+            At::Literals => self.end_token(),
+            At::S => self.end_s_line(),
+            At::Start | At::Other => {}
+        }
+        let claim = self.claim();
+        (claim, self.kept, self.total)
+    }
+
+    fn claim(&mut self) -> Result<Claim, OutputError> {
+        if let Some(fault) = self.fault.take() {
+            return Err(fault);
+        }
+        let (line_no, word) = self.status.take().ok_or(OutputError::NoResult)?;
+        if let Some(fault) = self.model_fault.take()
+            && word != "UNSATISFIABLE"
+        {
+            return Err(fault);
+        }
+        match word.as_str() {
+            "SATISFIABLE" => {
+                if !self.saw_v {
+                    return Err(OutputError::Mismatch("`s SATISFIABLE` with no `v` lines"));
+                }
+                if let Some(var) = self.inconsistent {
+                    return Err(OutputError::Inconsistent { var });
+                }
+                Ok(Claim::Sat(std::mem::take(&mut self.model)))
+            }
+            "UNSATISFIABLE" if self.saw_v => {
+                Err(OutputError::Mismatch("`s UNSATISFIABLE` with `v` lines"))
+            }
+            "UNSATISFIABLE" => Ok(Claim::Unsat),
+            "UNKNOWN" | "INDETERMINATE" => Ok(Claim::Unknown(word)),
+            other => Err(OutputError::UnknownResult {
+                line: line_no,
+                text: other.to_string(),
+            }),
+        }
     }
 }
 
@@ -447,6 +662,69 @@ mod tests {
             Err(OutputError::Inconsistent { var: 1 })
         ));
         assert!(parse_answer("s SATISFIABLE\n").is_err());
+    }
+
+    #[test]
+    fn streamed_in_any_chunks_reads_the_same() {
+        let text = "c hi\ns SATISFIABLE\nv 1 -2\nv 3 -4 0\nc bye\n";
+        for size in [1, 2, 3, 7, 100] {
+            let mut s = CompetitionStream::new(ModelBounds::all(4), 1 << 20);
+            for chunk in text.as_bytes().chunks(size) {
+                s.feed(chunk);
+            }
+            let (claim, kept, total) = s.finish();
+            assert_eq!(sat_lits(&claim.unwrap()), vec![1, -2, 3, -4]);
+            assert_eq!(
+                String::from_utf8(kept).unwrap(),
+                "c hi\ns SATISFIABLE\nc bye\n"
+            );
+            assert_eq!(total, text.len() as u64);
+        }
+        // No final newline, `v` alone, CRLF.
+        assert_eq!(
+            parse_competition_within("s SATISFIABLE\r\nv 1 0\r\nv", 1),
+            Ok(Claim::Sat(Model::from_lits([Lit::from_dimacs(1)])))
+        );
+    }
+
+    #[test]
+    fn a_model_far_larger_than_the_cap_is_read_whole() {
+        let n = 200_000u32;
+        let mut s = CompetitionStream::new(ModelBounds::all(n), 64);
+        s.feed(b"s SATISFIABLE\n");
+        let mut line = String::from("v");
+        for v in 1..=n {
+            line.push_str(&format!(
+                " {}",
+                if v % 2 == 0 { -(v as i64) } else { v as i64 }
+            ));
+        }
+        line.push_str(" 0\n");
+        for chunk in line.as_bytes().chunks(4096) {
+            s.feed(chunk);
+        }
+        let (claim, kept, _) = s.finish();
+        let Ok(Claim::Sat(model)) = claim else {
+            panic!("{claim:?}")
+        };
+        assert_eq!(model.len(), n as usize);
+        assert_eq!(kept, b"s SATISFIABLE\n");
+    }
+
+    #[test]
+    fn bounds_drop_values_of_variables_in_no_clause() {
+        let b = ModelBounds::for_formula(2_000_000_000, 2);
+        assert_eq!(b.keep, 2);
+        let mut s = CompetitionStream::new(b, 0);
+        s.feed(b"s SATISFIABLE\nv 1 -2 1999999999 0\n");
+        let Ok(Claim::Sat(m)) = s.finish().0 else {
+            panic!()
+        };
+        assert_eq!(m.len(), 2);
+        let mut s = CompetitionStream::new(b, 0);
+        s.feed(b"s SATISFIABLE\nv 1 -2 2000000001 0\n");
+        assert!(matches!(s.finish().0, Err(OutputError::OutOfRange { .. })));
+        assert_eq!(ModelBounds::for_formula(100, 90).keep, 100);
     }
 
     #[test]

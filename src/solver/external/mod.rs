@@ -27,8 +27,10 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, bail};
 
+use crate::cnf::ClauseSink;
 use crate::cnf::Cnf;
-use crate::cnf::dimacs::write_cnf;
+use crate::cnf::dimacs::DimacsWriter;
+use crate::solver::output::{ModelBounds, OutputFormat};
 
 use super::{DratFormat, Limits, Outcome, ProofStyle, Solver, SolverConfig, Status};
 use adapters::{ADAPTERS, Adapter, GENERIC, RATE};
@@ -280,7 +282,13 @@ impl Solver for ExternalSolver {
             Err(e) => return Outcome::error(format!("cannot create a temporary directory: {e}")),
         };
         let input = dir.path().join("input.cnf");
-        if let Err(e) = write_input(&input, cnf) {
+        // A header that claims far more variables than the clauses use (`p cnf 2000000000
+        // 2`) makes solvers allocate for all of them: kissat and cryptominisat refuse it,
+        // cadical and picosat run out of memory. They get the true maximum instead; the
+        // model is still checked against the original formula, and the row says so.
+        let bounds = ModelBounds::for_formula(cnf.num_vars(), cnf.max_var_used());
+        let vars = bounds.keep;
+        if let Err(e) = write_input(&input, cnf, vars) {
             return Outcome::error(format!("cannot write {}: {e}", input.display()));
         }
         let res = dir.path().join("result.txt");
@@ -300,6 +308,9 @@ impl Solver for ExternalSolver {
         spec.mem_limit_mb = limits.mem_limit_mb;
         spec.interrupt = limits.interrupt.as_deref();
         spec.tmp_dir = Some(dir.path());
+        if self.adapter.answer == OutputFormat::Competition {
+            spec.model = Some(ModelBounds::all(vars));
+        }
         let done = match run::run(&spec) {
             Ok(d) => d,
             Err(e) if limits.mem_limit_mb.is_some() && e.raw_os_error() == Some(libc::ENOMEM) => {
@@ -319,8 +330,7 @@ impl Solver for ExternalSolver {
             }
             _ => None,
         };
-        let mut outcome =
-            verdict::verdict_for(self.adapter, &done, result_file.as_deref(), cnf.num_vars());
+        let mut outcome = verdict::verdict_for(self.adapter, &done, result_file.as_deref(), vars);
         outcome.wall = done.wall;
         outcome.cpu = done.cpu;
         outcome.max_rss_kb = done.max_rss_kb;
@@ -329,12 +339,29 @@ impl Solver for ExternalSolver {
             // The shell's convention, so a CSV column shows a signal death distinctly.
             run::Exit::Signal(s) => Some(128 + s),
         };
+        if vars < cnf.num_vars() {
+            let note = format!(
+                "the header's {} variables were passed as {vars}, the highest variable the \
+                 clauses use",
+                cnf.num_vars()
+            );
+            outcome.error = Some(match outcome.error.take() {
+                Some(e) => format!("{e}; {note}"),
+                None => note,
+            });
+        }
+        verdict::score_late(&mut outcome, limits.timeout);
         outcome
     }
 }
 
-fn write_input(path: &Path, cnf: &Cnf) -> std::io::Result<()> {
+/// Writes `cnf` with `vars` in its header (at least the highest variable used).
+fn write_input(path: &Path, cnf: &Cnf, vars: u32) -> std::io::Result<()> {
     let file = std::fs::File::create(path)?;
-    let mut out = write_cnf(BufWriter::with_capacity(1 << 20, file), cnf, &[])?;
-    out.flush()
+    let out = BufWriter::with_capacity(1 << 20, file);
+    let mut w = DimacsWriter::new(out, &[], vars, cnf.num_clauses() as u64)?;
+    for c in cnf.clauses() {
+        w.add_clause(c);
+    }
+    w.finish()?.flush()
 }

@@ -38,6 +38,7 @@ use std::time::{Duration, Instant};
 
 use super::cgroup::{self, Group, Parents};
 use super::reap::{cpu_time, has_exited, limit_child, reap};
+use crate::solver::output::{Claim, CompetitionStream, ModelBounds, OutputError};
 
 /// The most of a child's stdout that bench keeps: 64 MiB. A model is about 8 bytes a
 /// variable, so this holds the model of a formula with ~8 million variables (a 64×64
@@ -83,6 +84,10 @@ pub struct Spec<'a> {
     /// The most processes (and threads) the run may have at once, where a control group
     /// can enforce it.
     pub pids_limit: Option<u64>,
+    /// Read stdout as the competition format while it arrives, the model straight into an
+    /// assignment within these bounds (see [`CompetitionStream`]): no model is too big to
+    /// keep, and `stdout_cap` then caps only the other lines.
+    pub model: Option<ModelBounds>,
 }
 
 impl<'a> Spec<'a> {
@@ -99,6 +104,7 @@ impl<'a> Spec<'a> {
             use_helper: true,
             tmp_dir: None,
             pids_limit: Some(DEFAULT_PIDS_LIMIT),
+            model: None,
         }
     }
 }
@@ -147,6 +153,9 @@ pub struct Finished {
     pub max_rss_kb: Option<u64>,
     /// Which limits the run ran into (what its control group counted).
     pub limits_hit: LimitsHit,
+    /// The answer read from stdout as it arrived, when [`Spec::model`] asked for it (then
+    /// `stdout` holds the other lines, without the `v` lines).
+    pub streamed: Option<Result<Claim, OutputError>>,
 }
 
 impl Finished {
@@ -160,7 +169,7 @@ impl Finished {
         max_rss_kb: Option<u64>,
         limits_hit: LimitsHit,
     ) -> Finished {
-        let (stdout, stdout_len, stdout_complete, stderr_tail) = output;
+        let (stdout, stdout_len, stdout_complete, stderr_tail, streamed) = output;
         let exit = if libc::WIFSIGNALED(status) {
             Exit::Signal(libc::WTERMSIG(status))
         } else {
@@ -177,6 +186,7 @@ impl Finished {
             cpu,
             max_rss_kb,
             limits_hit,
+            streamed,
         }
     }
 }
@@ -303,17 +313,31 @@ pub fn run(spec: &Spec) -> io::Result<Finished> {
     }
 }
 
-/// What was read of a run's output: (stdout, its full length, complete, stderr tail).
-type Drained = (Vec<u8>, u64, bool, Vec<u8>);
+/// What was read of a run's output: (stdout, its full length, complete, stderr tail, the
+/// answer read as it arrived).
+type Drained = (
+    Vec<u8>,
+    u64,
+    bool,
+    Vec<u8>,
+    Option<Result<Claim, OutputError>>,
+);
+
+/// What the stdout thread read: the kept text, the full length, the streamed answer.
+type StdoutRead = (Vec<u8>, u64, Option<Result<Claim, OutputError>>);
 
 /// The pipes and threads that drain a child's stdout and stderr.
 struct Drains {
-    out: mpsc::Receiver<(Vec<u8>, u64)>,
+    out: mpsc::Receiver<StdoutRead>,
     err: mpsc::Receiver<Vec<u8>>,
 }
 
 impl Drains {
-    fn start(child: &mut std::process::Child, cap: usize) -> io::Result<Drains> {
+    fn start(
+        child: &mut std::process::Child,
+        cap: usize,
+        model: Option<ModelBounds>,
+    ) -> io::Result<Drains> {
         let stdout = child
             .stdout
             .take()
@@ -326,7 +350,14 @@ impl Drains {
         thread::Builder::new()
             .name("child-stdout".into())
             .spawn(move || {
-                let _ = out_tx.send(read_capped(stdout, cap));
+                let read = match model {
+                    Some(bounds) => read_streamed(stdout, bounds, cap),
+                    None => {
+                        let (kept, total) = read_capped(stdout, cap);
+                        (kept, total, None)
+                    }
+                };
+                let _ = out_tx.send(read);
             })?;
         let (err_tx, err) = mpsc::channel();
         thread::Builder::new()
@@ -341,12 +372,12 @@ impl Drains {
     /// EOF once every process holding them is dead; do not wait past `drain` for one that
     /// escaped.
     fn finish(self, drain: Duration) -> Drained {
-        let (stdout, stdout_len, out_ok) = match self.out.recv_timeout(drain) {
-            Ok((buf, len)) => (buf, len, true),
-            Err(_) => (Vec::new(), 0, false),
+        let (stdout, stdout_len, out_ok, streamed) = match self.out.recv_timeout(drain) {
+            Ok((buf, len, streamed)) => (buf, len, true, streamed),
+            Err(_) => (Vec::new(), 0, false, None),
         };
         let stderr_tail = self.err.recv_timeout(drain).unwrap_or_default();
-        (stdout, stdout_len, out_ok, stderr_tail)
+        (stdout, stdout_len, out_ok, stderr_tail, streamed)
     }
 }
 
@@ -404,11 +435,11 @@ impl Watch {
     /// watched: `before_kill` runs, then the group is killed and the leader reaped.
     fn start(
         mut child: std::process::Child,
-        stdout_cap: usize,
+        spec: &Spec,
         before_kill: impl FnOnce(),
     ) -> io::Result<Watch> {
         let pid = child.id() as libc::pid_t;
-        let started = Drains::start(&mut child, stdout_cap).and_then(|drains| {
+        let started = Drains::start(&mut child, spec.stdout_cap, spec.model).and_then(|drains| {
             let (exit_tx, exit_rx) = mpsc::channel();
             thread::Builder::new()
                 .name("child-exit".into())
@@ -540,7 +571,7 @@ fn run_helper(spec: &Spec, helper: &Path, group: Option<&Group>) -> io::Result<F
     // If the run cannot be watched, the helper is told (its control pipe closes) before
     // it is killed.
     let mut control = Some(std::fs::File::from(control_write));
-    let watch = Watch::start(spawned?, spec.stdout_cap, || drop(control.take()))?;
+    let watch = Watch::start(spawned?, spec, || drop(control.take()))?;
     let Some(mut control) = control else {
         unreachable!("the control pipe is closed only when watching fails");
     };
@@ -616,7 +647,7 @@ fn run_direct(spec: &Spec) -> io::Result<Finished> {
         command.pre_exec(move || limit_child(mem_bytes));
     }
     let start = Instant::now();
-    let watch = Watch::start(command.spawn()?, spec.stdout_cap, || {})?;
+    let watch = Watch::start(command.spawn()?, spec, || {})?;
     let (pid, exit_rx) = (watch.pid, &watch.exit_rx);
     let (stopped, exited_at) = wait_for(spec, start, exit_rx);
     if stopped.is_some() {
@@ -798,6 +829,27 @@ fn pipe() -> io::Result<(OwnedFd, OwnedFd)> {
         use std::os::fd::FromRawFd;
         Ok((OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])))
     }
+}
+
+/// Reads `r` to its end as the competition format ([`CompetitionStream`]): returns the
+/// other lines' first `cap` bytes, the total length and the answer.
+fn read_streamed(
+    mut r: impl Read,
+    bounds: ModelBounds,
+    cap: usize,
+) -> (Vec<u8>, u64, Option<Result<Claim, OutputError>>) {
+    let mut stream = CompetitionStream::new(bounds, cap);
+    let mut chunk = vec![0u8; 64 << 10];
+    loop {
+        match r.read(&mut chunk) {
+            Ok(0) => break,
+            Ok(n) => stream.feed(&chunk[..n]),
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(_) => break,
+        }
+    }
+    let (claim, kept, total) = stream.finish();
+    (kept, total, Some(claim))
 }
 
 /// Reads `r` to its end, keeping the first `cap` bytes; returns them and the total length.

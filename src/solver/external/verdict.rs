@@ -6,6 +6,9 @@
 //! 1. A run bench stopped is TIMEOUT (or UNKNOWN when interrupted), whatever it printed:
 //!    the output of a process killed mid-write cannot be trusted.
 //! 2. A stdout longer than the cap, or one left unread, is an ERROR: the answer may be cut.
+//!    A competition-format answer is read as it arrives instead (the model straight into
+//!    an assignment, see `output::CompetitionStream`): the cap bounds only the other lines
+//!    kept for messages, and a model of any size is read whole.
 //! 3. A SAT or UNSAT answer stands only with the exit code that goes with it and no
 //!    signal; otherwise the solver contradicted itself (ERROR).
 //! 4. No answer, or UNKNOWN, with the solver's out-of-memory text is MEMOUT.
@@ -82,6 +85,27 @@ pub fn verdict_for(
     outcome
 }
 
+/// An answer that came after the timeout is scored as a timeout, as competitions do, and
+/// the outcome says it answered late (the model is dropped: a late answer is not checked).
+pub fn score_late(outcome: &mut Outcome, timeout: Option<std::time::Duration>) {
+    let Some(limit) = timeout else { return };
+    if !outcome.status.is_solved() || outcome.wall <= limit {
+        return;
+    }
+    let note = format!(
+        "answered {} at {:.3} s, after the {:.3} s timeout: scored as a timeout",
+        outcome.status,
+        outcome.wall.as_secs_f64(),
+        limit.as_secs_f64()
+    );
+    outcome.status = Status::Timeout;
+    outcome.model = None;
+    outcome.error = Some(match outcome.error.take() {
+        Some(e) => format!("{note}; {e}"),
+        None => note,
+    });
+}
+
 /// The answer by the rules above, from the output and the exit.
 fn by_output(
     adapter: &Adapter,
@@ -99,7 +123,8 @@ fn by_output(
         }
         None => {}
     }
-    if done.stdout_overflowed() {
+    // An answer read as it arrived saw every byte: the cap cut only the kept text.
+    if done.streamed.is_none() && done.stdout_overflowed() {
         let reason = format!(
             "stdout overflowed: {} bytes, more than the {} bytes bench keeps, so the answer may be cut",
             done.stdout_len,
@@ -115,10 +140,11 @@ fn by_output(
     }
 
     let stdout = String::from_utf8_lossy(&done.stdout);
-    let parsed = match adapter.answer {
-        OutputFormat::Competition => parse_competition_within(&stdout, num_vars),
-        OutputFormat::Zchaff => parse_zchaff_within(&stdout, num_vars),
-        OutputFormat::Minisat => parse_minisat_within(
+    let parsed = match (adapter.answer, &done.streamed) {
+        (_, Some(streamed)) => streamed.clone(),
+        (OutputFormat::Competition, None) => parse_competition_within(&stdout, num_vars),
+        (OutputFormat::Zchaff, None) => parse_zchaff_within(&stdout, num_vars),
+        (OutputFormat::Minisat, None) => parse_minisat_within(
             &String::from_utf8_lossy(result_file.unwrap_or_default()),
             num_vars,
         ),
@@ -267,7 +293,24 @@ mod tests {
             cpu: None,
             max_rss_kb: None,
             limits_hit: Default::default(),
+            streamed: None,
         }
+    }
+
+    #[test]
+    fn a_late_answer_is_a_timeout_that_says_so() {
+        let mut o = Outcome::new(Status::Unsat);
+        o.wall = Duration::from_millis(10_350);
+        score_late(&mut o, Some(Duration::from_secs(10)));
+        assert_eq!(o.status, Status::Timeout);
+        assert_eq!(
+            o.error.as_deref(),
+            Some("answered UNSAT at 10.350 s, after the 10.000 s timeout: scored as a timeout")
+        );
+        let mut o = Outcome::new(Status::Sat);
+        o.wall = Duration::from_millis(9_990);
+        score_late(&mut o, Some(Duration::from_secs(10)));
+        assert_eq!(o.status, Status::Sat);
     }
 
     #[test]
