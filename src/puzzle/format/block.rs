@@ -7,6 +7,10 @@
 //!   another, so that a file of sudokus written without blank lines still reads with
 //!   `--kind sudoku`.
 //!
+//! - a block of one row of n² cells (2·n² for a pair) is a whole puzzle written on one line:
+//!   `0 0 3 0 … 12` as public solver repositories store a 16×16 or 25×25 (a board needs
+//!   at least two rows, so no other reading is lost).
+//!
 //! Rows may be readable with more than one width (a grid row `10 11 12 13` is 4 integers or
 //! 8 symbols): the side chosen is the one that most rows fit among those the row count
 //! allows, the larger on a tie. A row that does not fit it is the error, at its own line.
@@ -36,6 +40,16 @@ pub(super) fn read_block<R: Row>(
 ) {
     let Some(first) = rows.first() else { return };
     let count = rows.len();
+    if count == 1
+        && let Some((side, boards)) = one_row_shape(first, kind)
+    {
+        sink(Parsed::puzzle(
+            first.line(),
+            1,
+            decode_one_row(first, side, boards, kind),
+        ));
+        return;
+    }
     let mut fitting: BTreeMap<usize, usize> = BTreeMap::new();
     for row in rows {
         let [a, b] = row.widths();
@@ -74,6 +88,50 @@ pub(super) fn read_block<R: Row>(
             decode_puzzle(chunk, side, kind),
         ));
     }
+}
+
+/// The side and board count of a puzzle written as one row, if the row's width is n² (one
+/// board) or 2·n² (a pair) and the kind allows it.
+fn one_row_shape<R: Row>(row: &R, kind: Option<Kind>) -> Option<(usize, usize)> {
+    row.widths().into_iter().flatten().find_map(|w| {
+        let one = crate::puzzle::exact_sqrt(w)
+            .filter(|&n| n >= 2 && kind.is_none_or(|k| k.boards() == 1))
+            .map(|n| (n, 1));
+        let two = (w % 2 == 0)
+            .then(|| crate::puzzle::exact_sqrt(w / 2))
+            .flatten()
+            .filter(|&n| n >= 2 && kind.is_none_or(|k| k.boards() == 2))
+            .map(|n| (n, 2));
+        one.or(two).filter(|&(n, _)| n <= MAX_SIDE)
+    })
+}
+
+/// The puzzle of one row of `boards`·`side`² cells.
+fn decode_one_row<R: Row>(
+    row: &R,
+    side: usize,
+    boards: usize,
+    kind: Option<Kind>,
+) -> Result<crate::puzzle::Puzzle, Failure> {
+    let width = boards * side * side;
+    let mut cells = Vec::with_capacity(width);
+    row.decode(width, &mut cells)
+        .map_err(|message| Failure::shape(row.line(), message))?;
+    if let Some(i) = cells.iter().position(|&v| v as usize > side) {
+        return Err(Failure::shape(
+            row.line(),
+            format!(
+                "value {} at position {} is larger than the side {side}",
+                cells[i],
+                i + 1
+            ),
+        ));
+    }
+    let grids = cells
+        .chunks(side * side)
+        .filter_map(|c| Grid::from_cells(side, c.to_vec()))
+        .collect();
+    assemble(grids, kind, row.line())
 }
 
 /// The puzzle of `rows`: one or two boards of side `side`, row by row.

@@ -3,6 +3,9 @@
 //!
 //! - Puzzles are separated by blank lines; `#` comment lines are skipped; spaces around a
 //!   field are allowed. How a block's row count is read (and forced kinds) is in `block.rs`.
+//! - A line of whitespace only (not empty) between two boards of the same side joins them
+//!   into a pair, unless `--kind` asks for one-board puzzles: public pair collections
+//!   separate a pair's two boards so (and its puzzles by empty lines).
 //! - As found in the wild: a row may end in a comma (one collection writes every row so);
 //!   a block may open with a line holding only the box size k (the seed's problem passes
 //!   k first), which must then agree with the side (n = k²).
@@ -20,8 +23,11 @@ pub(super) fn read(text: &str, kind: Option<Kind>, sink: &mut dyn FnMut(Parsed))
     let mut rows: Vec<CsvRow<'_>> = Vec::new();
     // The box size on a line of its own before the block's rows, and its line.
     let mut box_line: Option<(usize, usize)> = None;
-    for (no, line) in numbered_lines(text) {
-        let line = line.trim();
+    for (no, raw) in numbered_lines(text) {
+        let line = raw.trim();
+        if line.is_empty() && !raw.is_empty() && joins_a_pair(&rows, kind) {
+            continue;
+        }
         if line.is_empty() {
             read_block_of_box(&rows, box_line.take(), kind, sink);
             rows.clear();
@@ -33,6 +39,17 @@ pub(super) fn read(text: &str, kind: Option<Kind>, sink: &mut dyn FnMut(Parsed))
         }
     }
     read_block_of_box(&rows, box_line, kind, sink);
+}
+
+/// True when `rows` are one whole board (as many rows as cells in a row), so that a
+/// whitespace-only line after them separates the two boards of a pair.
+fn joins_a_pair(rows: &[CsvRow<'_>], kind: Option<Kind>) -> bool {
+    use super::block::Row as _;
+    kind.is_none_or(|k| k == Kind::Pair)
+        && rows
+            .first()
+            .and_then(|r| r.widths()[0])
+            .is_some_and(|n| n == rows.len())
 }
 
 /// A line holding one number and no comma (a row has at least two cells): the box size.
