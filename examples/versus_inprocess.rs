@@ -10,8 +10,9 @@
 //! (the order rotating from chunk to chunk), so that a change in the machine's load falls
 //! on all of them alike. The time counted is the CPU time of this thread (solving,
 //! building the assumptions, decoding and checking); loading the rules, once, is shown
-//! apart. Prints a Markdown table: puzzles per second per set, encoding and solver, and
-//! native's ratio to each other solver under that solver's best encoding.
+//! apart. Prints a Markdown table: puzzles per second per set, encoding and solver, with
+//! the conflicts, decisions and propagations per puzzle the solver reports ("-" where it
+//! does not), and native's ratio to each other solver under that solver's best encoding.
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -59,8 +60,10 @@ fn main() -> anyhow::Result<()> {
         timeout: Some(Duration::from_secs(60)),
         ..Limits::default()
     };
-    println!("| set | puzzles | encoding | solver | puzzles/s | load ms |");
-    println!("|---|---:|---|---|---:|---:|");
+    println!(
+        "| set | puzzles | encoding | solver | puzzles/s | load ms | conflicts | decisions | propagations |"
+    );
+    println!("|---|---:|---|---|---:|---:|---:|---:|---:|");
     let mut best: BTreeMap<(String, String), f64> = BTreeMap::new();
     for path in &corpora {
         let set = path
@@ -74,7 +77,7 @@ fn main() -> anyhow::Result<()> {
             .map(|e| e.map(|e| e.puzzle))
             .collect::<Result<_, _>>()?;
         let first = puzzles.first().context("an empty corpus")?;
-        // (solver, encoding) -> session, load time, CPU time spent, puzzles done.
+        // (solver, encoding) -> session, load time, CPU time spent, the solver's counts.
         let mut combos = Vec::new();
         for s in &solvers {
             for &encoding in &encodings {
@@ -91,13 +94,14 @@ fn main() -> anyhow::Result<()> {
                     loaded,
                     start.elapsed(),
                     Duration::ZERO,
+                    BTreeMap::<String, u64>::new(),
                 ));
             }
         }
         for (c, chunk) in puzzles.chunks(CHUNK).enumerate() {
             let k = combos.len();
             for i in 0..k {
-                let (name, encoding, loaded, _, spent) = &mut combos[(c + i) % k];
+                let (name, encoding, loaded, _, spent, counts) = &mut combos[(c + i) % k];
                 let t0 = cpu();
                 for p in chunk {
                     let assumptions = givens(p);
@@ -111,6 +115,9 @@ fn main() -> anyhow::Result<()> {
                         }
                         s => bail!("{name} ({encoding}) on {set}: {s}, not SAT"),
                     }
+                    for (key, n) in &out.stats {
+                        *counts.entry(key.clone()).or_default() += n;
+                    }
                     if !loaded.session.usable() {
                         bail!("{name} ({encoding}): the session became unusable");
                     }
@@ -118,12 +125,20 @@ fn main() -> anyhow::Result<()> {
                 *spent += cpu().saturating_sub(t0);
             }
         }
-        for (name, encoding, _, load_time, spent) in &combos {
+        for (name, encoding, _, load_time, spent, counts) in &combos {
             let rate = puzzles.len() as f64 / spent.as_secs_f64().max(1e-9);
+            let per = |key: &str| {
+                counts.get(key).map_or("-".to_string(), |&n| {
+                    format!("{:.1}", n as f64 / puzzles.len() as f64)
+                })
+            };
             println!(
-                "| {set} | {} | {encoding} | {name} | {rate:.0} | {:.1} |",
+                "| {set} | {} | {encoding} | {name} | {rate:.0} | {:.1} | {} | {} | {} |",
                 puzzles.len(),
-                load_time.as_secs_f64() * 1e3
+                load_time.as_secs_f64() * 1e3,
+                per("conflicts"),
+                per("decisions"),
+                per("propagations"),
             );
             let b = best.entry((set.clone(), name.clone())).or_insert(0.0);
             *b = b.max(rate);
