@@ -223,6 +223,7 @@ pub(super) fn run(args: RunArgs, matches: Typed<'_>) -> anyhow::Result<i32> {
         )),
         None => e,
     })?;
+    draw_report(&summary)?;
     let wrong = score::wrong_lines(&summary.rows);
     for w in &wrong {
         println!("{w}");
@@ -267,4 +268,27 @@ pub(super) fn run(args: RunArgs, matches: Typed<'_>) -> anyhow::Result<i32> {
     } else {
         0
     })
+}
+
+/// The report of a finished run (charts, summary.md/json, index.html): a view of the rows.
+/// If it fails, the results stay, and a plain summary stands in for it.
+fn draw_report(summary: &crate::run::RunSummary) -> anyhow::Result<()> {
+    let opts = crate::report::ReportOptions {
+        notes: summary.notes.clone(),
+        ..crate::report::ReportOptions::default()
+    };
+    if let Err(e) = crate::report::write_report(&summary.rows, &summary.out_dir, &opts) {
+        eprintln!("bench: the report could not be drawn ({e:#}); writing the plain summary");
+        let scores = score::scores(&summary.rows, Scoring::default());
+        std::fs::write(
+            summary.out_dir.join("summary.md"),
+            crate::report::summary::plain_markdown(
+                &summary.rows,
+                &scores,
+                TimeBasis::default(),
+                &summary.skipped,
+            ),
+        )?;
+    }
+    Ok(())
 }

@@ -37,7 +37,6 @@ use crate::encode::{Amo, EncodeOptions, Encoding, encode};
 use crate::judge::{self, Verdict};
 use crate::puzzle::Puzzle;
 use crate::puzzle::format::ReadOptions;
-use crate::report::{ReportOptions, score, write_report};
 use crate::results::{self, Check, ResultsWriter, Row};
 use crate::solver::{DratFormat, Limits, Solver, SolverConfig, Status, by_name};
 use corpus::{Corpus, Instance, Source};
@@ -137,6 +136,8 @@ pub struct RunSummary {
     pub rows: Vec<Row>,
     /// Inputs left out.
     pub skipped: Vec<String>,
+    /// What the summary notes: inputs left out, inputs run under another name.
+    pub notes: Vec<String>,
     /// Ctrl-C stopped the run early.
     pub interrupted: bool,
 }
@@ -328,28 +329,118 @@ fn default_out_dir(corpora: &[PathBuf]) -> PathBuf {
     dir
 }
 
-/// Runs the benchmark. `interrupt` is set by Ctrl-C: running solvers are stopped, their
-/// runs are not recorded (a resume redoes them), and the summary covers what finished.
+/// Runs the benchmark: the plan made ready ([`prepare`]), its runs executed in parallel
+/// ([`execute`]), the results finished ([`finish`]). `interrupt` is set by Ctrl-C: running
+/// solvers are stopped, their runs are not recorded (a resume redoes them), and the
+/// summary covers what finished. The report is the command's to draw.
 pub fn run(opts: &RunOptions, interrupt: Arc<AtomicBool>) -> anyhow::Result<RunSummary> {
+    let prepared = prepare(opts)?;
+    let executed = execute(opts, &prepared, &interrupt)?;
+    finish(prepared, executed, interrupt.load(Ordering::Relaxed))
+}
+
+/// A run ready to execute: its solvers, instances, output folder (locked), the rows an
+/// earlier run of it left, the formulas and tasks still to do, and its run.json.
+struct Prepared {
+    solvers: Vec<Box<dyn Solver>>,
+    instances: Vec<Instance>,
+    /// Inputs left out, and inputs run under another name: the summary's notes.
+    skipped: Vec<String>,
+    duplicates: Vec<String>,
+    out_dir: PathBuf,
+    csv_path: PathBuf,
+    /// Rows of a resumed run.
+    earlier: Vec<Row>,
+    units: Vec<Unit>,
+    tasks: Vec<Task>,
+    record: record::Record,
+    _lock: lock::FolderLock,
+}
+
+/// Makes the plan ready: solvers found, corpus read and held to the expected fingerprint,
+/// the output folder taken, what is done already subtracted, run.json written.
+fn prepare(opts: &RunOptions) -> anyhow::Result<Prepared> {
     let solvers: Vec<Box<dyn Solver>> = opts
         .solvers
         .iter()
         .map(|name| by_name(name, &opts.config))
         .collect::<anyhow::Result<_>>()?;
-    let Corpus {
-        instances,
-        mut skipped,
-        notes,
-        duplicates,
-    } = corpus::load(&opts.cwd, &opts.corpora, &opts.read, opts.strict)?;
-    for s in &skipped {
+    let (corpus, fingerprint) = load_corpus(opts)?;
+    let containment = announce_containment(&solvers);
+    let out_dir = out_dir(opts)?;
+    std::fs::create_dir_all(&out_dir).with_context(|| format!("creating {}", out_dir.display()))?;
+    let lock = lock::lock(&out_dir)?;
+    let csv_path = out_dir.join("results.csv");
+    let earlier = earlier_rows(opts, &csv_path, &corpus.instances)?;
+    let units = units(opts, &corpus.instances);
+    let (tasks, planned) = tasks(opts, &units, &corpus.instances, &solvers, &earlier);
+    let (start, _) = meta::utc_stamps(SystemTime::now());
+    let record = record::Record {
+        version: record::VERSION,
+        kind: record::RecordKind::Run,
+        plan: opts.plan.clone(),
+        cwd: opts.cwd.clone(),
+        fingerprint,
+        bench_version: env!("CARGO_PKG_VERSION").to_string(),
+        command_line: opts.command_line.clone(),
+        created: start.clone(),
+        shard: opts.shard,
+        layout: None,
+        execution: Some(record::Execution {
+            solvers: solvers
+                .iter()
+                .map(|s| meta::SolverMeta {
+                    name: s.name().to_string(),
+                    version: s.version(),
+                    path: s.path().map(|p| p.display().to_string()),
+                })
+                .collect(),
+            machine: meta::Machine::current(),
+            start,
+            end: None,
+            planned_runs: planned,
+            skipped_inputs: corpus.skipped.len(),
+            duplicate_inputs: corpus.duplicates.len(),
+            interrupted: false,
+            containment: containment.kind().to_string(),
+            containment_detail: containment.describe(),
+        }),
+    };
+    record::write(&out_dir, &record)?;
+    eprintln!(
+        "bench: {} instances, {} runs to do ({} already done), {} jobs, results in {}",
+        corpus.instances.len(),
+        tasks.len(),
+        planned - tasks.len(),
+        opts.jobs,
+        out_dir.display()
+    );
+    Ok(Prepared {
+        solvers,
+        instances: corpus.instances,
+        skipped: corpus.skipped,
+        duplicates: corpus.duplicates,
+        out_dir,
+        csv_path,
+        earlier,
+        units,
+        tasks,
+        record,
+        _lock: lock,
+    })
+}
+
+/// The corpus of the plan (this shard's part of it), said on stderr, and the plan's
+/// fingerprint, which must be the one expected (a study's, a resumed shard's).
+fn load_corpus(opts: &RunOptions) -> anyhow::Result<(Corpus, String)> {
+    let mut corpus = corpus::load(&opts.cwd, &opts.corpora, &opts.read, opts.strict)?;
+    for s in &corpus.skipped {
         eprintln!("bench: skipped {s}");
     }
-    for n in notes.iter().chain(&duplicates) {
+    for n in corpus.notes.iter().chain(&corpus.duplicates) {
         eprintln!("bench: {n}");
     }
-    // Checks before any run: the plan the one expected.
-    let fingerprint = plan::fingerprint(&opts.plan, &instances);
+    let fingerprint = plan::fingerprint(&opts.plan, &corpus.instances);
     if let Some(expected) = opts.expected_fingerprint.as_ref()
         && *expected != fingerprint
     {
@@ -358,10 +449,21 @@ pub fn run(opts: &RunOptions, interrupt: Arc<AtomicBool>) -> anyhow::Result<RunS
              resumed has {expected} (the corpus contents or the options differ)"
         );
     }
-    let instances = match opts.shard {
-        Some(s) => shard::select(instances, opts.encodings.len(), s),
-        None => instances,
-    };
+    if let Some(s) = opts.shard {
+        corpus.instances = shard::select(
+            std::mem::take(&mut corpus.instances),
+            opts.encodings.len(),
+            s,
+        );
+    }
+    Ok((corpus, fingerprint))
+}
+
+/// How solver processes will be contained (said when any solver is one), after clearing
+/// what a killed bench left.
+fn announce_containment(
+    solvers: &[Box<dyn Solver>],
+) -> &'static crate::solver::external::run::Containment {
     let containment = crate::solver::external::run::containment();
     // Only solver processes are contained: a run of in-process solvers alone has nothing
     // to say about it (run.json still records what the machine offers).
@@ -375,8 +477,13 @@ pub fn run(opts: &RunOptions, interrupt: Arc<AtomicBool>) -> anyhow::Result<RunS
              left by a bench that was killed"
         );
     }
+    containment
+}
 
-    let out_dir = match (&opts.resume, &opts.out) {
+/// The output folder: the resumed one, `--out` (which must not hold results yet), or a
+/// new one under `reports/`.
+fn out_dir(opts: &RunOptions) -> anyhow::Result<PathBuf> {
+    Ok(match (&opts.resume, &opts.out) {
         (Some(dir), _) => dir.clone(),
         (None, Some(dir)) => {
             if dir.join("results.csv").exists() {
@@ -388,17 +495,21 @@ pub fn run(opts: &RunOptions, interrupt: Arc<AtomicBool>) -> anyhow::Result<RunS
             dir.clone()
         }
         (None, None) => default_out_dir(&opts.corpora),
-    };
-    std::fs::create_dir_all(&out_dir).with_context(|| format!("creating {}", out_dir.display()))?;
-    let _lock = lock::lock(&out_dir)?;
-    let csv_path = out_dir.join("results.csv");
-    let mut rows = if opts.resume.is_some() && csv_path.exists() {
-        results::read_rows(&csv_path, true)?
-    } else {
-        Vec::new()
-    };
-    // Rows of a CSV written before bench recorded hashes: known by their id in this plan,
-    // and the file rewritten with the hash column, so that new rows match its header.
+    })
+}
+
+/// The rows a resumed run already has. Rows of a CSV written before bench recorded
+/// hashes are known by their id in this plan, and the file is rewritten with the hash
+/// column, so that new rows match its header.
+fn earlier_rows(
+    opts: &RunOptions,
+    csv_path: &Path,
+    instances: &[Instance],
+) -> anyhow::Result<Vec<Row>> {
+    if opts.resume.is_none() || !csv_path.exists() {
+        return Ok(Vec::new());
+    }
+    let mut rows = results::read_rows(csv_path, true)?;
     if rows.iter().any(|r| r.hash.is_empty()) {
         let by_id: HashMap<&str, &str> = instances
             .iter()
@@ -409,11 +520,13 @@ pub fn run(opts: &RunOptions, interrupt: Arc<AtomicBool>) -> anyhow::Result<RunS
                 r.hash = hash.into();
             }
         }
-        rewrite_rows(&csv_path, &rows)?;
+        rewrite_rows(csv_path, &rows)?;
     }
-    let done: HashSet<_> = rows.iter().map(Row::key).collect();
+    Ok(rows)
+}
 
-    // The plan.
+/// Every formula of the plan: each puzzle under each encoding, each DIMACS file once.
+fn units(opts: &RunOptions, instances: &[Instance]) -> Vec<Unit> {
     let mut units = Vec::new();
     for (i, inst) in instances.iter().enumerate() {
         let encodings: Vec<Option<EncodeOptions>> = match inst.source {
@@ -438,15 +551,28 @@ pub fn run(opts: &RunOptions, interrupt: Arc<AtomicBool>) -> anyhow::Result<RunS
             });
         }
     }
+    units
+}
+
+/// The runs still to do (those `earlier` lacks), solvers rotated from one formula to the
+/// next; and how many runs the plan has in all.
+fn tasks(
+    opts: &RunOptions,
+    units: &[Unit],
+    instances: &[Instance],
+    solvers: &[Box<dyn Solver>],
+    earlier: &[Row],
+) -> (Vec<Task>, usize) {
+    let done: HashSet<_> = earlier.iter().map(Row::key).collect();
     let mut tasks = Vec::new();
     let mut planned = 0;
     for (u, unit) in units.iter().enumerate() {
         let hash = &instances[unit.instance].hash;
+        let encoding = unit.encoding_name();
         for run in 1..=opts.repeat {
             for k in 0..solvers.len() {
                 let solver = (u + k) % solvers.len();
                 planned += 1;
-                let encoding = unit.encoding_name();
                 let key = (
                     hash.as_str(),
                     encoding.as_str(),
@@ -464,58 +590,78 @@ pub fn run(opts: &RunOptions, interrupt: Arc<AtomicBool>) -> anyhow::Result<RunS
             }
         }
     }
+    (tasks, planned)
+}
 
-    let (start, _) = meta::utc_stamps(SystemTime::now());
-    let mut record = record::Record {
-        version: record::VERSION,
-        kind: record::RecordKind::Run,
-        plan: opts.plan.clone(),
-        cwd: opts.cwd.clone(),
-        fingerprint,
-        bench_version: env!("CARGO_PKG_VERSION").to_string(),
-        command_line: opts.command_line.clone(),
-        created: start.clone(),
-        shard: opts.shard,
-        layout: None,
-        execution: Some(record::Execution {
-            solvers: solvers
-                .iter()
-                .map(|s| meta::SolverMeta {
-                    name: s.name().to_string(),
-                    version: s.version(),
-                    path: s.path().map(|p| p.display().to_string()),
-                })
-                .collect(),
-            machine: meta::Machine::current(),
-            start,
-            end: None,
-            planned_runs: planned,
-            skipped_inputs: skipped.len(),
-            duplicate_inputs: duplicates.len(),
-            interrupted: false,
-            containment: containment.kind().to_string(),
-            containment_detail: containment.describe(),
-        }),
+/// What executing the tasks gave: the new rows, and the inputs that could not be built.
+struct Executed {
+    rows: Vec<Row>,
+    failures: BTreeMap<usize, String>,
+}
+
+/// Where each finished run goes: appended to results.csv at once (the one writer), its
+/// grids to `solutions/`, counted in the progress line, kept for the summary.
+struct Sink<'a> {
+    writer: Mutex<ResultsWriter>,
+    solution_files: Option<solutions::SolutionFiles>,
+    rows: Mutex<Vec<Row>>,
+    progress: &'a progress::Progress,
+    write_error: Mutex<Option<std::io::Error>>,
+}
+
+impl Sink<'_> {
+    /// Takes one row; false when it could not be written (a full disk: stop taking runs).
+    fn take(&self, instance: &Instance, row: Row, grids: Option<&Puzzle>) -> bool {
+        if let Some(files) = &self.solution_files
+            && row.run == 1
+            && let Err(e) = files.record(
+                instance,
+                &row.solver,
+                &row.encoding,
+                row.status.as_str(),
+                grids,
+            )
+        {
+            eprintln!("bench: writing the solution of {}: {e}", row.instance);
+        }
+        if let Err(e) = lock_any(&self.writer).write(&row) {
+            *lock_any(&self.write_error) = Some(e);
+            return false;
+        }
+        self.progress.record(&row);
+        lock_any(&self.rows).push(row);
+        true
+    }
+
+    fn failed(&self) -> bool {
+        lock_any(&self.write_error).is_some()
+    }
+}
+
+/// A mutex's guard, poisoned or not (a panicking worker must not lose the others' rows).
+fn lock_any<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+/// Executes the tasks on `opts.jobs` workers that take them in plan order; every finished
+/// run is written at once.
+fn execute(
+    opts: &RunOptions,
+    prepared: &Prepared,
+    interrupt: &Arc<AtomicBool>,
+) -> anyhow::Result<Executed> {
+    let progress = progress::Progress::new(prepared.tasks.len());
+    let sink = Sink {
+        writer: Mutex::new(ResultsWriter::append(&prepared.csv_path)?),
+        solution_files: opts
+            .solutions
+            .then(|| solutions::SolutionFiles::new(&prepared.out_dir, opts.read.alphabet)),
+        rows: Mutex::new(Vec::new()),
+        progress: &progress,
+        write_error: Mutex::new(None),
     };
-    record::write(&out_dir, &record)?;
-    eprintln!(
-        "bench: {} instances, {} runs to do ({} already done), {} jobs, results in {}",
-        instances.len(),
-        tasks.len(),
-        planned - tasks.len(),
-        opts.jobs,
-        out_dir.display()
-    );
-
-    let writer = Mutex::new(ResultsWriter::append(&csv_path)?);
-    let solution_files = opts
-        .solutions
-        .then(|| solutions::SolutionFiles::new(&out_dir, opts.read.alphabet));
-    let new_rows: Mutex<Vec<Row>> = Mutex::new(Vec::new());
     let failures: Mutex<BTreeMap<usize, String>> = Mutex::new(BTreeMap::new());
-    let write_error: Mutex<Option<std::io::Error>> = Mutex::new(None);
     let next = AtomicUsize::new(0);
-    let progress = progress::Progress::new(tasks.len());
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(opts.jobs)
         .build()?;
@@ -523,162 +669,157 @@ pub fn run(opts: &RunOptions, interrupt: Arc<AtomicBool>) -> anyhow::Result<RunS
         for _ in 0..opts.jobs {
             scope.spawn(|_| {
                 let mut sessions = incremental::Sessions::default();
-                loop {
-                    if interrupt.load(Ordering::Relaxed)
-                        || write_error.lock().map_or(true, |e| e.is_some())
-                    {
+                while !interrupt.load(Ordering::Relaxed) && !sink.failed() {
+                    let Some(task) = prepared.tasks.get(next.fetch_add(1, Ordering::Relaxed))
+                    else {
                         break;
-                    }
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(task) = tasks.get(i) else { break };
-                    let unit = &units[task.unit];
-                    let instance = &instances[unit.instance];
-                    let solver = solvers[task.solver].as_ref();
-                    let ran = incremental::run_one(
-                        &mut sessions,
-                        opts,
-                        instance,
-                        unit.encoding,
-                        task.solver,
-                        solver,
-                        task.run,
-                        &interrupt,
-                    );
-                    let row = match ran {
-                        incremental::Ran::Done(row) => {
-                            unit.release();
-                            row
-                        }
-                        incremental::Ran::NotHere => {
-                            let read = ReadLimits {
-                                budget: machine_budget(opts.mem_limit_mb),
-                                interrupt: Some(&interrupt),
-                                deadline: None,
-                            };
-                            let built = match unit.get(instance, &read) {
-                                Ok(b) => b,
-                                Err(BuildError::TooBig {
-                                    reason,
-                                    vars,
-                                    clauses,
-                                }) => {
-                                    unit.release();
-                                    let row = refused_row(
-                                        opts,
-                                        instance,
-                                        unit,
-                                        solver.name(),
-                                        task.run,
-                                        (vars, clauses, reason),
-                                    );
-                                    if let Err(e) =
-                                        writer.lock().unwrap_or_else(|p| p.into_inner()).write(&row)
-                                    {
-                                        *write_error.lock().unwrap_or_else(|p| p.into_inner()) =
-                                            Some(e);
-                                        break;
-                                    }
-                                    progress.record(&row);
-                                    new_rows.lock().unwrap_or_else(|p| p.into_inner()).push(row);
-                                    continue;
-                                }
-                                Err(e) => {
-                                    let e = e.message();
-                                    failures
-                                        .lock()
-                                        .unwrap_or_else(|p| p.into_inner())
-                                        .entry(task.unit)
-                                        .or_insert(e);
-                                    unit.release();
-                                    progress.skip();
-                                    continue;
-                                }
-                            };
-                            let row =
-                                run_one(opts, instance, unit, &built, solver, task.run, &interrupt);
-                            drop(built);
-                            unit.release();
-                            row
-                        }
                     };
-                    let Some((row, grids)) = row else { continue };
-                    if let Some(files) = &solution_files
-                        && row.run == 1
-                        && let Err(e) = files.record(
-                            instance,
-                            &row.solver,
-                            &row.encoding,
-                            row.status.as_str(),
-                            grids.as_ref(),
-                        )
-                    {
-                        eprintln!("bench: writing the solution of {}: {e}", row.instance);
+                    let instance = &prepared.instances[prepared.units[task.unit].instance];
+                    match attempt(opts, prepared, task, &mut sessions, interrupt) {
+                        Attempt::Row(row, grids) => {
+                            if !sink.take(instance, row, grids.as_ref()) {
+                                break;
+                            }
+                        }
+                        Attempt::Unbuildable(why) => {
+                            lock_any(&failures).entry(task.unit).or_insert(why);
+                            progress.skip();
+                        }
+                        Attempt::Interrupted => {}
                     }
-                    if let Err(e) = writer.lock().unwrap_or_else(|p| p.into_inner()).write(&row) {
-                        // A full disk: stop taking runs; every row written so far stays.
-                        *write_error.lock().unwrap_or_else(|p| p.into_inner()) = Some(e);
-                        break;
-                    }
-                    progress.record(&row);
-                    new_rows.lock().unwrap_or_else(|p| p.into_inner()).push(row);
                 }
             });
         }
     });
     progress.finish();
-    drop(writer);
-    if let Some(e) = write_error.into_inner().unwrap_or_else(|p| p.into_inner()) {
-        return Err(anyhow::Error::from(e).context(format!(
-            "writing {} (every row before this one is kept: make room, then \
-             `bench run --resume {}` runs what is missing)",
-            csv_path.display(),
-            out_dir.display()
-        )));
-    }
-    for (_, e) in failures.into_inner().unwrap_or_else(|p| p.into_inner()) {
-        eprintln!("bench: skipped {e}");
-        skipped.push(e);
-    }
-    rows.extend(new_rows.into_inner().unwrap_or_else(|p| p.into_inner()));
-
-    if let Some(files) = &solution_files
+    if let Some(files) = &sink.solution_files
         && let Err(e) = files.finish()
     {
         eprintln!("bench: sorting the solution files: {e}");
     }
-    if judge::cross_check_unsat(&mut rows) {
-        rewrite_rows(&csv_path, &rows)?;
+    if let Some(e) = sink
+        .write_error
+        .into_inner()
+        .unwrap_or_else(|p| p.into_inner())
+    {
+        return Err(anyhow::Error::from(e).context(format!(
+            "writing {} (every row before this one is kept: make room, then \
+             `bench run --resume {}` runs what is missing)",
+            prepared.csv_path.display(),
+            prepared.out_dir.display()
+        )));
     }
-    let interrupted = interrupt.load(Ordering::Relaxed);
-    // The report (charts, summary.md/json, index.html) is a view of the rows: if it fails,
-    // the results stay, and a plain summary stands in for it.
-    let report_opts = ReportOptions {
-        notes: skipped.iter().chain(&duplicates).cloned().collect(),
-        ..ReportOptions::default()
+    Ok(Executed {
+        rows: sink.rows.into_inner().unwrap_or_else(|p| p.into_inner()),
+        failures: failures.into_inner().unwrap_or_else(|p| p.into_inner()),
+    })
+}
+
+/// What one task came to.
+#[allow(clippy::large_enum_variant)]
+enum Attempt {
+    /// A row (and the grids of a verified solution).
+    Row(Row, Option<Puzzle>),
+    /// The formula could not be built: the input is skipped, with why.
+    Unbuildable(String),
+    /// Ctrl-C stopped it: no row (a resume redoes it).
+    Interrupted,
+}
+
+/// Runs one task: in the worker's session where it can be, else on the formula built once
+/// for every solver of its instance (a formula too big for memory is a MEMOUT row).
+fn attempt(
+    opts: &RunOptions,
+    prepared: &Prepared,
+    task: &Task,
+    sessions: &mut incremental::Sessions,
+    interrupt: &Arc<AtomicBool>,
+) -> Attempt {
+    let unit = &prepared.units[task.unit];
+    let instance = &prepared.instances[unit.instance];
+    let solver = prepared.solvers[task.solver].as_ref();
+    let ran = incremental::run_one(
+        sessions,
+        opts,
+        instance,
+        unit.encoding,
+        task.solver,
+        solver,
+        task.run,
+        interrupt,
+    );
+    let row = match ran {
+        incremental::Ran::Done(row) => row,
+        incremental::Ran::NotHere => {
+            let read = ReadLimits {
+                budget: machine_budget(opts.mem_limit_mb),
+                interrupt: Some(interrupt),
+                deadline: None,
+            };
+            match unit.get(instance, &read) {
+                Ok(built) => run_one(opts, instance, unit, &built, solver, task.run, interrupt),
+                Err(BuildError::TooBig {
+                    reason,
+                    vars,
+                    clauses,
+                }) => Some((
+                    refused_row(
+                        opts,
+                        instance,
+                        unit,
+                        solver.name(),
+                        task.run,
+                        (vars, clauses, reason),
+                    ),
+                    None,
+                )),
+                Err(e) => {
+                    unit.release();
+                    return Attempt::Unbuildable(e.message());
+                }
+            }
+        }
     };
-    if let Err(e) = write_report(&rows, &out_dir, &report_opts) {
-        eprintln!("bench: the report could not be drawn ({e:#}); writing the plain summary");
-        let scores = score::scores(&rows, score::Scoring::default());
-        std::fs::write(
-            out_dir.join("summary.md"),
-            crate::report::summary::plain_markdown(
-                &rows,
-                &scores,
-                crate::results::TimeBasis::default(),
-                &skipped,
-            ),
-        )?;
+    unit.release();
+    match row {
+        Some((row, grids)) => Attempt::Row(row, grids),
+        None => Attempt::Interrupted,
     }
-    if let Some(e) = record.execution.as_mut() {
+}
+
+/// Finishes the run: the inputs that could not be built join the skipped, the rows old
+/// and new are judged together (an UNSAT against a verified model of this run or an
+/// earlier one), and run.json records the end.
+fn finish(
+    mut prepared: Prepared,
+    executed: Executed,
+    interrupted: bool,
+) -> anyhow::Result<RunSummary> {
+    for (_, e) in executed.failures {
+        eprintln!("bench: skipped {e}");
+        prepared.skipped.push(e);
+    }
+    let mut rows = prepared.earlier;
+    rows.extend(executed.rows);
+    if judge::cross_check_unsat(&mut rows) {
+        rewrite_rows(&prepared.csv_path, &rows)?;
+    }
+    if let Some(e) = prepared.record.execution.as_mut() {
         e.end = Some(meta::utc_stamps(SystemTime::now()).0);
-        e.skipped_inputs = skipped.len();
+        e.skipped_inputs = prepared.skipped.len();
         e.interrupted = interrupted;
     }
-    record::write(&out_dir, &record)?;
+    record::write(&prepared.out_dir, &prepared.record)?;
     Ok(RunSummary {
-        out_dir,
+        out_dir: prepared.out_dir,
         rows,
-        skipped,
+        notes: prepared
+            .skipped
+            .iter()
+            .chain(&prepared.duplicates)
+            .cloned()
+            .collect(),
+        skipped: prepared.skipped,
         interrupted,
     })
 }
