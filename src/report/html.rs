@@ -43,6 +43,10 @@ pub struct About {
     pub corpora: Vec<String>,
     /// The distinct `--jobs` values of the rows.
     pub jobs: Vec<u32>,
+    /// Solvers that ran inside bench (no process start) and as child processes.
+    pub in_process: Vec<String>,
+    /// Solvers that ran as child processes (each run pays a process start).
+    pub child: Vec<String>,
 }
 
 /// The page, with `charts` as (file name, SVG markup) in display order and `instances` the
@@ -111,6 +115,17 @@ fn what_was_run(summary: &Summary, about: &About) -> Markup {
                 @if let Some(c) = &run.containment { tr { th { "containment" (tag) } td { (c) } } }
             }
             tr { th { "jobs" } td { (jobs.join(", ")) } }
+            @if !about.in_process.is_empty() && !about.child.is_empty() {
+                tr {
+                    th { "processes" }
+                    td {
+                        "in bench: " (about.in_process.join(", ")) "; child processes: "
+                        (about.child.join(", "))
+                        " (each run pays a process start of a few milliseconds, which an "
+                        "in-process solver does not: compare like with like, e.g. native-proc)"
+                    }
+                }
+            }
             tr {
                 th { "time basis" }
                 td {

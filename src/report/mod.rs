@@ -42,11 +42,17 @@ use summary::Summary;
 /// The default baseline of speedups and scatter plots: the first solver run as a child
 /// process (its rows carry an exit code) when in-process solvers are there too, since
 /// those pay no process start and would flatter every comparison; else the first solver.
+/// True if `solver` ran as a child process (its rows carry an exit code).
+fn runs_as_child(rows: &[Row], solver: &str) -> bool {
+    rows.iter()
+        .any(|r| r.solver == solver && r.exit_code.is_some())
+}
+
 fn default_baseline(rows: &[Row], solvers: &[String]) -> Option<String> {
     if solvers.len() < 2 {
         return None;
     }
-    let child = |s: &String| rows.iter().any(|r| r.solver == s && r.exit_code.is_some());
+    let child = |s: &String| runs_as_child(rows, s);
     let in_process = solvers.iter().any(|s| !child(s));
     let pick = if in_process {
         solvers.iter().find(|s| child(s))
@@ -270,15 +276,20 @@ pub fn render_report(rows: &[Row], opts: &ReportOptions) -> anyhow::Result<Vec<R
         charts: charts.iter().map(|(name, _)| name.clone()).collect(),
     };
 
+    let (child, in_process): (Vec<String>, Vec<String>) = summary
+        .solvers
+        .iter()
+        .cloned()
+        .partition(|s| runs_as_child(rows, s));
+    let mut jobs: Vec<u32> = rows.iter().map(|r| r.jobs).collect();
+    jobs.sort_unstable();
+    jobs.dedup();
     let about = html::About {
         runs: opts.provenance.clone(),
         corpora: first_appearance(rows.iter().map(|r| r.corpus.as_str())),
-        jobs: {
-            let mut jobs: Vec<u32> = rows.iter().map(|r| r.jobs).collect();
-            jobs.sort_unstable();
-            jobs.dedup();
-            jobs
-        },
+        jobs,
+        in_process,
+        child,
     };
     let instances = instances::section(&outcomes, &summary.solvers, summary.time.words());
     let page = html::page(&summary, &about, &charts, instances);
