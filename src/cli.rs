@@ -258,6 +258,14 @@ pub struct RunArgs {
     /// times the cores, with a warning past the cores.
     #[arg(long, value_parser = ranges::jobs)]
     pub jobs: Option<usize>,
+    /// The logical CPUs to run on, one per job (`0,2,4-7`; default: one physical core per
+    /// job when --jobs is at most the physical cores, else no pinning).
+    #[arg(long, value_name = "LIST", value_parser = crate::machine::cpu_list)]
+    pub cores: Option<crate::machine::CpuList>,
+    /// Let --cores put two runs on hyper-thread siblings of one physical core (they slow
+    /// each other down).
+    #[arg(long = "allow-siblings", requires = "cores")]
+    pub allow_siblings: bool,
     /// Repetitions of every run (1 to 10000).
     #[arg(long, default_value_t = 1, value_parser = ranges::repeat)]
     pub repeat: u32,

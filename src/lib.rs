@@ -14,6 +14,7 @@ pub mod family;
 pub mod generate;
 pub mod identity;
 pub mod judge;
+pub mod machine;
 pub mod puzzle;
 pub mod report;
 pub mod results;

@@ -39,6 +39,7 @@ pub(super) fn run(args: ReportArgs) -> anyhow::Result<i32> {
             .iter()
             .filter_map(|csv| crate::report::provenance::Provenance::beside(csv))
             .collect(),
+        run_json: run_json_beside(&args.results),
     };
     let files = write_report(&merged.rows, &out_dir, &opts)?;
     for line in score::wrong_lines(&merged.rows) {
@@ -121,4 +122,11 @@ fn folder_of(file: &Path) -> PathBuf {
     file.parent()
         .filter(|p| !p.as_os_str().is_empty())
         .map_or_else(|| PathBuf::from("."), PathBuf::from)
+}
+
+/// The `run.json` beside a single results CSV (a report of one run), if readable.
+fn run_json_beside(results: &[PathBuf]) -> Option<serde_json::Value> {
+    let [csv] = results else { return None };
+    let text = std::fs::read_to_string(folder_of(csv).join("run.json")).ok()?;
+    serde_json::from_str(&text).ok()
 }

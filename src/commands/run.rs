@@ -211,7 +211,12 @@ pub(crate) fn options(args: RunArgs, matches: Typed<'_>) -> anyhow::Result<RunOp
 }
 
 pub(super) fn run(args: RunArgs, matches: Typed<'_>) -> anyhow::Result<i32> {
-    let opts = options(args, matches)?;
+    let cores = crate::machine::CoreChoice {
+        cores: args.cores.clone().map(|c| c.0),
+        allow_siblings: args.allow_siblings,
+    };
+    let mut opts = options(args, matches)?;
+    opts.cores = cores;
     let interrupt = interrupt_flag();
     let summary = run_benchmark(&opts, interrupt).map_err(|e| match opts.shard {
         // A shard's error lands in a cluster log: say which shard, on which node.
@@ -275,6 +280,10 @@ pub(super) fn run(args: RunArgs, matches: Typed<'_>) -> anyhow::Result<i32> {
 fn draw_report(summary: &crate::run::RunSummary) -> anyhow::Result<()> {
     let opts = crate::report::ReportOptions {
         notes: summary.notes.clone(),
+        // The machine and the solvers' checksums, as run.json records them.
+        run_json: std::fs::read_to_string(summary.out_dir.join("run.json"))
+            .ok()
+            .and_then(|text| serde_json::from_str(&text).ok()),
         ..crate::report::ReportOptions::default()
     };
     if let Err(e) = crate::report::write_report(&summary.rows, &summary.out_dir, &opts) {

@@ -76,6 +76,7 @@ pub fn page(
                 (speedups(summary))
                 (crate::report::stats::render::html(&summary.stats))
                 (crate::report::family::html(&summary.families, summary.encodings.len() > 1))
+                (crate::report::measurement::html(summary.run.as_ref()))
                 (charts_section(charts))
                 h2 id="per-instance" { "Per instance" }
                 (instances)

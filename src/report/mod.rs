@@ -13,6 +13,7 @@ pub mod compare;
 pub mod family;
 pub mod html;
 pub mod instances;
+pub mod measurement;
 pub mod merge;
 pub mod outcome;
 pub mod provenance;
@@ -82,6 +83,9 @@ pub struct ReportOptions {
     /// beside each CSV). Empty: [`write_report`] reads the run.json in the output folder,
     /// if there is one (`bench run` and `bench merge` write the report beside it).
     pub provenance: Vec<provenance::Provenance>,
+    /// The run's record (`run.json`'s `execution`), when the rows are one run's: the
+    /// machine in detail and the solvers' checksums go on the page.
+    pub run_json: Option<serde_json::Value>,
 }
 
 /// One output file: its name inside the report folder and its content.
@@ -270,6 +274,7 @@ pub fn render_report(rows: &[Row], opts: &ReportOptions) -> anyhow::Result<Vec<R
         speedups,
         stats,
         families,
+        run: opts.run_json.clone(),
         bootstrap: Summary::bootstrap_settings(),
         time: opts.time,
         notes,

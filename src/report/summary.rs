@@ -52,6 +52,10 @@ pub struct Summary {
     pub stats: crate::report::stats::Statistics,
     /// Solved counts and PAR-2 per instance family.
     pub families: Vec<crate::report::family::Family>,
+    /// The run's record (machine, solvers and their checksums), if known; it is beside
+    /// `summary.json` as `run.json`, not repeated in it.
+    #[serde(skip)]
+    pub run: Option<serde_json::Value>,
     /// How the speedup intervals were computed.
     pub bootstrap: BootstrapSettings,
     /// Remarks: merged duplicates, skipped inputs, mixed timeouts.
@@ -161,6 +165,7 @@ impl Summary {
 
         out += &crate::report::stats::render::markdown(&self.stats);
         out += &crate::report::family::markdown(&self.families, self.encodings.len() > 1);
+        out += &crate::report::measurement::markdown(self.run.as_ref());
 
         if !self.charts.is_empty() {
             out.push_str("## Charts\n\n");

@@ -14,6 +14,9 @@ pub struct SolverMeta {
     pub version: Option<String>,
     /// Binary path (external solvers).
     pub path: Option<String>,
+    /// SHA-256 of the binary (external solvers).
+    #[serde(default)]
+    pub sha256: Option<String>,
 }
 
 /// The machine.

@@ -94,6 +94,8 @@ pub struct RunOptions {
     /// Refuse to start unless the plan has this fingerprint (a study's, or the one a
     /// resumed shard recorded): the corpus or the options changed since.
     pub expected_fingerprint: Option<String>,
+    /// Where the workers run (`--cores`, `--allow-siblings`); not part of the plan.
+    pub cores: crate::machine::CoreChoice,
 }
 
 impl RunOptions {
@@ -121,6 +123,7 @@ impl RunOptions {
             command_line,
             shard: None,
             expected_fingerprint: None,
+            cores: Default::default(),
             plan,
             cwd,
         }
@@ -374,6 +377,10 @@ fn prepare(opts: &RunOptions) -> anyhow::Result<Prepared> {
     let earlier = earlier_rows(opts, &csv_path, &corpus.instances)?;
     let units = units(opts, &corpus.instances);
     let (tasks, planned) = tasks(opts, &units, &corpus.instances, &solvers, &earlier);
+    let measurement = crate::machine::Measurement::new(opts.jobs, &opts.cores)?;
+    for warning in &measurement.warnings {
+        eprintln!("bench: warning: {warning}");
+    }
     let (start, _) = meta::utc_stamps(SystemTime::now());
     let record = record::Record {
         version: record::VERSION,
@@ -393,6 +400,7 @@ fn prepare(opts: &RunOptions) -> anyhow::Result<Prepared> {
                     name: s.name().to_string(),
                     version: s.version(),
                     path: s.path().map(|p| p.display().to_string()),
+                    sha256: s.path().and_then(|p| crate::machine::sha256_file(&p).ok()),
                 })
                 .collect(),
             machine: meta::Machine::current(),
@@ -404,6 +412,7 @@ fn prepare(opts: &RunOptions) -> anyhow::Result<Prepared> {
             interrupted: false,
             containment: containment.kind().to_string(),
             containment_detail: containment.describe(),
+            measurement,
         }),
     };
     record::write(&out_dir, &record)?;
@@ -665,9 +674,22 @@ fn execute(
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(opts.jobs)
         .build()?;
+    let cpus: &[usize] = prepared
+        .record
+        .execution
+        .as_ref()
+        .map_or(&[], |e| &e.measurement.worker_cpus);
+    let workers = AtomicUsize::new(0);
     pool.scope(|scope| {
         for _ in 0..opts.jobs {
             scope.spawn(|_| {
+                // Each worker on its own core: the solvers it starts inherit the pin.
+                let worker = workers.fetch_add(1, Ordering::Relaxed);
+                if let Some(&cpu) = cpus.get(worker)
+                    && let Err(e) = crate::machine::pin_current_thread(cpu)
+                {
+                    eprintln!("bench: could not pin worker {worker} to CPU {cpu}: {e}");
+                }
                 let mut sessions = incremental::Sessions::default();
                 while !interrupt.load(Ordering::Relaxed) && !sink.failed() {
                     let Some(task) = prepared.tasks.get(next.fetch_add(1, Ordering::Relaxed))

@@ -98,6 +98,9 @@ pub struct Execution {
     pub containment: String,
     /// The containment in words.
     pub containment_detail: String,
+    /// The machine in detail, where the workers ran, and what could skew the times.
+    #[serde(default)]
+    pub measurement: crate::machine::Measurement,
 }
 
 impl Record {

@@ -263,6 +263,10 @@ impl Solver for ExternalSolver {
         locate::version(&self.program, self.adapter.version.as_ref())
     }
 
+    fn path(&self) -> Option<PathBuf> {
+        Some(self.program.clone())
+    }
+
     fn proof_style(&self) -> Option<ProofStyle> {
         let flags = self.adapter.proof?;
         let format = if flags.binary.is_some() {
