@@ -22,6 +22,7 @@ pub mod shard;
 pub mod solutions;
 
 use std::collections::{BTreeMap, HashMap, HashSet};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -961,14 +962,17 @@ fn run_one(
 
 /// Rewrites results.csv with updated rows, through a temporary file and a rename.
 fn rewrite_rows(path: &Path, rows: &[Row]) -> anyhow::Result<()> {
-    let tmp = path.with_extension("csv.tmp");
-    let _ = std::fs::remove_file(&tmp);
+    let dir = path.parent().unwrap_or(Path::new("."));
+    let mut tmp = tempfile::NamedTempFile::new_in(dir)
+        .with_context(|| format!("writing in {}", dir.display()))?;
+    tmp.write_all(&results::header_line())?;
     {
-        let mut w = ResultsWriter::append(&tmp)?;
+        let mut w = ResultsWriter::append(tmp.path())?;
         for r in rows {
             w.write(r)?;
         }
     }
-    std::fs::rename(&tmp, path).with_context(|| format!("replacing {}", path.display()))?;
+    tmp.persist(path)
+        .with_context(|| format!("replacing {}", path.display()))?;
     Ok(())
 }
