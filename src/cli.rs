@@ -46,12 +46,12 @@ pub enum Command {
     #[command(after_help = "Examples:\n  \
         bench encode corpora/easy.txt -o out/            one .cnf per puzzle in out/\n  \
         bench encode one.txt --encoding minimal > p.cnf  a single puzzle to stdout\n  \
-        bench encode big.txt --encoding extended --amo sequential -o out/\n  \
-        bench encode squares.txt --kind latin -o out/    9×9 grids as Latin squares")]
+        bench encode corpora/25x25.txt --amo sequential -o out/\n  \
+        bench encode corpora/easy.txt --kind latin -o out/   9×9 grids as Latin squares")]
     Encode(EncodeArgs),
     /// Check a solver's answer against a CNF (and the puzzle, for files bench wrote).
     #[command(after_help = "Examples:\n  \
-        bench check p.cnf answer.txt      competition output (s/v lines)\n  \
+        bench solve p.cnf > answer.txt; bench check p.cnf answer.txt   competition output (s/v lines)\n  \
         minisat p.cnf res; bench check p.cnf res   minisat's result file\n  \
         zchaff p.cnf > out; bench check p.cnf out  zchaff's report\n\n\
         Exit status: 0 model-ok (or a claim of UNSAT/UNKNOWN, which a model cannot check), \
@@ -76,7 +76,7 @@ pub enum Command {
         bench run corpora/easy.txt --encodings minimal,extended --jobs 1 --repeat 3\n  \
         bench run corpora/cnf/ --solvers native,cadical --proofs   DIMACS folder, UNSAT proofs checked\n  \
         bench run corpora/multisolution.txt --count 2              is each solution unique?\n  \
-        bench run tdoku-test.txt --count all                       count every puzzle's solutions\n  \
+        bench run corpora/multisolution.txt --count all --solutions   count every puzzle's solutions, keep the grids\n  \
         bench run --resume reports/hard-20261121-140000            finish an interrupted run\n  \
         bench run x.txt --solver mine='/opt/mine {cnf} -q' --solvers native,mine\n\n\
         Writes results.csv (one row per run, as each ends), run.json and summary.md into the \
