@@ -485,6 +485,71 @@ impl<R: Read> Parser<'_, '_, R> {
         let mut max_used = 0u32;
         let mut last_line = self.bytes.line.saturating_sub(1).max(1);
         loop {
+            // The fast lane: literals and whitespace while the buffer holds a whole token
+            // and its end. Anything unusual (a comment, an error, a full array, the end of
+            // the buffer) goes to the careful path below, which reads it from the same place.
+            {
+                let bytes = &mut self.bytes;
+                let len = bytes.len;
+                let safe = len.saturating_sub(24);
+                let buf = &bytes.buf[..len];
+                let (mut p, mut line) = (bytes.pos, bytes.line);
+                while p < safe {
+                    let c = buf[p];
+                    match c {
+                        b' ' | b'\t' | b'\r' => p += 1,
+                        b'\n' => {
+                            line += 1;
+                            p += 1;
+                        }
+                        b'0'..=b'9' | b'-' => {
+                            let start = p + usize::from(c == b'-');
+                            let mut q = start;
+                            let mut v: u64 = 0;
+                            while q < start + 11 {
+                                let d = buf[q].wrapping_sub(b'0');
+                                if d > 9 {
+                                    break;
+                                }
+                                v = v * 10 + u64::from(d);
+                                q += 1;
+                            }
+                            if q == start
+                                || !matches!(buf[q], b' ' | b'\t' | b'\r' | b'\n')
+                                || v > u64::from(MAX_VARS)
+                            {
+                                break;
+                            }
+                            let var = v as u32;
+                            if var == 0 {
+                                if (strict && (a.starts.len() - 1) as u64 >= num_clauses)
+                                    || a.starts.len() == a.starts.capacity()
+                                {
+                                    break;
+                                }
+                                a.starts.push(a.lits.len());
+                                open = false;
+                            } else {
+                                if (strict && var > num_vars) || a.lits.len() == a.lits.capacity() {
+                                    break;
+                                }
+                                if !open {
+                                    clause_line = line;
+                                    open = true;
+                                }
+                                max_used = max_used.max(var);
+                                a.lits
+                                    .push(Lit::from_code(((var - 1) << 1) | u32::from(c == b'-')));
+                            }
+                            last_line = line;
+                            p = q;
+                        }
+                        _ => break,
+                    }
+                }
+                bytes.pos = p;
+                bytes.line = line;
+            }
             // Whitespace, in the buffer.
             let b = {
                 let bytes = &mut self.bytes;
@@ -910,6 +975,48 @@ mod tests {
         let e =
             parse_within(long.as_bytes(), "l.cnf", ParseOptions::default(), &small).unwrap_err();
         assert!(matches!(e, DimacsError::TooBig { .. }), "{e}");
+    }
+
+    /// Hands out its bytes a few at a time, so that tokens straddle every refill.
+    struct Dribble<'a>(&'a [u8], usize);
+
+    impl Read for Dribble<'_> {
+        fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+            let n = self.1.min(out.len()).min(self.0.len());
+            out[..n].copy_from_slice(&self.0[..n]);
+            self.0 = &self.0[n..];
+            Ok(n)
+        }
+    }
+
+    #[test]
+    fn the_fast_lane_and_the_careful_path_read_alike() {
+        let mut text = String::from("c x\np cnf 3000 20000\n");
+        for i in 0..20_000u32 {
+            let a = i % 3000 + 1;
+            let b = (i * 7) % 3000 + 1;
+            text += &format!("{a} -{b}  {}\t0\r\n", (i * 13) % 3000 + 1);
+            if i % 1000 == 0 {
+                text += "c note 1 2 3\n";
+            }
+        }
+        let whole = read(&text).unwrap().cnf;
+        assert_eq!(whole.num_clauses(), 20_000);
+        for size in [1, 5, 23, 4096] {
+            let d = parse(
+                Dribble(text.as_bytes(), size),
+                "t.cnf",
+                ParseOptions::default(),
+            )
+            .unwrap();
+            assert_eq!(d.cnf, whole);
+        }
+        // Errors are found at the same line either way.
+        let bad = text.replacen("c note", "x note", 1);
+        let expected = "t.cnf:4: expected a literal, found 'x' (`x`)";
+        assert_eq!(err(&bad), expected);
+        let dribbled = parse(Dribble(bad.as_bytes(), 3), "t.cnf", ParseOptions::default());
+        assert_eq!(dribbled.unwrap_err().to_string(), expected);
     }
 
     #[test]
