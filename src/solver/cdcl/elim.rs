@@ -147,7 +147,7 @@ impl CdclSolver {
             && pos
                 .iter()
                 .chain(&neg)
-                .any(|&c| self.arena.len(c) > self.options.elim_clause_limit + 1)
+                .any(|&c| self.arena.len(c) > self.options.elim_clause_limit.saturating_add(1))
         {
             return Ok(None);
         }
