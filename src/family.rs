@@ -1,10 +1,12 @@
 //! Instance families: the groups a study breaks its tables down by, as SAT competition
 //! analyses break theirs down by benchmark family.
 //!
-//! By default an instance's family is its corpus: the file for puzzles (`hard.txt`), the
-//! first folder level below the folder named on the command line for DIMACS files
+//! By default an instance's family is its corpus: the file for puzzles (`hard.txt`, or
+//! `sub/hard.txt` for a file in a folder named on the command line), the first folder
+//! level below the folder named on the command line for DIMACS files
 //! (`sat/php/php-7-6.cnf` under `sat` is in `php`), the folder itself for files directly
-//! in it, and the file's folder for a DIMACS file named alone. A families file overrides
+//! in it, and the file's folder for a DIMACS file named alone. `bench run` writes it into
+//! the `family` column; results written before that column get it by the same rule. A families file overrides
 //! it: a CSV of `hash,family` (as GBD exports its `family` attribute) or `path,family`,
 //! with or without that header line (without one, a first field of 32 hex digits is a
 //! hash, anything else a path).
@@ -27,7 +29,11 @@ pub fn default_family(corpus: &str, kind: &str, instance: &str) -> String {
             .unwrap_or_else(|| corpus.to_string())
     };
     if kind != "cnf" {
-        return name_of(corpus_path);
+        // The id is `file:line`: the file.
+        return match instance.rsplit_once(':') {
+            Some((file, _)) if !file.is_empty() => file.to_string(),
+            _ => name_of(corpus_path),
+        };
     }
     if is_dimacs_name(corpus_path) {
         // A file named alone: its folder.
@@ -180,6 +186,10 @@ mod tests {
         assert_eq!(
             default_family("corpora/hard.txt", "sudoku", "hard.txt:3"),
             "hard.txt"
+        );
+        assert_eq!(
+            default_family("corpora", "latin", "sub/l.txt:3"),
+            "sub/l.txt"
         );
         assert_eq!(default_family("sat", "cnf", "php/php-7-6.cnf"), "php");
         assert_eq!(default_family("sat/", "cnf", "a/b/x.cnf.xz"), "a");

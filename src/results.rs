@@ -146,6 +146,11 @@ pub struct Row {
     pub solutions: Option<u32>,
     /// Number of givens (puzzles).
     pub givens: Option<u32>,
+    /// The instance's family (see [`crate::family`]): what per-family tables group by.
+    /// Empty in CSVs written before bench recorded it (the report then applies the
+    /// default rule).
+    #[serde(default)]
+    pub family: CompactString,
 }
 
 impl Row {
@@ -443,6 +448,7 @@ mod tests {
             wrong: false,
             solutions: None,
             givens: Some(30),
+            family: "c.txt".into(),
         }
     }
 

@@ -43,14 +43,15 @@ def instance_key(row):
 
 
 def family_of(row):
-    # The default rule, written out again: the corpus file for puzzles, the first folder
+    # The family column, else the default rule written out again: the file for puzzles
+    # (the id's part before its line number), the first folder
     # level below the folder named for DIMACS files (the folder itself for files directly
     # in it), the file's folder for a DIMACS file named alone.
     if row.get("family"):
         return row["family"]
     corpus, kind, instance = row["corpus"], row["kind"], row["instance"]
     if kind != "cnf":
-        return os.path.basename(corpus)
+        return instance.rsplit(":", 1)[0] if ":" in instance else os.path.basename(corpus)
     if corpus.endswith((".cnf", ".cnf.gz", ".cnf.xz")):
         return os.path.basename(os.path.dirname(corpus)) or "."
     if "/" in instance:

@@ -4,7 +4,7 @@
 //! plot per family.
 //!
 //! A row's family is the families file's (`--families`), else the row's own `family`
-//! column, else the default rule of [`crate::family::default_family`] (results written
+//! column (what `bench run` decided), else the default rule of [`crate::family::default_family`] (results written
 //! before the column existed). Figures are per instance, as in the virtual best solver:
 //! with repetitions an instance is solved only if every repetition was, at the median time;
 //! PAR-2 is the mean over the family's instances the configuration ran of its time if
@@ -28,6 +28,9 @@ pub fn family_of(row: &Row, families: Option<&Families>) -> String {
     let hash = Some(row.hash.as_str()).filter(|h| !h.is_empty());
     if let Some(f) = families.and_then(|f| f.family_of(hash, &row.corpus, &row.instance)) {
         return f.to_string();
+    }
+    if !row.family.is_empty() {
+        return row.family.to_string();
     }
     default_family(&row.corpus, &row.kind, &row.instance)
 }
@@ -261,6 +264,31 @@ mod tests {
     use crate::report::outcome::outcomes;
     use crate::report::score::Scoring;
     use crate::report::test_rows::row;
+
+    #[test]
+    fn a_csv_without_the_family_column_gets_the_default_rule() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("results.csv");
+        let mut w = crate::results::ResultsWriter::append(&path).unwrap();
+        let mut r = row("php/a.cnf", "dimacs", "x", "SAT", 1.0);
+        r.corpus = "sat".into();
+        r.kind = "cnf".into();
+        r.family = "written".into();
+        w.write(&r).unwrap();
+        drop(w);
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(text.lines().next().unwrap().ends_with(",family"), "{text}");
+        let rows = crate::results::parse_rows(&text, "new.csv").unwrap();
+        assert_eq!(family_of(&rows[0], None), "written");
+        // The same without its last column, as bench wrote it before.
+        let old: String = text
+            .lines()
+            .map(|l| l.rsplit_once(',').unwrap().0.to_string() + "\n")
+            .collect();
+        let rows = crate::results::parse_rows(&old, "old.csv").unwrap();
+        assert_eq!(rows[0].family, "");
+        assert_eq!(family_of(&rows[0], None), "php");
+    }
 
     #[test]
     fn per_family_by_hand() {

@@ -29,5 +29,6 @@ pub fn row(instance: &str, encoding: &str, solver: &str, status: &str, wall: f64
         wrong: false,
         solutions: None,
         givens: None,
+        family: String::new().into(),
     }
 }

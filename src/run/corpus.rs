@@ -44,6 +44,11 @@ pub struct Instance {
 }
 
 impl Instance {
+    /// The family column (see [`crate::family::default_family`]).
+    pub fn family(&self) -> String {
+        crate::family::default_family(&self.corpus, &self.kind(), &self.id)
+    }
+
     /// The kind column: sudoku, latin, pair, or cnf.
     pub fn kind(&self) -> String {
         match &self.source {

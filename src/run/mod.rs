@@ -880,6 +880,7 @@ pub(crate) fn new_row(
         wrong: false,
         solutions: None,
         givens: instance.givens(),
+        family: instance.family().into(),
     }
 }
 

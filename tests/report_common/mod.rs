@@ -52,6 +52,7 @@ pub fn row(instance: &str, encoding: &str, solver: &str, status: &str, wall: f64
         wrong: false,
         solutions: None,
         givens: Some(30),
+        family: "hard.txt".into(),
     }
 }
 
