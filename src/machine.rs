@@ -241,6 +241,8 @@ fn join(ids: &[usize]) -> String {
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct Measurement {
+    /// The git commit bench was built from (none outside a git checkout).
+    pub bench_commit: Option<String>,
     /// The machine.
     pub machine: Description,
     /// Where the workers ran, in words.
@@ -264,6 +266,7 @@ impl Measurement {
         let mut warnings = placement.warnings;
         warnings.extend(self::warnings(&machine));
         Ok(Measurement {
+            bench_commit: Some(env!("BENCH_COMMIT").to_string()).filter(|c| !c.is_empty()),
             machine,
             placement: placement.describe,
             worker_cpus: placement.cpus,

@@ -85,6 +85,16 @@ fn each_running_solver_is_on_one_cpu() {
     // The machine and the solvers' checksums, as sha256sum computes them.
     let machine = &meta["measurement"]["machine"];
     assert!(machine["physical_cores"].as_u64().unwrap() >= 1, "{meta}");
+    // The commit bench was built from, as git names it.
+    let head = Command::new("git")
+        .args(["rev-parse", "--short=12", "HEAD"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap();
+    if head.status.success() {
+        let head = String::from_utf8_lossy(&head.stdout).trim().to_string();
+        assert_eq!(meta["measurement"]["bench_commit"], head.as_str(), "{meta}");
+    }
     assert!(machine["logical_cpus"].as_u64().unwrap() >= 1, "{meta}");
     let minisat = meta["solvers"]
         .as_array()

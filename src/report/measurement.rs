@@ -43,6 +43,13 @@ fn machine_lines(run: &Value) -> Vec<(&'static str, String)> {
     );
     push("kernel", text(&m["kernel"]));
     push("workers", text(&run["measurement"]["placement"]));
+    push(
+        "bench",
+        text(&run["bench_version"]).map(|v| match text(&run["measurement"]["bench_commit"]) {
+            Some(c) => format!("{v}, commit {c}"),
+            None => v,
+        }),
+    );
     out
 }
 
@@ -135,12 +142,12 @@ mod tests {
     #[test]
     fn from_a_run_json() {
         let run: Value = serde_json::from_str(
-            r#"{
+            r#"{"bench_version":"0.1.0",
                 "solvers":[{"name":"minisat","version":"2.2.1","path":"/usr/bin/minisat",
                             "sha256":"ab12"}],
                 "measurement":{"machine":{"cpu_model":"AMD EPYC","physical_cores":2,
                     "logical_cpus":4,"governor":null,"turbo":true,"mem_total_kb":1048576,
-                    "kernel":"6.1"},"placement":"pinned","warnings":["swap in use"]}}"#,
+                    "kernel":"6.1"},"bench_commit":"abc123","placement":"pinned","warnings":["swap in use"]}}"#,
         )
         .unwrap();
         let md = markdown(Some(&run));
@@ -157,6 +164,7 @@ mod tests {
             "{md}"
         );
         assert!(md.contains("warning before the run: swap in use"), "{md}");
+        assert!(md.contains("- bench: 0.1.0, commit abc123"), "{md}");
         assert!(html(None).into_string().is_empty());
     }
 }
