@@ -245,6 +245,8 @@ const COMPETITION: Adapter = Adapter {
         // Python's failed allocation, and Rust's (`bench solve` as native-proc).
         "MemoryError",
         "memory allocation of",
+        // bench's own reader past its memory budget (`bench solve` as native-proc).
+        "bench may hold",
     ],
     version: None,
     seed: None,
