@@ -151,7 +151,9 @@ impl<F: Family> LibSession<F> {
         self.buf.extend(assumptions.iter().map(|&l| to_rs(l)));
         let (conflicts, decisions) = (self.engine.conflicts(), self.engine.decisions());
         self.watchdog.arm(limits);
+        let started = std::time::Instant::now();
         let result = self.engine.solve_assumps(&self.buf);
+        let took = started.elapsed();
         if self.watchdog.disarm() {
             self.usable = false;
         }
@@ -180,6 +182,10 @@ impl<F: Family> LibSession<F> {
                 Outcome::error(format!("{e:#}"))
             }
         };
+        // An answer found after the timeout (the engine looks at its interrupt only now and
+        // then) is scored as a timeout that says it answered late.
+        outcome.wall = took;
+        crate::solver::external::verdict::score_late(&mut outcome, limits.timeout);
         outcome.stats = vec![
             (
                 "conflicts".into(),
