@@ -466,3 +466,33 @@ fn merge_refuses_a_row_whose_planned_columns_changed() {
         );
     }
 }
+
+#[test]
+fn an_unreadable_cnf_costs_only_itself() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    write(&d.join("c/a.cnf"), SAT);
+    // A link to nothing, and a gzip file cut short: neither can be read.
+    std::os::unix::fs::symlink(d.join("gone.cnf"), d.join("c/b.cnf")).unwrap();
+    std::fs::write(d.join("c/c.cnf.gz"), [0x1f, 0x8b, 8, 0, 0, 0]).unwrap();
+    let out = d.join("o");
+    let run = bench()
+        .current_dir(d)
+        .args(["run", "c", "--solvers", "native", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    let text = assert_exit(&run, 0);
+    assert!(
+        text.contains("b.cnf: not readable") && text.contains("c.cnf.gz: not readable"),
+        "{text}"
+    );
+    assert_eq!(rows(&out).len(), 1);
+    let strict = bench()
+        .current_dir(d)
+        .args(["run", "c", "--solvers", "native", "--strict", "--out"])
+        .arg(d.join("o2"))
+        .output()
+        .unwrap();
+    assert_exit(&strict, 2);
+}

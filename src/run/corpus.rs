@@ -224,7 +224,7 @@ pub fn load(
             }
         }
     }
-    hash_dimacs(&mut found)?;
+    hash_dimacs(&mut found, strict, &mut corpus.skipped)?;
     let names: Vec<(Vec<String>, String)> = found
         .iter()
         .map(|f| (f.folders.clone(), f.base.clone()))
@@ -274,15 +274,35 @@ fn dimacs(corpus: &str, file: &Path, base: String, folders: Vec<String>) -> Foun
 }
 
 /// The GBD hash of every DIMACS input, read in parallel.
-fn hash_dimacs(found: &mut [Found]) -> anyhow::Result<()> {
+fn hash_dimacs(
+    found: &mut Vec<Found>,
+    strict: bool,
+    skipped: &mut Vec<String>,
+) -> anyhow::Result<()> {
     use rayon::prelude::*;
-    found.par_iter_mut().try_for_each(|f| {
-        if let Source::Dimacs(path) = &f.instance.source {
-            f.instance.hash = crate::identity::gbd_hash_file(path)
-                .with_context(|| format!("corpus file {} is not readable", path.display()))?;
-        }
-        Ok(())
-    })
+    let failed: Vec<(usize, String)> = found
+        .par_iter_mut()
+        .enumerate()
+        .filter_map(|(i, f)| match &f.instance.source {
+            Source::Dimacs(path) => match crate::identity::gbd_hash_file(path) {
+                Ok(hash) => {
+                    f.instance.hash = hash;
+                    None
+                }
+                Err(e) => Some((i, format!("{}: not readable: {e}", path.display()))),
+            },
+            Source::Puzzle(_) => None,
+        })
+        .collect();
+    // An unreadable DIMACS file costs only itself, as a bad puzzle file does.
+    if let Some((_, why)) = failed.first().filter(|_| strict) {
+        bail!("{why}");
+    }
+    for (i, _) in failed.iter().rev() {
+        found.remove(*i);
+    }
+    skipped.extend(failed.into_iter().map(|(_, why)| why));
+    Ok(())
 }
 
 /// The puzzles of one file, hashed; a malformed one is skipped unless `strict`.
