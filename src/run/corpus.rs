@@ -168,24 +168,21 @@ pub fn load(
                 if is_dimacs_name(&file) {
                     found.push(dimacs(&name, &file, rel, base_folders));
                 } else {
-                    let stem = rel.clone();
-                    if let Err(e) = puzzles(
+                    let read = puzzles(
                         &name,
                         (&file, base_folders),
-                        &stem,
+                        &rel,
                         read,
                         strict,
                         &mut corpus,
                         &mut found,
-                    ) {
-                        if strict {
-                            return Err(e);
-                        }
-                        corpus.skipped.push(format!(
+                    );
+                    skip_unless_strict(read, strict, &mut corpus.skipped, |e| {
+                        format!(
                             "{}: neither DIMACS nor a puzzle file: {e:#}",
                             given.join(&rel).display()
-                        ));
-                    }
+                        )
+                    })?;
                 }
             }
             if found.len() == before {
@@ -207,8 +204,7 @@ pub fn load(
                 .and_then(|n| n.to_str())
                 .unwrap_or(&name)
                 .to_string();
-            // An unreadable or empty puzzle file costs only itself, as a bad DIMACS file does.
-            if let Err(e) = puzzles(
+            let read = puzzles(
                 &name,
                 (path, folders_of(given)),
                 &stem,
@@ -216,12 +212,8 @@ pub fn load(
                 strict,
                 &mut corpus,
                 &mut found,
-            ) {
-                if strict {
-                    return Err(e);
-                }
-                corpus.skipped.push(format!("{e:#}"));
-            }
+            );
+            skip_unless_strict(read, strict, &mut corpus.skipped, |e| format!("{e:#}"))?;
         }
     }
     hash_dimacs(&mut found, strict, &mut corpus.skipped)?;
@@ -255,6 +247,24 @@ pub fn load(
         }
     }
     Ok(corpus)
+}
+
+/// An unreadable or malformed puzzle file costs only itself, as a bad DIMACS file does:
+/// its failure is skipped (said by `note`), or with `strict` stops the run.
+fn skip_unless_strict(
+    result: anyhow::Result<()>,
+    strict: bool,
+    skipped: &mut Vec<String>,
+    note: impl FnOnce(&anyhow::Error) -> String,
+) -> anyhow::Result<()> {
+    match result {
+        Err(e) if strict => Err(e),
+        Err(e) => {
+            skipped.push(note(&e));
+            Ok(())
+        }
+        Ok(()) => Ok(()),
+    }
 }
 
 /// A DIMACS input (its hash is computed by [`hash_dimacs`], all files at once).
