@@ -309,7 +309,8 @@ fn a_task_checks_before_it_spends() {
         .unwrap();
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));
     assert!(
-        text(&o).contains("php-7-6.cnf is not readable"),
+        text(&o).contains("the plan cannot be kept here")
+            && text(&o).contains("php-7-6.cnf: not readable"),
         "{}",
         text(&o)
     );

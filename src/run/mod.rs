@@ -454,6 +454,13 @@ fn load_corpus(opts: &RunOptions) -> anyhow::Result<(Corpus, String)> {
     if let Some(expected) = opts.expected_fingerprint.as_ref()
         && *expected != fingerprint
     {
+        // A file of the plan that this machine cannot read is the likelier cause.
+        if !corpus.skipped.is_empty() {
+            bail!(
+                "the plan cannot be kept here: {}",
+                corpus.skipped.join("; ")
+            );
+        }
         bail!(
             "the plan changed: its fingerprint is {fingerprint}, the study or the run being \
              resumed has {expected} (the corpus contents or the options differ)"
