@@ -22,3 +22,4 @@ pub mod rng;
 pub mod run;
 pub mod solver;
 pub mod study;
+pub mod text;

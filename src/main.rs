@@ -14,7 +14,7 @@ fn main() {
     let code = match bench::commands::run(cli, Some(&matches)) {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("bench: {e:#}");
+            eprintln!("bench: {}", bench::text::terminal(&format!("{e:#}")));
             2
         }
     };

@@ -212,26 +212,8 @@ fn seconds_opt<S: serde::Serializer>(x: &Option<f64>, s: S) -> Result<S::Ok, S::
     }
 }
 
-/// Text on one line with every control character (newlines included) written as `\xNN`,
-/// so that a solver's binary output cannot break the CSV or a terminal showing it.
-pub fn escape_controls(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        if c.is_control() {
-            if (c as u32) < 0x100 {
-                out.push_str(&format!("\\x{:02x}", c as u32));
-            } else {
-                out.push_str(&format!("\\u{{{:x}}}", c as u32));
-            }
-        } else {
-            out.push(c);
-        }
-    }
-    out
-}
-
 fn one_line<S: serde::Serializer>(text: &str, s: S) -> Result<S::Ok, S::Error> {
-    s.serialize_str(&escape_controls(text))
+    s.serialize_str(&crate::text::escape_controls(text))
 }
 
 /// Appends rows to a results CSV, each handed to the kernel whole as it is written, so the

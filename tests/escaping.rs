@@ -42,3 +42,54 @@ fn hostile_names_are_escaped_in_summary_md_and_the_terminal() {
         );
     }
 }
+
+#[test]
+fn file_names_on_the_terminal_show_their_control_characters_escaped() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(
+        d.join("good.txt"),
+        "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79\n",
+    )
+    .unwrap();
+    // A garbage formula whose name clears the screen and rings the bell.
+    let evil = "bad\u{1b}[2J\u{7}.cnf";
+    std::fs::write(d.join(evil), b"p cnf 2 1\n1 x 0\n").unwrap();
+    // A puzzle file that is not UTF-8, under a name that retitles the window.
+    let evil_txt = "bad\u{1b}]0;title\u{7}.txt";
+    std::fs::write(d.join(evil_txt), b"53..7\xff\n").unwrap();
+    let run = |inputs: &[&str], extra: &[&str]| {
+        bench()
+            .current_dir(d)
+            .arg("run")
+            .args(inputs)
+            .args(["good.txt", "--timeout", "10", "--solvers", "native"])
+            .args(extra)
+            .output()
+            .unwrap()
+    };
+    for (out, code, says) in [
+        (
+            run(&[evil], &["--out", "r\u{1b}[1A"]),
+            0,
+            "bad\\x1b[2J\\x07.cnf:2",
+        ),
+        // --strict: an unreadable puzzle file is fatal, its message printed by main.
+        (
+            run(&[evil_txt], &["--out", "s", "--strict"]),
+            2,
+            "bad\\x1b]0;title\\x07.txt:1",
+        ),
+    ] {
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(code), "{stderr}");
+        assert!(stderr.contains(says), "{stderr}");
+        for text in [&stdout, &stderr] {
+            assert!(
+                !text.contains('\u{1b}') && !text.contains('\u{7}'),
+                "{text}"
+            );
+        }
+    }
+}

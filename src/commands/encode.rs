@@ -29,16 +29,17 @@ pub(super) fn run(args: EncodeArgs) -> anyhow::Result<i32> {
             match entry {
                 Ok(e) => {
                     if let Some(why) = &e.clash {
-                        eprintln!(
+                        let line = format!(
                             "{}:{}: the givens clash ({why}): the formula is UNSAT",
                             path.display(),
                             e.line
                         );
+                        eprintln!("{}", crate::text::terminal(&line));
                     }
                     puzzles.push((path.clone(), e))
                 }
                 Err(e) => {
-                    eprintln!("{e}");
+                    eprintln!("{}", crate::text::terminal(&e.to_string()));
                     bad += 1;
                 }
             }
@@ -63,7 +64,9 @@ pub(super) fn run(args: EncodeArgs) -> anyhow::Result<i32> {
             for (path, entry) in &puzzles {
                 let target = dir.join(file_name(path, entry.line));
                 let (vars, clauses) = write_file(&entry.puzzle, opts, &target)?;
-                println!("{}: {vars} variables, {clauses} clauses", target.display());
+                let name = target.display().to_string();
+                let name = crate::text::terminal(&name);
+                println!("{name}: {vars} variables, {clauses} clauses");
             }
         }
     }

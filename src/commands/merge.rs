@@ -67,7 +67,7 @@ pub(super) fn run(mut args: MergeArgs) -> anyhow::Result<i32> {
     ) {
         Ok(m) => m,
         Err(e) if e.is::<Refused>() => {
-            eprintln!("bench: {e}");
+            eprintln!("bench: {}", crate::text::terminal(&e.to_string()));
             return Ok(2);
         }
         Err(e) => return Err(e),
@@ -75,10 +75,8 @@ pub(super) fn run(mut args: MergeArgs) -> anyhow::Result<i32> {
     let script = args.studies[0].join("bench.sbatch");
     let missing = merged.missing_runs();
     if missing > 0 {
-        eprint!(
-            "{}",
-            merged.missing_text(script.exists().then_some(script.as_path()))
-        );
+        let text = merged.missing_text(script.exists().then_some(script.as_path()));
+        eprint!("{}", crate::text::terminal(&text));
         if !args.partial {
             write_missing(&out, &merged)?;
             eprintln!(
@@ -110,7 +108,7 @@ pub(super) fn run(mut args: MergeArgs) -> anyhow::Result<i32> {
         format!("report: {}", files.index().display())
     };
     for note in merged.notes() {
-        eprintln!("bench: {note}");
+        eprintln!("bench: {}", crate::text::terminal(&note.to_string()));
     }
     println!(
         "merged {} runs of {} shards{}{}: {} ({report})",

@@ -54,7 +54,7 @@ pub(super) fn run(args: ReportArgs) -> anyhow::Result<i32> {
         crate::report::tables::text_table(&score::scores(&merged.rows, scoring), time)
     );
     for note in merged.notes() {
-        eprintln!("bench: {note}");
+        eprintln!("bench: {}", crate::text::terminal(&note.to_string()));
     }
     println!(
         "report: {} files in {} (open {})",

@@ -243,10 +243,11 @@ pub(super) fn run(args: RunArgs, matches: Typed<'_>) -> anyhow::Result<i32> {
         .filter(|r| r.check == Check::EncodingOpen)
         .collect();
     for r in &open {
-        println!(
+        let line = format!(
             "ENCODING OPEN {} on {} ({}, run {}): {}",
             r.solver, r.instance, r.encoding, r.run, r.error
         );
+        println!("{}", crate::text::escape_controls(&line));
     }
     if !open.is_empty() {
         println!();
@@ -262,7 +263,10 @@ pub(super) fn run(args: RunArgs, matches: Typed<'_>) -> anyhow::Result<i32> {
             summary.skipped.len()
         );
     }
-    println!("results: {}", summary.out_dir.join("results.csv").display());
+    println!(
+        "results: {}",
+        crate::text::terminal(&summary.out_dir.join("results.csv").display().to_string())
+    );
     Ok(if summary.interrupted {
         130
     } else if summary.wrong() > 0 {

@@ -170,7 +170,7 @@ fn solve_puzzles(args: &SolveArgs, solver: &dyn Solver, limits: &Limits) -> anyh
         let entry = match entry {
             Ok(e) => e,
             Err(e) => {
-                eprintln!("{e}");
+                eprintln!("{}", crate::text::terminal(&e.to_string()));
                 failures += 1;
                 continue;
             }
@@ -211,7 +211,8 @@ fn solve_puzzles(args: &SolveArgs, solver: &dyn Solver, limits: &Limits) -> anyh
             }
         }
         if wrong {
-            eprintln!("{place}: {} gave a wrong model", solver.name());
+            let line = format!("{place}: {} gave a wrong model", solver.name());
+            eprintln!("{}", crate::text::terminal(&line));
         }
     }
     Ok(if failures > 0 { 1 } else { 0 })

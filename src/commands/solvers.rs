@@ -38,11 +38,12 @@ pub(super) fn run(args: SolverLookupArgs) -> anyhow::Result<i32> {
             .path
             .map(|p| p.display().to_string())
             .unwrap_or_else(|| "-".into());
-        println!(
+        let line = format!(
             "{:<14} {status:<9} {:<20} {path}",
             info.name,
             info.version.unwrap_or_else(|| "-".into())
         );
+        println!("{}", crate::text::escape_controls(&line));
     }
     if !LIBRARY_BUILT {
         println!("\nThe in-process library solvers: {LIBRARY_HOWTO}.");

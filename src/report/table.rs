@@ -139,7 +139,7 @@ fn markdown_cell(cell: &Cell) -> String {
 }
 
 /// Text made safe for Markdown, in a table cell or a paragraph: a line break becomes a
-/// space, another control character its `\xNN` (or `\u{NNNN}`) form, HTML's `<`, `>` and
+/// space, another control character its `\xNN` form, HTML's `<`, `>` and
 /// `&` their entities, and the characters Markdown reads as markup (`|`, `*`, `` ` ``,
 /// `[`, `]`, `\`) are escaped with a backslash; a name shows as itself, never as markup.
 pub fn markdown_text(text: &str) -> String {
@@ -154,7 +154,7 @@ pub fn markdown_text(text: &str) -> String {
                 out.push('\\');
                 out.push(c);
             }
-            c if c.is_control() => push_escaped(&mut out, c),
+            c if c.is_control() => out.push_str(&crate::text::escape_controls(&c.to_string())),
             c => out.push(c),
         }
     }
@@ -162,29 +162,9 @@ pub fn markdown_text(text: &str) -> String {
 }
 
 /// Text made safe for the terminal: control characters (an escape sequence could move
-/// the cursor, clear the screen or retitle the window) shown as `\xNN` or `\u{NNNN}`.
+/// the cursor, clear the screen or retitle the window) shown as `\xNN`.
 pub fn terminal_text(text: &str) -> String {
-    if !text.chars().any(char::is_control) {
-        return text.to_string();
-    }
-    let mut out = String::with_capacity(text.len() + 8);
-    for c in text.chars() {
-        if c.is_control() {
-            push_escaped(&mut out, c);
-        } else {
-            out.push(c);
-        }
-    }
-    out
-}
-
-fn push_escaped(out: &mut String, c: char) {
-    use std::fmt::Write;
-    let _ = if (c as u32) < 0x100 {
-        write!(out, "\\x{:02x}", c as u32)
-    } else {
-        write!(out, "\\u{{{:04x}}}", c as u32)
-    };
+    crate::text::escape_controls(text).into_owned()
 }
 
 impl Html {

@@ -40,6 +40,7 @@ use crate::puzzle::Puzzle;
 use crate::puzzle::format::ReadOptions;
 use crate::results::{self, Check, ResultsWriter, Row};
 use crate::solver::{DratFormat, Limits, Solver, SolverConfig, Status, by_name};
+use crate::text::terminal;
 use corpus::{Corpus, Instance, Source};
 use exec::Built;
 
@@ -380,7 +381,7 @@ fn prepare(opts: &RunOptions) -> anyhow::Result<Prepared> {
     let (tasks, planned) = tasks(opts, &units, &corpus.instances, &solvers, &earlier);
     let measurement = crate::machine::Measurement::new(opts.jobs, &opts.cores)?;
     for warning in &measurement.warnings {
-        eprintln!("bench: warning: {warning}");
+        eprintln!("bench: warning: {}", terminal(warning));
     }
     let (start, _) = meta::utc_stamps(SystemTime::now());
     let record = record::Record {
@@ -423,7 +424,7 @@ fn prepare(opts: &RunOptions) -> anyhow::Result<Prepared> {
         tasks.len(),
         planned - tasks.len(),
         opts.jobs,
-        out_dir.display()
+        terminal(&out_dir.display().to_string())
     );
     Ok(Prepared {
         solvers,
@@ -445,10 +446,10 @@ fn prepare(opts: &RunOptions) -> anyhow::Result<Prepared> {
 fn load_corpus(opts: &RunOptions) -> anyhow::Result<(Corpus, String)> {
     let mut corpus = corpus::load(&opts.cwd, &opts.corpora, &opts.read, opts.strict)?;
     for s in &corpus.skipped {
-        eprintln!("bench: skipped {s}");
+        eprintln!("bench: skipped {}", terminal(&s.to_string()));
     }
     for n in corpus.notes.iter().chain(&corpus.duplicates) {
-        eprintln!("bench: {n}");
+        eprintln!("bench: {}", terminal(&n.to_string()));
     }
     let fingerprint = plan::fingerprint(&opts.plan, &corpus.instances);
     if let Some(expected) = opts.expected_fingerprint.as_ref()
@@ -639,7 +640,10 @@ impl Sink<'_> {
                 grids,
             )
         {
-            eprintln!("bench: writing the solution of {}: {e}", row.instance);
+            eprintln!(
+                "bench: {}",
+                terminal(&format!("writing the solution of {}: {e}", row.instance))
+            );
         }
         if let Err(e) = lock_any(&self.writer).write(&row) {
             *lock_any(&self.write_error) = Some(e);
@@ -826,7 +830,7 @@ fn finish(
     interrupted: bool,
 ) -> anyhow::Result<RunSummary> {
     for (_, e) in executed.failures {
-        eprintln!("bench: skipped {e}");
+        eprintln!("bench: skipped {}", terminal(&e.to_string()));
         prepared.skipped.push(e);
     }
     let mut rows = prepared.earlier;

@@ -1,0 +1,52 @@
+//! Text from outside (file names, solver names and specs, a solver's output) made safe to
+//! show: every control character written as `\xNN`, so a NUL byte, an escape sequence
+//! (which could move the cursor, clear the screen or retitle a terminal window) or a line
+//! break in a name cannot break a CSV field, a table cell or a terminal line. The one
+//! helper for the CSV, the report's tables and every line bench prints; Markdown and HTML
+//! add their own markup escaping on top.
+
+use std::borrow::Cow;
+
+/// `text` on one line, every control character (line breaks included) as `\xNN`.
+pub fn escape_controls(text: &str) -> Cow<'_, str> {
+    escape(text, false)
+}
+
+/// A message for the terminal, possibly of several lines: every control character but the
+/// line break as `\xNN` (a message quoting a solver's stderr keeps its lines).
+pub fn terminal(text: &str) -> Cow<'_, str> {
+    escape(text, true)
+}
+
+fn escape(text: &str, keep_lines: bool) -> Cow<'_, str> {
+    let unsafe_char = |c: char| c.is_control() && !(keep_lines && c == '\n');
+    if !text.chars().any(unsafe_char) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if unsafe_char(c) {
+            // `char::is_control` is Unicode's Cc: U+0000–U+001F and U+007F–U+009F.
+            out.push_str(&format!("\\x{:02x}", c as u32));
+        } else {
+            out.push(c);
+        }
+    }
+    Cow::Owned(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn controls_are_shown_not_obeyed() {
+        assert_eq!(
+            escape_controls("a\u{1b}[2Jb\u{9b}\0"),
+            "a\\x1b[2Jb\\x9b\\x00"
+        );
+        assert_eq!(escape_controls("two\nlines\r"), "two\\x0alines\\x0d");
+        assert_eq!(terminal("two\nlines\r\u{7}"), "two\nlines\\x0d\\x07");
+        assert!(matches!(escape_controls("plain <ok> é"), Cow::Borrowed(_)));
+    }
+}
