@@ -299,11 +299,12 @@ pub struct RunArgs {
     /// the output folder, in the corpus's own format (a comment names each puzzle).
     #[arg(long)]
     pub solutions: bool,
-    /// Give every puzzle a fresh formula, in-process solvers too. By default in-process
-    /// solvers (native, minisat-lib, glucose-lib, cadical-lib) load each encoding's rules
-    /// once per worker and take a puzzle's givens as assumptions (tdoku's method); the
-    /// `pruned` encoding folds the givens into its clauses and is always one formula per
-    /// puzzle.
+    /// Give every puzzle a fresh formula, in-process solvers too (mode `fresh`). By
+    /// default in-process solvers (native, minisat-lib, glucose-lib, cadical-lib) load each
+    /// encoding's rules once per worker and take a puzzle's givens as assumptions (mode
+    /// `session`, tdoku's method); the `pruned` encoding folds the givens into its clauses
+    /// and is always one formula per puzzle, so with `pruned` among several encodings every
+    /// encoding runs fresh (the encodings compare within one mode).
     #[arg(long = "no-incremental")]
     pub no_incremental: bool,
     /// How puzzle files are read.

@@ -57,6 +57,45 @@ impl std::fmt::Display for Check {
     }
 }
 
+/// How a solver ran an instance: what its time includes. The `mode` column.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Mode {
+    /// In bench's process, in an incremental session: the encoding's rules loaded once per
+    /// worker, the puzzle's givens taken as assumptions, learnt clauses kept between puzzles.
+    Session,
+    /// In bench's process, on a fresh formula built for this instance alone.
+    Fresh,
+    /// A child process given a DIMACS file: its time includes the process start and the
+    /// reading of the file.
+    Process,
+}
+
+impl Mode {
+    /// Every mode, in the order tables list them.
+    pub const ALL: [Mode; 3] = [Mode::Session, Mode::Fresh, Mode::Process];
+
+    /// The name in the CSV and in every table and legend.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Mode::Session => "session",
+            Mode::Fresh => "fresh",
+            Mode::Process => "process",
+        }
+    }
+
+    /// True for the two modes that run inside bench (no process start).
+    pub fn in_process(self) -> bool {
+        self != Mode::Process
+    }
+}
+
+impl std::fmt::Display for Mode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
 /// Which time of a row a report scores and draws: each row has both.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -114,6 +153,10 @@ pub struct Row {
     pub clauses: u64,
     /// The solver's name.
     pub solver: CompactString,
+    /// How it ran ([`Mode`]): `session`, `fresh` or `process`. Empty in CSVs written before
+    /// bench recorded it (the report then infers what it can: see `report::mode`).
+    #[serde(default)]
+    pub mode: Option<Mode>,
     /// Repetition number, from 1.
     pub run: u32,
     /// SAT, UNSAT, UNKNOWN, TIMEOUT, MEMOUT, ERROR.
@@ -142,8 +185,16 @@ pub struct Row {
     /// True when the answer is wrong: a bad model, a failed proof, or an UNSAT that a
     /// verified model of the same instance contradicts.
     pub wrong: bool,
-    /// With `--count 2`: 1 if the solution is unique, 2 if there are several.
+    /// With `--count N`: the solutions found, every one checked and distinct (N: at least
+    /// N; 0 for a puzzle answered UNSAT; empty when the count did not finish).
     pub solutions: Option<u32>,
+    /// With `--count N`: wall-clock seconds of the whole count, the solver's time over
+    /// every solve (the first included), where `wall_s` is the first solve's alone.
+    #[serde(default, serialize_with = "seconds_opt")]
+    pub count_wall_s: Option<f64>,
+    /// With `--count N`: CPU seconds of the whole count (every solve, the first included).
+    #[serde(default, serialize_with = "seconds_opt")]
+    pub count_cpu_s: Option<f64>,
     /// Number of givens (puzzles).
     pub givens: Option<u32>,
     /// The instance's family (see [`crate::family`]): what per-family tables group by.
@@ -417,6 +468,7 @@ mod tests {
             vars: 729,
             clauses: 12_000,
             solver: "native".into(),
+            mode: Some(Mode::Session),
             run: 1,
             status: Status::Sat,
             check: Check::ModelOk,
@@ -429,6 +481,8 @@ mod tests {
             error: String::new(),
             wrong: false,
             solutions: None,
+            count_wall_s: None,
+            count_cpu_s: None,
             givens: Some(30),
             family: "c.txt".into(),
         }

@@ -128,7 +128,7 @@ fn a_plain_run_writes_results_run_json_and_summary() {
     assert_eq!(meta["skipped_inputs"], 1);
     let summary = std::fs::read_to_string(out.join("summary.md")).unwrap();
     assert!(
-        summary.contains("| native | pruned | 0 | 3 | 3 |"),
+        summary.contains("| native | pruned | fresh | 0 | 3 | 3 |"),
         "{summary}"
     );
     // Never overwrite an earlier run.
@@ -218,9 +218,14 @@ fn real_solvers_times_encodings_give_one_checked_row_per_run() {
     }
     let summary = std::fs::read_to_string(out.join("summary.md")).unwrap();
     for solver in ["native", "minisat", "kissat", "cadical"] {
+        let mode = if solver == "native" {
+            "session"
+        } else {
+            "process"
+        };
         for encoding in ["minimal", "extended"] {
             assert!(
-                summary.contains(&format!("| {solver} | {encoding} | 0 | 3 | 3 |")),
+                summary.contains(&format!("| {solver} | {encoding} | {mode} | 0 | 3 | 3 |")),
                 "{solver} × {encoding} missing from the summary:\n{summary}"
             );
         }

@@ -95,7 +95,7 @@ pub(crate) fn plan_of(args: &RunArgs) -> anyhow::Result<Plan> {
         count: args.count,
         strict: args.strict,
         solutions: args.solutions,
-        incremental: !args.no_incremental,
+        incremental: !args.no_incremental && !crate::run::pruned_among_others(&args.encodings),
         kind: read.kind,
         format: read.format,
         alphabet: read.alphabet,

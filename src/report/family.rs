@@ -55,6 +55,8 @@ pub struct FamilyScore {
     pub solver: String,
     /// The encoding.
     pub encoding: String,
+    /// How it ran (see `report::mode`; set by the report, which knows the rows).
+    pub mode: String,
     /// The family's instances it ran.
     pub ran: usize,
     /// Of those, solved.
@@ -125,6 +127,7 @@ pub fn families(
                     scores.push(FamilyScore {
                         solver: solver.clone(),
                         encoding: encoding.clone(),
+                        mode: String::new(),
                         ran: mine.len(),
                         solved,
                         par2: total / mine.len() as f64,
@@ -161,9 +164,9 @@ pub fn table(families: &[Family], several_encodings: bool) -> Table {
         ]);
         for s in &f.scores {
             let name = if several_encodings {
-                format!("{} · {}", s.solver, s.encoding)
+                format!("{} · {} · {}", s.solver, s.encoding, s.mode)
             } else {
-                s.solver.clone()
+                format!("{} · {}", s.solver, s.mode)
             };
             rows.push(vec![
                 Cell::Text(f.family.clone()),
@@ -202,19 +205,22 @@ pub fn markdown(families: &[Family], several_encodings: bool) -> String {
 /// PAR-2; the best PAR-2 of a family in bold), then the long table folded away.
 pub fn html(families: &[Family], several_encodings: bool) -> Markup {
     let mut configurations: Vec<(String, String)> = Vec::new();
+    let mut modes: Vec<String> = Vec::new();
     for f in families {
         for s in &f.scores {
             let c = (s.solver.clone(), s.encoding.clone());
             if !configurations.contains(&c) {
                 configurations.push(c);
+                modes.push(s.mode.clone());
             }
         }
     }
-    let label = |(s, e): &(String, String)| {
+    let label = |i: usize| {
+        let (s, e) = &configurations[i];
         if several_encodings {
-            format!("{s} · {e}")
+            format!("{s} · {e} · {}", modes[i])
         } else {
-            s.clone()
+            format!("{s} · {}", modes[i])
         }
     };
     html! {
@@ -228,7 +234,7 @@ pub fn html(families: &[Family], several_encodings: bool) -> Markup {
                 table {
                     tr {
                         th { "family" } th { "instances" } th { "virtual best" }
-                        @for c in &configurations { th { (label(c)) } }
+                        @for i in 0..configurations.len() { th { (label(i)) } }
                     }
                     @for f in families {
                         @let best = f.scores.iter().map(|s| s.par2).fold(f64::INFINITY, f64::min);

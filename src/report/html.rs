@@ -47,6 +47,8 @@ pub struct About {
     pub in_process: Vec<String>,
     /// Solvers that ran as child processes (each run pays a process start).
     pub child: Vec<String>,
+    /// Each solver and the modes it ran in (see `report::mode`).
+    pub modes: Vec<(String, String)>,
 }
 
 /// The page, with `charts` as (file name, SVG markup) in display order and `instances` the
@@ -116,6 +118,15 @@ fn what_was_run(summary: &Summary, about: &About) -> Markup {
                 @if let Some(c) = &run.containment { tr { th { "containment" (tag) } td { (c) } } }
             }
             tr { th { "jobs" } td { (jobs.join(", ")) } }
+            tr {
+                th { "modes" }
+                td {
+                    (about.modes.iter().map(|(s, m)| format!("{s}: {m}")).collect::<Vec<_>>().join("; "))
+                    " (session: in bench, the encoding's rules loaded once per worker and the "
+                    "givens assumed; fresh: in bench, a formula per instance; process: a child "
+                    "process reading a DIMACS file)"
+                }
+            }
             @if !about.in_process.is_empty() && !about.child.is_empty() {
                 tr {
                     th { "processes" }
@@ -167,7 +178,12 @@ fn virtual_best(summary: &Summary) -> Markup {
     let fastest: Vec<String> = v
         .contributions
         .iter()
-        .map(|c| format!("{} · {}: {}", c.solver, c.encoding, c.instances))
+        .map(|c| {
+            format!(
+                "{} · {} · {}: {}",
+                c.solver, c.encoding, c.mode, c.instances
+            )
+        })
         .collect();
     html! {
         h2 { "Virtual best solver" }

@@ -32,10 +32,15 @@ pub const STYLE: &str = "\
 #instances th{cursor:pointer;user-select:none}#instances th:hover{background:#e4e4e4}
 #instances td.t{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
 #instances td.unsolved{color:#8a5a00}#instances td.wrong{color:#c00000;font-weight:bold}
-#instances td.none{color:#999}#instances-filter{font-size:14px;padding:3px 6px;width:24em}";
+#instances td.none{color:#999}#instances th .mode{font-weight:normal;font-size:12px;color:#555}#instances-filter{font-size:14px;padding:3px 6px;width:24em}";
 
 /// The table of `outcomes` (ordered by instance, encoding, solver), one column per solver.
-pub fn section(outcomes: &[Outcome], solvers: &[String], time_words: &str) -> Markup {
+pub fn section(
+    outcomes: &[Outcome],
+    solvers: &[String],
+    modes: &crate::report::mode::Modes,
+    time_words: &str,
+) -> Markup {
     let mut rows: Vec<&[Outcome]> = outcomes
         .chunk_by(|a, b| (a.instance, a.encoding) == (b.instance, b.encoding))
         .collect();
@@ -65,7 +70,7 @@ pub fn section(outcomes: &[Outcome], solvers: &[String], time_words: &str) -> Ma
                     th { "instance" }
                     th { "encoding" }
                     th { "solved by" }
-                    @for s in solvers { th { (s) } }
+                    @for s in solvers { th { (s) br; span class="mode" { (modes.of_solver(s)) } } }
                 }
             }
             tbody {

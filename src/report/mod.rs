@@ -15,6 +15,7 @@ pub mod html;
 pub mod instances;
 pub mod measurement;
 pub mod merge;
+pub mod mode;
 pub mod outcome;
 pub mod provenance;
 pub mod score;
@@ -196,7 +197,11 @@ pub fn render_report(rows: &[Row], opts: &ReportOptions) -> anyhow::Result<Vec<R
         .or_else(|| default_baseline(rows, &solvers));
 
     let outcomes = outcome::outcomes(rows, scoring);
-    let virtual_best = vbs::virtual_best(&outcomes);
+    let modes = mode::Modes::of(rows);
+    let mut virtual_best = vbs::virtual_best(&outcomes);
+    for c in &mut virtual_best.contributions {
+        c.mode = modes.label(&c.solver, &c.encoding).to_string();
+    }
     let mut notes = opts.notes.clone();
     let no_cpu = rows.iter().filter(|r| r.cpu_s.is_none()).count();
     if opts.time == TimeBasis::Cpu && no_cpu > 0 {
@@ -218,6 +223,7 @@ pub fn render_report(rows: &[Row], opts: &ReportOptions) -> anyhow::Result<Vec<R
         ));
     }
     let timeout = opts.timeout.unwrap_or(longest);
+    notes.extend(modes.notes());
 
     let names = (solvers.clone(), encodings.clone());
     let data = ChartData::new(rows, &outcomes, names, timeout, opts.time);
@@ -255,11 +261,14 @@ pub fn render_report(rows: &[Row], opts: &ReportOptions) -> anyhow::Result<Vec<R
     }
 
     let speedups = match &baseline {
-        Some(b) => speedup::speedups(&outcomes, b, &solvers, &encodings),
+        Some(b) => speedup::speedups(&outcomes, b, (&solvers, &encodings), &modes),
         None => Vec::new(),
     };
-    let stats = stats::statistics(&outcomes, &solvers, &encodings);
-    let families = family::families(&by_family, &solvers, &encodings);
+    let stats = stats::statistics(&outcomes, (&solvers, &encodings), &modes);
+    let mut families = family::families(&by_family, &solvers, &encodings);
+    for s in families.iter_mut().flat_map(|f| &mut f.scores) {
+        s.mode = modes.label(&s.solver, &s.encoding).to_string();
+    }
     let summary = Summary {
         wrong_answers: WrongAnswer::all(rows),
         rows: rows.len(),
@@ -295,8 +304,13 @@ pub fn render_report(rows: &[Row], opts: &ReportOptions) -> anyhow::Result<Vec<R
         jobs,
         in_process,
         child,
+        modes: summary
+            .solvers
+            .iter()
+            .map(|s| (s.clone(), modes.of_solver(s)))
+            .collect(),
     };
-    let instances = instances::section(&outcomes, &summary.solvers, summary.time.words());
+    let instances = instances::section(&outcomes, &summary.solvers, &modes, summary.time.words());
     let page = html::page(&summary, &about, &charts, instances);
     let mut files: Vec<ReportFile> = charts
         .into_iter()

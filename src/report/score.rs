@@ -23,6 +23,8 @@ pub struct Score {
     pub solver: String,
     /// Encoding name.
     pub encoding: String,
+    /// How it ran: `session`, `fresh`, `process` (see `report::mode`).
+    pub mode: String,
     /// Runs.
     pub runs: usize,
     /// Right answers (SAT + UNSAT, not wrong).
@@ -110,6 +112,7 @@ impl Scoring {
 
 /// Scores per (solver, encoding), in name order.
 pub fn scores(rows: &[Row], scoring: Scoring) -> Vec<Score> {
+    let modes = crate::report::mode::Modes::of(rows);
     let mut groups: BTreeMap<(&str, &str), Vec<&Row>> = BTreeMap::new();
     for r in rows {
         groups.entry((&r.solver, &r.encoding)).or_default().push(r);
@@ -120,6 +123,7 @@ pub fn scores(rows: &[Row], scoring: Scoring) -> Vec<Score> {
             let mut s = Score {
                 solver: solver.to_string(),
                 encoding: encoding.to_string(),
+                mode: modes.label(solver, encoding).to_string(),
                 runs: rows.len(),
                 ..Score::default()
             };
@@ -161,8 +165,14 @@ pub fn wrong_lines(rows: &[Row]) -> Vec<String> {
         .filter(|r| r.wrong)
         .map(|r| {
             crate::report::table::terminal_text(&format!(
-                "WRONG {} on {} ({}, run {}): {} — {}",
-                r.solver, r.instance, r.encoding, r.run, r.status, r.error
+                "WRONG {} on {} ({}{}, run {}): {} — {}",
+                r.solver,
+                r.instance,
+                r.encoding,
+                r.mode.map_or(String::new(), |m| format!(", {m}")),
+                r.run,
+                r.status,
+                r.error
             ))
         })
         .collect()
@@ -175,6 +185,8 @@ pub struct WrongAnswer {
     pub solver: String,
     /// Encoding.
     pub encoding: String,
+    /// How it ran (empty in a CSV that did not record it).
+    pub mode: String,
     /// Instance id.
     pub instance: String,
     /// Repetition.
@@ -201,6 +213,7 @@ impl WrongAnswer {
         WrongAnswer {
             solver: row.solver.to_string(),
             encoding: row.encoding.to_string(),
+            mode: row.mode.map_or(String::new(), |m| m.to_string()),
             instance: row.instance.to_string(),
             run: row.run,
             status: row.status,

@@ -22,8 +22,13 @@ pub struct Speedup {
     pub solver: String,
     /// Encoding both ran under.
     pub encoding: String,
+    /// How the solver ran under this encoding (see `report::mode`).
+    pub mode: String,
     /// The baseline solver.
     pub baseline: String,
+    /// How the baseline ran under this encoding: a ratio across two modes measures the
+    /// modes too.
+    pub baseline_mode: String,
     /// Instances both solved.
     pub both_solved: usize,
     /// Median of baseline time / solver time (None if no instance was solved by both).
@@ -42,8 +47,8 @@ pub const CONFIDENCE: f64 = 0.95;
 pub fn speedups(
     outcomes: &[Outcome],
     baseline: &str,
-    solvers: &[String],
-    encodings: &[String],
+    (solvers, encodings): (&[String], &[String]),
+    modes: &crate::report::mode::Modes,
 ) -> Vec<Speedup> {
     let mut baseline_times: HashMap<(&str, &str), f64> = HashMap::new();
     for o in outcomes {
@@ -72,7 +77,9 @@ pub fn speedups(
             result.push(Speedup {
                 solver: solver.clone(),
                 encoding: encoding.clone(),
+                mode: modes.label(solver, encoding).to_string(),
                 baseline: baseline.to_string(),
+                baseline_mode: modes.label(baseline, encoding).to_string(),
                 both_solved: ratios.len(),
                 median: interval.map(|i| i.estimate),
                 ci_low: interval.map(|i| i.low),
@@ -81,6 +88,30 @@ pub fn speedups(
         }
     }
     result
+}
+
+/// The note a speedup table needs when a ratio compares two modes (`None` when none
+/// does): what such a ratio also measures.
+pub fn across_modes(speedups: &[Speedup]) -> Option<String> {
+    let crossed: Vec<&Speedup> = speedups
+        .iter()
+        .filter(|s| s.mode != s.baseline_mode)
+        .collect();
+    let first = crossed.first()?;
+    Some(format!(
+        "{} of {} ratios compare two modes (e.g. {} {} against {} {}): they measure the \
+         modes as well as the solvers. A child process pays its start and the reading of a \
+         DIMACS file on every run, an in-process solver does not, and a session keeps the \
+         rules loaded and what it learnt from one puzzle to the next. To compare the \
+         solvers alone, compare like with like (e.g. native-proc, native as a child \
+         process, against a child-process solver).",
+        crossed.len(),
+        speedups.len(),
+        first.solver,
+        first.mode,
+        first.baseline,
+        first.baseline_mode
+    ))
 }
 
 #[cfg(test)]
@@ -102,11 +133,15 @@ mod tests {
         let s = speedups(
             &outcomes(&rows, crate::report::score::Scoring::default()),
             "base",
-            &["base".into(), "fast".into()],
-            &["e".into()],
+            (&["base".into(), "fast".into()], &["e".into()]),
+            &crate::report::mode::Modes::of(&rows),
         );
         assert_eq!(s.len(), 1);
         assert_eq!(s[0].both_solved, 2);
+        assert_eq!(
+            (s[0].mode.as_str(), s[0].baseline_mode.as_str()),
+            ("in-process", "in-process")
+        );
         // median of 2 and 4
         assert_eq!(s[0].median, Some(3.0));
         assert!(s[0].ci_low.unwrap() >= 2.0 && s[0].ci_high.unwrap() <= 4.0);

@@ -146,7 +146,15 @@ impl Summary {
             let parts: Vec<String> = v
                 .contributions
                 .iter()
-                .map(|c| format!("{} · {} {}", md(&c.solver), md(&c.encoding), c.instances))
+                .map(|c| {
+                    format!(
+                        "{} · {} · {} {}",
+                        md(&c.solver),
+                        md(&c.encoding),
+                        md(&c.mode),
+                        c.instances
+                    )
+                })
                 .collect();
             out.push_str(&parts.join(", "));
             out.push_str("\n\n");

@@ -25,6 +25,7 @@ pub fn scores(scores: &[Score], time: TimeBasis) -> Table {
         columns: vec![
             ("solver", Left),
             ("encoding", Left),
+            ("mode", Left),
             ("WRONG", Right),
             ("runs", Right),
             ("solved", Right),
@@ -44,6 +45,7 @@ pub fn scores(scores: &[Score], time: TimeBasis) -> Table {
                 let mut row = vec![
                     Cell::Text(s.solver.clone()),
                     Cell::Text(s.encoding.clone()),
+                    Cell::Text(s.mode.clone()),
                     Cell::Alarm(s.wrong),
                 ];
                 let counts = [
@@ -57,7 +59,9 @@ pub fn scores(scores: &[Score], time: TimeBasis) -> Table {
         note: Some(format!(
             "Ranked by solved, then PAR-2. Times are {} in seconds. PAR-2: the mean over runs \
              of the time if solved, else twice the timeout. Mean and median: over solved runs. Total: all runs. WRONG \
-             answers never count as solved.",
+             answers never count as solved. Mode: session (in bench, the encoding's rules \
+             loaded once, the givens assumed), fresh (in bench, a formula per instance), \
+             process (a child process: its time includes the process start).",
             time.words()
         )),
     }
@@ -66,7 +70,7 @@ pub fn scores(scores: &[Score], time: TimeBasis) -> Table {
 /// The wrong answers, one row each.
 pub fn wrong_answers(wrong: &[WrongAnswer]) -> Table {
     let columns = [
-        "solver", "encoding", "instance", "run", "said", "check", "why",
+        "solver", "encoding", "mode", "instance", "run", "said", "check", "why",
     ];
     Table {
         columns: columns
@@ -80,6 +84,7 @@ pub fn wrong_answers(wrong: &[WrongAnswer]) -> Table {
                 vec![
                     text(&w.solver),
                     text(&w.encoding),
+                    text(&w.mode),
                     text(&w.instance),
                     Cell::Count(w.run as usize),
                     text(w.status.as_str()),
@@ -117,6 +122,7 @@ pub fn speedups(speedups: &[Speedup]) -> Table {
         columns: vec![
             ("solver", Left),
             ("encoding", Left),
+            ("mode vs baseline's", Left),
             ("both solved", Right),
             ("median speedup", Right),
             ("95 % interval", Left),
@@ -127,13 +133,18 @@ pub fn speedups(speedups: &[Speedup]) -> Table {
                 vec![
                     Cell::Text(s.solver.clone()),
                     Cell::Text(s.encoding.clone()),
+                    Cell::Text(if s.mode == s.baseline_mode {
+                        s.mode.clone()
+                    } else {
+                        format!("{} vs {} (across modes)", s.mode, s.baseline_mode)
+                    }),
                     Cell::Count(s.both_solved),
                     Cell::Ratio(s.median),
                     Cell::Interval(s.ci_low.zip(s.ci_high)),
                 ]
             })
             .collect(),
-        note: None,
+        note: crate::report::speedup::across_modes(speedups),
     }
 }
 

@@ -16,6 +16,7 @@ pub fn row(instance: &str, encoding: &str, solver: &str, status: &str, wall: f64
         vars: 729,
         clauses: 10_000,
         solver: solver.into(),
+        mode: None,
         run: 1,
         status: Status::parse(status).expect("a status"),
         check: Check::Unchecked,
@@ -28,6 +29,8 @@ pub fn row(instance: &str, encoding: &str, solver: &str, status: &str, wall: f64
         error: String::new(),
         wrong: false,
         solutions: None,
+        count_wall_s: None,
+        count_cpu_s: None,
         givens: None,
         family: String::new().into(),
     }

@@ -44,6 +44,8 @@ pub struct Contribution {
     pub solver: String,
     /// Encoding.
     pub encoding: String,
+    /// How it ran (see `report::mode`; set by the report, which knows the rows).
+    pub mode: String,
     /// Instances it was the fastest on (ties go to the first in name order).
     pub instances: usize,
 }
@@ -94,6 +96,7 @@ pub fn virtual_best(outcomes: &[Outcome]) -> VirtualBest {
         .map(|((solver, encoding), instances)| Contribution {
             solver: solver.to_string(),
             encoding: encoding.to_string(),
+            mode: String::new(),
             instances,
         })
         .collect();

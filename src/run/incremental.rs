@@ -26,7 +26,7 @@ use crate::encode::decode::decode_full;
 use crate::encode::{EncodeOptions, Encoding, encode, grid_var};
 use crate::judge::{self, Verdict};
 use crate::puzzle::{Kind, Puzzle};
-use crate::results::Row;
+use crate::results::{Mode, Row};
 use crate::run::RunOptions;
 use crate::run::corpus::{Instance, Source};
 use crate::run::exec::fill_row;
@@ -245,7 +245,14 @@ pub fn run_one(
         loaded.clauses + assumptions.len() as u64,
     );
     let encoding = enc.encoding.as_str();
-    let mut row = crate::run::new_row(opts, instance, encoding, solver.name(), run, size);
+    let mut row = crate::run::new_row(
+        opts,
+        instance,
+        encoding,
+        (solver.name(), Mode::Session),
+        run,
+        size,
+    );
     fill_row(&mut row, &outcome, &verdict);
     let mut keep = outcome.status.is_solved() && loaded.session.usable();
     if opts.count >= 2

@@ -38,7 +38,7 @@ use crate::encode::{Amo, EncodeOptions, Encoding, encode};
 use crate::judge::{self, Verdict};
 use crate::puzzle::Puzzle;
 use crate::puzzle::format::ReadOptions;
-use crate::results::{self, Check, ResultsWriter, Row};
+use crate::results::{self, Check, Mode, ResultsWriter, Row};
 use crate::solver::{DratFormat, Limits, Solver, SolverConfig, Status, by_name};
 use crate::text::terminal;
 use corpus::{Corpus, Instance, Source};
@@ -130,6 +130,13 @@ impl RunOptions {
             cwd,
         }
     }
+}
+
+/// True when `pruned` is among several encodings. `pruned` has no session (its givens are
+/// in its clauses), so the plan then runs every encoding fresh: encodings are compared
+/// within one mode by default.
+pub fn pruned_among_others(encodings: &[Encoding]) -> bool {
+    encodings.len() > 1 && encodings.contains(&Encoding::Pruned)
 }
 
 /// What a finished (or interrupted) run leaves.
@@ -359,6 +366,8 @@ struct Prepared {
     units: Vec<Unit>,
     tasks: Vec<Task>,
     record: record::Record,
+    /// What the summary must say about how the plan runs (the mode of its encodings).
+    notes: Vec<String>,
     _lock: lock::FolderLock,
 }
 
@@ -372,6 +381,17 @@ fn prepare(opts: &RunOptions) -> anyhow::Result<Prepared> {
         .collect::<anyhow::Result<_>>()?;
     let (corpus, fingerprint) = load_corpus(opts)?;
     let containment = announce_containment(&solvers);
+    let mut notes = Vec::new();
+    if !opts.incremental
+        && pruned_among_others(&opts.encodings)
+        && solvers.iter().any(|s| s.in_process())
+    {
+        let note = "mode: in-process solvers solve every encoding fresh, one formula per \
+                    puzzle: pruned has no session (its givens are in its clauses), so the \
+                    encodings are compared within one mode (run.json: \"incremental\": false)";
+        eprintln!("bench: {note}");
+        notes.push(note.to_string());
+    }
     let out_dir = out_dir(opts)?;
     std::fs::create_dir_all(&out_dir).with_context(|| format!("creating {}", out_dir.display()))?;
     let lock = lock::lock(&out_dir)?;
@@ -437,6 +457,7 @@ fn prepare(opts: &RunOptions) -> anyhow::Result<Prepared> {
         units,
         tasks,
         record,
+        notes,
         _lock: lock,
     })
 }
@@ -528,7 +549,16 @@ fn earlier_rows(
         return Ok(Vec::new());
     }
     let mut rows = results::read_rows(csv_path, true)?;
-    if rows.iter().any(|r| r.hash.is_empty()) {
+    // A CSV of an older bench (no `hash`, `mode` or count columns) is rewritten with
+    // today's columns, so that the rows appended to it match its header.
+    let mut header = Vec::new();
+    std::fs::File::open(csv_path)
+        .and_then(|f| {
+            std::io::BufRead::read_until(&mut std::io::BufReader::new(f), b'\n', &mut header)
+        })
+        .with_context(|| format!("reading {}", csv_path.display()))?;
+    let old_columns = !header.is_empty() && header != results::header_line();
+    if old_columns || rows.iter().any(|r| r.hash.is_empty()) {
         let by_id: HashMap<&str, &str> = instances
             .iter()
             .map(|i| (i.id.as_str(), i.hash.as_str()))
@@ -801,7 +831,7 @@ fn attempt(
                         opts,
                         instance,
                         unit,
-                        solver.name(),
+                        solver,
                         task.run,
                         (vars, clauses, reason),
                     ),
@@ -848,8 +878,9 @@ fn finish(
         out_dir: prepared.out_dir,
         rows,
         notes: prepared
-            .skipped
+            .notes
             .iter()
+            .chain(&prepared.skipped)
             .chain(&prepared.duplicates)
             .cloned()
             .collect(),
@@ -864,7 +895,7 @@ pub(crate) fn new_row(
     opts: &RunOptions,
     instance: &Instance,
     encoding: &str,
-    solver: &str,
+    (solver, mode): (&str, Mode),
     run: u32,
     (vars, clauses): (u64, u64),
 ) -> Row {
@@ -878,6 +909,7 @@ pub(crate) fn new_row(
         vars,
         clauses,
         solver: solver.into(),
+        mode: Some(mode),
         run,
         status: Status::Unknown,
         check: Check::Unchecked,
@@ -890,8 +922,19 @@ pub(crate) fn new_row(
         error: String::new(),
         wrong: false,
         solutions: None,
+        count_wall_s: None,
+        count_cpu_s: None,
         givens: instance.givens(),
         family: instance.family().into(),
+    }
+}
+
+/// The mode of a run on a formula of its own: in bench's process, or a child process.
+fn fresh_mode(solver: &dyn Solver) -> Mode {
+    if solver.in_process() {
+        Mode::Fresh
+    } else {
+        Mode::Process
     }
 }
 
@@ -900,7 +943,7 @@ fn refused_row(
     opts: &RunOptions,
     instance: &Instance,
     unit: &Unit,
-    solver: &str,
+    solver: &dyn Solver,
     run: u32,
     (vars, clauses, reason): (u64, u64, String),
 ) -> Row {
@@ -911,7 +954,7 @@ fn refused_row(
             opts,
             instance,
             &unit.encoding_name(),
-            solver,
+            (solver.name(), fresh_mode(solver)),
             run,
             (vars, clauses),
         )
@@ -950,7 +993,14 @@ fn run_one(
     let checked = exec::verdict(built, &outcome, proof_to_check, proof_limit, &opts.config);
     let size = (built.cnf.num_vars() as u64, built.cnf.num_clauses() as u64);
     let name = unit.encoding_name();
-    let mut row = new_row(opts, instance, &name, solver.name(), run, size);
+    let mut row = new_row(
+        opts,
+        instance,
+        &name,
+        (solver.name(), fresh_mode(solver)),
+        run,
+        size,
+    );
     exec::fill_row(&mut row, &outcome, &checked.verdict);
     let grids = checked.grids;
     if opts.count >= 2

@@ -32,6 +32,7 @@ pub fn row(instance: &str, encoding: &str, solver: &str, status: &str, wall: f64
         vars,
         clauses,
         solver: solver.into(),
+        mode: None,
         run: 1,
         status: Status::parse(status).expect("a status"),
         check: match status {
@@ -51,6 +52,8 @@ pub fn row(instance: &str, encoding: &str, solver: &str, status: &str, wall: f64
         },
         wrong: false,
         solutions: None,
+        count_wall_s: None,
+        count_cpu_s: None,
         givens: Some(30),
         family: "hard.txt".into(),
     }

@@ -61,10 +61,11 @@ pub fn encodings(data: &ChartData) -> anyhow::Result<String> {
     let mut series: Vec<Series> = Vec::new();
     for ((e, k, side), (mut vars, mut clauses)) in groups {
         let encoding = &data.encodings[e];
+        let modes = data.modes.of_encoding(encoding);
         let label = if kinds.len() > 1 {
-            format!("{encoding} ({})", kinds[k])
+            format!("{encoding} ({}) · {modes}", kinds[k])
         } else {
-            encoding.clone()
+            format!("{encoding} · {modes}")
         };
         let point = (side, median(&mut vars), median(&mut clauses));
         match series.last_mut() {

@@ -57,6 +57,8 @@ pub struct ChartData<'a> {
     pub timeout: f64,
     /// Which time the outcomes hold (CPU or wall), named on every chart.
     pub time: super::TimeBasis,
+    /// The mode of each solver × encoding, named in every legend.
+    pub modes: crate::report::mode::Modes,
     /// The time axes' range (see [`ChartData::time_range`]), worked out once.
     range: (f64, f64),
 }
@@ -77,6 +79,7 @@ impl<'a> ChartData<'a> {
             encodings,
             timeout,
             time,
+            modes: crate::report::mode::Modes::of(rows),
             range: range_of(outcomes, timeout),
         }
     }
@@ -109,12 +112,14 @@ impl<'a> ChartData<'a> {
             .unwrap_or(0)
     }
 
-    /// The name of a series: the solver, and the encoding when there are several.
+    /// The name of a series: the solver, the encoding when there are several, and the
+    /// mode it ran in.
     pub fn series_label(&self, solver: &str, encoding: &str) -> String {
+        let mode = self.modes.label(solver, encoding);
         if self.encodings.len() > 1 {
-            format!("{solver} · {encoding}")
+            format!("{solver} · {encoding} · {mode}")
         } else {
-            solver.to_string()
+            format!("{solver} · {mode}")
         }
     }
 

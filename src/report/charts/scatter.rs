@@ -134,12 +134,26 @@ pub fn scatter(data: &ChartData, x_solver: &str, y_solver: &str) -> anyhow::Resu
     if grid > 1 {
         subtitle += &format!("; marks within {grid} px drawn once");
     }
+    // Each solver's modes, named on its axis; a pair across modes says so.
+    let (x_mode, y_mode) = (
+        data.modes.of_solver(x_solver),
+        data.modes.of_solver(y_solver),
+    );
+    if x_mode != y_mode {
+        subtitle += &format!("; across modes ({y_mode} vs {x_mode}): the times differ by mode too");
+    }
     let size = (PLOT_LEFT + SIDE + 10, SIDE + 60);
     chart((&title, &subtitle), size, Some(&legend), |root, area| {
         let (lo, hi) = data.time_range();
         let format = |v: &f64| format_number(*v);
-        let x_label = format!("{x_solver}: {} (s, log scale)", data.time.words());
-        let y_label = format!("{y_solver}: {} (s, log scale)", data.time.words());
+        let x_label = format!(
+            "{x_solver} ({x_mode}): {} (s, log scale)",
+            data.time.words()
+        );
+        let y_label = format!(
+            "{y_solver} ({y_mode}): {} (s, log scale)",
+            data.time.words()
+        );
         let axes = (data.time_axis(), data.time_axis());
         let chart = plot(area, PLOT_LEFT as u32, axes, &format, (&x_label, &y_label))?;
         let at = |x: f64, y: f64| chart.backend_coord(&(x.clamp(lo, hi), y.clamp(lo, hi)));

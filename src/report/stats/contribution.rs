@@ -21,6 +21,8 @@ pub struct Contribution {
     pub solver: String,
     /// The encoding; none when the figures are over all of the solver's encodings.
     pub encoding: Option<String>,
+    /// How it ran (see `report::mode`): over all its encodings, each mode it ran in.
+    pub mode: String,
     /// Instances it solved.
     pub solved: usize,
     /// Instances it solved and nothing else did.
@@ -99,6 +101,7 @@ fn contributions(
             Contribution {
                 solver: solver.clone(),
                 encoding: encoding.clone(),
+                mode: String::new(),
                 solved,
                 unique,
                 vbs_solved_without: without,

@@ -46,6 +46,8 @@ pub struct Configuration {
     pub solver: String,
     /// The encoding.
     pub encoding: String,
+    /// How it ran (see `report::mode`).
+    pub mode: String,
 }
 
 /// Two configurations compared on the instances both ran. "a" is the first in the order of
@@ -106,7 +108,7 @@ pub struct Statistics {
 
 impl Statistics {
     /// A configuration's name in tables: the solver, with the encoding when there are
-    /// several.
+    /// several, and its mode.
     pub fn label(&self, index: usize) -> String {
         let c = &self.configurations[index];
         let several = self
@@ -114,10 +116,15 @@ impl Statistics {
             .iter()
             .any(|o| o.encoding != self.configurations[0].encoding);
         if several {
-            format!("{} · {}", c.solver, c.encoding)
+            format!("{} · {} · {}", c.solver, c.encoding, c.mode)
         } else {
-            c.solver.clone()
+            format!("{} · {}", c.solver, c.mode)
         }
+    }
+
+    /// True when pair `p` compares two modes.
+    pub fn across_modes(&self, p: &Pair) -> bool {
+        self.configurations[p.a].mode != self.configurations[p.b].mode
     }
 }
 
@@ -132,7 +139,11 @@ fn par2_score(o: &Outcome) -> f64 {
 
 /// The paired statistics of `outcomes`; `solvers` and `encodings` in order of first
 /// appearance.
-pub fn statistics(outcomes: &[Outcome], solvers: &[String], encodings: &[String]) -> Statistics {
+pub fn statistics(
+    outcomes: &[Outcome],
+    (solvers, encodings): (&[String], &[String]),
+    modes: &crate::report::mode::Modes,
+) -> Statistics {
     let mut scores: HashMap<(&str, &str), HashMap<&str, f64>> = HashMap::new();
     for o in outcomes {
         scores
@@ -147,6 +158,7 @@ pub fn statistics(outcomes: &[Outcome], solvers: &[String], encodings: &[String]
                 configurations.push(Configuration {
                     solver: s.clone(),
                     encoding: e.clone(),
+                    mode: modes.label(s, e).to_string(),
                 });
             }
         }
@@ -187,13 +199,23 @@ pub fn statistics(outcomes: &[Outcome], solvers: &[String], encodings: &[String]
     } else {
         Vec::new()
     };
+    let mut by_configuration = by_configuration;
+    for c in &mut by_configuration {
+        c.mode = modes
+            .label(&c.solver, c.encoding.as_deref().unwrap_or(""))
+            .to_string();
+    }
+    let mut by_solver = contribution::by_solver(outcomes, solvers);
+    for c in &mut by_solver {
+        c.mode = modes.of_solver(&c.solver);
+    }
     Statistics {
         test: TEST,
         confidence: CONFIDENCE,
         interval_method: resample::METHOD,
         resamples: resample::RESAMPLES,
         seed: resample::SEED,
-        by_solver: contribution::by_solver(outcomes, solvers),
+        by_solver,
         by_configuration,
         configurations,
         pairs,
@@ -249,8 +271,8 @@ mod tests {
         let outcomes = outcomes(&rows, Scoring::default());
         let s = statistics(
             &outcomes,
-            &["a".into(), "b".into(), "c".into()],
-            &["e".into()],
+            (&["a".into(), "b".into(), "c".into()], &["e".into()]),
+            &crate::report::mode::Modes::of(&rows),
         );
         assert_eq!(s.configurations.len(), 3);
         assert_eq!(s.pairs.len(), 3);
@@ -271,7 +293,7 @@ mod tests {
         for p in &s.pairs {
             assert!(p.p_holm.unwrap() >= p.wilcoxon.p.unwrap());
         }
-        assert_eq!(s.label(2), "c");
+        assert_eq!(s.label(2), "c · in-process");
         assert!(s.by_configuration.is_empty());
         assert_eq!(s.by_solver.len(), 3);
     }

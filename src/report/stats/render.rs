@@ -89,10 +89,18 @@ pub fn pairs_table(s: &Statistics) -> Table {
             ]
         })
         .collect();
+    let crossed = s.pairs.iter().filter(|p| s.across_modes(p)).count();
     Table {
         columns,
         rows,
-        note: None,
+        note: (crossed > 0).then(|| {
+            format!(
+                "{crossed} pair(s) compare two modes (the mode follows each name): their \
+                 differences include what the modes cost (a child process's start, a \
+                 session's loaded rules and learnt clauses), not the solvers or encodings \
+                 alone."
+            )
+        }),
     }
 }
 
@@ -103,6 +111,7 @@ pub fn contributions_table(contributions: &[Contribution]) -> Table {
     if encodings {
         columns.push(("encoding", Left));
     }
+    columns.push(("mode", Left));
     columns.extend([
         ("solved", Right),
         ("unique", Right),
@@ -118,6 +127,7 @@ pub fn contributions_table(contributions: &[Contribution]) -> Table {
             if encodings {
                 row.push(Cell::Text(c.encoding.clone().unwrap_or_default()));
             }
+            row.push(Cell::Text(c.mode.clone()));
             row.extend([
                 Cell::Count(c.solved),
                 Cell::Count(c.unique),
