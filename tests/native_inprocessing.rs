@@ -128,6 +128,15 @@ fn configs() -> Vec<(&'static str, Options)> {
                 o.inprocess_interval = 15;
             }),
         ),
+        (
+            "vivify-tiers-often",
+            only(&|o| {
+                o.vivify = true;
+                o.vivify_effort = 1000;
+                o.first_reduce = 25;
+                o.reduce_increment = 10;
+            }),
+        ),
         ("all", all.clone()),
         ("native's defaults", Options::simplifying()),
         (

@@ -141,7 +141,11 @@ pub const NATIVE_KEYS: &[(&str, &str)] = &[
     ("probe", "on or off (failed-literal probing)"),
     (
         "vivify",
-        "on or off (vivification of learnt clauses; off by default)",
+        "on or off (vivification of tier-1 and tier-2 learnt clauses; off by default)",
+    ),
+    (
+        "vivify-effort",
+        "an integer 0..=10000 (per mille of search ticks)",
     ),
     (
         "vivify-irred",
@@ -280,6 +284,7 @@ pub fn native_options(solver: &str, settings: &[(String, String)]) -> Result<Opt
             "subsume" => o.subsume = switch()?,
             "probe" => o.probe = switch()?,
             "vivify" => o.vivify = switch()?,
+            "vivify-effort" => o.vivify_effort = int(0, 10_000)?,
             "vivify-irred" => o.vivify_irred = switch()?,
             "tiers" => o.tiers = switch()?,
             "rephase" => o.rephase = switch()?,

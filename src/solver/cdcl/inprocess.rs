@@ -25,7 +25,7 @@
 //! variable are deleted, the watches are rebuilt from the first two literals of each
 //! clause (which the watch invariant leaves non-false), and the new units are
 //! propagated over all clauses. With the watches back, failed-literal probing
-//! ([`super::probe`]) and vivification of learnt clauses ([`super::vivify`]) run, each
+//! ([`super::probe`]) and vivification of irredundant clauses ([`super::vivify`]) run, each
 //! limited to the same share of the search's propagations. Every addition,
 //! strengthening and deletion is written to the DRAT proof: resolvents and strengthened
 //! clauses are RUP, and a strengthened clause is added before its old version is
@@ -76,7 +76,6 @@ impl CdclSolver {
                 || self.options.equiv
                 || self.options.subsume
                 || self.options.probe
-                || self.options.vivify
                 || self.options.vivify_irred)
             && self.stats.conflicts >= self.next_inprocess
     }
@@ -133,9 +132,6 @@ impl CdclSolver {
         }
         if ok && self.options.probe && !budget.exhausted() {
             ok = self.probe(share, budget);
-        }
-        if ok && self.options.vivify && !budget.exhausted() {
-            ok = self.vivify(share, budget);
         }
         if ok && self.options.vivify_irred && !budget.exhausted() {
             ok = self.vivify_irredundant(share, budget);

@@ -8,9 +8,11 @@
 //! satisfied. Else a new non-false literal is searched to watch instead of `¬p`; if there
 //! is none the clause is unit (its first literal is implied, with the clause as reason, so
 //! that a reason clause always holds its implied literal first) or conflicting. The watch
-//! list is compacted in place as watchers move away. The literals scanned in that search
-//! are counted (`ticks`): on a clause of millions of literals one propagation can take
-//! milliseconds, and the search looks at its limits by them too.
+//! list is compacted in place as watchers move away. The work is counted in *ticks*
+//! (Kissat's measure of propagation effort): one per watch list visited, one per long
+//! clause whose memory is read, one per literal scanned in search of a new watch. On a
+//! clause of millions of literals one propagation can take milliseconds, and the search
+//! looks at its limits by ticks too; vivification's effort is a share of them.
 
 use super::clause::{CRef, NO_REASON};
 use super::solver::CdclSolver;
@@ -40,6 +42,7 @@ impl CdclSolver {
         while qhead < trail.len() {
             let p = trail[qhead].code() as u32;
             qhead += 1;
+            scanned += 1; // the watch lists
             let false_lit = p ^ 1;
 
             // Binary clauses: the watcher holds the other literal.
@@ -86,6 +89,7 @@ impl CdclSolver {
                     }
                     let lits = arena.lits_unchecked_mut(w.cref);
                     let len = lits.len();
+                    scanned += 1; // the clause's memory
                     debug_assert!(len >= 2);
                     if *lits.get_unchecked(0) == false_lit {
                         lits.swap(0, 1);

@@ -99,8 +99,12 @@ pub struct Options {
     pub inprocess_effort: u64,
     /// Failed-literal probing on the roots of the binary implication graph (`probe.rs`).
     pub probe: bool,
-    /// Vivification of the learnt clauses of low LBD (`vivify.rs`).
+    /// Vivification of the learnt clauses of tiers 1 and 2 (`vivify.rs`), a round at the
+    /// first restart after each reduction.
     pub vivify: bool,
+    /// Effort of a learnt-clause vivification round, in per mille of the search's
+    /// propagation ticks since the previous round.
+    pub vivify_effort: u64,
     /// Vivification of irredundant clauses (`vivify.rs`).
     pub vivify_irred: bool,
     /// Three tiers of learnt clauses by LBD, each reduced by its own rule (`tiers.rs`);
@@ -156,6 +160,7 @@ impl Default for Options {
             inprocess_effort: 100,
             probe: true,
             vivify: true,
+            vivify_effort: 100,
             vivify_irred: false,
             tiers: false,
             rephase: false,
@@ -218,8 +223,8 @@ pub struct SolveLimits {
     pub deadline: Option<Instant>,
 }
 
-/// Literals of long clauses propagation may scan for new watches between two looks at
-/// the limits (about a millisecond of scanning).
+/// Propagation ticks (mostly literals of long clauses scanned for new watches) between
+/// two looks at the limits (about a millisecond of propagation).
 pub const TICK_CHECK: u64 = 1 << 20;
 
 /// Literals loaded, or occurrences listed, between two looks at the limits.
@@ -368,8 +373,9 @@ pub struct CdclSolver {
     pub(super) lbd_stamp: u64,
 
     // The incremental interface.
-    /// Literals propagation scanned in long clauses in search of new watches, over the
-    /// solver's life (the search looks at its limits every [`TICK_CHECK`] of them).
+    /// Propagation ticks over the solver's life (`propagate.rs`: watch lists visited,
+    /// long clauses read, literals scanned for new watches); the search looks at its
+    /// limits every [`TICK_CHECK`] of them.
     pub(super) ticks: u64,
     /// Scratch space of `add_clause`.
     pub(super) add_buf: Vec<Lit>,
@@ -419,6 +425,10 @@ pub struct CdclSolver {
     pub(super) probed: Vec<u64>,
     /// Target and best phases, and the rephase schedule.
     pub(super) phases: Phases,
+    /// A learnt-clause vivification round is due at the next restart (`vivify.rs`).
+    pub(super) vivify_pending: bool,
+    /// `ticks` at the end of the last vivification round.
+    pub(super) vivify_ticks: u64,
 }
 
 impl Default for CdclSolver {
@@ -487,6 +497,8 @@ impl CdclSolver {
             probe_next: 0,
             probed: Vec::new(),
             phases: Phases::default(),
+            vivify_pending: false,
+            vivify_ticks: 0,
         };
         s.order.decay = s.mode_decay(); // the search starts in its first mode
         s
@@ -745,6 +757,9 @@ impl CdclSolver {
                 break SolveResult::Unknown;
             }
             if self.inprocess_due() && !self.inprocess(&budget) {
+                break SolveResult::Unsat;
+            }
+            if self.vivify_due() && !self.vivify_learnts(&budget) {
                 break SolveResult::Unsat;
             }
             self.maybe_rephase();
@@ -1018,6 +1033,7 @@ impl CdclSolver {
                     self.reduce_interval += self.options.reduce_increment;
                     self.next_reduce = self.stats.conflicts + self.reduce_interval;
                     self.reduce_db();
+                    self.vivify_pending = true;
                 }
                 let mut next = None;
                 while (self.decision_level() as usize) < self.assumptions.len() {
