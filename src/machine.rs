@@ -300,11 +300,30 @@ pub struct Description {
     pub kernel: Option<String>,
 }
 
-fn read_trim(path: &str) -> Option<String> {
+/// A file's trimmed text, if it has any.
+pub fn read_trim(path: &str) -> Option<String> {
     std::fs::read_to_string(path)
         .ok()
         .map(|s| s.trim().to_string())
         .filter(|s| !s.is_empty())
+}
+
+/// The CPU model that /proc/cpuinfo names.
+pub fn cpu_model() -> Option<String> {
+    let cpuinfo = std::fs::read_to_string("/proc/cpuinfo").ok()?;
+    cpuinfo
+        .lines()
+        .find(|l| l.starts_with("model name"))
+        .and_then(|l| l.split_once(':'))
+        .map(|(_, v)| v.trim().to_string())
+}
+
+/// The KiB of a /proc/meminfo field (`"MemTotal:"`) in `meminfo`, its text.
+pub fn meminfo_field(meminfo: &str, name: &str) -> Option<u64> {
+    meminfo
+        .lines()
+        .find(|l| l.starts_with(name))
+        .and_then(|l| l.split_whitespace().nth(1)?.parse().ok())
 }
 
 /// Reads the machine's description.
@@ -313,19 +332,8 @@ pub fn describe() -> Description {
     let mut cores: Vec<(usize, usize)> = cpus.iter().map(|c| c.core).collect();
     cores.sort_unstable();
     cores.dedup();
-    let cpuinfo = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
-    let cpu_model = cpuinfo
-        .lines()
-        .find(|l| l.starts_with("model name"))
-        .and_then(|l| l.split_once(':'))
-        .map(|(_, v)| v.trim().to_string());
     let meminfo = std::fs::read_to_string("/proc/meminfo").unwrap_or_default();
-    let field = |name: &str| -> Option<u64> {
-        meminfo
-            .lines()
-            .find(|l| l.starts_with(name))
-            .and_then(|l| l.split_whitespace().nth(1)?.parse().ok())
-    };
+    let field = |name: &str| meminfo_field(&meminfo, name);
     let first = cpus.first().map_or(0, |c| c.id);
     let governor = read_trim(&format!(
         "/sys/devices/system/cpu/cpu{first}/cpufreq/scaling_governor"
@@ -334,7 +342,7 @@ pub fn describe() -> Description {
         .map(|v| v == "0")
         .or_else(|| read_trim("/sys/devices/system/cpu/cpufreq/boost").map(|v| v == "1"));
     Description {
-        cpu_model,
+        cpu_model: cpu_model(),
         logical_cpus: cpus.len(),
         physical_cores: cores.len(),
         governor,

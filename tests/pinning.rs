@@ -85,15 +85,23 @@ fn each_running_solver_is_on_one_cpu() {
     // The machine and the solvers' checksums, as sha256sum computes them.
     let machine = &meta["measurement"]["machine"];
     assert!(machine["physical_cores"].as_u64().unwrap() >= 1, "{meta}");
-    // The commit bench was built from, as git names it.
-    let head = Command::new("git")
-        .args(["rev-parse", "--short=12", "HEAD"])
+    // The commit bench was built from, as git names it: a commit of this repository (not
+    // compared with HEAD, which may have moved on since the build).
+    let in_git = Command::new("git")
+        .args(["rev-parse", "--is-inside-work-tree"])
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .output()
-        .unwrap();
-    if head.status.success() {
-        let head = String::from_utf8_lossy(&head.stdout).trim().to_string();
-        assert_eq!(meta["measurement"]["bench_commit"], head.as_str(), "{meta}");
+        .is_ok_and(|o| o.status.success());
+    if in_git {
+        let commit = meta["measurement"]["bench_commit"].as_str().unwrap();
+        let named = Command::new("git")
+            .args(["rev-parse", "--short=12"])
+            .arg(format!("{commit}^{{commit}}"))
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .output()
+            .unwrap();
+        assert!(named.status.success(), "{commit} is no commit: {meta}");
+        assert_eq!(String::from_utf8_lossy(&named.stdout).trim(), commit);
     }
     assert!(machine["logical_cpus"].as_u64().unwrap() >= 1, "{meta}");
     let minisat = meta["solvers"]

@@ -37,29 +37,14 @@ pub struct Machine {
 impl Machine {
     /// Reads the machine's description.
     pub fn current() -> Machine {
-        let cpuinfo = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
-        let cpu_model = cpuinfo
-            .lines()
-            .find(|l| l.starts_with("model name"))
-            .and_then(|l| l.split_once(':'))
-            .map(|(_, v)| v.trim().to_string());
-        let mem_total_kb = std::fs::read_to_string("/proc/meminfo").ok().and_then(|m| {
-            m.lines()
-                .find(|l| l.starts_with("MemTotal:"))
-                .and_then(|l| l.split_whitespace().nth(1)?.parse().ok())
-        });
-        let kernel = std::fs::read_to_string("/proc/sys/kernel/osrelease")
-            .ok()
-            .map(|s| s.trim().to_string());
-        let host = std::fs::read_to_string("/proc/sys/kernel/hostname")
-            .ok()
-            .map(|s| s.trim().to_string());
+        use crate::machine::{cpu_model, meminfo_field, read_trim};
+        let meminfo = std::fs::read_to_string("/proc/meminfo").unwrap_or_default();
         Machine {
-            host,
+            host: read_trim("/proc/sys/kernel/hostname"),
             cores: std::thread::available_parallelism().map_or(1, |n| n.get()),
-            cpu_model,
-            mem_total_kb,
-            kernel,
+            cpu_model: cpu_model(),
+            mem_total_kb: meminfo_field(&meminfo, "MemTotal:"),
+            kernel: read_trim("/proc/sys/kernel/osrelease"),
         }
     }
 }
