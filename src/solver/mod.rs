@@ -236,14 +236,15 @@ pub trait Solver: Send + Sync {
     }
 }
 
-/// Runs `f`, then stamps the outcome with the wall time and this thread's CPU time.
+/// Runs `f`, then stamps the outcome with the wall time and this thread's CPU time (added
+/// to the CPU time `f` found, of a helper thread that did the work).
 pub fn measured(f: impl FnOnce() -> Outcome) -> Outcome {
     let start = std::time::Instant::now();
     let cpu_start = cdcl::thread_cpu_time();
     let mut outcome = f();
     outcome.wall = start.elapsed();
     outcome.cpu = match (cpu_start, cdcl::thread_cpu_time()) {
-        (Some(a), Some(b)) => Some(b.saturating_sub(a)),
+        (Some(a), Some(b)) => Some(b.saturating_sub(a) + outcome.cpu.unwrap_or_default()),
         _ => None,
     };
     outcome

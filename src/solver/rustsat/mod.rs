@@ -10,13 +10,22 @@
 //! glucose never clear their interrupt flag, so a session that was interrupted (even by a
 //! late tick after the answer) is dropped and built again. A crash inside the C++ code
 //! takes bench down with it: these solvers share bench's process.
+//!
+//! The timeout covers the whole call: a fresh solve's deadline starts before its clauses
+//! go in, and loading looks at it every [`LOAD_LOOK`] clauses (loading millions takes
+//! seconds). A solver that looks at its interrupt too rarely (glucose) runs each call on a
+//! thread of its own and is abandoned [`abandon::GRACE`] after the interrupt. Freeing the
+//! engine (a second or so for millions of clauses) comes after the measured span, as a
+//! child process's exit does: the row's wall time ends with the answer.
 
+pub mod abandon;
 pub mod cadical;
 pub mod glucose;
 pub mod minisat;
 pub mod watchdog;
 
 use std::marker::PhantomData;
+use std::time::Instant;
 
 use rustsat::solvers::{
     GetInternalStats, Interrupt, InterruptSolver, Solve, SolveIncremental, SolverResult,
@@ -34,6 +43,11 @@ use watchdog::Watchdog;
 pub trait Family: Send + Sync + 'static {
     /// The solver type.
     type Engine: SolveIncremental + Interrupt + GetInternalStats + Send + 'static;
+
+    /// The engine looks at its interrupt too rarely to stop near a deadline on large
+    /// formulas: each call runs on a thread of its own and is abandoned past the grace
+    /// ([`abandon`]).
+    const LOOKS_RARELY: bool = false;
 
     /// A solver with `settings` applied (from `NAME:key=value,...`).
     fn engine(spec: &str, settings: &[(String, String)]) -> Result<Self::Engine, ConfigError>;
@@ -65,7 +79,7 @@ impl<F: Family> LibSolver<F> {
         let interrupter = engine.interrupter();
         Ok(LibSession {
             watchdog: Watchdog::new(Box::new(move || interrupter.interrupt())),
-            engine,
+            engine: Some(engine),
             num_vars: 0,
             reserved: 0,
             buf: Vec::new(),
@@ -89,17 +103,42 @@ impl<F: Family> Solver for LibSolver<F> {
     }
 
     fn solve(&self, cnf: &Cnf, limits: &Limits) -> Outcome {
-        measured(|| {
-            let mut s = match self.new_session() {
-                Ok(s) => s,
+        abandon::wait_for_leftovers(limits.interrupt.as_deref());
+        let mut session = None;
+        let outcome = measured(|| {
+            let started = Instant::now();
+            let deadline = limits.timeout.map(|t| started + t);
+            let s = match self.new_session() {
+                Ok(s) => session.insert(s),
                 Err(e) => return Outcome::error(e),
             };
-            for clause in cnf.clauses() {
+            // The deadline covers loading too.
+            s.watchdog.arm(deadline, limits);
+            for (i, clause) in cnf.clauses().enumerate() {
+                if i % LOAD_LOOK == 0 && s.watchdog.fired_at().is_some() {
+                    s.usable = false;
+                    let mut stopped = Outcome::stopped(limits);
+                    stopped.error = Some(match stopped.error.take() {
+                        Some(e) => format!("{e} while loading clause {i} of {}", cnf.num_clauses()),
+                        None => {
+                            format!("stopped while loading clause {i} of {}", cnf.num_clauses())
+                        }
+                    });
+                    return stopped;
+                }
                 s.add_clause(clause);
             }
+            if s.watchdog.disarm() {
+                // Past the deadline (or interrupted) as the last clause went in.
+                s.usable = false;
+                return Outcome::stopped(limits);
+            }
             s.num_vars = s.num_vars.max(cnf.num_vars());
-            s.run(&[], limits)
-        })
+            s.run(&[], limits, started, deadline)
+        });
+        // Freed outside the measured span (as a child's exit is).
+        drop(session);
+        outcome
     }
 
     fn session(&self, _seed: u64) -> Option<Box<dyn Session>> {
@@ -110,11 +149,15 @@ impl<F: Family> Solver for LibSolver<F> {
     }
 }
 
+/// Clauses loaded between two looks at the deadline.
+pub const LOAD_LOOK: usize = 4096;
+
 /// A library solver kept alive across solve calls.
 pub struct LibSession<F: Family> {
     /// Declared first: dropped (and so stopped) before the engine it interrupts.
     watchdog: Watchdog,
-    engine: F::Engine,
+    /// None once an abandoned call took it (the session is then unusable).
+    engine: Option<F::Engine>,
     /// Variables known: the highest in a clause, an assumption or [`Session::new_var`].
     num_vars: u32,
     /// Variables the engine was told of.
@@ -130,18 +173,26 @@ fn to_rs(l: Lit) -> rustsat::types::Lit {
 }
 
 impl<F: Family> LibSession<F> {
-    fn run(&mut self, assumptions: &[Lit], limits: &Limits) -> Outcome {
+    /// Solves under `assumptions` until `deadline` (armed already or not), for a call that
+    /// began at `started`.
+    fn run(
+        &mut self,
+        assumptions: &[Lit],
+        limits: &Limits,
+        started: Instant,
+        deadline: Option<Instant>,
+    ) -> Outcome {
         if let Some(e) = &self.failed {
             return Outcome::error(e.clone());
         }
+        let Some(engine) = self.engine.as_mut() else {
+            return Outcome::error("the session's solver was abandoned");
+        };
         for &l in assumptions {
             self.num_vars = self.num_vars.max(l.var().index() as u32 + 1);
         }
         if self.num_vars > self.reserved {
-            if let Err(e) = self
-                .engine
-                .reserve(rustsat::types::Var::new(self.num_vars - 1))
-            {
+            if let Err(e) = engine.reserve(rustsat::types::Var::new(self.num_vars - 1)) {
                 self.usable = false;
                 return Outcome::error(format!("{e:#}"));
             }
@@ -149,19 +200,51 @@ impl<F: Family> LibSession<F> {
         }
         self.buf.clear();
         self.buf.extend(assumptions.iter().map(|&l| to_rs(l)));
-        let (conflicts, decisions) = (self.engine.conflicts(), self.engine.decisions());
-        self.watchdog.arm(limits);
-        let started = std::time::Instant::now();
-        let result = self.engine.solve_assumps(&self.buf);
+        let (conflicts, decisions) = (engine.conflicts(), engine.decisions());
+        self.watchdog.arm(deadline, limits);
+        let mut helper_cpu = None;
+        let result = if F::LOOKS_RARELY {
+            let engine = self.engine.take().expect("checked above");
+            match abandon::solve(engine, self.buf.clone(), &self.watchdog) {
+                abandon::Call::Done {
+                    engine,
+                    result,
+                    cpu,
+                } => {
+                    self.engine = Some(engine);
+                    helper_cpu = cpu;
+                    result
+                }
+                abandon::Call::Abandoned { cpu } => {
+                    self.usable = false;
+                    self.failed = Some("the session's solver was abandoned".into());
+                    self.watchdog.disarm();
+                    let mut outcome = Outcome::stopped(limits);
+                    let note = format!(
+                        "the solver did not stop within {:.1} s of its interrupt: abandoned",
+                        abandon::GRACE.as_secs_f64()
+                    );
+                    outcome.error = Some(match outcome.error.take() {
+                        Some(e) => format!("{e}; {note}"),
+                        None => note,
+                    });
+                    outcome.cpu = cpu;
+                    return outcome;
+                }
+            }
+        } else {
+            engine.solve_assumps(&self.buf)
+        };
         let took = started.elapsed();
         if self.watchdog.disarm() {
             self.usable = false;
         }
+        let engine = self.engine.as_mut().expect("back from the call");
         let mut outcome = match result {
             Ok(SolverResult::Sat) => {
                 let mut model = Model::new();
                 for v in 0..self.num_vars {
-                    match self.engine.lit_val(rustsat::types::Lit::new(v, false)) {
+                    match engine.lit_val(rustsat::types::Lit::new(v, false)) {
                         Ok(TernaryVal::True) => model.set(Var::new(v).pos()),
                         Ok(TernaryVal::False) => model.set(!Var::new(v).pos()),
                         // Unassigned: left out of the model, so the check relies on nothing.
@@ -189,13 +272,15 @@ impl<F: Family> LibSession<F> {
         outcome.stats = vec![
             (
                 "conflicts".into(),
-                self.engine.conflicts().saturating_sub(conflicts) as u64,
+                engine.conflicts().saturating_sub(conflicts) as u64,
             ),
             (
                 "decisions".into(),
-                self.engine.decisions().saturating_sub(decisions) as u64,
+                engine.decisions().saturating_sub(decisions) as u64,
             ),
         ];
+        // The helper thread's CPU time; `measured` adds the caller's.
+        outcome.cpu = helper_cpu;
         outcome
     }
 }
@@ -210,7 +295,10 @@ impl<F: Family> Session for LibSession<F> {
             self.num_vars = self.num_vars.max(l.var().index() as u32 + 1);
             self.buf.push(to_rs(l));
         }
-        if let Err(e) = self.engine.add_clause_ref(&self.buf[..]) {
+        let Some(engine) = self.engine.as_mut() else {
+            return;
+        };
+        if let Err(e) = engine.add_clause_ref(&self.buf[..]) {
             self.failed = Some(format!("adding a clause: {e:#}"));
             self.usable = false;
         }
@@ -226,7 +314,12 @@ impl<F: Family> Session for LibSession<F> {
     }
 
     fn solve(&mut self, assumptions: &[Lit], limits: &Limits) -> Outcome {
-        measured(|| self.run(assumptions, limits))
+        abandon::wait_for_leftovers(limits.interrupt.as_deref());
+        measured(|| {
+            let started = Instant::now();
+            let deadline = limits.timeout.map(|t| started + t);
+            self.run(assumptions, limits, started, deadline)
+        })
     }
 
     fn usable(&self) -> bool {

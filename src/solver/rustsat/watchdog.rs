@@ -25,8 +25,8 @@ struct Armed {
 
 struct State {
     armed: Option<Armed>,
-    /// The interrupt fired during the current (or last) armed call.
-    fired: bool,
+    /// When the interrupt fired during the current (or last) armed call.
+    fired: Option<Instant>,
     /// The thread sleeps until notified.
     sleeping: bool,
     /// The owner is gone: the thread ends and never calls `interrupt` again.
@@ -49,7 +49,7 @@ impl Watchdog {
         let shared = Arc::new((
             Mutex::new(State {
                 armed: None,
-                fired: false,
+                fired: None,
                 sleeping: true,
                 stop: false,
                 interrupt: Some(interrupt),
@@ -70,17 +70,17 @@ impl Watchdog {
         Watchdog { shared }
     }
 
-    /// Arms the deadline and interrupt flag of `limits` for the call about to start.
-    pub fn arm(&self, limits: &Limits) {
+    /// Arms `deadline` and the interrupt flag of `limits` for the call about to start.
+    pub fn arm(&self, deadline: Option<Instant>, limits: &Limits) {
         let (m, cv) = &*self.shared;
         let mut s = lock(m);
-        s.fired = false;
-        if limits.timeout.is_none() && limits.interrupt.is_none() {
+        s.fired = None;
+        if deadline.is_none() && limits.interrupt.is_none() {
             s.armed = None;
             return;
         }
         s.armed = Some(Armed {
-            deadline: limits.timeout.map(|t| Instant::now() + t),
+            deadline,
             flag: limits.interrupt.clone(),
         });
         if s.sleeping {
@@ -93,12 +93,33 @@ impl Watchdog {
     pub fn disarm(&self) -> bool {
         let mut s = lock(&self.shared.0);
         s.armed = None;
-        s.fired
+        s.fired.is_some()
+    }
+
+    /// When the interrupt fired during the armed call, if it did.
+    pub fn fired_at(&self) -> Option<Instant> {
+        lock(&self.shared.0).fired
     }
 
     /// Ends the thread; the interrupt is never called again.
     pub fn stop(&self) {
-        let (m, cv) = &*self.shared;
+        self.stopper().stop();
+    }
+
+    /// What stops this watchdog from another thread (the one that frees the solver).
+    pub fn stopper(&self) -> Stopper {
+        Stopper(self.shared.clone())
+    }
+}
+
+/// Stops a [`Watchdog`] from anywhere: after [`Stopper::stop`] the interrupt is never
+/// called again, so the solver it interrupts may be freed.
+pub struct Stopper(Arc<(Mutex<State>, Condvar)>);
+
+impl Stopper {
+    /// Ends the watchdog's thread; the interrupt is never called again.
+    pub fn stop(&self) {
+        let (m, cv) = &*self.0;
         let mut s = lock(m);
         s.stop = true;
         s.armed = None;
@@ -140,7 +161,7 @@ fn watch(shared: &(Mutex<State>, Condvar)) {
                     if let Some(f) = &s.interrupt {
                         f();
                     }
-                    s.fired = true;
+                    s.fired = Some(Instant::now());
                     s.armed = None;
                 }
             }
@@ -166,23 +187,25 @@ mod tests {
         let w = Watchdog::new(Box::new(move || {
             h.fetch_add(1, Ordering::SeqCst);
         }));
-        let limits = Limits {
-            timeout: Some(Duration::from_millis(20)),
-            ..Limits::default()
-        };
-        w.arm(&limits);
+        let limits = Limits::default();
+        let soon = || Some(Instant::now() + Duration::from_millis(20));
+        w.arm(soon(), &limits);
         std::thread::sleep(Duration::from_millis(80));
+        assert!(w.fired_at().is_some());
         assert!(w.disarm());
         assert_eq!(hits.load(Ordering::SeqCst), 1);
-        w.arm(&limits);
+        w.arm(soon(), &limits);
         assert!(!w.disarm());
         std::thread::sleep(Duration::from_millis(60));
         assert_eq!(hits.load(Ordering::SeqCst), 1);
         let flag = Arc::new(AtomicBool::new(true));
-        w.arm(&Limits {
-            interrupt: Some(flag),
-            ..Limits::default()
-        });
+        w.arm(
+            None,
+            &Limits {
+                interrupt: Some(flag),
+                ..Limits::default()
+            },
+        );
         std::thread::sleep(Duration::from_millis(40));
         assert!(w.disarm());
         assert_eq!(hits.load(Ordering::SeqCst), 2);
