@@ -193,6 +193,10 @@ pub const NATIVE_KEYS: &[(&str, &str)] = &[
     ),
     ("elim-long", "on or off (nor clauses longer than 2)"),
     (
+        "gates",
+        "on or off (elimination resolves only against a gate defining the variable)",
+    ),
+    (
         "inprocess-first",
         "an integer 0..=100000000 (conflicts before the first round; 0: preprocess)",
     ),
@@ -303,6 +307,7 @@ pub fn native_options(solver: &str, settings: &[(String, String)]) -> Result<Opt
             "elim-lits" => o.elim_lit_bound = switch()?,
             "elim-slack" => o.elim_lit_slack = int(0, 1000)? as usize,
             "elim-long" => o.elim_long_bound = switch()?,
+            "gates" => o.elim_gates = switch()?,
             "inprocess-first" => o.inprocess_first = int(0, 100_000_000)?,
             "inprocess-interval" => o.inprocess_interval = int(1, 100_000_000)?,
             "inprocess-effort" => o.inprocess_effort = int(0, 1000)?,

@@ -24,6 +24,10 @@
 //! `elim_occ_limit` occurrences is not tried, and a pure variable (one sign only) goes with
 //! no resolvent. The removed clauses are pushed on the extension stack ([`super::extend`])
 //! so that models can be completed, and resolvents are queued for subsumption.
+//! Where a gate defines the variable (option `elim_gates`, [`super::gates`]: an AND, XOR,
+//! if-then-else or equivalence among its clauses), only the gate clauses are resolved
+//! against the others: the rest of the resolvents are tautologies or implied, and the
+//! bound counts only those added.
 //!
 //! Effort: resolving costs the length of the second clause of each pair, counted
 //! against the round's steps whether the elimination happens or not; the passes stop when
@@ -151,6 +155,12 @@ impl CdclSolver {
         {
             return Ok(None);
         }
+        // With a gate, only gate clauses are resolved against the others (`gates.rs`).
+        let gate = if self.options.elim_gates && !pos.is_empty() && !neg.is_empty() {
+            self.find_gate(v, &pos, &neg, effort)
+        } else {
+            None
+        };
         // Count (and keep) the non-tautological resolvents, giving up past the bound.
         let bound = pos.len() + neg.len() + self.options.elim_bound;
         // Literals too may not grow (beyond `elim_lit_slack`, and `elim_bound` clauses'
@@ -172,12 +182,15 @@ impl CdclSolver {
         // entry of `ends` (one buffer for all, not a vector per pair).
         let mut lits: Vec<u32> = Vec::new();
         let mut ends: Vec<usize> = Vec::new();
-        for &p in &pos {
+        for (i, &p) in pos.iter().enumerate() {
             for &x in self.arena.lits(p) {
                 self.marks[(x >> 1) as usize] = if x & 1 == 0 { 1 } else { -1 };
             }
             let mut give_up = false;
-            for &q in &neg {
+            for (j, &q) in neg.iter().enumerate() {
+                if gate.as_ref().is_some_and(|g| g.pos[i] == g.neg[j]) {
+                    continue;
+                }
                 effort.steps += self.arena.len(q) as u64;
                 let start = lits.len();
                 lits.extend(
@@ -256,6 +269,7 @@ impl CdclSolver {
         self.occs[nl].clear();
         self.eliminated[v as usize] = true;
         self.stats.eliminated += 1;
+        self.stats.gate_eliminations += u64::from(gate.is_some());
         if !self.flush_units() {
             return Err(());
         }

@@ -11,7 +11,7 @@
 //! (the state, the search loop and the incremental API).
 //! Simplification between restarts: [`inprocess`] (schedule, effort, occurrence lists),
 //! [`subsume`] (subsumption, strengthening), [`elim`] (bounded variable elimination, in
-//! the order of `elim_queue`), [`extend`] (the reconstruction stack, frozen variables,
+//! the order of `elim_queue`, resolving only against a gate where [`gates`] finds one), [`extend`] (the reconstruction stack, frozen variables,
 //! restoring eliminated ones), [`equiv`] (equivalent-literal substitution), [`probe`]
 //! (failed literals) and [`vivify`] (shortening learnt clauses); beside them
 //! [`tiers`] (which learnt clauses a reduction keeps, by LBD tier) and [`rephase`]
@@ -31,6 +31,7 @@ mod elim_queue;
 pub mod equiv;
 pub mod extend;
 pub mod forget;
+mod gates;
 pub mod heap;
 mod indexed_heap;
 pub mod inprocess;

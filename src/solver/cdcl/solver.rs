@@ -86,6 +86,9 @@ pub struct Options {
     pub elim_clause_limit: usize,
     /// Occurrences (both signs together) beyond which a variable is not tried.
     pub elim_occ_limit: usize,
+    /// Elimination resolves only gate clauses against the others where a gate defines
+    /// the variable (`gates.rs`).
+    pub elim_gates: bool,
     /// Conflicts before the first simplification round (0, the default: before the search
     /// begins, as a preprocessing). Later, easy formulas never pay for it (CaDiCaL's first
     /// elimination comes after 2,000 conflicts); measured, 2,000 here cost more on the
@@ -155,6 +158,7 @@ impl Default for Options {
             elim_long_bound: true,
             elim_clause_limit: 100,
             elim_occ_limit: 1000,
+            elim_gates: true,
             inprocess_first: 0,
             inprocess_interval: 10_000,
             inprocess_effort: 100,
@@ -261,6 +265,8 @@ pub struct Stats {
     pub restored: u64,
     /// Resolvents added by elimination.
     pub resolvents: u64,
+    /// Eliminations that resolved against a gate (`gates.rs`).
+    pub gate_eliminations: u64,
     /// Irredundant clauses removed because another one subsumes them.
     pub subsumed: u64,
     /// Literals removed from irredundant clauses (self-subsumption, level-0 units).
@@ -289,6 +295,7 @@ impl Stats {
             ("reductions", self.reductions),
             ("inprocessings", self.inprocessings),
             ("eliminated", self.eliminated),
+            ("gate_eliminations", self.gate_eliminations),
             ("subsumed", self.subsumed),
             ("strengthened", self.strengthened),
             ("failed_literals", self.failed_literals),
