@@ -87,7 +87,7 @@ pub struct Options {
     /// Occurrences (both signs together) beyond which a variable is not tried.
     pub elim_occ_limit: usize,
     /// Elimination resolves only gate clauses against the others where a gate defines
-    /// the variable (`gates.rs`).
+    /// the variable (`gates.rs`); off by default (see docs/native-performance.md).
     pub elim_gates: bool,
     /// Conflicts before the first simplification round (0, the default: before the search
     /// begins, as a preprocessing). Later, easy formulas never pay for it (CaDiCaL's first
@@ -158,7 +158,7 @@ impl Default for Options {
             elim_long_bound: true,
             elim_clause_limit: 100,
             elim_occ_limit: 1000,
-            elim_gates: true,
+            elim_gates: false,
             inprocess_first: 0,
             inprocess_interval: 10_000,
             inprocess_effort: 100,
