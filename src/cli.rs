@@ -288,15 +288,17 @@ pub struct RunArgs {
     pub seed: u64,
     /// Count the solutions of each puzzle, up to N (or `all`, up to 10000): after a SAT
     /// answer, block the solution and solve again, every solution checked and distinct.
-    /// 2 asks "is it unique?". The `solutions` column holds the count (N: at least N).
-    /// N is 1 to 1000000.
+    /// 2 asks "is it unique?". The `solutions` column holds the count (N: at least N),
+    /// `count_wall_s` and `count_cpu_s` the time of every solve of it (`wall_s` and `cpu_s`
+    /// stay the first solve's; each solve has the full timeout). N is 1 to 1000000.
     #[arg(long, default_value = "1", value_name = "N|all", value_parser = parse_count)]
     pub count: u32,
     /// A malformed puzzle stops the run instead of being skipped.
     #[arg(long)]
     pub strict: bool,
     /// Keep the solved grids: one file per corpus, solver and encoding under solutions/ of
-    /// the output folder, in the corpus's own format (a comment names each puzzle).
+    /// the output folder, in the corpus's own format (a comment names each puzzle); with
+    /// --count, every solution the count found.
     #[arg(long)]
     pub solutions: bool,
     /// Give every puzzle a fresh formula, in-process solvers too (mode `fresh`). By

@@ -219,6 +219,15 @@ impl Row {
         }
     }
 
+    /// The time of the whole `--count` on `basis` (every solve, the first included), if
+    /// the run counted.
+    pub fn count_time(&self, basis: TimeBasis) -> Option<f64> {
+        match (basis, self.count_cpu_s) {
+            (TimeBasis::Cpu, Some(cpu)) => Some(cpu),
+            _ => self.count_wall_s,
+        }
+    }
+
     /// What the instance is, for every join: its content hash, or its id in a CSV that
     /// has no hash.
     pub fn instance_key(&self) -> &str {

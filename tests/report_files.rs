@@ -234,7 +234,8 @@ fn the_page_says_what_was_run_ranks_and_tables_every_instance() {
         "minisat 2.2.1, kissat 4.0.4",
         "subreaper",
         "wall time",
-        "in bench: native; child processes: minisat, kissat",
+        "native: in-process; minisat: process; kissat: process",
+        "A child process pays a process start",
     ] {
         assert!(about.contains(fact), "the page's opening lacks {fact:?}");
     }

@@ -122,20 +122,8 @@ fn what_was_run(summary: &Summary, about: &About) -> Markup {
                 th { "modes" }
                 td {
                     (about.modes.iter().map(|(s, m)| format!("{s}: {m}")).collect::<Vec<_>>().join("; "))
-                    " (session: in bench, the encoding's rules loaded once per worker and the "
-                    "givens assumed; fresh: in bench, a formula per instance; process: a child "
-                    "process reading a DIMACS file)"
-                }
-            }
-            @if !about.in_process.is_empty() && !about.child.is_empty() {
-                tr {
-                    th { "processes" }
-                    td {
-                        "in bench: " (about.in_process.join(", ")) "; child processes: "
-                        (about.child.join(", "))
-                        " (each run pays a process start of a few milliseconds, which an "
-                        "in-process solver does not: compare like with like, e.g. native-proc)"
-                    }
+                    br;
+                    span class="note" { (mode_words(about)) }
                 }
             }
             tr {
@@ -156,6 +144,38 @@ fn what_was_run(summary: &Summary, about: &About) -> Markup {
             }
         }
     }
+}
+
+/// What the modes of the run mean, those that occur, and a word on comparing across them.
+fn mode_words(about: &About) -> String {
+    let seen = |m: &str| {
+        about
+            .modes
+            .iter()
+            .any(|(_, modes)| modes.split([',', '+', ' ']).any(|w| w == m))
+    };
+    let mut words: Vec<&str> = Vec::new();
+    if seen("session") {
+        words.push(
+            "session: in bench, the encoding's rules loaded once per worker and each puzzle's \
+             givens assumed",
+        );
+    }
+    if seen("fresh") {
+        words.push("fresh: in bench, a formula per instance");
+    }
+    if seen("process") {
+        words.push("process: a child process reading a DIMACS file");
+    }
+    if seen("in-process") {
+        words.push("in-process: session or fresh, not recorded by the bench that ran it");
+    }
+    let mut text = words.join("; ") + ".";
+    if !about.in_process.is_empty() && !about.child.is_empty() {
+        text += " A child process pays a process start of a few milliseconds on every run, \
+                 which an in-process solver does not: compare like with like (e.g. native-proc).";
+    }
+    text
 }
 
 /// The wrong answers first, or a line saying there are none.

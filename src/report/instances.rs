@@ -32,7 +32,7 @@ pub const STYLE: &str = "\
 #instances th{cursor:pointer;user-select:none}#instances th:hover{background:#e4e4e4}
 #instances td.t{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
 #instances td.unsolved{color:#8a5a00}#instances td.wrong{color:#c00000;font-weight:bold}
-#instances td.none{color:#999}#instances th .mode{font-weight:normal;font-size:12px;color:#555}#instances-filter{font-size:14px;padding:3px 6px;width:24em}";
+#instances td.none{color:#999}#instances th .mode,#instances .count{font-weight:normal;font-size:12px;color:#555}#instances-filter{font-size:14px;padding:3px 6px;width:24em}";
 
 /// The table of `outcomes` (ordered by instance, encoding, solver), one column per solver.
 pub fn section(
@@ -51,10 +51,13 @@ pub fn section(
             .then(a[0].encoding.cmp(b[0].encoding))
     });
     let shown = rows.len().min(MAX_ROWS);
+    let counted = outcomes.iter().any(|o| o.solutions.is_some());
     html! {
         p class="note" {
             "Each cell: the answer and its " (time_words) " in seconds (the median over "
-            "repetitions). Click a heading to sort (unsolved runs sort as twice the timeout, "
+            "repetitions"
+            @if counted { "; with --count, the first solve's, then the solutions counted and the time of the whole count" }
+            "). Click a heading to sort (unsolved runs sort as twice the timeout, "
             "as PAR-2 counts them); type words to keep the rows that contain them all "
             "(an instance, a solver's answer: " code { "TIMEOUT" } ", " code { "WRONG" } ")."
         }
@@ -112,6 +115,12 @@ fn cell(outcome: Option<&Outcome>) -> Markup {
     html! {
         td class=(class) data-v=(format!("{par2:e}")) {
             @if o.answer.solved() { (word) " " (seconds(o.time)) } @else { (word) }
+            @if let Some(n) = o.solutions {
+                br; span class="count" {
+                    (n) (if n == 1 { " solution" } else { " solutions" })
+                    @if let Some(t) = o.count_time { " in " (seconds(t)) " s" }
+                }
+            }
         }
     }
 }

@@ -50,6 +50,11 @@ pub struct Outcome<'a> {
     pub time: f64,
     /// The timeout it was judged against, seconds.
     pub timeout: f64,
+    /// With `--count`: the solutions its first repetition found (None: no count, or one
+    /// that did not finish).
+    pub solutions: Option<u32>,
+    /// With `--count`: the first repetition's time of the whole count, seconds.
+    pub count_time: Option<f64>,
 }
 
 /// The outcomes of `rows` scored by `scoring`, ordered by (instance, encoding, solver).
@@ -98,6 +103,8 @@ pub fn outcomes(rows: &[Row], scoring: Scoring) -> Vec<Outcome<'_>> {
                 answer,
                 time,
                 timeout: limit,
+                solutions: runs[0].solutions,
+                count_time: runs[0].count_time(scoring.time),
             }
         })
         .collect()

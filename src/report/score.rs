@@ -49,6 +49,14 @@ pub struct Score {
     pub median_s: f64,
     /// Total time of all runs, seconds.
     pub total_s: f64,
+    /// With `--count`: the solutions found over all runs that counted (None: no run
+    /// counted).
+    pub solutions: Option<u64>,
+    /// With `--count`: the runs whose count finished (a solve without an answer leaves a
+    /// count unfinished).
+    pub counted: usize,
+    /// With `--count`: the total time of the counts, every solve included, seconds.
+    pub count_total_s: Option<f64>,
 }
 
 /// The median of `values` (0 for none).
@@ -130,6 +138,13 @@ pub fn scores(rows: &[Row], scoring: Scoring) -> Vec<Score> {
             let mut solved_times = Vec::new();
             let mut penalised = 0.0;
             for r in &rows {
+                if let Some(n) = r.solutions {
+                    *s.solutions.get_or_insert(0) += u64::from(n);
+                    s.counted += 1;
+                }
+                if let Some(t) = r.count_time(scoring.time) {
+                    *s.count_total_s.get_or_insert(0.0) += t;
+                }
                 let time = scoring.time_of(r);
                 s.total_s += time;
                 if r.wrong {

@@ -21,24 +21,38 @@ pub fn scores(scores: &[Score], time: TimeBasis) -> Table {
             .then(a.par2.total_cmp(&b.par2))
             .then_with(|| (&a.solver, &a.encoding).cmp(&(&b.solver, &b.encoding)))
     });
+    let counting = scores.iter().any(|s| s.count_total_s.is_some());
+    let mut columns = vec![
+        ("solver", Left),
+        ("encoding", Left),
+        ("mode", Left),
+        ("WRONG", Right),
+        ("runs", Right),
+        ("solved", Right),
+        ("SAT", Right),
+        ("UNSAT", Right),
+        ("timeouts", Right),
+        ("memouts", Right),
+        ("errors", Right),
+        ("PAR-2 (s)", Right),
+        ("mean (s)", Right),
+        ("median (s)", Right),
+        ("total (s)", Right),
+    ];
+    if counting {
+        columns.push(("solutions (runs)", Right));
+        columns.push(("count total (s)", Right));
+    }
+    let count_note = if counting {
+        " Solutions: the solutions --count found, summed over the runs whose count finished \
+         (in brackets: how many); a count that reached its limit N counts N. Count total: the \
+         time of every count, all its solves included; the other times are of the first \
+         solve alone."
+    } else {
+        ""
+    };
     Table {
-        columns: vec![
-            ("solver", Left),
-            ("encoding", Left),
-            ("mode", Left),
-            ("WRONG", Right),
-            ("runs", Right),
-            ("solved", Right),
-            ("SAT", Right),
-            ("UNSAT", Right),
-            ("timeouts", Right),
-            ("memouts", Right),
-            ("errors", Right),
-            ("PAR-2 (s)", Right),
-            ("mean (s)", Right),
-            ("median (s)", Right),
-            ("total (s)", Right),
-        ],
+        columns,
         rows: ranked
             .into_iter()
             .map(|s| {
@@ -53,6 +67,16 @@ pub fn scores(scores: &[Score], time: TimeBasis) -> Table {
                 ];
                 row.extend(counts.map(Cell::Count));
                 row.extend([s.par2, s.mean_s, s.median_s, s.total_s].map(Cell::Seconds));
+                if counting {
+                    row.push(Cell::Text(
+                        s.solutions
+                            .map_or("–".into(), |n| format!("{n} ({})", s.counted)),
+                    ));
+                    row.push(
+                        s.count_total_s
+                            .map_or(Cell::Text("–".into()), Cell::Seconds),
+                    );
+                }
                 row
             })
             .collect(),
@@ -61,7 +85,7 @@ pub fn scores(scores: &[Score], time: TimeBasis) -> Table {
              of the time if solved, else twice the timeout. Mean and median: over solved runs. Total: all runs. WRONG \
              answers never count as solved. Mode: session (in bench, the encoding's rules \
              loaded once, the givens assumed), fresh (in bench, a formula per instance), \
-             process (a child process: its time includes the process start).",
+             process (a child process: its time includes the process start).{count_note}",
             time.words()
         )),
     }

@@ -175,41 +175,86 @@ pub fn fill_row(row: &mut Row, outcome: &Outcome, verdict: &Verdict) {
     judge::apply(row, verdict, outcome.error.as_deref());
 }
 
+/// What a count of solutions found: the count, every solution's grids, and the solver's
+/// time over every solve of it (the first one, given, included).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Counted {
+    /// `Some(k)`: k solutions (the limit meaning at least that many); None when a solve
+    /// gave no answer or the count cannot be read from the formula.
+    pub count: Option<u32>,
+    /// The grids of every solution found, the first one first, each checked and distinct.
+    pub grids: Vec<Puzzle>,
+    /// Wall-clock time of every solve, the first included.
+    pub wall: Duration,
+    /// CPU time of every solve, if each was measured.
+    pub cpu: Option<Duration>,
+}
+
+impl Counted {
+    /// A count that starts from the first answer's outcome and grids.
+    pub fn start(first: &Outcome, grids: Puzzle) -> Counted {
+        Counted {
+            count: None,
+            grids: vec![grids],
+            wall: first.wall,
+            cpu: first.cpu,
+        }
+    }
+
+    /// Adds one more solve's time.
+    pub fn add(&mut self, outcome: &Outcome) {
+        self.wall += outcome.wall;
+        self.cpu = self.cpu.zip(outcome.cpu).map(|(a, b)| a + b);
+    }
+
+    /// Writes the count and its time into `row` (the judged columns stay the judge's).
+    pub fn fill(&self, row: &mut Row) {
+        row.solutions = self.count;
+        row.count_wall_s = Some(self.wall.as_secs_f64());
+        row.count_cpu_s = self.cpu.map(|d| d.as_secs_f64());
+    }
+}
+
 /// With `--count N`: blocks each verified solution and solves again, until the formula is
 /// UNSAT (the count is exact) or `limit` solutions are found (there are at least that
 /// many). Every solution is checked: it satisfies every clause, its grids solve the
-/// puzzle, and they differ from every earlier one. `Ok(None)` when a solve gave no
-/// answer or the count cannot be read from the formula (a plain CNF, a loose encoding);
-/// `Err` only for a wrong answer.
+/// puzzle, and they differ from every earlier one. `counted` holds the first solve (its
+/// time and grids) and gathers the rest; its count stays None when a solve gave no answer
+/// or the count cannot be read from the formula (a plain CNF, a loose encoding); `Err`
+/// only for a wrong answer.
 pub fn count_solutions(
     solver: &dyn Solver,
     built: &Built,
-    first: &Puzzle,
+    counted: &mut Counted,
     limits: &Limits,
     limit: u32,
-) -> Result<Option<u32>, String> {
+) -> Result<(), String> {
     let Some(h) = built.header.as_ref() else {
-        return Ok(None);
+        return Ok(());
     };
     // Blocking clauses mention only used variables: the used set stays the same.
     let used = built.cnf.used_vars();
     let mut cnf = built.cnf.clone();
-    let mut seen = vec![first.clone()];
-    let mut last = first.clone();
-    let mut found = 1u32;
     loop {
+        let found = counted.grids.len() as u32;
         if found >= limit {
-            return Ok(Some(found));
+            counted.count = Some(found);
+            return Ok(());
         }
-        let block = blocking_clause_of(&last, &used);
+        let block = blocking_clause_of(&counted.grids[counted.grids.len() - 1], &used);
         if block.is_empty() {
             // The givens decide every cell: the formula has this one solution.
-            return Ok(Some(found));
+            counted.count = Some(found);
+            return Ok(());
         }
         crate::cnf::ClauseSink::add_clause(&mut cnf, &block);
         let outcome = solver.solve(&cnf, limits);
+        counted.add(&outcome);
         match outcome.status {
-            Status::Unsat => return Ok(Some(found)),
+            Status::Unsat => {
+                counted.count = Some(found);
+                return Ok(());
+            }
             Status::Sat => {
                 let Some(next) = outcome.model.as_ref() else {
                     return Err(format!("solve {} said SAT without a model", found + 1));
@@ -219,14 +264,12 @@ pub fn count_solutions(
                 // Grids that are no solution are the formula's looseness, not a wrong
                 // answer: no count. Grids seen before broke their block: wrong.
                 let Some(grids) = read_grids_used(&h.puzzle, next, &used).solved() else {
-                    return Ok(None);
+                    return Ok(());
                 };
-                judge::count_step(&seen, &grids, found as usize + 1)?;
-                found += 1;
-                seen.push(grids.clone());
-                last = grids;
+                judge::count_step(&counted.grids, &grids, found as usize + 1)?;
+                counted.grids.push(grids);
             }
-            _ => return Ok(None),
+            _ => return Ok(()),
         }
     }
 }
@@ -275,13 +318,16 @@ mod tests {
         let Ok(SatCheck::Ok(Some(grids))) = check_sat(&built, &model) else {
             panic!("native's model is checked")
         };
-        // The same solver counts 2; one that repeats the first solution is wrong.
-        assert_eq!(
-            count_solutions(native.as_ref(), &built, &grids, &Limits::default(), 5),
-            Ok(Some(2))
-        );
+        // The same solver counts 2, and keeps both grids; one that repeats the first
+        // solution is wrong.
+        let mut counted = Counted::start(&first, grids.clone());
+        count_solutions(native.as_ref(), &built, &mut counted, &Limits::default(), 5).unwrap();
+        assert_eq!(counted.count, Some(2));
+        assert_eq!(counted.grids.len(), 2);
+        assert!(counted.grids[0] != counted.grids[1] && counted.wall >= first.wall);
         let liar = Repeater(model);
-        let err = count_solutions(&liar, &built, &grids, &Limits::default(), 5).unwrap_err();
+        let mut counted = Counted::start(&first, grids);
+        let err = count_solutions(&liar, &built, &mut counted, &Limits::default(), 5).unwrap_err();
         assert!(err.starts_with("solution 2"), "{err}");
     }
 }

@@ -29,7 +29,7 @@ use crate::puzzle::{Kind, Puzzle};
 use crate::results::{Mode, Row};
 use crate::run::RunOptions;
 use crate::run::corpus::{Instance, Source};
-use crate::run::exec::fill_row;
+use crate::run::exec::{Counted, fill_row};
 use crate::solver::session::Session;
 use crate::solver::{Limits, Outcome, Solver, Status};
 
@@ -146,7 +146,7 @@ impl Sessions {
 pub enum Ran {
     /// The run was done incrementally: its row and the grids of a verified solution, or
     /// `None` when Ctrl-C stopped it.
-    Done(Option<(Row, Option<Puzzle>)>),
+    Done(Option<(Row, Vec<Puzzle>)>),
     /// Not an incremental run (no session, a DIMACS input, `pruned`, the mode off).
     NotHere,
 }
@@ -255,37 +255,47 @@ pub fn run_one(
     );
     fill_row(&mut row, &outcome, &verdict);
     let mut keep = outcome.status.is_solved() && loaded.session.usable();
-    if opts.count >= 2
-        && keep
-        && let Some(Ok(found)) = &first
-    {
-        match count_again(
-            loaded.session.as_mut(),
-            puzzle,
-            found,
-            &mut assumptions,
-            &limits,
-            opts.count,
-        ) {
-            Ok((n, solved)) => {
-                row.solutions = n;
-                keep = solved && loaded.session.usable();
+    let mut grids: Vec<Puzzle> = Vec::new();
+    if opts.count >= 2 {
+        // The count's time starts with the first solve, whatever it answered.
+        let mut counted = Counted {
+            wall: outcome.wall,
+            cpu: outcome.cpu,
+            ..Counted::default()
+        };
+        if keep && let Some(Ok(found)) = &first {
+            counted.grids.push(found.clone());
+            match count_again(
+                loaded.session.as_mut(),
+                puzzle,
+                &mut counted,
+                &mut assumptions,
+                &limits,
+                opts.count,
+            ) {
+                Ok(solved) => keep = solved && loaded.session.usable(),
+                Err(why) => {
+                    judge::apply(&mut row, &Verdict::ModelWrong(why), None);
+                    keep = false;
+                }
             }
-            Err(why) => {
-                judge::apply(&mut row, &Verdict::ModelWrong(why), None);
-                keep = false;
+            if interrupt.load(Ordering::Relaxed) {
+                sessions.remove(&key);
+                return Ran::Done(None);
             }
         }
-        if interrupt.load(Ordering::Relaxed) {
-            sessions.remove(&key);
-            return Ran::Done(None);
-        }
+        counted.fill(&mut row);
+        grids = counted.grids;
+    } else if let Some(Ok(found)) = first {
+        grids.push(found);
     }
     if !keep {
         sessions.remove(&key);
     }
-    let grids = first.and_then(Result::ok).filter(|_| !row.wrong);
-    judge::hold_against_records(&mut row, &instance.records, grids.as_ref(), opts.count);
+    if row.wrong {
+        grids.clear();
+    }
+    judge::hold_against_records(&mut row, &instance.records, grids.first(), opts.count);
     Ran::Done(Some((row, grids)))
 }
 
@@ -293,26 +303,28 @@ pub fn run_one(
 /// activation literal `a` and solves again under the givens and `a`, until the puzzle has
 /// no other solution or `limit` are found; then retires the blocks for good with the unit
 /// `¬a`. Every solution is checked and must differ from the earlier ones (a repeat breaks
-/// its block clause: a wrong answer). Returns the count (`Some(k)`, `limit` meaning at
-/// least that many; None when a solve gave no answer) and whether the last call decided;
-/// `Err` for a wrong answer.
+/// its block clause: a wrong answer). `counted` holds the first solution and gathers the
+/// rest, their times, and the count (`Some(k)`, `limit` meaning at least that many; None
+/// when a solve gave no answer). Returns whether the last call decided; `Err` for a wrong
+/// answer.
 fn count_again(
     session: &mut dyn Session,
     puzzle: &Puzzle,
-    found: &Puzzle,
+    counted: &mut Counted,
     assumptions: &mut Vec<Lit>,
     limits: &Limits,
     limit: u32,
-) -> Result<(Option<u32>, bool), String> {
+) -> Result<bool, String> {
     let n = puzzle.side();
     let a = session.new_var().pos();
     assumptions.push(a);
-    let mut seen: Vec<Puzzle> = vec![found.clone()];
     let result = loop {
-        if seen.len() as u32 >= limit {
-            break Ok((Some(seen.len() as u32), true));
+        let found = counted.grids.len() as u32;
+        if found >= limit {
+            counted.count = Some(found);
+            break Ok(true);
         }
-        let last = &seen[seen.len() - 1];
+        let last = &counted.grids[counted.grids.len() - 1];
         let mut block = vec![!a];
         for (b, (given, board)) in puzzle.boards().iter().zip(last.boards()).enumerate() {
             for r in 0..n {
@@ -326,24 +338,29 @@ fn count_again(
         }
         if block.len() == 1 {
             // The givens fill every cell: this is the one solution.
-            break Ok((Some(1), true));
+            counted.count = Some(1);
+            break Ok(true);
         }
         session.add_clause(&block);
         let again = session.solve(assumptions, limits);
+        counted.add(&again);
         match again.status {
-            Status::Unsat => break Ok((Some(seen.len() as u32), true)),
+            Status::Unsat => {
+                counted.count = Some(found);
+                break Ok(true);
+            }
             Status::Sat => {
-                let k = seen.len() + 1;
+                let k = found as usize + 1;
                 let next = match solution(puzzle, &again) {
                     Ok(g) => g,
                     Err(e) => break Err(format!("solution {k}: {e}")),
                 };
-                if let Err(why) = judge::count_step(&seen, &next, k) {
+                if let Err(why) = judge::count_step(&counted.grids, &next, k) {
                     break Err(why);
                 }
-                seen.push(next);
+                counted.grids.push(next);
             }
-            _ => break Ok((None, false)),
+            _ => break Ok(false),
         }
     };
     session.add_clause(&[!a]);

@@ -659,7 +659,7 @@ struct Sink<'a> {
 
 impl Sink<'_> {
     /// Takes one row; false when it could not be written (a full disk: stop taking runs).
-    fn take(&self, instance: &Instance, row: Row, grids: Option<&Puzzle>) -> bool {
+    fn take(&self, instance: &Instance, row: Row, grids: &[Puzzle]) -> bool {
         if let Some(files) = &self.solution_files
             && row.run == 1
             && let Err(e) = files.record(
@@ -741,7 +741,7 @@ fn execute(
                     let instance = &prepared.instances[prepared.units[task.unit].instance];
                     match attempt(opts, prepared, task, &mut sessions, interrupt) {
                         Attempt::Row(row, grids) => {
-                            if !sink.take(instance, row, grids.as_ref()) {
+                            if !sink.take(instance, row, &grids) {
                                 break;
                             }
                         }
@@ -782,8 +782,8 @@ fn execute(
 /// What one task came to.
 #[allow(clippy::large_enum_variant)]
 enum Attempt {
-    /// A row (and the grids of a verified solution).
-    Row(Row, Option<Puzzle>),
+    /// A row, and the grids of its verified solutions (every one a count found).
+    Row(Row, Vec<Puzzle>),
     /// The formula could not be built: the input is skipped, with why.
     Unbuildable(String),
     /// Ctrl-C stopped it: no row (a resume redoes it).
@@ -835,7 +835,7 @@ fn attempt(
                         task.run,
                         (vars, clauses, reason),
                     ),
-                    None,
+                    Vec::new(),
                 )),
                 Err(e) => {
                     unit.release();
@@ -972,7 +972,7 @@ fn run_one(
     solver: &dyn Solver,
     run: u32,
     interrupt: &Arc<AtomicBool>,
-) -> Option<(Row, Option<Puzzle>)> {
+) -> Option<(Row, Vec<Puzzle>)> {
     let proof_style = solver.proof_style().filter(|_| opts.proofs);
     let proof_dir = proof_style.and_then(|_| crate::solver::external::run::temp_dir().ok());
     let proof = proof_dir.as_ref().map(|d| d.path().join("proof.drat"));
@@ -1002,23 +1002,35 @@ fn run_one(
         size,
     );
     exec::fill_row(&mut row, &outcome, &checked.verdict);
-    let grids = checked.grids;
-    if opts.count >= 2
-        && let Some(first) = &grids
-    {
-        let mut again = limits.clone();
-        again.proof = None;
-        match exec::count_solutions(solver, built, first, &again, opts.count) {
-            Ok(n) => row.solutions = n,
-            Err(e) => judge::apply(&mut row, &Verdict::ModelWrong(e), None),
+    let mut grids: Vec<Puzzle> = Vec::new();
+    if opts.count >= 2 && built.header.is_some() {
+        // The count's time starts with the first solve, whatever it answered.
+        let mut counted = exec::Counted {
+            wall: outcome.wall,
+            cpu: outcome.cpu,
+            ..exec::Counted::default()
+        };
+        if let Some(first) = checked.grids {
+            counted.grids.push(first);
+            let mut again = limits.clone();
+            again.proof = None;
+            if let Err(e) = exec::count_solutions(solver, built, &mut counted, &again, opts.count) {
+                judge::apply(&mut row, &Verdict::ModelWrong(e), None);
+            }
+            if interrupt.load(Ordering::Relaxed) {
+                return None;
+            }
         }
-        if interrupt.load(Ordering::Relaxed) {
-            return None;
-        }
+        counted.fill(&mut row);
+        grids = counted.grids;
+    } else {
+        grids.extend(checked.grids);
     }
     // The grids the check read, unless counting found the answer wrong after all.
-    let grids = grids.filter(|_| row.check == Check::ModelOk);
-    judge::hold_against_records(&mut row, &instance.records, grids.as_ref(), opts.count);
+    if row.check != Check::ModelOk {
+        grids.clear();
+    }
+    judge::hold_against_records(&mut row, &instance.records, grids.first(), opts.count);
     Some((row, grids))
 }
 

@@ -4,7 +4,9 @@
 //! (`hard.native.extended.txt`), in the corpus's own format and alphabet, so it reads back
 //! as a corpus of solved puzzles. Each puzzle's block opens with a comment naming it and
 //! the answer (`# solution of hard.txt:12 SAT`); a puzzle without solution, or unsolved
-//! within the limits, has the comment alone. Blocks are appended as runs end (a killed
+//! within the limits, has the comment alone. With `--count N` the block holds every
+//! solution the count found (`# solution of multi.txt:3 SAT, 4 solutions`, then each grid
+//! under `# 1 of 4`, `# 2 of 4`, …). Blocks are appended as runs end (a killed
 //! bench loses none, and a resume adds the rest), and each file is put in corpus order when
 //! the run finishes.
 
@@ -42,21 +44,29 @@ impl SolutionFiles {
         }
     }
 
-    /// Appends the answer of one run (`grids` when it was a verified solution) to the file
-    /// of its corpus, solver and encoding. DIMACS instances have none.
+    /// Appends the answer of one run (`grids`: its verified solutions, every one a count
+    /// found) to the file of its corpus, solver and encoding. DIMACS instances have none.
     pub fn record(
         &self,
         instance: &Instance,
         solver: &str,
         encoding: &str,
         status: &str,
-        grids: Option<&Puzzle>,
+        grids: &[Puzzle],
     ) -> io::Result<()> {
         let Some(format) = instance.format else {
             return Ok(());
         };
-        let mut block = format!("{MARK}{} {status}\n", instance.id).into_bytes();
-        if let Some(g) = grids {
+        let mut block = format!("{MARK}{} {status}", instance.id);
+        if grids.len() > 1 {
+            block += &format!(", {} solutions", grids.len());
+        }
+        block.push('\n');
+        let mut block = block.into_bytes();
+        for (k, g) in grids.iter().enumerate() {
+            if grids.len() > 1 {
+                block.extend(format!("# {} of {}\n", k + 1, grids.len()).bytes());
+            }
             write_in(&mut block, g, format, self.alphabet.as_ref())?;
         }
         let _guard = self.lock.lock().unwrap_or_else(|p| p.into_inner());

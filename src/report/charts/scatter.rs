@@ -139,9 +139,14 @@ pub fn scatter(data: &ChartData, x_solver: &str, y_solver: &str) -> anyhow::Resu
         data.modes.of_solver(x_solver),
         data.modes.of_solver(y_solver),
     );
-    if x_mode != y_mode {
-        subtitle += &format!("; across modes ({y_mode} vs {x_mode}): the times differ by mode too");
-    }
+    let title = if x_mode == y_mode {
+        title
+    } else {
+        format!(
+            "{y_solver} ({y_mode}) vs {x_solver} ({x_mode}): {} per instance, across modes",
+            data.time.words()
+        )
+    };
     let size = (PLOT_LEFT + SIDE + 10, SIDE + 60);
     chart((&title, &subtitle), size, Some(&legend), |root, area| {
         let (lo, hi) = data.time_range();

@@ -89,19 +89,24 @@ pub fn pairs_table(s: &Statistics) -> Table {
             ]
         })
         .collect();
-    let crossed = s.pairs.iter().filter(|p| s.across_modes(p)).count();
     Table {
         columns,
         rows,
-        note: (crossed > 0).then(|| {
-            format!(
-                "{crossed} pair(s) compare two modes (the mode follows each name): their \
-                 differences include what the modes cost (a child process's start, a \
-                 session's loaded rules and learnt clauses), not the solvers or encodings \
-                 alone."
-            )
-        }),
+        note: across_modes(s),
     }
+}
+
+/// The note for pairs that compare two modes (None when no pair does).
+fn across_modes(s: &Statistics) -> Option<String> {
+    let crossed = s.pairs.iter().filter(|p| s.across_modes(p)).count();
+    (crossed > 0).then(|| {
+        format!(
+            "{crossed} of {} pairs compare two modes (the mode follows each name): their \
+             differences include what the modes cost (a child process's start, a session's \
+             loaded rules and learnt clauses), not the solvers or encodings alone.",
+            s.pairs.len()
+        )
+    })
 }
 
 /// Unique solves and VBS contributions, one row per solver (or solver × encoding).
@@ -212,6 +217,7 @@ pub fn html(s: &Statistics) -> Markup {
                 span style="background:#f9dcdc;padding:0 4px" { "red" }
                 ": slower."
             }
+            @if let Some(note) = across_modes(s) { p class="note" { (note) } }
             div style="overflow-x:auto" { table class="matrix" {
                 tr {
                     th {}
