@@ -124,6 +124,71 @@ fn assumptions_agree_with_adding_units() {
 }
 
 #[test]
+fn chronological_backtracking_keeps_assumptions_cores_and_enumeration_right() {
+    // Every backjump over more than one level goes back one level only: literals of
+    // lower levels pile up above higher ones on the trail, under assumptions and across
+    // calls with clauses added between them.
+    let chrono = |base: Options| Options { chrono: 1, ..base };
+    for (k, options) in [chrono(Options::default()), chrono(Options::simplifying())]
+        .into_iter()
+        .enumerate()
+    {
+        let mut rng = SplitMix64::new(11 + k as u64);
+        for seed in 0..60 {
+            let cnf = random_ksat(40, 170, 3, seed);
+            let mut s = CdclSolver::with_options(options.clone());
+            s.add_cnf(&cnf);
+            for _ in 0..4 {
+                let assumptions: Vec<Lit> = (0..1 + rng.below(8))
+                    .map(|_| Var::new(rng.below(40) as u32).lit(rng.coin()))
+                    .collect();
+                let got = s.solve_with(&assumptions);
+                let mut with_units = solver_of(&cnf);
+                let ok = assumptions.iter().all(|&a| with_units.add_clause(&[a]));
+                let expected = if ok {
+                    with_units.solve()
+                } else {
+                    SolveResult::Unsat
+                };
+                assert_eq!(got, expected, "{k}: seed {seed}, {assumptions:?}");
+                if got == SolveResult::Sat {
+                    check_model(&cnf, &s.model().unwrap()).unwrap();
+                    assert!(assumptions.iter().all(|&a| s.value(a) == Some(true)));
+                } else {
+                    let failed = s.failed_assumptions().to_vec();
+                    assert!(failed.iter().all(|f| assumptions.contains(f)));
+                    let mut check = solver_of(&cnf);
+                    let ok = failed.iter().all(|&a| check.add_clause(&[a]));
+                    assert!(
+                        !ok || check.solve() == SolveResult::Unsat,
+                        "{k}: seed {seed}"
+                    );
+                }
+            }
+        }
+        for seed in 0..40 {
+            let vars = 5 + (seed % 8) as u32;
+            let cnf = random_ksat(vars, (vars as f64 * 2.5) as usize, 3, 100 + seed);
+            let mut s = CdclSolver::with_options(options.clone());
+            s.add_cnf(&cnf);
+            let mut count = 0;
+            while s.solve() == SolveResult::Sat {
+                count += 1;
+                check_model(&cnf, &s.model().unwrap()).unwrap();
+                let block: Vec<Lit> = (0..vars)
+                    .map(|v| Var::new(v).lit(s.value(Var::new(v).pos()) != Some(true)))
+                    .collect();
+                if !s.add_clause(&block) {
+                    break;
+                }
+                assert!(count <= 1 << vars, "enumeration does not terminate");
+            }
+            assert_eq!(count, brute_force_count(&cnf), "{k}: seed {seed}");
+        }
+    }
+}
+
+#[test]
 fn model_enumeration_by_blocking_clauses_matches_brute_force() {
     for seed in 0..60 {
         let vars = 4 + (seed % 9) as u32;

@@ -137,6 +137,26 @@ fn configs() -> Vec<(&'static str, Options)> {
                 o.reduce_increment = 10;
             }),
         ),
+        (
+            "chrono-often",
+            only(&|o| {
+                o.chrono = 1;
+                o.first_reduce = 30;
+                o.reduce_increment = 10;
+            }),
+        ),
+        (
+            "all-chrono-often",
+            Options {
+                chrono: 1,
+                vivify_effort: 1000,
+                inprocess_interval: 25,
+                first_reduce: 40,
+                reduce_increment: 20,
+                restarts: RestartPolicy::Modes { unit: 10 },
+                ..all.clone()
+            },
+        ),
         ("all", all.clone()),
         ("native's defaults", Options::simplifying()),
         (
@@ -395,12 +415,14 @@ fn techniques_do_work_and_proofs_verify_on_harder_formulas() {
             total.rephases += stats.rephases;
             total.reductions += stats.reductions;
             total.substituted += stats.substituted;
+            total.chronological += stats.chronological;
         }
     }
     eprintln!("{total:?}");
     assert!(total.eliminated > 0 && total.subsumed > 0 && total.strengthened > 0);
     assert!(total.failed_literals > 0 && total.vivified > 0);
     assert!(total.rephases > 0 && total.reductions > 0 && total.substituted > 0);
+    assert!(total.chronological > 0);
     assert!(total.inprocessings > formulas.len() as u64 * 4);
 }
 

@@ -148,6 +148,10 @@ pub const NATIVE_KEYS: &[(&str, &str)] = &[
         "an integer 0..=10000 (per mille of search ticks)",
     ),
     (
+        "chrono",
+        "an integer 0..=1000000 (levels a backjump may undo at most; 0: any)",
+    ),
+    (
         "vivify-irred",
         "on or off (vivification of irredundant clauses; off by default)",
     ),
@@ -289,6 +293,7 @@ pub fn native_options(solver: &str, settings: &[(String, String)]) -> Result<Opt
             "probe" => o.probe = switch()?,
             "vivify" => o.vivify = switch()?,
             "vivify-effort" => o.vivify_effort = int(0, 10_000)?,
+            "chrono" => o.chrono = int(0, 1_000_000)? as u32,
             "vivify-irred" => o.vivify_irred = switch()?,
             "tiers" => o.tiers = switch()?,
             "rephase" => o.rephase = switch()?,

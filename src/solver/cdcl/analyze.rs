@@ -65,9 +65,12 @@ impl CdclSolver {
                 }
             }
             // The next current-level literal to resolve, walking the trail backwards.
+            // (Under chronological backtracking the trail mixes in literals of lower
+            // levels, some of them in the clause: those are not resolved.)
             loop {
                 index -= 1;
-                if self.seen[self.trail[index].var().index()] != 0 {
+                let v = self.trail[index].var().index();
+                if self.seen[v] != 0 && self.level[v] >= level {
                     break;
                 }
             }

@@ -5,7 +5,8 @@
 //! watched literals, and when a clause is falsified, learn the first-UIP clause that
 //! explains the conflict, jump back to where it becomes unit, and carry on. One concept per
 //! file: [`clause`] (the arena), [`watch`] (watch lists), [`propagate`], [`analyze`]
-//! (1UIP, minimisation, LBD, failed assumptions), [`heap`] (EVSIDS and phases, on the
+//! (1UIP, minimisation, LBD, failed assumptions), [`chrono`] (chronological
+//! backtracking), [`heap`] (EVSIDS and phases, on the
 //! binary heap of `indexed_heap`), [`restart`] (Luby, glucose, focused and stable modes),
 //! [`reduce`] (learnt clause reduction, arena compaction), [`proof`] (DRAT) and [`solver`]
 //! (the state, the search loop and the incremental API).
@@ -25,6 +26,7 @@
 //! uniqueness check build on; [`NativeSolver`] wraps it as a [`Solver`] for bench.
 
 pub mod analyze;
+pub mod chrono;
 pub mod clause;
 pub mod elim;
 mod elim_queue;

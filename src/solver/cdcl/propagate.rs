@@ -44,6 +44,10 @@ impl CdclSolver {
             qhead += 1;
             scanned += 1; // the watch lists
             let false_lit = p ^ 1;
+            // A literal of a lower level (chronological backtracking): what it implies
+            // takes the highest level among the reason's false literals.
+            let p_level = levels[(p >> 1) as usize];
+            let out_of_order = p_level != level;
 
             // Binary clauses: the watcher holds the other literal.
             for w in &bin_watches[false_lit as usize] {
@@ -54,7 +58,7 @@ impl CdclSolver {
                         vals[other] = 1;
                         vals[other ^ 1] = -1;
                         let v = other >> 1;
-                        levels[v] = level;
+                        levels[v] = if out_of_order { p_level } else { level };
                         reasons[v] = w.cref;
                         trail.push(Lit::from_code(other as u32));
                     }
@@ -130,7 +134,15 @@ impl CdclSolver {
                     vals[f] = 1;
                     vals[f ^ 1] = -1;
                     let v = f >> 1;
-                    levels[v] = level;
+                    levels[v] = if out_of_order {
+                        lits[1..]
+                            .iter()
+                            .map(|&x| *levels.get_unchecked((x >> 1) as usize))
+                            .max()
+                            .unwrap_or(0)
+                    } else {
+                        level
+                    };
                     reasons[v] = w.cref;
                     trail.push(Lit::from_code(first));
                 }

@@ -131,6 +131,9 @@ pub struct Options {
     /// At the end of each solve call, delete the learnt clauses of the calls before it
     /// (`forget.rs`): for sessions solving unrelated problems one after another.
     pub forget_between_calls: bool,
+    /// Chronological backtracking (`chrono.rs`): a backjump over more than this many
+    /// levels goes back one level only; 0: always the full backjump.
+    pub chrono: u32,
     /// A reduction ranks the learnt clauses by activity alone (MiniSat's rule) instead of
     /// by LBD and then activity (glucose's); clauses of LBD ≤ 2 are kept either way
     /// (`reduce.rs`, `tiers.rs`).
@@ -174,6 +177,7 @@ impl Default for Options {
             focused_decay: None,
             forget_between_calls: false,
             reduce_activity: false,
+            chrono: 0,
         }
     }
 }
@@ -279,6 +283,8 @@ pub struct Stats {
     pub rephases: u64,
     /// Variables replaced by an equivalent literal (`equiv.rs`).
     pub substituted: u64,
+    /// Backjumps cut short to one level (`chrono.rs`).
+    pub chronological: u64,
 }
 
 impl Stats {
@@ -302,6 +308,7 @@ impl Stats {
             ("vivified", self.vivified),
             ("rephases", self.rephases),
             ("substituted", self.substituted),
+            ("chronological", self.chronological),
         ]
         .into_iter()
         .map(|(k, v)| (k.to_string(), v))
@@ -842,6 +849,14 @@ impl CdclSolver {
         self.trail.push(l);
     }
 
+    /// Makes `l` true at decision level `level` (at most the current one) with `reason`:
+    /// below the current level, out of the trail's level order (`chrono.rs`).
+    #[inline]
+    pub(super) fn assign_at(&mut self, l: Lit, reason: CRef, level: u32) {
+        self.assign(l, reason);
+        self.level[l.var().index()] = level;
+    }
+
     /// Undoes every assignment above `level`, saving phases.
     pub(super) fn cancel_until(&mut self, level: u32) {
         self.backtrack(level, true);
@@ -854,18 +869,22 @@ impl CdclSolver {
             return;
         }
         let lim = self.trail_lim[level as usize];
-        for i in (lim..self.trail.len()).rev() {
-            let l = self.trail[i];
-            let v = l.var().index();
-            self.vals[l.code()] = 0;
-            self.vals[l.code() ^ 1] = 0;
-            self.reason[v] = NO_REASON;
-            if save_phases {
-                self.order.phase[v] = l.is_positive();
+        if self.options.chrono > 0 {
+            self.backtrack_keeping_lower(level, save_phases);
+        } else {
+            for i in (lim..self.trail.len()).rev() {
+                let l = self.trail[i];
+                let v = l.var().index();
+                self.vals[l.code()] = 0;
+                self.vals[l.code() ^ 1] = 0;
+                self.reason[v] = NO_REASON;
+                if save_phases {
+                    self.order.phase[v] = l.is_positive();
+                }
+                self.order.insert(v as u32);
             }
-            self.order.insert(v as u32);
+            self.trail.truncate(lim);
         }
-        self.trail.truncate(lim);
         self.qhead = lim;
         self.trail_lim.truncate(level as usize);
     }
@@ -982,12 +1001,17 @@ impl CdclSolver {
                     self.set_unsat();
                     return Some(SolveResult::Unsat);
                 }
+                if self.options.chrono > 0 && !self.back_to_conflict_level(conflict) {
+                    self.set_unsat();
+                    return Some(SolveResult::Unsat);
+                }
                 let trail_len = self.trail.len();
                 if self.keeps_target_phases() {
                     self.update_target_and_best();
                 }
                 let (backjump, lbd) = self.analyze(conflict);
-                self.cancel_until(backjump);
+                let target = self.backtrack_target(backjump);
+                self.cancel_until(target);
                 if let Some(p) = &mut self.proof {
                     p.add_lits(&self.learnt);
                 }
@@ -1000,7 +1024,7 @@ impl CdclSolver {
                     self.attach(c);
                     self.learnts.push(c);
                     self.bump_clause(c);
-                    self.assign(asserting, c);
+                    self.assign_at(asserting, c, backjump);
                 }
                 self.stats.learnt += 1;
                 if budget.memory.is_some_and(|m| self.clause_bytes() > m) {
