@@ -201,6 +201,10 @@ pub const NATIVE_KEYS: &[(&str, &str)] = &[
         "on or off (elimination resolves only against a gate defining the variable)",
     ),
     (
+        "gate-bound",
+        "an integer 0..=1000 (clauses an elimination against a gate may add)",
+    ),
+    (
         "inprocess-first",
         "an integer 0..=100000000 (conflicts before the first round; 0: preprocess)",
     ),
@@ -313,6 +317,7 @@ pub fn native_options(solver: &str, settings: &[(String, String)]) -> Result<Opt
             "elim-slack" => o.elim_lit_slack = int(0, 1000)? as usize,
             "elim-long" => o.elim_long_bound = switch()?,
             "gates" => o.elim_gates = switch()?,
+            "gate-bound" => o.elim_gate_bound = int(0, 1000)? as usize,
             "inprocess-first" => o.inprocess_first = int(0, 100_000_000)?,
             "inprocess-interval" => o.inprocess_interval = int(1, 100_000_000)?,
             "inprocess-effort" => o.inprocess_effort = int(0, 1000)?,

@@ -27,7 +27,8 @@
 //! Where a gate defines the variable (option `elim_gates`, [`super::gates`]: an AND, XOR,
 //! if-then-else or equivalence among its clauses), only the gate clauses are resolved
 //! against the others: the rest of the resolvents are tautologies or implied, and the
-//! bound counts only those added.
+//! bound counts only those added; `elim_gate_bound` may allow such a variable more
+//! added clauses than `elim_bound` allows the others.
 //!
 //! Effort: resolving costs the length of the second clause of each pair, counted
 //! against the round's steps whether the elimination happens or not; the passes stop when
@@ -162,11 +163,16 @@ impl CdclSolver {
             None
         };
         // Count (and keep) the non-tautological resolvents, giving up past the bound.
-        let bound = pos.len() + neg.len() + self.options.elim_bound;
+        // A variable defined by a gate may add `elim_gate_bound` clauses where that is more.
+        let extra = match gate {
+            Some(_) => self.options.elim_bound.max(self.options.elim_gate_bound),
+            None => self.options.elim_bound,
+        };
+        let bound = pos.len() + neg.len() + extra;
         // Literals too may not grow (beyond `elim_lit_slack`, and `elim_bound` clauses'
         // worth of 3 literals).
         let removed_lits: usize = pos.iter().chain(&neg).map(|&c| self.arena.len(c)).sum();
-        let lit_bound = removed_lits + 3 * self.options.elim_bound + self.options.elim_lit_slack;
+        let lit_bound = removed_lits + 3 * extra + self.options.elim_lit_slack;
         let mut added_lits = 0;
         // And long (non-binary) clauses may not grow in number: binary clauses propagate
         // fastest, and turning them into ternary ones cost colouring formulas twice the
@@ -176,7 +182,7 @@ impl CdclSolver {
             .chain(&neg)
             .filter(|&&c| self.arena.len(c) > 2)
             .count();
-        let long_bound = removed_long + self.options.elim_bound;
+        let long_bound = removed_long + extra;
         let mut added_long = 0;
         // The resolvents kept so far, one after another in `lits`, each ending at its
         // entry of `ends` (one buffer for all, not a vector per pair).

@@ -89,6 +89,8 @@ pub struct Options {
     /// Elimination resolves only gate clauses against the others where a gate defines
     /// the variable (`gates.rs`); off by default (see docs/native-performance.md).
     pub elim_gates: bool,
+    /// Clauses an elimination against a gate may add (where more than `elim_bound`).
+    pub elim_gate_bound: usize,
     /// Conflicts before the first simplification round (0, the default: before the search
     /// begins, as a preprocessing). Later, easy formulas never pay for it (CaDiCaL's first
     /// elimination comes after 2,000 conflicts); measured, 2,000 here cost more on the
@@ -162,6 +164,7 @@ impl Default for Options {
             elim_clause_limit: 100,
             elim_occ_limit: 1000,
             elim_gates: false,
+            elim_gate_bound: 0,
             inprocess_first: 0,
             inprocess_interval: 10_000,
             inprocess_effort: 100,
