@@ -205,6 +205,10 @@ pub const NATIVE_KEYS: &[(&str, &str)] = &[
         "an integer 0..=1000 (clauses an elimination against a gate may add)",
     ),
     (
+        "ternary",
+        "on or off (hyper ternary resolution; with elim only; off by default)",
+    ),
+    (
         "inprocess-first",
         "an integer 0..=100000000 (conflicts before the first round; 0: preprocess)",
     ),
@@ -318,6 +322,7 @@ pub fn native_options(solver: &str, settings: &[(String, String)]) -> Result<Opt
             "elim-long" => o.elim_long_bound = switch()?,
             "gates" => o.elim_gates = switch()?,
             "gate-bound" => o.elim_gate_bound = int(0, 1000)? as usize,
+            "ternary" => o.ternary = switch()?,
             "inprocess-first" => o.inprocess_first = int(0, 100_000_000)?,
             "inprocess-interval" => o.inprocess_interval = int(1, 100_000_000)?,
             "inprocess-effort" => o.inprocess_effort = int(0, 1000)?,

@@ -158,6 +158,16 @@ impl CdclSolver {
         {
             return false;
         }
+        if self.options.ternary && self.options.elim && !budget.exhausted() {
+            // An effort of its own, a quarter of the round's (`ternary.rs`).
+            let mut own = Effort {
+                steps: 0,
+                limit: effort.limit / 4,
+            };
+            if !self.ternary_resolution(&mut queue, &mut own, budget) {
+                return false;
+            }
+        }
         if self.options.subsume && !queue.is_empty() {
             if !self.subsume_queue(&mut queue, effort) {
                 return false;

@@ -12,11 +12,13 @@
 //! (the state, the search loop and the incremental API).
 //! Simplification between restarts: [`inprocess`] (schedule, effort, occurrence lists),
 //! [`subsume`] (subsumption, strengthening), [`elim`] (bounded variable elimination, in
-//! the order of `elim_queue`, resolving only against a gate where [`gates`] finds one), [`extend`] (the reconstruction stack, frozen variables,
+//! the order of `elim_queue`), [`extend`] (the reconstruction stack, frozen variables,
 //! restoring eliminated ones), [`equiv`] (equivalent-literal substitution), [`probe`]
 //! (failed literals) and [`vivify`] (shortening learnt clauses); beside them
 //! [`tiers`] (which learnt clauses a reduction keeps, by LBD tier) and [`rephase`]
-//! (target and best phases); [`forget`] (a session's learnt clauses kept one call only).
+//! (target and best phases); [`forget`] (a session's learnt clauses kept one call only);
+//! [`gates`] (the gate definitions elimination resolves against) and [`ternary`] (hyper
+//! ternary resolution).
 //! Every technique has an [`Options`] switch; options are
 //! set by name through solver configurations (`native:elim=off,...`, see
 //! `crate::solver::config`).
@@ -45,6 +47,7 @@ pub mod rephase;
 pub mod restart;
 pub mod solver;
 pub mod subsume;
+mod ternary;
 pub mod tiers;
 pub mod vivify;
 pub mod watch;

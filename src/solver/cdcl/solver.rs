@@ -91,6 +91,8 @@ pub struct Options {
     pub elim_gates: bool,
     /// Clauses an elimination against a gate may add (where more than `elim_bound`).
     pub elim_gate_bound: usize,
+    /// Hyper ternary resolution in simplification rounds, with `elim` (`ternary.rs`).
+    pub ternary: bool,
     /// Conflicts before the first simplification round (0, the default: before the search
     /// begins, as a preprocessing). Later, easy formulas never pay for it (CaDiCaL's first
     /// elimination comes after 2,000 conflicts); measured, 2,000 here cost more on the
@@ -165,6 +167,7 @@ impl Default for Options {
             elim_occ_limit: 1000,
             elim_gates: false,
             elim_gate_bound: 0,
+            ternary: false,
             inprocess_first: 0,
             inprocess_interval: 10_000,
             inprocess_effort: 100,
@@ -274,6 +277,8 @@ pub struct Stats {
     pub resolvents: u64,
     /// Eliminations that resolved against a gate (`gates.rs`).
     pub gate_eliminations: u64,
+    /// Resolvents added by hyper ternary resolution (`ternary.rs`).
+    pub ternary_resolvents: u64,
     /// Irredundant clauses removed because another one subsumes them.
     pub subsumed: u64,
     /// Literals removed from irredundant clauses (self-subsumption, level-0 units).
@@ -305,6 +310,7 @@ impl Stats {
             ("inprocessings", self.inprocessings),
             ("eliminated", self.eliminated),
             ("gate_eliminations", self.gate_eliminations),
+            ("ternary_resolvents", self.ternary_resolvents),
             ("subsumed", self.subsumed),
             ("strengthened", self.strengthened),
             ("failed_literals", self.failed_literals),

@@ -1,0 +1,142 @@
+//! Hyper ternary resolution in `native` (option `ternary`): random formulas of mostly
+//! ternary clauses and random 3-SAT near the threshold, solved with it on alone, with
+//! native's defaults, and with every simplification often. Every model is checked against
+//! the original formula, every UNSAT proof verified by `rate`, and the answers compared
+//! with simplification off.
+
+mod native_common;
+
+use native_common::{random_formula, rate};
+use std::path::Path;
+use std::process::Command;
+
+use bench::check::check_model;
+use bench::cnf::Cnf;
+use bench::cnf::dimacs::write_cnf;
+use bench::cnf_gen::random_ksat;
+use bench::rng::SplitMix64;
+use bench::solver::cdcl::{CdclSolver, Options, SolveResult, Stats};
+use proptest::prelude::*;
+
+fn verify_proof(input: &Path, proof: &Path) -> Result<(), String> {
+    let run = Command::new(rate())
+        .arg(input)
+        .arg(proof)
+        .output()
+        .map_err(|e| format!("running rate: {e}"))?;
+    let stdout = String::from_utf8_lossy(&run.stdout);
+    if run.status.success() && stdout.lines().any(|l| l == "s VERIFIED") {
+        Ok(())
+    } else {
+        Err(format!(
+            "rate rejected the proof:\n{stdout}\n{}",
+            String::from_utf8_lossy(&run.stderr)
+        ))
+    }
+}
+
+/// Solves `cnf` with `options` and a proof; checks a model against the formula and has
+/// `rate` verify an UNSAT proof.
+fn solve_checked(
+    cnf: &Cnf,
+    options: &Options,
+    binary: bool,
+) -> Result<(SolveResult, Stats), String> {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("f.cnf");
+    let proof = dir.path().join("f.drat");
+    write_cnf(std::fs::File::create(&input).unwrap(), cnf, &[]).unwrap();
+    let mut s = CdclSolver::with_options(options.clone());
+    s.set_proof(&proof, binary).unwrap();
+    s.add_cnf(cnf);
+    let result = s.solve();
+    s.finish_proof().unwrap();
+    match result {
+        SolveResult::Sat => {
+            let model = s.model().ok_or("SAT without a model")?;
+            check_model(cnf, &model).map_err(|e| format!("wrong model: {e}"))?;
+        }
+        SolveResult::Unsat => verify_proof(&input, &proof)?,
+        SolveResult::Unknown => return Err("no limit was set".into()),
+    }
+    Ok((result, s.stats().clone()))
+}
+
+fn configs() -> Vec<(&'static str, Options)> {
+    vec![
+        ("off", Options::default()),
+        (
+            "ternary alone",
+            Options {
+                ternary: true,
+                subsume: false,
+                probe: false,
+                equiv: false,
+                elim_occ_limit: 0,
+                ..Options::simplifying()
+            },
+        ),
+        (
+            "defaults + ternary",
+            Options {
+                ternary: true,
+                ..Options::simplifying()
+            },
+        ),
+        (
+            "ternary + gates, everything often",
+            Options {
+                ternary: true,
+                elim_gates: true,
+                inprocess_interval: 20,
+                vivify: true,
+                vivify_irred: true,
+                first_reduce: 40,
+                reduce_increment: 20,
+                ..Options::simplifying()
+            },
+        ),
+    ]
+}
+
+/// Solves `cnf` in every configuration; all must agree. Returns the resolvents added.
+fn every_config(cnf: &Cnf, binary: bool) -> Result<u64, TestCaseError> {
+    let mut answers = Vec::new();
+    let mut added = 0;
+    for (name, options) in configs() {
+        let (r, stats) = solve_checked(cnf, &options, binary)
+            .map_err(|e| TestCaseError::fail(format!("{name}: {e}")))?;
+        if !options.ternary {
+            prop_assert_eq!(stats.ternary_resolvents, 0, "{}", name);
+        }
+        added += stats.ternary_resolvents;
+        answers.push(r);
+    }
+    prop_assert!(answers.windows(2).all(|w| w[0] == w[1]), "{answers:?}");
+    Ok(added)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+
+    #[test]
+    fn random_formulas_every_config(seed in any::<u64>(), binary in any::<bool>()) {
+        let mut rng = SplitMix64::new(seed);
+        every_config(&random_formula(&mut rng, 1.5..6.0, 2), binary)?;
+    }
+
+    #[test]
+    fn random_3sat_every_config(vars in 10u32..70, seed in any::<u64>()) {
+        let clauses = (vars as f64 * 4.3) as usize;
+        every_config(&random_ksat(vars, clauses, 3, seed), seed % 2 == 0)?;
+    }
+}
+
+#[test]
+fn resolvents_are_added_and_proofs_verify() {
+    let mut added = 0;
+    for seed in 0..30 {
+        added += every_config(&random_ksat(60, 258, 3, seed), seed % 2 == 0).unwrap();
+    }
+    assert!(added > 100, "only {added} ternary resolvents");
+}
