@@ -174,6 +174,51 @@ fn a_billion_clauses_under_a_memory_limit_is_one_memout_row() {
 }
 
 #[test]
+fn bombs_read_at_once_share_one_budget() {
+    let dir = setup();
+    // Three different bombs (one unit each: the same formula twice would run once).
+    let names = ["b1.cnf.xz", "b2.cnf.xz", "b3.cnf.xz"];
+    for (i, name) in names.iter().enumerate() {
+        // 10⁸ clauses (1.2 GB of clause arrays), far past the budget of 64 MiB.
+        let chunk = format!("{} 0\n", i + 1).repeat(1_000_000);
+        let head = b"p cnf 3 100000000\n";
+        bomb(&dir.path().join(name), xz, head, chunk.as_bytes(), 100, b"");
+    }
+    let mut args = names.to_vec();
+    args.extend([
+        "p.txt",
+        "--mem-limit",
+        "64",
+        "--timeout",
+        "10",
+        "--jobs",
+        "3",
+    ]);
+    let ran = run_limited(dir.path(), 3_000_000, &args);
+    puzzle_ran(&ran);
+    for name in names {
+        let b = ran
+            .rows
+            .iter()
+            .find(|r| r.instance.as_str() == name)
+            .unwrap_or_else(|| panic!("no row for {name}\n{}", ran.stderr));
+        assert_eq!(b.status.as_str(), "MEMOUT", "{}", b.error);
+        assert!(b.error.contains(&format!("{name}:")), "{}", b.error);
+    }
+    // Three workers read at once, within the one budget of 64 MiB (not 3 × 64) and its
+    // margin.
+    eprintln!(
+        "peak {} KiB with three bombs and --mem-limit 64",
+        ran.peak_kb
+    );
+    assert!(
+        ran.peak_kb < (64 << 10) + MARGIN_KB,
+        "peak {} KiB",
+        ran.peak_kb
+    );
+}
+
+#[test]
 fn a_billion_clauses_under_ulimit_alone_is_one_memout_row() {
     let dir = setup();
     clause_bomb(dir.path());

@@ -22,7 +22,7 @@ use std::fs::File;
 use std::io::{self, BufRead, BufReader, Read, Write};
 use std::path::Path;
 
-use super::budget::{MAX_BENCH_LINE, MAX_HEADER_LINE, ReadLimits, XZ_MEMLIMIT};
+use super::budget::{Held, MAX_BENCH_LINE, MAX_HEADER_LINE, ReadLimits, XZ_MEMLIMIT};
 use super::{ClauseSink, Cnf, Lit, MAX_VARS};
 
 /// A DIMACS file that could not be read: displays as `file:line: message`.
@@ -334,10 +334,20 @@ struct Arrays {
     starts: Vec<usize>,
 }
 
-/// Room for one more element in `v` within `budget`, where `held` bytes are already held
-/// by the other array: the growth doubles when it fits (the old and new arrays counted
-/// together), else takes what is left. None when nothing is left or allocation fails.
-fn grow<T>(v: &mut Vec<T>, held: usize, budget: Option<u64>) -> Option<()> {
+impl Arrays {
+    /// The bytes the two arrays hold, by capacity.
+    fn bytes(&self) -> u64 {
+        (self.lits.capacity() * size_of::<Lit>() + self.starts.capacity() * size_of::<usize>())
+            as u64
+    }
+}
+
+/// Room for one more element in the full `v` within `budget`, where `held` bytes are
+/// already held by the other array, and within what `account` (shared with the other
+/// reads in progress) has free: the growth doubles when it fits (the old and new arrays
+/// counted together), else takes what is left. None when nothing is left or allocation
+/// fails.
+fn grow<T>(v: &mut Vec<T>, held: usize, budget: Option<u64>, account: &mut Held) -> Option<()> {
     let size = size_of::<T>();
     let cap = v.capacity();
     let mut extra = cap.max(4096 / size);
@@ -350,7 +360,15 @@ fn grow<T>(v: &mut Vec<T>, held: usize, budget: Option<u64>) -> Option<()> {
         }
         extra = new_cap - cap;
     }
-    v.try_reserve_exact(extra).ok()
+    let old = (cap * size) as u64;
+    let granted = account.reserve(old, ((cap + extra) * size) as u64);
+    let new_cap = (cap + extra).min(usize::try_from(granted).unwrap_or(usize::MAX) / size);
+    if new_cap <= v.len() || v.try_reserve_exact(new_cap - v.len()).is_err() {
+        account.not_grown(granted);
+        return None;
+    }
+    account.grown(old, ((v.capacity() * size) as u64).min(granted), granted);
+    Some(())
 }
 
 impl<R: Read> Parser<'_, '_, R> {
@@ -387,11 +405,18 @@ impl<R: Read> Parser<'_, '_, R> {
             arrays.starts.len().saturating_sub(1),
             arrays.lits.len()
         );
+        let shared = self.bytes.limits.account.map(|a| {
+            format!(
+                ", shared by the reads in progress, {} MiB of it held by the others",
+                a.reserved().saturating_sub(arrays.bytes()) >> 20
+            )
+        });
         let reason = match self.bytes.limits.budget {
             Some(b) => format!(
                 "the formula needs more than the {} MiB bench may hold while reading it \
-                 ({read}; the budget is --mem-limit, else half the memory available)",
-                b >> 20
+                 ({read}; the budget is --mem-limit, else half the memory available{})",
+                b >> 20,
+                shared.unwrap_or_default()
             ),
             None => format!("memory ran out while reading the formula ({read})"),
         };
@@ -472,11 +497,13 @@ impl<R: Read> Parser<'_, '_, R> {
         let (num_vars, num_clauses) = self.declared;
         let strict = self.opts.strict;
         let budget = self.bytes.limits.budget;
+        // Given back to the shared account when the read ends, however it ends.
+        let mut account = Held::new(self.bytes.limits.account);
         let mut a = Arrays {
             lits: Vec::new(),
             starts: Vec::new(),
         };
-        if grow(&mut a.starts, 0, budget).is_none() {
+        if grow(&mut a.starts, 0, budget, &mut account).is_none() {
             return Err(self.too_big(&a));
         }
         a.starts.push(0);
@@ -589,7 +616,7 @@ impl<R: Read> Parser<'_, '_, R> {
                         }
                         if a.starts.len() == a.starts.capacity() {
                             let held = a.lits.capacity() * size_of::<Lit>();
-                            if grow(&mut a.starts, held, budget).is_none() {
+                            if grow(&mut a.starts, held, budget, &mut account).is_none() {
                                 return Err(self.too_big(&a));
                             }
                         }
@@ -610,7 +637,7 @@ impl<R: Read> Parser<'_, '_, R> {
                         }
                         if a.lits.len() == a.lits.capacity() {
                             let held = a.starts.capacity() * size_of::<usize>();
-                            if grow(&mut a.lits, held, budget).is_none() {
+                            if grow(&mut a.lits, held, budget, &mut account).is_none() {
                                 return Err(self.too_big(&a));
                             }
                         }
@@ -954,6 +981,7 @@ mod tests {
         let text = "p cnf 3 100000\n".to_string() + &"1 -2 3 0\n".repeat(100_000);
         let small = ReadLimits {
             budget: Some(1 << 20),
+            account: None,
             interrupt: None,
             deadline: None,
         };
@@ -965,6 +993,7 @@ mod tests {
         // 300,000 literals and 100,001 starts: 2 MB at their lengths, within 4 MiB.
         let enough = ReadLimits {
             budget: Some(4 << 20),
+            account: None,
             ..small
         };
         let d = parse_within(text.as_bytes(), "b.cnf", ParseOptions::default(), &enough).unwrap();
@@ -1020,11 +1049,43 @@ mod tests {
     }
 
     #[test]
+    fn reads_in_progress_share_one_account() {
+        use crate::cnf::budget::{Account, Held};
+        let text = "p cnf 3 100000\n".to_string() + &"1 -2 3 0\n".repeat(100_000);
+        let account = Account::new(4 << 20);
+        let limits = ReadLimits {
+            budget: Some(account.limit()),
+            account: Some(&account),
+            interrupt: None,
+            deadline: None,
+        };
+        // Alone, the read fits the account, and gives back all it held.
+        let d = parse_within(text.as_bytes(), "b.cnf", ParseOptions::default(), &limits).unwrap();
+        assert_eq!(d.cnf.num_clauses(), 100_000);
+        assert_eq!(account.reserved(), 0);
+        // Beside another read holding 3 MiB of it, the same formula does not.
+        let mut other = Held::new(Some(&account));
+        assert_eq!(other.reserve(0, 3 << 20), 3 << 20);
+        other.grown(0, 3 << 20, 3 << 20);
+        let e =
+            parse_within(text.as_bytes(), "b.cnf", ParseOptions::default(), &limits).unwrap_err();
+        assert!(matches!(e, DimacsError::TooBig { .. }), "{e}");
+        assert!(
+            e.to_string().contains("3 MiB of it held by the others"),
+            "{e}"
+        );
+        assert_eq!(account.reserved(), 3 << 20);
+        drop(other);
+        assert_eq!(account.reserved(), 0);
+    }
+
+    #[test]
     fn an_interrupt_or_a_deadline_stops_the_read() {
         let text = "p cnf 1 1\n1 0\n";
         let stop = std::sync::atomic::AtomicBool::new(true);
         let limits = ReadLimits {
             budget: None,
+            account: None,
             interrupt: Some(&stop),
             deadline: None,
         };

@@ -31,7 +31,7 @@ use std::time::{Duration, SystemTime};
 use anyhow::{Context, bail};
 
 use crate::cnf::Cnf;
-use crate::cnf::budget::{ReadLimits, machine_budget};
+use crate::cnf::budget::{Account, ReadLimits, machine_budget};
 use crate::cnf::dimacs::{DimacsError, ParseOptions, read_path_within};
 use crate::encode::header::BenchHeader;
 use crate::encode::{Amo, EncodeOptions, Encoding, encode};
@@ -368,6 +368,9 @@ struct Prepared {
     record: record::Record,
     /// What the summary must say about how the plan runs (the mode of its encodings).
     notes: Vec<String>,
+    /// The reading budget, one account shared by the workers' reads in progress (None:
+    /// nothing known of the machine's memory).
+    read_budget: Option<Account>,
     _lock: lock::FolderLock,
 }
 
@@ -458,6 +461,7 @@ fn prepare(opts: &RunOptions) -> anyhow::Result<Prepared> {
         tasks,
         record,
         notes,
+        read_budget: machine_budget(opts.mem_limit_mb).map(Account::new),
         _lock: lock,
     })
 }
@@ -816,7 +820,8 @@ fn attempt(
         incremental::Ran::Done(row) => row,
         incremental::Ran::NotHere => {
             let read = ReadLimits {
-                budget: machine_budget(opts.mem_limit_mb),
+                budget: prepared.read_budget.as_ref().map(Account::limit),
+                account: prepared.read_budget.as_ref(),
                 interrupt: Some(interrupt),
                 deadline: None,
             };
