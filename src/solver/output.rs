@@ -7,10 +7,22 @@
 //! report (`Instance Satisfiable`, a line of literals with no final 0 cut short by
 //! `Random Seed Used`, then `RESULT:\tSAT`). The shape is detected from the text.
 //!
+//! Each shape has a reader that takes the text as it arrives ([`AnswerStream`], made by
+//! [`answer_stream`]): the model's literals go straight into an assignment and no copy of
+//! their text is kept, so a model of any size is read in memory proportional to its
+//! variables; other lines are kept up to a cap, for messages.
+//!
 //! Writing: [`write_competition`] prints any [`Outcome`] in the competition format, so every
 //! solver looks the same to the user and to any harness that runs `bench solve`.
 
+mod minisat;
+mod model_sink;
+mod zchaff;
+
 use std::io::{self, Write};
+
+pub use minisat::MinisatStream;
+pub use zchaff::ZchaffStream;
 
 use crate::cnf::{Lit, Model};
 
@@ -125,6 +137,36 @@ pub fn detect(text: &str) -> OutputFormat {
     }
 }
 
+/// An answer read as it arrives, in chunks of any size.
+pub trait AnswerStream: Send {
+    /// Reads the next chunk.
+    fn feed(&mut self, chunk: &[u8]);
+
+    /// The claim, the kept text of the lines outside the model, and the total length read.
+    fn finish(self: Box<Self>) -> (Result<Claim, OutputError>, Vec<u8>, u64);
+}
+
+/// The reader of answers in `format`, for models within `bounds`, keeping up to `cap`
+/// bytes of the other lines.
+pub fn answer_stream(
+    format: OutputFormat,
+    bounds: ModelBounds,
+    cap: usize,
+) -> Box<dyn AnswerStream> {
+    match format {
+        OutputFormat::Competition => Box::new(CompetitionStream::new(bounds, cap)),
+        OutputFormat::Minisat => Box::new(MinisatStream::new(bounds)),
+        OutputFormat::Zchaff => Box::new(ZchaffStream::new(bounds, cap)),
+    }
+}
+
+/// Reads all of `text` in `format`.
+fn read_whole(format: OutputFormat, text: &str, max_var: u32) -> Result<Claim, OutputError> {
+    let mut stream = answer_stream(format, ModelBounds::all(max_var), 0);
+    stream.feed(text.as_bytes());
+    stream.finish().0
+}
+
 /// Reads `s`/`v` lines. `c` lines and anything else are ignored; the model is the `v`
 /// literals up to the terminating 0 (literals after it are an error).
 pub fn parse_competition(text: &str) -> Result<Claim, OutputError> {
@@ -192,8 +234,7 @@ enum At {
 
 /// The longest `s` line read (longer ones are cut: no result word is that long).
 const MAX_S_LINE: usize = 1024;
-/// The longest literal token (a longer one is not a literal).
-const MAX_TOKEN: usize = 24;
+use model_sink::MAX_TOKEN;
 
 /// The SAT-competition format read as it arrives, in chunks of any size: the `v` literals
 /// go straight into the model (checked against [`ModelBounds`] and for consistency as they
@@ -419,6 +460,16 @@ impl CompetitionStream {
     }
 }
 
+impl AnswerStream for CompetitionStream {
+    fn feed(&mut self, chunk: &[u8]) {
+        CompetitionStream::feed(self, chunk);
+    }
+
+    fn finish(self: Box<Self>) -> (Result<Claim, OutputError>, Vec<u8>, u64) {
+        CompetitionStream::finish(*self)
+    }
+}
+
 /// Reads minisat's result file: `SAT` and a line of literals ending in 0, `UNSAT`, `INDET`.
 pub fn parse_minisat(text: &str) -> Result<Claim, OutputError> {
     parse_minisat_within(text, crate::cnf::MAX_VARS)
@@ -426,48 +477,7 @@ pub fn parse_minisat(text: &str) -> Result<Claim, OutputError> {
 
 /// [`parse_minisat`] for a formula of `max_var` variables.
 pub fn parse_minisat_within(text: &str, max_var: u32) -> Result<Claim, OutputError> {
-    let mut lines = text
-        .lines()
-        .enumerate()
-        .filter(|(_, l)| !l.trim().is_empty());
-    let Some((_, first)) = lines.next() else {
-        return Err(OutputError::NoResult);
-    };
-    match first.trim() {
-        "SAT" => {
-            let mut lits = Vec::new();
-            let mut terminated = false;
-            for (i, line) in lines {
-                for token in line.split_ascii_whitespace() {
-                    let n: i64 = token.parse().map_err(|_| OutputError::BadLiteral {
-                        line: i + 1,
-                        token: token.to_string(),
-                    })?;
-                    if terminated {
-                        return Err(OutputError::BadLiteral {
-                            line: i + 1,
-                            token: token.to_string(),
-                        });
-                    }
-                    if n == 0 {
-                        terminated = true;
-                    } else {
-                        lits.push(literal(n, i + 1, token, max_var)?);
-                    }
-                }
-            }
-            if !terminated {
-                return Err(OutputError::Mismatch("minisat model without its final 0"));
-            }
-            model_of(lits).map(Claim::Sat)
-        }
-        "UNSAT" => Ok(Claim::Unsat),
-        "INDET" => Ok(Claim::Unknown("INDET".into())),
-        other => Err(OutputError::UnknownResult {
-            line: 1,
-            text: other.to_string(),
-        }),
-    }
+    read_whole(OutputFormat::Minisat, text, max_var)
 }
 
 /// Reads zchaff's report. Progress lines end in `\r` (so one `\n`-line may hold several),
@@ -479,57 +489,7 @@ pub fn parse_zchaff(text: &str) -> Result<Claim, OutputError> {
 
 /// [`parse_zchaff`] for a formula of `max_var` variables.
 pub fn parse_zchaff_within(text: &str, max_var: u32) -> Result<Claim, OutputError> {
-    let mut result: Option<(usize, String)> = None;
-    let mut model_line: Option<(usize, &str)> = None;
-    let mut lines = text.split(['\n', '\r']).enumerate().peekable();
-    while let Some((i, line)) = lines.next() {
-        if line.starts_with("Instance Satisfiable") {
-            if let Some((j, next)) = lines.peek() {
-                model_line = Some((j + 1, next));
-            }
-        } else if let Some(rest) = line.strip_prefix("RESULT:") {
-            let word = rest.trim().to_string();
-            if let Some((_, previous)) = &result
-                && *previous != word
-            {
-                return Err(OutputError::Conflicting { line: i + 1 });
-            }
-            result = Some((i + 1, word));
-        }
-    }
-    let (line_no, word) = result.ok_or(OutputError::NoResult)?;
-    match word.as_str() {
-        "SAT" => {
-            let (line, text) = model_line.ok_or(OutputError::Mismatch(
-                "zchaff said SAT but printed no model",
-            ))?;
-            let text = text.split("Random Seed Used").next().unwrap_or("");
-            let mut lits = Vec::new();
-            for token in text.split_ascii_whitespace() {
-                if token.starts_with('(') && token.ends_with(')') {
-                    continue; // unassigned: either value
-                }
-                let n: i64 = token.parse().map_err(|_| OutputError::BadLiteral {
-                    line,
-                    token: token.to_string(),
-                })?;
-                if n == 0 {
-                    return Err(OutputError::BadLiteral {
-                        line,
-                        token: token.to_string(),
-                    });
-                }
-                lits.push(literal(n, line, token, max_var)?);
-            }
-            model_of(lits).map(Claim::Sat)
-        }
-        "UNSAT" => Ok(Claim::Unsat),
-        w if w.starts_with("ABORT") => Ok(Claim::Unknown(w.to_string())),
-        other => Err(OutputError::UnknownResult {
-            line: line_no,
-            text: other.to_string(),
-        }),
-    }
+    read_whole(OutputFormat::Zchaff, text, max_var)
 }
 
 fn literal(n: i64, line: usize, token: &str, max_var: u32) -> Result<Lit, OutputError> {
@@ -547,10 +507,6 @@ fn literal(n: i64, line: usize, token: &str, max_var: u32) -> Result<Lit, Output
         });
     }
     Ok(Lit::from_dimacs(n as i32))
-}
-
-fn model_of(lits: Vec<Lit>) -> Result<Model, OutputError> {
-    Model::from_lits_checked(lits).map_err(|v| OutputError::Inconsistent { var: v.dimacs() })
 }
 
 /// The exit code a SAT-competition solver gives for `status`: 10 SAT, 20 UNSAT, 0 else.
@@ -759,6 +715,94 @@ mod tests {
             parse_answer("RESULT:\tABORT : TIME OUT\n").unwrap().1,
             Claim::Unknown(_)
         ));
+    }
+
+    /// `text` fed in chunks of `size` to the reader of `format` keeping `cap` bytes.
+    fn chunked(format: OutputFormat, text: &str, size: usize, cap: usize) -> (Claim, Vec<u8>) {
+        let mut s = answer_stream(format, ModelBounds::all(crate::cnf::MAX_VARS), cap);
+        for piece in text.as_bytes().chunks(size) {
+            s.feed(piece);
+        }
+        let (claim, kept, total) = s.finish();
+        assert_eq!(total, text.len() as u64);
+        (claim.unwrap(), kept)
+    }
+
+    #[test]
+    fn minisat_and_zchaff_streamed_in_any_chunks_read_the_same() {
+        let minisat = "SAT\n1 -2 3 -4 5 0\n";
+        let zchaff = "Z-Chaff Version: zChaff 2007.3.12\nSolving x.cnf ......\n\
+                      1 Decision\r2 Decisions\r\nInstance Satisfiable\n\
+                      1 -2 (3) 4 5Random Seed Used\t\t\t\t0\nMax Decision Level\t\t\t3\n\
+                      RESULT:\tSAT\n";
+        for (format, text, lits) in [
+            (OutputFormat::Minisat, minisat, vec![1, -2, 3, -4, 5]),
+            (OutputFormat::Zchaff, zchaff, vec![1, -2, 4, 5]),
+        ] {
+            let whole = parse_answer(text).unwrap().1;
+            assert_eq!(sat_lits(&whole), lits);
+            for size in [1, 2, 3, 7, 64] {
+                assert_eq!(chunked(format, text, size, 1 << 20).0, whole, "{size}");
+            }
+        }
+        // Faults are found the same way in pieces.
+        let (m, z) = (OutputFormat::Minisat, OutputFormat::Zchaff);
+        for (format, text, says) in [
+            (m, "SAT\n1 x 0\n", "`x` is not a literal"),
+            (m, "SAT\n1 -2\n", "without its final 0"),
+            (m, "SAT\n1 -1 0\n", "both true and false"),
+            (m, "SAT\n1 0 2\n", "line 2: `2` is not a literal"),
+            (m, "\nMAYBE\n", "line 2: unknown result `MAYBE`"),
+            (m, "", "no result line"),
+            (
+                z,
+                "Instance Satisfiable\n1 0 Random\nRESULT:\tSAT\n",
+                "line 2: `0`",
+            ),
+            (z, "RESULT:\tSAT\n", "printed no model"),
+            (z, "RESULT:\tSAT\nRESULT:\tUNSAT\n", "contradicts"),
+            (z, "done\n", "no result line"),
+        ] {
+            let whole = match format {
+                OutputFormat::Minisat => parse_minisat(text),
+                _ => parse_zchaff(text),
+            };
+            let whole = whole.unwrap_err().to_string();
+            assert!(whole.contains(says), "{text:?}: {whole}");
+            let mut s = answer_stream(format, ModelBounds::all(crate::cnf::MAX_VARS), 0);
+            for b in text.as_bytes() {
+                s.feed(std::slice::from_ref(b));
+            }
+            assert_eq!(s.finish().0.unwrap_err().to_string(), whole, "{text:?}");
+        }
+    }
+
+    #[test]
+    fn minisat_and_zchaff_models_far_larger_than_the_cap_are_read_whole() {
+        let n = 200_000i64;
+        let lits: Vec<String> = (1..=n)
+            .map(|v| if v % 2 == 0 { -v } else { v }.to_string())
+            .collect();
+        let minisat = format!("SAT\n{} 0\n", lits.join(" "));
+        let zchaff = format!(
+            "Instance Satisfiable\n{} Random Seed Used\t0\nRESULT:\tSAT\n",
+            lits.join(" ")
+        );
+        for (format, text) in [
+            (OutputFormat::Minisat, minisat),
+            (OutputFormat::Zchaff, zchaff),
+        ] {
+            // A cap of 64 bytes against a model of about 1.4 MB.
+            let (claim, kept) = chunked(format, &text, 4096, 64);
+            assert!(kept.len() <= 64);
+            let Claim::Sat(model) = claim else {
+                panic!("{format:?}: {claim:?}")
+            };
+            for v in [1, 2, n - 1, n] {
+                let l = crate::cnf::Lit::from_dimacs(v as i32);
+                assert_eq!(model.lit_value(l), Some(v % 2 == 1), "{format:?} {v}");
+            }
+        }
     }
 
     #[test]

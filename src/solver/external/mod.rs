@@ -30,7 +30,7 @@ use anyhow::{Context, bail};
 use crate::cnf::ClauseSink;
 use crate::cnf::Cnf;
 use crate::cnf::dimacs::DimacsWriter;
-use crate::solver::output::{ModelBounds, OutputFormat};
+use crate::solver::output::{ModelBounds, OutputFormat, answer_stream};
 
 use super::{DratFormat, Limits, Outcome, ProofStyle, Solver, SolverConfig, Status};
 use adapters::{ADAPTERS, Adapter, GENERIC, RATE};
@@ -312,8 +312,8 @@ impl Solver for ExternalSolver {
         spec.mem_limit_mb = limits.mem_limit_mb;
         spec.interrupt = limits.interrupt.as_deref();
         spec.tmp_dir = Some(dir.path());
-        if self.adapter.answer == OutputFormat::Competition {
-            spec.model = Some(ModelBounds::all(vars));
+        if self.adapter.answer != OutputFormat::Minisat {
+            spec.model = Some((self.adapter.answer, ModelBounds::all(vars)));
         }
         let done = match run::run(&spec) {
             Ok(d) => d,
@@ -328,13 +328,17 @@ impl Solver for ExternalSolver {
             }
             Err(e) => return Outcome::error(format!("cannot run {}: {e}", self.program.display())),
         };
-        let result_file = match self.adapter.answer {
-            crate::solver::output::OutputFormat::Minisat => {
-                Some(std::fs::read(&res).unwrap_or_default())
-            }
-            _ => None,
-        };
-        let mut outcome = verdict::verdict_for(self.adapter, &done, result_file.as_deref(), vars);
+        // minisat's result file, streamed like stdout: the model into an assignment, no
+        // copy of the file kept. A missing file reads as empty (no result).
+        let result_file = (self.adapter.answer == OutputFormat::Minisat).then(|| {
+            let stream = answer_stream(OutputFormat::Minisat, ModelBounds::all(vars), 0);
+            let claim = match std::fs::File::open(&res) {
+                Ok(f) => run::read_streamed(f, stream).2,
+                Err(_) => Some(stream.finish().0),
+            };
+            claim.unwrap_or(Err(crate::solver::output::OutputError::NoResult))
+        });
+        let mut outcome = verdict::verdict_for(self.adapter, &done, result_file, vars);
         outcome.wall = done.wall;
         outcome.cpu = done.cpu;
         outcome.max_rss_kb = done.max_rss_kb;

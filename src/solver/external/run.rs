@@ -38,7 +38,9 @@ use std::time::{Duration, Instant};
 
 use super::cgroup::{self, Group, Parents};
 use super::reap::{cpu_time, has_exited, limit_child, reap};
-use crate::solver::output::{Claim, CompetitionStream, ModelBounds, OutputError};
+use crate::solver::output::{
+    AnswerStream, Claim, ModelBounds, OutputError, OutputFormat, answer_stream,
+};
 
 /// The most of a child's stdout that bench keeps: 64 MiB. A model is about 8 bytes a
 /// variable, so this holds the model of a formula with ~8 million variables (a 64×64
@@ -84,10 +86,10 @@ pub struct Spec<'a> {
     /// The most processes (and threads) the run may have at once, where a control group
     /// can enforce it.
     pub pids_limit: Option<u64>,
-    /// Read stdout as the competition format while it arrives, the model straight into an
-    /// assignment within these bounds (see [`CompetitionStream`]): no model is too big to
-    /// keep, and `stdout_cap` then caps only the other lines.
-    pub model: Option<ModelBounds>,
+    /// Read stdout in this format while it arrives, the model straight into an assignment
+    /// within these bounds (see [`AnswerStream`]): no model is too big to keep, and
+    /// `stdout_cap` then caps only the other lines.
+    pub model: Option<(OutputFormat, ModelBounds)>,
 }
 
 impl<'a> Spec<'a> {
@@ -336,7 +338,7 @@ impl Drains {
     fn start(
         child: &mut std::process::Child,
         cap: usize,
-        model: Option<ModelBounds>,
+        model: Option<(OutputFormat, ModelBounds)>,
     ) -> io::Result<Drains> {
         let stdout = child
             .stdout
@@ -351,7 +353,9 @@ impl Drains {
             .name("child-stdout".into())
             .spawn(move || {
                 let read = match model {
-                    Some(bounds) => read_streamed(stdout, bounds, cap),
+                    Some((format, bounds)) => {
+                        read_streamed(stdout, answer_stream(format, bounds, cap))
+                    }
                     None => {
                         let (kept, total) = read_capped(stdout, cap);
                         (kept, total, None)
@@ -831,14 +835,12 @@ fn pipe() -> io::Result<(OwnedFd, OwnedFd)> {
     }
 }
 
-/// Reads `r` to its end as the competition format ([`CompetitionStream`]): returns the
-/// other lines' first `cap` bytes, the total length and the answer.
-fn read_streamed(
+/// Reads `r` to its end through `stream`: returns the kept text of the other lines, the
+/// total length and the answer.
+pub fn read_streamed(
     mut r: impl Read,
-    bounds: ModelBounds,
-    cap: usize,
+    mut stream: Box<dyn AnswerStream>,
 ) -> (Vec<u8>, u64, Option<Result<Claim, OutputError>>) {
-    let mut stream = CompetitionStream::new(bounds, cap);
     let mut chunk = vec![0u8; 64 << 10];
     loop {
         match r.read(&mut chunk) {

@@ -41,14 +41,18 @@ const TAIL_BYTES: usize = 2000;
 /// The answer of a finished run (times and exit code are filled in by the caller).
 /// `result_file` is the content of the `{res}` file, for adapters that use one.
 pub fn verdict(adapter: &Adapter, done: &Finished, result_file: Option<&[u8]>) -> Outcome {
-    verdict_for(adapter, done, result_file, crate::cnf::MAX_VARS)
+    let max_var = crate::cnf::MAX_VARS;
+    let claim =
+        result_file.map(|text| parse_minisat_within(&String::from_utf8_lossy(text), max_var));
+    verdict_for(adapter, done, claim, max_var)
 }
 
-/// [`verdict`] for a formula of `num_vars` variables: a model beyond them is a false claim.
+/// [`verdict`] for a formula of `num_vars` variables (a model beyond them is a false
+/// claim), with the answer read from the `{res}` file (streamed, as stdout is).
 pub fn verdict_for(
     adapter: &Adapter,
     done: &Finished,
-    result_file: Option<&[u8]>,
+    result_file: Option<Result<Claim, OutputError>>,
     num_vars: u32,
 ) -> Outcome {
     let mut outcome = by_output(adapter, done, result_file, num_vars);
@@ -110,7 +114,7 @@ pub fn score_late(outcome: &mut Outcome, timeout: Option<std::time::Duration>) {
 fn by_output(
     adapter: &Adapter,
     done: &Finished,
-    result_file: Option<&[u8]>,
+    result_file: Option<Result<Claim, OutputError>>,
     num_vars: u32,
 ) -> Outcome {
     match done.stopped {
@@ -144,10 +148,7 @@ fn by_output(
         (_, Some(streamed)) => streamed.clone(),
         (OutputFormat::Competition, None) => parse_competition_within(&stdout, num_vars),
         (OutputFormat::Zchaff, None) => parse_zchaff_within(&stdout, num_vars),
-        (OutputFormat::Minisat, None) => parse_minisat_within(
-            &String::from_utf8_lossy(result_file.unwrap_or_default()),
-            num_vars,
-        ),
+        (OutputFormat::Minisat, None) => result_file.unwrap_or(Err(OutputError::NoResult)),
     };
 
     let claim = match parsed {
