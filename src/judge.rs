@@ -105,6 +105,15 @@ pub fn count_step(seen: &[Puzzle], next: &Puzzle, k: usize) -> Result<(), String
     }
 }
 
+/// With `--count`: notes why a count did not finish (a solve of it gave no answer): the
+/// `solutions` column stays empty, the first answer stands.
+pub fn count_unfinished(row: &mut Row, found: usize, why: &str) {
+    note(
+        row,
+        &format!("the count stopped after {found} solution(s): {why}"),
+    );
+}
+
 /// Holds a row against every record the corpus holds of its instance (one per line that
 /// held the instance's content).
 pub fn hold_against_records(

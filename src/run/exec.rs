@@ -188,6 +188,8 @@ pub struct Counted {
     pub wall: Duration,
     /// CPU time of every solve, if each was measured.
     pub cpu: Option<Duration>,
+    /// Why the count stopped short, when a solve of it gave no answer.
+    pub stopped: Option<String>,
 }
 
 impl Counted {
@@ -198,6 +200,7 @@ impl Counted {
             grids: vec![grids],
             wall: first.wall,
             cpu: first.cpu,
+            stopped: None,
         }
     }
 
@@ -207,11 +210,28 @@ impl Counted {
         self.cpu = self.cpu.zip(outcome.cpu).map(|(a, b)| a + b);
     }
 
-    /// Writes the count and its time into `row` (the judged columns stay the judge's).
+    /// Writes the count and its time into `row`, and through the judge why a count
+    /// stopped short.
     pub fn fill(&self, row: &mut Row) {
         row.solutions = self.count;
         row.count_wall_s = Some(self.wall.as_secs_f64());
         row.count_cpu_s = self.cpu.map(|d| d.as_secs_f64());
+        if let Some(why) = &self.stopped {
+            judge::count_unfinished(row, self.grids.len(), why);
+        }
+    }
+
+    /// Records that solve `k` of the count gave no answer.
+    pub fn stop(&mut self, outcome: &Outcome) {
+        let k = self.grids.len() + 1;
+        self.stopped = Some(format!(
+            "solve {k} answered {}{}",
+            outcome.status,
+            outcome
+                .error
+                .as_deref()
+                .map_or(String::new(), |e| format!(" ({e})"))
+        ));
     }
 }
 
@@ -269,7 +289,10 @@ pub fn count_solutions(
                 judge::count_step(&counted.grids, &grids, found as usize + 1)?;
                 counted.grids.push(grids);
             }
-            _ => return Ok(()),
+            _ => {
+                counted.stop(&outcome);
+                return Ok(());
+            }
         }
     }
 }
@@ -326,8 +349,29 @@ mod tests {
         assert_eq!(counted.grids.len(), 2);
         assert!(counted.grids[0] != counted.grids[1] && counted.wall >= first.wall);
         let liar = Repeater(model);
-        let mut counted = Counted::start(&first, grids);
+        let mut counted = Counted::start(&first, grids.clone());
         let err = count_solutions(&liar, &built, &mut counted, &Limits::default(), 5).unwrap_err();
         assert!(err.starts_with("solution 2"), "{err}");
+        // A solve of the count without an answer (a crash, which a real solver does not
+        // on demand): no count, the row says why, the first answer stands.
+        struct Crash;
+        impl Solver for Crash {
+            fn name(&self) -> &str {
+                "crash"
+            }
+            fn solve(&self, _: &Cnf, _: &Limits) -> Outcome {
+                Outcome::error("exit code 134")
+            }
+        }
+        let mut counted = Counted::start(&first, grids.clone());
+        count_solutions(&Crash, &built, &mut counted, &Limits::default(), 5).unwrap();
+        let mut row = Row::default();
+        counted.fill(&mut row);
+        assert_eq!(row.solutions, None);
+        assert_eq!(
+            row.error,
+            "the count stopped after 1 solution(s): solve 2 answered ERROR (exit code 134)"
+        );
+        assert!(!row.wrong);
     }
 }

@@ -360,7 +360,10 @@ fn count_again(
                 }
                 counted.grids.push(next);
             }
-            _ => break Ok(false),
+            _ => {
+                counted.stop(&again);
+                break Ok(false);
+            }
         }
     };
     session.add_clause(&[!a]);
