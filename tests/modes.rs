@@ -203,6 +203,26 @@ fn pruned_among_others_runs_every_encoding_fresh_and_says_so() {
     assert!(!stderr.contains("fresh"), "{stderr}");
     let rows = read_rows(&dir.path().join("out2/results.csv"), false).unwrap();
     assert!(rows.iter().all(|r| r.mode == Some(Mode::Session)));
+
+    // Comparing the two runs: the speed-ups are across modes, and the comparison says so.
+    let result = bench()
+        .current_dir(dir.path())
+        .args([
+            "report",
+            "--compare",
+            "out/results.csv",
+            "out2/results.csv",
+            "--out",
+            "cmp",
+        ])
+        .output()
+        .unwrap();
+    assert!(result.status.success(), "{result:?}");
+    let md = std::fs::read_to_string(dir.path().join("cmp/compare.md")).unwrap();
+    assert!(
+        md.contains("Across modes: OLD ran as fresh, NEW as session"),
+        "{md}"
+    );
 }
 
 /// A CSV written before bench recorded the mode: `bench report` reads it and labels what

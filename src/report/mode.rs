@@ -112,6 +112,11 @@ impl Modes {
         out.join(", ")
     }
 
+    /// The distinct labels of every solver × encoding, in order, joined by `, `.
+    pub fn all(&self) -> String {
+        self.distinct(|_| true)
+    }
+
     /// True when every solver × encoding ran in one and the same mode.
     pub fn uniform(&self) -> bool {
         let mut labels = self.labels.values();

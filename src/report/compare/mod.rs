@@ -168,6 +168,11 @@ pub struct Comparison {
     pub counts: Counts,
     /// The speed-ups.
     pub speedups: Speedups,
+    /// The modes OLD ran in (see `report::mode`).
+    pub old_modes: String,
+    /// The modes NEW ran in: when they differ from OLD's, every speed-up measures the
+    /// modes too.
+    pub new_modes: String,
     /// Every instance × encoding, regressions first (by kind, then worst speed-up first).
     pub instances: Vec<InstanceChange>,
 }
@@ -320,6 +325,8 @@ pub fn compare(
         noise_floor_s: NOISE_FLOOR_S,
         counts,
         speedups,
+        old_modes: crate::report::mode::Modes::of(&old_rows).all(),
+        new_modes: crate::report::mode::Modes::of(&new_rows).all(),
         instances,
     })
 }

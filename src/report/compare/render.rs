@@ -104,10 +104,20 @@ pub fn counts_table(c: &Comparison) -> Table {
         ),
         _ => " No instance solved by both.".into(),
     };
+    let modes = if c.old_modes == c.new_modes {
+        format!(" Both ran as {}.", c.old_modes)
+    } else {
+        format!(
+            " Across modes: OLD ran as {}, NEW as {}, so every speed-up measures the modes as \
+             well (a child process pays its start and the reading of the file, a session keeps \
+             the rules loaded and what it learnt).",
+            c.old_modes, c.new_modes
+        )
+    };
     Table {
         columns: vec![("change", Left), ("instances", Right)],
         rows,
-        note: Some(rules(c) + &speed),
+        note: Some(rules(c) + &speed + &modes),
     }
 }
 
