@@ -103,7 +103,9 @@ fn native_sessions_stop_at_the_deadline_and_on_interrupt() {
     let late = lateness(3, Duration::from_millis(200), |limits| {
         load().solve(&[], limits)
     });
-    assert!(late <= Duration::from_millis(50), "{late:?} late");
+    // A few ms on an idle machine; the bound allows for a shared, loaded one, while a
+    // solver that never looked at its clock would run on for seconds here.
+    assert!(late <= Duration::from_millis(300), "{late:?} late");
     // The same session answers after a stopped call (native keeps no interrupt state).
     let mut s = load();
     let flag = Arc::new(AtomicBool::new(false));
@@ -123,7 +125,7 @@ fn native_sessions_stop_at_the_deadline_and_on_interrupt() {
     );
     setter.join().unwrap();
     assert_eq!(o.status, Status::Unknown);
-    assert!(o.wall < Duration::from_millis(100 + 50), "{:?}", o.wall);
+    assert!(o.wall < Duration::from_millis(100 + 300), "{:?}", o.wall);
     assert!(s.usable());
     // Assuming pigeon 0 sits nowhere refutes at once.
     let nowhere: Vec<_> = php.clause(0).iter().map(|&l| !l).collect();
