@@ -244,8 +244,13 @@ pub(super) fn run(args: RunArgs, matches: Typed<'_>) -> anyhow::Result<i32> {
         .collect();
     for r in &open {
         let line = format!(
-            "ENCODING OPEN {} on {} ({}, run {}): {}",
-            r.solver, r.instance, r.encoding, r.run, r.error
+            "ENCODING OPEN {} on {} ({}{}, run {}): {}",
+            r.solver,
+            r.instance,
+            r.encoding,
+            r.mode.map_or(String::new(), |m| format!(", {m}")),
+            r.run,
+            r.error
         );
         println!("{}", crate::text::escape_controls(&line));
     }

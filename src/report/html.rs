@@ -24,7 +24,7 @@ body{font-family:DejaVu Sans,Arial,Helvetica,sans-serif;margin:24px auto;max-wid
 h1{font-size:26px;margin-bottom:4px}h2{font-size:20px;margin-top:32px;border-bottom:1px solid #ddd;padding-bottom:4px}
 table{border-collapse:collapse;margin:8px 0 12px;font-size:14px}
 th,td{border:1px solid #ccc;padding:4px 8px}th{background:#f0f0f0;text-align:left}
-td.n{text-align:right;font-variant-numeric:tabular-nums}
+td.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
 .wrong{background:#fde8e8;border:2px solid #c00000;padding:8px 14px;margin:12px 0}
 .wrong h2{color:#c00000;border:none;margin-top:6px}
 .ok{color:#1e7b34}
