@@ -1,5 +1,5 @@
-//! A library solver's call on a thread of its own, for a solver that looks at its
-//! interrupt too rarely to stop near its deadline: glucose looks only between restarts,
+//! A library solver's call on a thread of its own (on formulas of [`FROM_CLAUSES`] clauses
+//! or more), for a solver that looks at its interrupt too rarely to stop near its deadline: glucose looks only between restarts,
 //! and on a formula of millions of clauses (pigeonhole 201 into 200: four million) one
 //! search between restarts ran two minutes past a 5 s timeout. The caller waits for the
 //! answer until [`GRACE`] after the watchdog fired the interrupt (at the deadline, or on
@@ -21,6 +21,12 @@ use crate::solver::cdcl::thread_cpu_time;
 
 /// How long after its interrupt fired a call is waited for before it is abandoned.
 pub const GRACE: Duration = Duration::from_secs(1);
+
+/// Calls on formulas of fewer clauses run on the caller's thread: a thread per call costs
+/// about 75 µs of wall time (a 9×9 sudoku's whole solve is about 100 µs), and on small
+/// formulas restarts come often enough. From this size a call propagates for far longer
+/// than the thread costs.
+pub const FROM_CLAUSES: u64 = 500_000;
 
 /// How often the caller looks at the watchdog while it waits.
 const LOOK: Duration = Duration::from_millis(20);

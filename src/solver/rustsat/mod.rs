@@ -13,8 +13,9 @@
 //!
 //! The timeout covers the whole call: a fresh solve's deadline starts before its clauses
 //! go in, and loading looks at it every [`LOAD_LOOK`] clauses (loading millions takes
-//! seconds). A solver that looks at its interrupt too rarely (glucose) runs each call on a
-//! thread of its own and is abandoned [`abandon::GRACE`] after the interrupt. Freeing the
+//! seconds). A solver that looks at its interrupt too rarely (glucose) runs each call on
+//! a formula of [`abandon::FROM_CLAUSES`] clauses or more on a thread of its own, and is
+//! abandoned [`abandon::GRACE`] after the interrupt. Freeing the
 //! engine (a second or so for millions of clauses) comes after the measured span, as a
 //! child process's exit does: the row's wall time ends with the answer.
 
@@ -83,6 +84,7 @@ impl<F: Family> LibSolver<F> {
             num_vars: 0,
             reserved: 0,
             buf: Vec::new(),
+            clauses: 0,
             failed: None,
             usable: true,
         })
@@ -163,6 +165,8 @@ pub struct LibSession<F: Family> {
     /// Variables the engine was told of.
     reserved: u32,
     buf: Vec<rustsat::types::Lit>,
+    /// Clauses added.
+    clauses: u64,
     /// The first error the engine returned (out of memory): every later solve is ERROR.
     failed: Option<String>,
     usable: bool,
@@ -203,7 +207,7 @@ impl<F: Family> LibSession<F> {
         let (conflicts, decisions) = (engine.conflicts(), engine.decisions());
         self.watchdog.arm(deadline, limits);
         let mut helper_cpu = None;
-        let result = if F::LOOKS_RARELY {
+        let result = if F::LOOKS_RARELY && self.clauses >= abandon::FROM_CLAUSES {
             let engine = self.engine.take().expect("checked above");
             match abandon::solve(engine, self.buf.clone(), &self.watchdog) {
                 abandon::Call::Done {
@@ -298,6 +302,7 @@ impl<F: Family> Session for LibSession<F> {
         let Some(engine) = self.engine.as_mut() else {
             return;
         };
+        self.clauses += 1;
         if let Err(e) = engine.add_clause_ref(&self.buf[..]) {
             self.failed = Some(format!("adding a clause: {e:#}"));
             self.usable = false;
