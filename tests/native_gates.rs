@@ -308,7 +308,8 @@ fn configs() -> Vec<(&'static str, Options)> {
             "gates, everything often",
             Options {
                 elim_gates: true,
-                elim_bound: 8,
+                elim_gate_bound: 8,
+                ternary: true,
                 inprocess_interval: 20,
                 vivify: true,
                 vivify_irred: true,
