@@ -39,6 +39,8 @@ impl CdclSolver {
         let bin_watches = &self.bin_watches[..];
         let arena = &mut self.arena;
         let mut scanned = 0u64;
+        // Without chronological backtracking the trail lists the levels in order.
+        let chrono = self.options.chrono > 0;
         while qhead < trail.len() {
             let p = trail[qhead].code() as u32;
             qhead += 1;
@@ -46,7 +48,11 @@ impl CdclSolver {
             let false_lit = p ^ 1;
             // A literal of a lower level (chronological backtracking): what it implies
             // takes the highest level among the reason's false literals.
-            let p_level = levels[(p >> 1) as usize];
+            let p_level = if chrono {
+                levels[(p >> 1) as usize]
+            } else {
+                level
+            };
             let out_of_order = p_level != level;
 
             // Binary clauses: the watcher holds the other literal.
