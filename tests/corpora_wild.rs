@@ -405,3 +405,42 @@ fn solve_names_each_grid_and_ends_quietly_on_a_closed_pipe() {
     );
     assert_eq!(o.status.code(), Some(141));
 }
+
+#[test]
+fn a_malformed_cnf_is_skipped_and_fatal_under_strict() {
+    let dir = tempfile::tempdir().unwrap();
+    let garbage = write(dir.path(), "garbage.cnf", "hello world\n");
+    let good = write(dir.path(), "good.txt", &format!("{EIGHTEEN}\n"));
+    let args = |strict: bool| {
+        let mut a = vec![
+            "run",
+            garbage.to_str().unwrap(),
+            good.to_str().unwrap(),
+            "--solvers",
+            "native",
+            "--jobs",
+            "1",
+        ];
+        if strict {
+            a.push("--strict");
+        }
+        a
+    };
+    // Skipped, with file and line, and the rest runs.
+    let (o, rows) = bench(&args(false), &dir.path().join("lenient"));
+    assert_eq!(o.status.code(), Some(0), "{}", said(&o));
+    assert!(
+        said(&o).contains("garbage.cnf:1: expected 'c' or 'p'"),
+        "{}",
+        said(&o)
+    );
+    assert_eq!(rows.len(), 1, "{rows:?}");
+    // Fatal under --strict: exit 2 with the same reason.
+    let (o, _) = bench(&args(true), &dir.path().join("strict"));
+    assert_eq!(o.status.code(), Some(2), "{}", said(&o));
+    assert!(
+        said(&o).contains("garbage.cnf:1: expected 'c' or 'p'") && said(&o).contains("--strict"),
+        "{}",
+        said(&o)
+    );
+}

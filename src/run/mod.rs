@@ -348,7 +348,20 @@ fn default_out_dir(corpora: &[PathBuf]) -> PathBuf {
 pub fn run(opts: &RunOptions, interrupt: Arc<AtomicBool>) -> anyhow::Result<RunSummary> {
     let prepared = prepare(opts)?;
     let executed = execute(opts, &prepared, &interrupt)?;
-    finish(prepared, executed, interrupt.load(Ordering::Relaxed))
+    // Under --strict a malformed input is fatal: no run starts after it is found, the rows
+    // already made are kept, and the run ends with an error naming it.
+    let fatal = opts
+        .strict
+        .then(|| executed.failures.values().next().cloned())
+        .flatten();
+    let summary = finish(prepared, executed, interrupt.load(Ordering::Relaxed))?;
+    if let Some(why) = fatal {
+        bail!(
+            "{why} (--strict: the run stopped here; the rows made are in {})",
+            summary.out_dir.join("results.csv").display()
+        );
+    }
+    Ok(summary)
 }
 
 /// A run ready to execute: its solvers, instances, output folder (locked), the rows an
@@ -716,6 +729,8 @@ fn execute(
         write_error: Mutex::new(None),
     };
     let failures: Mutex<BTreeMap<usize, String>> = Mutex::new(BTreeMap::new());
+    // Set when --strict meets an input that cannot be built: no further task starts.
+    let strict_stop = AtomicBool::new(false);
     let next = AtomicUsize::new(0);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(opts.jobs)
@@ -737,7 +752,10 @@ fn execute(
                     eprintln!("bench: could not pin worker {worker} to CPU {cpu}: {e}");
                 }
                 let mut sessions = incremental::Sessions::default();
-                while !interrupt.load(Ordering::Relaxed) && !sink.failed() {
+                while !interrupt.load(Ordering::Relaxed)
+                    && !sink.failed()
+                    && !strict_stop.load(Ordering::Relaxed)
+                {
                     let Some(task) = prepared.tasks.get(next.fetch_add(1, Ordering::Relaxed))
                     else {
                         break;
@@ -752,6 +770,9 @@ fn execute(
                         Attempt::Unbuildable(why) => {
                             lock_any(&failures).entry(task.unit).or_insert(why);
                             progress.skip();
+                            if opts.strict {
+                                strict_stop.store(true, Ordering::Relaxed);
+                            }
                         }
                         Attempt::Interrupted => {}
                     }
