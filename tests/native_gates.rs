@@ -8,15 +8,12 @@
 
 mod native_common;
 
-use native_common::rate;
-use std::path::Path;
-use std::process::Command;
+use native_common::solve_checked;
 
 use bench::check::check_model;
-use bench::cnf::dimacs::write_cnf;
 use bench::cnf::{ClauseSink, Cnf, Lit, Var};
 use bench::rng::SplitMix64;
-use bench::solver::cdcl::{CdclSolver, Options, SolveResult, Stats};
+use bench::solver::cdcl::{CdclSolver, Options, SolveResult};
 use proptest::prelude::*;
 
 /// A Tseitin encoding under construction: fresh variables for gate outputs.
@@ -224,50 +221,6 @@ fn miter(seed: u64) -> Cnf {
     circuit.cnf
 }
 
-fn verify_proof(input: &Path, proof: &Path) -> Result<(), String> {
-    let run = Command::new(rate())
-        .arg(input)
-        .arg(proof)
-        .output()
-        .map_err(|e| format!("running rate: {e}"))?;
-    let stdout = String::from_utf8_lossy(&run.stdout);
-    if run.status.success() && stdout.lines().any(|l| l == "s VERIFIED") {
-        Ok(())
-    } else {
-        Err(format!(
-            "rate rejected the proof:\n{stdout}\n{}",
-            String::from_utf8_lossy(&run.stderr)
-        ))
-    }
-}
-
-/// Solves `cnf` with `options` and a proof, checks a model against the formula and has
-/// `rate` verify an UNSAT proof. Returns the answer and the counters.
-fn solve_checked(
-    cnf: &Cnf,
-    options: &Options,
-    binary: bool,
-) -> Result<(SolveResult, Stats), String> {
-    let dir = tempfile::tempdir().unwrap();
-    let input = dir.path().join("f.cnf");
-    let proof = dir.path().join("f.drat");
-    let mut s = CdclSolver::with_options(options.clone());
-    write_cnf(std::fs::File::create(&input).unwrap(), cnf, &[]).unwrap();
-    s.set_proof(&proof, binary).unwrap();
-    s.add_cnf(cnf);
-    let result = s.solve();
-    s.finish_proof().unwrap();
-    match result {
-        SolveResult::Sat => {
-            let model = s.model().ok_or("SAT without a model")?;
-            check_model(cnf, &model).map_err(|e| format!("wrong model: {e}"))?;
-        }
-        SolveResult::Unsat => verify_proof(&input, &proof)?,
-        SolveResult::Unknown => return Err("no limit was set".into()),
-    }
-    Ok((result, s.stats().clone()))
-}
-
 /// Configurations: elimination alone with gates, with a generous bound (so that most
 /// gate variables go), native's defaults with gates on and off, and everything often.
 fn configs() -> Vec<(&'static str, Options)> {
@@ -331,7 +284,7 @@ fn every_config(
     let mut answers = Vec::new();
     let mut gates = 0;
     for (name, options) in configs() {
-        let (r, stats) = solve_checked(cnf, &options, binary)
+        let (r, stats) = solve_checked(cnf, &options, true, binary)
             .map_err(|e| TestCaseError::fail(format!("{name}: {e}")))?;
         if let Some(x) = expected {
             prop_assert_eq!(r, x, "{}", name);

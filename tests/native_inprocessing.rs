@@ -8,7 +8,7 @@
 
 mod native_common;
 
-use native_common::{brute_force_count, random_formula, rate};
+use native_common::{brute_force_count, random_formula, solve_checked};
 use std::path::Path;
 use std::process::Command;
 
@@ -215,54 +215,6 @@ fn configs() -> Vec<(&'static str, Options)> {
             },
         ),
     ]
-}
-
-fn verify_proof(input: &Path, proof: &Path) -> Result<(), String> {
-    let run = Command::new(rate())
-        .arg(input)
-        .arg(proof)
-        .output()
-        .map_err(|e| format!("running rate: {e}"))?;
-    let stdout = String::from_utf8_lossy(&run.stdout);
-    if run.status.success() && stdout.lines().any(|l| l == "s VERIFIED") {
-        Ok(())
-    } else {
-        Err(format!(
-            "rate rejected the proof:\n{stdout}\n{}",
-            String::from_utf8_lossy(&run.stderr)
-        ))
-    }
-}
-
-/// Solves `cnf` with `options` (a proof written when `prove`), checks a model against the
-/// formula and has `rate` verify an UNSAT proof. Returns the answer and the counters.
-fn solve_checked(
-    cnf: &Cnf,
-    options: &Options,
-    prove: bool,
-    binary: bool,
-) -> Result<(SolveResult, Stats), String> {
-    let dir = tempfile::tempdir().unwrap();
-    let input = dir.path().join("f.cnf");
-    let proof = dir.path().join("f.drat");
-    let mut s = CdclSolver::with_options(options.clone());
-    if prove {
-        write_cnf(std::fs::File::create(&input).unwrap(), cnf, &[]).unwrap();
-        s.set_proof(&proof, binary).unwrap();
-    }
-    s.add_cnf(cnf);
-    let result = s.solve();
-    s.finish_proof().unwrap();
-    match result {
-        SolveResult::Sat => {
-            let model = s.model().ok_or("SAT without a model")?;
-            check_model(cnf, &model).map_err(|e| format!("wrong model: {e}"))?;
-        }
-        SolveResult::Unsat if prove => verify_proof(&input, &proof)?,
-        SolveResult::Unsat => {}
-        SolveResult::Unknown => return Err("no limit was set".into()),
-    }
-    Ok((result, s.stats().clone()))
 }
 
 /// Tseitin parity formula on a random graph: each vertex's incident edge variables XOR to

@@ -1,13 +1,17 @@
-//! Shared by the native solver's tests: random formulas of mixed clause lengths, and the
-//! DRAT checker `rate`.
+//! Shared by the native solver's tests: random formulas of mixed clause lengths, the
+//! DRAT checker `rate`, and a solve whose model is checked and whose proof `rate` verifies.
 
 #![allow(dead_code)]
 
 use std::ops::Range;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::process::Command;
 
+use bench::check::check_model;
+use bench::cnf::dimacs::write_cnf;
 use bench::cnf::{ClauseSink, Cnf, Lit, Var};
 use bench::rng::SplitMix64;
+use bench::solver::cdcl::{CdclSolver, Options, SolveResult, Stats};
 
 /// A random formula: 3..=40 variables, clauses of 1..=5 distinct variables (mostly 3; a
 /// length-2 clause for draws 1..=`binaries` of 20), clauses per variable drawn from
@@ -67,4 +71,52 @@ pub fn brute_force_count(cnf: &Cnf) -> u64 {
             })
         })
         .count() as u64
+}
+
+pub fn verify_proof(input: &Path, proof: &Path) -> Result<(), String> {
+    let run = Command::new(rate())
+        .arg(input)
+        .arg(proof)
+        .output()
+        .map_err(|e| format!("running rate: {e}"))?;
+    let stdout = String::from_utf8_lossy(&run.stdout);
+    if run.status.success() && stdout.lines().any(|l| l == "s VERIFIED") {
+        Ok(())
+    } else {
+        Err(format!(
+            "rate rejected the proof:\n{stdout}\n{}",
+            String::from_utf8_lossy(&run.stderr)
+        ))
+    }
+}
+
+/// Solves `cnf` with `options` (a proof written when `prove`), checks a model against the
+/// formula and has `rate` verify an UNSAT proof. Returns the answer and the counters.
+pub fn solve_checked(
+    cnf: &Cnf,
+    options: &Options,
+    prove: bool,
+    binary: bool,
+) -> Result<(SolveResult, Stats), String> {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("f.cnf");
+    let proof = dir.path().join("f.drat");
+    let mut s = CdclSolver::with_options(options.clone());
+    if prove {
+        write_cnf(std::fs::File::create(&input).unwrap(), cnf, &[]).unwrap();
+        s.set_proof(&proof, binary).unwrap();
+    }
+    s.add_cnf(cnf);
+    let result = s.solve();
+    s.finish_proof().unwrap();
+    match result {
+        SolveResult::Sat => {
+            let model = s.model().ok_or("SAT without a model")?;
+            check_model(cnf, &model).map_err(|e| format!("wrong model: {e}"))?;
+        }
+        SolveResult::Unsat if prove => verify_proof(&input, &proof)?,
+        SolveResult::Unsat => {}
+        SolveResult::Unknown => return Err("no limit was set".into()),
+    }
+    Ok((result, s.stats().clone()))
 }
