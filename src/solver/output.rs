@@ -176,9 +176,7 @@ pub fn parse_competition(text: &str) -> Result<Claim, OutputError> {
 /// [`parse_competition`] for a formula of `max_var` variables: a model literal beyond it
 /// is [`OutputError::OutOfRange`] (and no model is built for it).
 pub fn parse_competition_within(text: &str, max_var: u32) -> Result<Claim, OutputError> {
-    let mut stream = CompetitionStream::new(ModelBounds::all(max_var), 0);
-    stream.feed(text.as_bytes());
-    stream.finish().0
+    read_whole(OutputFormat::Competition, text, max_var)
 }
 
 /// What a model read from a solver may hold: literals up to `max_var` (the formula's
