@@ -41,15 +41,15 @@ use score::Scoring;
 use score::WrongAnswer;
 use summary::Summary;
 
-/// The default baseline of speedups and scatter plots: the first solver run as a child
-/// process (its rows carry an exit code) when in-process solvers are there too, since
-/// those pay no process start and would flatter every comparison; else the first solver.
 /// True if `solver` ran as a child process (its rows carry an exit code).
 fn runs_as_child(rows: &[Row], solver: &str) -> bool {
     rows.iter()
         .any(|r| r.solver == solver && r.exit_code.is_some())
 }
 
+/// The default baseline of speedups and scatter plots: the first solver run as a child
+/// process (its rows carry an exit code) when in-process solvers are there too, since
+/// those pay no process start and would flatter every comparison; else the first solver.
 fn default_baseline(rows: &[Row], solvers: &[String]) -> Option<String> {
     if solvers.len() < 2 {
         return None;
