@@ -16,6 +16,7 @@ use maud::{Markup, html};
 use serde::Serialize;
 
 use crate::family::{Families, default_family};
+use crate::report::mode::Modes;
 use crate::report::outcome::Outcome;
 use crate::report::table::{Align, Cell, Exporter, Html, Markdown, Table, seconds};
 use crate::report::vbs::virtual_best;
@@ -55,7 +56,7 @@ pub struct FamilyScore {
     pub solver: String,
     /// The encoding.
     pub encoding: String,
-    /// How it ran (see `report::mode`; set by the report, which knows the rows).
+    /// How it ran (see `report::mode`).
     pub mode: String,
     /// The family's instances it ran.
     pub ran: usize,
@@ -93,11 +94,12 @@ pub fn split<'o, 'a>(
     out
 }
 
-/// The per-family figures, families in name order.
+/// The per-family figures, families in name order, each score labelled with its mode.
 pub fn families(
     split: &BTreeMap<String, Vec<Outcome>>,
     solvers: &[String],
     encodings: &[String],
+    modes: &Modes,
 ) -> Vec<Family> {
     split
         .iter()
@@ -127,7 +129,7 @@ pub fn families(
                     scores.push(FamilyScore {
                         solver: solver.clone(),
                         encoding: encoding.clone(),
-                        mode: String::new(),
+                        mode: modes.label(solver, encoding).to_string(),
                         ran: mine.len(),
                         solved,
                         par2: total / mine.len() as f64,
@@ -314,7 +316,12 @@ mod tests {
         let outcomes = outcomes(&rows, Scoring::default());
         let by = families_by_instance(&rows, None);
         let split = split(&outcomes, &by);
-        let f = families(&split, &["x".into(), "y".into()], &["dimacs".into()]);
+        let f = families(
+            &split,
+            &["x".into(), "y".into()],
+            &["dimacs".into()],
+            &Modes::default(),
+        );
         assert_eq!(f.len(), 2);
         assert_eq!(
             (f[0].family.as_str(), f[0].instances, f[0].vbs_solved),

@@ -265,10 +265,7 @@ pub fn render_report(rows: &[Row], opts: &ReportOptions) -> anyhow::Result<Vec<R
         None => Vec::new(),
     };
     let stats = stats::statistics(&outcomes, (&solvers, &encodings), &modes);
-    let mut families = family::families(&by_family, &solvers, &encodings);
-    for s in families.iter_mut().flat_map(|f| &mut f.scores) {
-        s.mode = modes.label(&s.solver, &s.encoding).to_string();
-    }
+    let families = family::families(&by_family, &solvers, &encodings, &modes);
     let summary = Summary {
         wrong_answers: WrongAnswer::all(rows),
         rows: rows.len(),
