@@ -81,10 +81,7 @@ pub fn verdict_for(
             "the process limit refused {} forks (a fork bomb?)",
             hit.forks_refused
         );
-        outcome.error = Some(match outcome.error.take() {
-            Some(e) => format!("{note}; {e}"),
-            None => note,
-        });
+        note_first(&mut outcome, note);
     }
     outcome
 }
@@ -104,6 +101,11 @@ pub fn score_late(outcome: &mut Outcome, timeout: Option<std::time::Duration>) {
     );
     outcome.status = Status::Timeout;
     outcome.model = None;
+    note_first(outcome, note);
+}
+
+/// Puts `note` before the outcome's error (if any), the two joined by `; `.
+fn note_first(outcome: &mut Outcome, note: String) {
     outcome.error = Some(match outcome.error.take() {
         Some(e) => format!("{note}; {e}"),
         None => note,
