@@ -64,7 +64,7 @@ impl CdclSolver {
                         vals[other] = 1;
                         vals[other ^ 1] = -1;
                         let v = other >> 1;
-                        levels[v] = if out_of_order { p_level } else { level };
+                        levels[v] = p_level;
                         reasons[v] = w.cref;
                         trail.push(Lit::from_code(other as u32));
                     }
