@@ -36,7 +36,7 @@ impl CdclSolver {
     /// The other literal of irredundant binary clause `c` (which holds `x`), or `None` when
     /// `c` is deleted or longer.
     #[inline]
-    fn binary_partner(&self, c: CRef, x: u32) -> Option<u32> {
+    pub(super) fn binary_partner(&self, c: CRef, x: u32) -> Option<u32> {
         if self.arena.is_deleted(c) || self.arena.len(c) != 2 {
             return None;
         }

@@ -107,12 +107,6 @@ impl CdclSolver {
         Some(gate)
     }
 
-    /// The other literal of binary clause `c` holding `lit`.
-    fn other_literal(&self, c: CRef, lit: u32) -> u32 {
-        let lits = self.arena.lits(c);
-        if lits[0] == lit { lits[1] } else { lits[0] }
-    }
-
     /// An AND gate with output `lit` (a literal code of the pivot; the equivalence when
     /// the long clause is binary): binary clauses `¬lit ∨ aᵢ` and a clause
     /// `lit ∨ ¬a₁ ∨ … ∨ ¬aₖ` (k ≥ 1) whose every other literal is the negation of some `aᵢ`.
@@ -122,8 +116,7 @@ impl CdclSolver {
         let mut partners: Vec<(u32, usize)> = with_not
             .iter()
             .enumerate()
-            .filter(|&(_, &c)| self.arena.len(c) == 2)
-            .map(|(i, &c)| (self.other_literal(c, lit ^ 1), i))
+            .filter_map(|(i, &c)| Some((self.binary_partner(c, lit ^ 1)?, i)))
             .collect();
         if partners.is_empty() {
             return None;
