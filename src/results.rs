@@ -357,6 +357,12 @@ fn formatter(header: bool) -> csv::Writer<Vec<u8>> {
 /// (and cut from the file, so appending continues cleanly); any other bad row is an error
 /// naming `file:line`.
 pub fn read_rows(path: &Path, repair: bool) -> anyhow::Result<Vec<Row>> {
+    Ok(read_table(path, repair)?.0)
+}
+
+/// [`read_rows`], and whether the file's header names other columns than today's (a CSV
+/// of an older bench, to be rewritten before rows are appended to it).
+pub(crate) fn read_table(path: &Path, repair: bool) -> anyhow::Result<(Vec<Row>, bool)> {
     let name = path.display().to_string();
     let mut file = File::open(path).with_context(|| format!("reading {name}"))?;
     let whole = whole_lines(&mut file).with_context(|| format!("reading {name}"))?;
@@ -384,8 +390,8 @@ pub fn read_rows(path: &Path, repair: bool) -> anyhow::Result<Vec<Row>> {
         lines += buffer[..n].iter().filter(|&&b| b == b'\n').count();
     }
     file.seek(SeekFrom::Start(0))?;
-    let rows = parse_reader(io::BufReader::new(file.take(whole)), &name, lines)?;
-    Ok(rows)
+    let (rows, current) = parse_reader(io::BufReader::new(file.take(whole)), &name, lines)?;
+    Ok((rows, whole > 0 && !current))
 }
 
 /// The length of `file` up to and including its last newline: a last line without one was
@@ -409,16 +415,20 @@ pub(crate) fn whole_lines(file: &mut File) -> io::Result<u64> {
 
 /// Parses results CSV text; `name` names it in errors.
 pub fn parse_rows(text: &str, name: &str) -> anyhow::Result<Vec<Row>> {
-    parse_reader(text.as_bytes(), name, 0)
+    Ok(parse_reader(text.as_bytes(), name, 0)?.0)
 }
 
 /// Parses a results CSV from `reader` (`lines`: a capacity hint); `name` names it in
-/// errors.
-fn parse_reader(reader: impl io::Read, name: &str, lines: usize) -> anyhow::Result<Vec<Row>> {
+/// errors; and whether its header names today's columns.
+fn parse_reader(
+    reader: impl io::Read,
+    name: &str,
+    lines: usize,
+) -> anyhow::Result<(Vec<Row>, bool)> {
     let mut reader = csv::ReaderBuilder::new().from_reader(reader);
     // A bench killed before its first row leaves an empty file: nothing to resume from.
     let headers = match reader.headers() {
-        Ok(h) if h.iter().all(|f| f.trim().is_empty()) => return Ok(Vec::new()),
+        Ok(h) if h.iter().all(|f| f.trim().is_empty()) => return Ok((Vec::new(), false)),
         Ok(h) => h.clone(),
         Err(e) => bail!("{name}:1: unreadable header ({e})"),
     };
@@ -457,7 +467,10 @@ fn parse_reader(reader: impl io::Read, name: &str, lines: usize) -> anyhow::Resu
             .map_err(|e| anyhow::anyhow!("{name}:{line}: {e}"))?;
         rows.push(row);
     }
-    Ok(rows)
+    let today = csv::Reader::from_reader(&header_line()[..])
+        .headers()?
+        .clone();
+    Ok((rows, headers == today))
 }
 
 #[cfg(test)]

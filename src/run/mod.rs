@@ -565,16 +565,9 @@ fn earlier_rows(
     if opts.resume.is_none() || !csv_path.exists() {
         return Ok(Vec::new());
     }
-    let mut rows = results::read_rows(csv_path, true)?;
     // A CSV of an older bench (no `hash`, `mode` or count columns) is rewritten with
     // today's columns, so that the rows appended to it match its header.
-    let mut header = Vec::new();
-    std::fs::File::open(csv_path)
-        .and_then(|f| {
-            std::io::BufRead::read_until(&mut std::io::BufReader::new(f), b'\n', &mut header)
-        })
-        .with_context(|| format!("reading {}", csv_path.display()))?;
-    let old_columns = !header.is_empty() && header != results::header_line();
+    let (mut rows, old_columns) = results::read_table(csv_path, true)?;
     if old_columns || rows.iter().any(|r| r.hash.is_empty()) {
         let by_id: HashMap<&str, &str> = instances
             .iter()
