@@ -61,8 +61,8 @@ pub(super) fn run(mut args: MergeArgs) -> anyhow::Result<i32> {
         &args.studies,
         &plans,
         &planned,
-        &opts.solvers,
-        opts.repeat,
+        &opts.plan.solvers,
+        opts.plan.repeat,
         &mut sink,
     ) {
         Ok(m) => m,

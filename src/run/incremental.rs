@@ -211,13 +211,16 @@ pub fn run_one(
     };
     // With --proofs a solver that writes DRAT solves a fresh formula, so that its UNSAT
     // answers come with a proof `rate` can check against that formula.
-    let wants_proof = opts.proofs && solver.proof_style().is_some();
-    if !opts.incremental || enc.encoding == Encoding::Pruned || !solver.in_process() || wants_proof
+    let wants_proof = opts.plan.proofs && solver.proof_style().is_some();
+    if !opts.plan.incremental
+        || enc.encoding == Encoding::Pruned
+        || !solver.in_process()
+        || wants_proof
     {
         return Ran::NotHere;
     }
     let key = (solver_index, puzzle.kind(), puzzle.side(), enc);
-    let Some(loaded) = sessions.get(key, solver, puzzle, enc, opts.seed) else {
+    let Some(loaded) = sessions.get(key, solver, puzzle, enc, opts.plan.seed) else {
         return Ran::NotHere;
     };
     let limits = Limits {
@@ -226,7 +229,7 @@ pub fn run_one(
         interrupt: Some(interrupt.clone()),
         proof: None,
         binary_proof: false,
-        seed: opts.seed,
+        seed: opts.plan.seed,
     };
     let mut assumptions = crate::encode::given_lits(puzzle);
     let outcome = loaded.session.solve(&assumptions, &limits);
@@ -256,7 +259,7 @@ pub fn run_one(
     fill_row(&mut row, &outcome, &verdict);
     let mut keep = outcome.status.is_solved() && loaded.session.usable();
     let mut grids: Vec<Puzzle> = Vec::new();
-    if opts.count >= 2 {
+    if opts.plan.count >= 2 {
         // The count's time starts with the first solve, whatever it answered.
         let mut counted = Counted {
             wall: outcome.wall,
@@ -271,7 +274,7 @@ pub fn run_one(
                 &mut counted,
                 &mut assumptions,
                 &limits,
-                opts.count,
+                opts.plan.count,
             ) {
                 Ok(solved) => keep = solved && loaded.session.usable(),
                 Err(why) => {
@@ -295,7 +298,7 @@ pub fn run_one(
     if row.wrong {
         grids.clear();
     }
-    judge::hold_against_records(&mut row, &instance.records, grids.first(), opts.count);
+    judge::hold_against_records(&mut row, &instance.records, grids.first(), opts.plan.count);
     Ran::Done(Some((row, grids)))
 }
 

@@ -34,7 +34,7 @@ use crate::cnf::Cnf;
 use crate::cnf::budget::{Account, ReadLimits, machine_budget};
 use crate::cnf::dimacs::{DimacsError, ParseOptions, read_path_within};
 use crate::encode::header::BenchHeader;
-use crate::encode::{Amo, EncodeOptions, Encoding, encode};
+use crate::encode::{EncodeOptions, Encoding, encode};
 use crate::judge::{self, Verdict};
 use crate::puzzle::Puzzle;
 use crate::puzzle::format::ReadOptions;
@@ -44,51 +44,24 @@ use crate::text::terminal;
 use corpus::{Corpus, Instance, Source};
 use exec::Built;
 
-/// Everything `bench run` needs: the plan, and where and how this process runs it. The
-/// typed fields below the plan are the plan's own values, ready to use.
+/// Everything `bench run` needs: the plan, and where and how this process runs it.
 #[derive(Clone, Debug)]
 pub struct RunOptions {
-    /// The plan (what run.json records and the fingerprint covers).
+    /// The plan (what run.json records and the fingerprint covers): read its fields here,
+    /// as `opts.plan.jobs`; `timeout`, `config` and `read` are derived from it once.
     pub plan: plan::Plan,
     /// The folder the plan's relative paths are relative to.
     pub cwd: PathBuf,
-    /// Puzzle files, DIMACS files and folders, as named.
-    pub corpora: Vec<PathBuf>,
-    /// Solver names, in order.
-    pub solvers: Vec<String>,
-    /// Encodings for puzzle instances.
-    pub encodings: Vec<Encoding>,
-    /// The at-most-one sub-encoding.
-    pub amo: Amo,
-    /// Per-run wall-clock limit.
+    /// Per-run wall-clock limit (the plan's `timeout_s`).
     pub timeout: Duration,
-    /// Parallel runs.
-    pub jobs: usize,
-    /// Repetitions of each run.
-    pub repeat: u32,
     /// Output folder (None: a new one under `reports/`).
     pub out: Option<PathBuf>,
     /// Resume the run in this folder.
     pub resume: Option<PathBuf>,
-    /// Memory limit for external solvers, MiB.
-    pub mem_limit_mb: Option<u64>,
-    /// Ask solvers that can for DRAT proofs and check UNSAT answers with `rate`.
-    pub proofs: bool,
-    /// Where to find solvers.
+    /// Where to find solvers (the plan's solver commands and paths).
     pub config: SolverConfig,
-    /// Seed for randomised solvers.
-    pub seed: u64,
-    /// 2: after a SAT answer on a puzzle, solve again with the solution blocked.
-    pub count: u32,
-    /// A malformed input stops the run instead of being skipped.
-    pub strict: bool,
-    /// Keep the solved grids under `solutions/` (see [`solutions`]).
-    pub solutions: bool,
-    /// How puzzle files are read.
+    /// How puzzle files are read (the plan's kind, format and alphabet).
     pub read: ReadOptions,
-    /// In-process solvers solve puzzles in a session per worker and encoding, the givens
-    /// as assumptions (see [`incremental`]); false: one fresh formula per puzzle.
-    pub incremental: bool,
     /// The command line as typed, for run.json (never parsed again).
     pub command_line: Vec<String>,
     /// Run only this part of the plan (`--shard K/N`).
@@ -104,24 +77,11 @@ impl RunOptions {
     /// The options of `plan`, made in `cwd`; where it runs is set by the caller.
     pub fn new(plan: plan::Plan, cwd: PathBuf, command_line: Vec<String>) -> RunOptions {
         RunOptions {
-            corpora: plan.corpora.clone(),
-            solvers: plan.solvers.clone(),
-            encodings: plan.encodings.clone(),
-            amo: plan.amo,
             timeout: plan.timeout(),
-            jobs: plan.jobs,
-            repeat: plan.repeat,
             out: None,
             resume: None,
-            mem_limit_mb: plan.mem_limit_mb,
-            proofs: plan.proofs,
             config: plan.solver_config(),
-            seed: plan.seed,
-            count: plan.count,
-            strict: plan.strict,
-            solutions: plan.solutions,
             read: plan.read_options(),
-            incremental: plan.incremental,
             command_line,
             shard: None,
             expected_fingerprint: None,
@@ -351,6 +311,7 @@ pub fn run(opts: &RunOptions, interrupt: Arc<AtomicBool>) -> anyhow::Result<RunS
     // Under --strict a malformed input is fatal: no run starts after it is found, the rows
     // already made are kept, and the run ends with an error naming it.
     let fatal = opts
+        .plan
         .strict
         .then(|| executed.failures.values().next().cloned())
         .flatten();
@@ -391,6 +352,7 @@ struct Prepared {
 /// the output folder taken, what is done already subtracted, run.json written.
 fn prepare(opts: &RunOptions) -> anyhow::Result<Prepared> {
     let solvers: Vec<Box<dyn Solver>> = opts
+        .plan
         .solvers
         .iter()
         .map(|name| by_name(name, &opts.config))
@@ -398,8 +360,8 @@ fn prepare(opts: &RunOptions) -> anyhow::Result<Prepared> {
     let (corpus, fingerprint) = load_corpus(opts)?;
     let containment = announce_containment(&solvers);
     let mut notes = Vec::new();
-    if !opts.incremental
-        && pruned_among_others(&opts.encodings)
+    if !opts.plan.incremental
+        && pruned_among_others(&opts.plan.encodings)
         && solvers.iter().any(|s| s.in_process())
     {
         let note = "mode: in-process solvers solve every encoding fresh, one formula per \
@@ -415,7 +377,7 @@ fn prepare(opts: &RunOptions) -> anyhow::Result<Prepared> {
     let earlier = earlier_rows(opts, &csv_path, &corpus.instances)?;
     let units = units(opts, &corpus.instances);
     let (tasks, planned) = tasks(opts, &units, &corpus.instances, &solvers, &earlier);
-    let measurement = crate::machine::Measurement::new(opts.jobs, &opts.cores)?;
+    let measurement = crate::machine::Measurement::new(opts.plan.jobs, &opts.cores)?;
     for warning in &measurement.warnings {
         eprintln!("bench: warning: {}", terminal(warning));
     }
@@ -459,7 +421,7 @@ fn prepare(opts: &RunOptions) -> anyhow::Result<Prepared> {
         corpus.instances.len(),
         tasks.len(),
         planned - tasks.len(),
-        opts.jobs,
+        opts.plan.jobs,
         terminal(&out_dir.display().to_string())
     );
     Ok(Prepared {
@@ -474,7 +436,7 @@ fn prepare(opts: &RunOptions) -> anyhow::Result<Prepared> {
         tasks,
         record,
         notes,
-        read_budget: machine_budget(opts.mem_limit_mb).map(Account::new),
+        read_budget: machine_budget(opts.plan.mem_limit_mb).map(Account::new),
         _lock: lock,
     })
 }
@@ -482,7 +444,7 @@ fn prepare(opts: &RunOptions) -> anyhow::Result<Prepared> {
 /// The corpus of the plan (this shard's part of it), said on stderr, and the plan's
 /// fingerprint, which must be the one expected (a study's, a resumed shard's).
 fn load_corpus(opts: &RunOptions) -> anyhow::Result<(Corpus, String)> {
-    let mut corpus = corpus::load(&opts.cwd, &opts.corpora, &opts.read, opts.strict)?;
+    let mut corpus = corpus::load(&opts.cwd, &opts.plan.corpora, &opts.read, opts.plan.strict)?;
     for s in &corpus.skipped {
         eprintln!("bench: skipped {}", terminal(&s.to_string()));
     }
@@ -508,7 +470,7 @@ fn load_corpus(opts: &RunOptions) -> anyhow::Result<(Corpus, String)> {
     if let Some(s) = opts.shard {
         corpus.instances = shard::select(
             std::mem::take(&mut corpus.instances),
-            opts.encodings.len(),
+            opts.plan.encodings.len(),
             s,
         );
     }
@@ -550,7 +512,7 @@ fn out_dir(opts: &RunOptions) -> anyhow::Result<PathBuf> {
             }
             dir.clone()
         }
-        (None, None) => default_out_dir(&opts.corpora),
+        (None, None) => default_out_dir(&opts.plan.corpora),
     })
 }
 
@@ -589,12 +551,13 @@ fn units(opts: &RunOptions, instances: &[Instance]) -> Vec<Unit> {
     for (i, inst) in instances.iter().enumerate() {
         let encodings: Vec<Option<EncodeOptions>> = match inst.source {
             Source::Puzzle(_) => opts
+                .plan
                 .encodings
                 .iter()
                 .map(|&encoding| {
                     Some(EncodeOptions {
                         encoding,
-                        amo: opts.amo,
+                        amo: opts.plan.amo,
                     })
                 })
                 .collect(),
@@ -627,7 +590,7 @@ fn tasks(
     for (u, unit) in units.iter().enumerate() {
         let hash = &instances[unit.instance].hash;
         let encoding = unit.encoding_name();
-        for run in 1..=opts.repeat {
+        for run in 1..=opts.plan.repeat {
             for k in 0..solvers.len() {
                 let solver = (u + k) % solvers.len();
                 planned += 1;
@@ -715,6 +678,7 @@ fn execute(
     let sink = Sink {
         writer: Mutex::new(ResultsWriter::append(&prepared.csv_path)?),
         solution_files: opts
+            .plan
             .solutions
             .then(|| solutions::SolutionFiles::new(&prepared.out_dir, opts.read.alphabet)),
         rows: Mutex::new(Vec::new()),
@@ -726,7 +690,7 @@ fn execute(
     let strict_stop = AtomicBool::new(false);
     let next = AtomicUsize::new(0);
     let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(opts.jobs)
+        .num_threads(opts.plan.jobs)
         .build()?;
     let cpus: &[usize] = prepared
         .record
@@ -735,7 +699,7 @@ fn execute(
         .map_or(&[], |e| &e.measurement.worker_cpus);
     let workers = AtomicUsize::new(0);
     pool.scope(|scope| {
-        for _ in 0..opts.jobs {
+        for _ in 0..opts.plan.jobs {
             scope.spawn(|_| {
                 // Each worker on its own core: the solvers it starts inherit the pin.
                 let worker = workers.fetch_add(1, Ordering::Relaxed);
@@ -763,7 +727,7 @@ fn execute(
                         Attempt::Unbuildable(why) => {
                             lock_any(&failures).entry(task.unit).or_insert(why);
                             progress.skip();
-                            if opts.strict {
+                            if opts.plan.strict {
                                 strict_stop.store(true, Ordering::Relaxed);
                             }
                         }
@@ -937,7 +901,7 @@ pub(crate) fn new_row(
         max_rss_kb: None,
         exit_code: None,
         timeout_s: opts.timeout.as_secs_f64(),
-        jobs: opts.jobs as u32,
+        jobs: opts.plan.jobs as u32,
         error: String::new(),
         wrong: false,
         solutions: None,
@@ -992,16 +956,16 @@ fn run_one(
     run: u32,
     interrupt: &Arc<AtomicBool>,
 ) -> Option<(Row, Vec<Puzzle>)> {
-    let proof_style = solver.proof_style().filter(|_| opts.proofs);
+    let proof_style = solver.proof_style().filter(|_| opts.plan.proofs);
     let proof_dir = proof_style.and_then(|_| crate::solver::external::run::temp_dir().ok());
     let proof = proof_dir.as_ref().map(|d| d.path().join("proof.drat"));
     let limits = Limits {
         timeout: Some(opts.timeout),
-        mem_limit_mb: opts.mem_limit_mb,
+        mem_limit_mb: opts.plan.mem_limit_mb,
         interrupt: Some(interrupt.clone()),
         proof: proof.clone(),
         binary_proof: proof_style.is_some_and(|s| s.format == DratFormat::Binary),
-        seed: opts.seed,
+        seed: opts.plan.seed,
     };
     let outcome = solver.solve(&built.cnf, &limits);
     if interrupt.load(Ordering::Relaxed) {
@@ -1022,7 +986,7 @@ fn run_one(
     );
     exec::fill_row(&mut row, &outcome, &checked.verdict);
     let mut grids: Vec<Puzzle> = Vec::new();
-    if opts.count >= 2 && built.header.is_some() {
+    if opts.plan.count >= 2 && built.header.is_some() {
         // The count's time starts with the first solve, whatever it answered.
         let mut counted = exec::Counted {
             wall: outcome.wall,
@@ -1033,7 +997,9 @@ fn run_one(
             counted.grids.push(first);
             let mut again = limits.clone();
             again.proof = None;
-            if let Err(e) = exec::count_solutions(solver, built, &mut counted, &again, opts.count) {
+            if let Err(e) =
+                exec::count_solutions(solver, built, &mut counted, &again, opts.plan.count)
+            {
                 judge::apply(&mut row, &Verdict::ModelWrong(e), None);
             }
             if interrupt.load(Ordering::Relaxed) {
@@ -1049,7 +1015,7 @@ fn run_one(
     if row.check != Check::ModelOk {
         grids.clear();
     }
-    judge::hold_against_records(&mut row, &instance.records, grids.first(), opts.count);
+    judge::hold_against_records(&mut row, &instance.records, grids.first(), opts.plan.count);
     Some((row, grids))
 }
 

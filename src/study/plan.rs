@@ -78,16 +78,16 @@ pub fn make(opts: &RunOptions, shards: usize) -> anyhow::Result<Planned> {
     }
     let mut plan = opts.plan.clone();
     plan.shards = shards;
-    let corpus = corpus::load(&opts.cwd, &opts.corpora, &opts.read, opts.strict)?;
+    let corpus = corpus::load(&opts.cwd, &opts.plan.corpora, &opts.read, opts.plan.strict)?;
     let instances = corpus.instances;
     let fingerprint = run_plan::fingerprint(&plan, &instances);
-    let shard_of = shard::assign(&instances, opts.encodings.len(), shards);
-    let per_unit = opts.solvers.len() * opts.repeat as usize;
+    let shard_of = shard::assign(&instances, opts.plan.encodings.len(), shards);
+    let per_unit = opts.plan.solvers.len() * opts.plan.repeat as usize;
     let mut shard_instances = vec![0; shards];
     let mut shard_runs = vec![0; shards];
     for (instance, &s) in instances.iter().zip(&shard_of) {
         shard_instances[s] += 1;
-        shard_runs[s] += shard::units(instance, opts.encodings.len()) * per_unit;
+        shard_runs[s] += shard::units(instance, opts.plan.encodings.len()) * per_unit;
     }
     let record = Record {
         version: record::VERSION,
@@ -111,7 +111,7 @@ pub fn make(opts: &RunOptions, shards: usize) -> anyhow::Result<Planned> {
         plan: record,
         instances,
         shard_of,
-        encodings: opts.encodings.iter().map(|e| e.to_string()).collect(),
+        encodings: opts.plan.encodings.iter().map(|e| e.to_string()).collect(),
     })
 }
 
@@ -127,7 +127,7 @@ pub fn pinned_solver_paths(opts: &RunOptions) -> anyhow::Result<Vec<(String, Pat
         .map(|(n, _)| n.as_str())
         .chain(opts.config.commands.iter().map(|(n, _)| n.as_str()))
         .collect();
-    for name in &opts.solvers {
+    for name in &opts.plan.solvers {
         if given.contains(name.as_str()) || crate::solver::BUILT_IN.contains(&name.as_str()) {
             continue;
         }
