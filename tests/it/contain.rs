@@ -216,6 +216,9 @@ fn an_escaping_tree_is_gone_after_the_timeout() {
 /// a helper (`BENCH_EXEC` naming nothing) the state is `process-group` on both.
 #[test]
 fn each_containment_state_has_one_name_on_stderr_and_in_run_json() {
+    if !crate::support::external::require_all(&["minisat"]) {
+        return;
+    }
     let dir = tempfile::tempdir().unwrap();
     let mut cases: Vec<(&str, Command)> = Vec::new();
     for mode in modes() {
@@ -364,18 +367,9 @@ fn dead_pid() -> u32 {
         .unwrap()
 }
 
-fn python() -> bool {
-    Command::new("python3")
-        .arg("-c")
-        .arg("pass")
-        .status()
-        .is_ok_and(|s| s.success())
-}
-
 #[test]
 fn three_processes_together_over_the_limit_are_memout() {
-    if !python() {
-        eprintln!("skipped: no python3");
+    if crate::support::require_tool("python3").is_none() {
         return;
     }
     for mode in modes() {
@@ -584,6 +578,9 @@ fn every_false_claim_is_wrong_and_fails_the_run() {
 
 #[test]
 fn the_csv_holds_clean_times_and_text() {
+    if !crate::support::external::require_all(&["minisat"]) {
+        return;
+    }
     let dir = tempfile::tempdir().unwrap();
     let binary = script(
         dir.path(),
@@ -792,6 +789,9 @@ fn native_whose_clauses_outgrow_the_budget_is_memout() {
 
 #[test]
 fn without_the_helper_solvers_run_direct_checked_and_stopped() {
+    if !crate::support::external::require_all(&["minisat"]) {
+        return;
+    }
     // `BENCH_EXEC` naming nothing: no helper, so each solver is bench's own child in a
     // process group (what a bench whose `bench-exec` went missing does).
     let dir = tempfile::tempdir().unwrap();

@@ -5,8 +5,6 @@
 //! comma, a pair CSV opening with its box size, and 16×16 written in letters all read.
 //! A missing solver fails the test (scripts/install-solvers.sh installs them).
 
-mod external_common;
-
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -58,8 +56,8 @@ fn said(o: &Output) -> String {
 
 #[test]
 fn clashing_givens_are_puzzles_without_solution() {
-    for s in ["minisat", "kissat"] {
-        let _ = external_common::require(s);
+    if !crate::support::external::require_all(&["minisat", "kissat"]) {
+        return;
     }
     let dir = tempfile::tempdir().unwrap();
     let sudoku = write(
@@ -130,8 +128,8 @@ fn clashing_givens_are_puzzles_without_solution() {
 
 #[test]
 fn corpus_records_are_held_against_every_answer() {
-    for s in ["minisat", "kissat", "cadical"] {
-        let _ = external_common::require(s);
+    if !crate::support::external::require_all(&["minisat", "kissat", "cadical"]) {
+        return;
     }
     let dir = tempfile::tempdir().unwrap();
     // tdoku's shape, right records; then Kaggle's shape with a header.
@@ -241,7 +239,9 @@ fn corpus_records_are_held_against_every_answer() {
 
 #[test]
 fn count_n_stops_at_n_with_every_solution_checked() {
-    let _ = external_common::require("kissat");
+    if !crate::support::external::require_all(&["kissat"]) {
+        return;
+    }
     let dir = tempfile::tempdir().unwrap();
     let corpus = write(dir.path(), "e.txt", &format!("{EIGHTEEN}\n{HARDEST}\n"));
     let out = dir.path().join("out");

@@ -24,10 +24,6 @@ const PUZZLES: [(&str, usize); 2] = [
     ),
 ];
 
-fn have_minisat() -> bool {
-    Command::new("minisat").arg("--help").output().is_ok()
-}
-
 /// True if `grid` (81 digits) is a solved sudoku that keeps the givens of `puzzle`.
 fn solves(puzzle: &str, grid: &str) -> bool {
     let p: Vec<u8> = puzzle.bytes().map(|b| b - b'0').collect();
@@ -159,8 +155,7 @@ fn a_count_on_fresh_formulas() {
 
 #[test]
 fn a_count_by_a_child_process() {
-    if !have_minisat() {
-        eprintln!("minisat is not installed: skipped");
+    if crate::support::require_tool("minisat").is_none() {
         return;
     }
     let dir = tempfile::tempdir().unwrap();

@@ -2,9 +2,7 @@
 //! sequence, a line break or HTML reaches `summary.md` and the terminal table escaped for
 //! each (as the HTML page and the SVGs already escape them).
 
-mod report_common;
-
-use report_common::*;
+use crate::support::report::*;
 
 #[test]
 fn hostile_names_are_escaped_in_summary_md_and_the_terminal() {

@@ -4,18 +4,16 @@
 //! one that prints a wrong model, one that prints nothing, one that dies of SIGSEGV, one
 //! that contradicts itself, and ones that flood stdout or stderr with 100 MB.
 
-mod external_common;
-
 use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
+use crate::support::external::*;
 use bench::check::check_model;
 use bench::cnf::Cnf;
 use bench::solver::external::run::DEFAULT_GRACE;
 use bench::solver::{Limits, Outcome, Status, by_name};
-use external_common::*;
 
 fn tiny() -> Cnf {
     // (x1 ∨ x2) ∧ ¬x1: the only models set x2.

@@ -2,14 +2,12 @@
 //! kernel's `wait4` accounting): CPU time and peak RSS of the same ~1 s minisat run within
 //! 10%. `/usr/bin/time` comes from apt's `time` package (scripts/install-solvers.sh).
 
-mod external_common;
-
 use std::process::Command;
 use std::time::Duration;
 
+use crate::support::external::*;
 use bench::cnf::dimacs::write_cnf;
 use bench::solver::Limits;
-use external_common::*;
 
 /// (CPU seconds, peak RSS KiB) of `minisat` on `cnf` under `/usr/bin/time -v`.
 fn gnu_time(cnf: &std::path::Path, res: &std::path::Path) -> (f64, u64) {
@@ -37,7 +35,18 @@ fn gnu_time(cnf: &std::path::Path, res: &std::path::Path) -> (f64, u64) {
 
 #[test]
 fn cpu_and_rss_agree_with_usr_bin_time() {
-    let minisat = require("minisat");
+    let time = crate::support::require("time", || {
+        let path = std::path::Path::new("/usr/bin/time");
+        path.is_file()
+            .then_some(())
+            .ok_or_else(|| "no /usr/bin/time: the apt package time installs it".to_string())
+    });
+    if time.is_none() {
+        return;
+    }
+    let Some(minisat) = require("minisat") else {
+        return;
+    };
     // Random 3-SAT at the threshold: about 1.1 s of minisat.
     let cnf = random_3sat_with(245, 1043);
     let dir = tempfile::tempdir().unwrap();
@@ -90,7 +99,9 @@ fn cpu_and_rss_agree_with_usr_bin_time() {
 /// forked straight from this process it would report over 300 MiB).
 #[test]
 fn peak_rss_is_the_solvers_not_benchs() {
-    let minisat = require("minisat");
+    let Some(minisat) = require("minisat") else {
+        return;
+    };
     assert!(
         bench::solver::external::run::helper().is_some(),
         "no exec helper: the bench binary is not built next to the test executable"

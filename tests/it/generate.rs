@@ -3,20 +3,16 @@
 //! uniqueness when any given goes, pairs keep the seed's rules and read back, and a seed
 //! gives the same puzzles every time.
 
+use crate::support::bench;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use assert_cmd::cargo::CommandCargoExt;
 use bench::cnf::dimacs::write_cnf;
 use bench::cnf::{ClauseSink, Cnf, Lit};
 use bench::encode::{EncodeOptions, encode, grid_var};
 use bench::puzzle::Puzzle;
 use bench::puzzle::format::{ReadOptions, read_path as read_puzzles};
 use bench::results::read_rows;
-
-fn bench() -> Command {
-    Command::cargo_bin("bench").unwrap()
-}
 
 fn gen_file(dir: &Path, name: &str, args: &[&str]) -> PathBuf {
     let path = dir.join(name);
@@ -125,6 +121,9 @@ fn the_same_seed_gives_the_same_puzzles() {
 
 #[test]
 fn every_generated_puzzle_is_unique_by_two_other_routes() {
+    if !crate::support::external::require_all(&["minisat"]) {
+        return;
+    }
     let dir = tempfile::tempdir().unwrap();
     let files = [
         gen_file(dir.path(), "s9.txt", &["--seed", "3", "--count", "6"]),
@@ -188,6 +187,9 @@ fn every_generated_puzzle_is_unique_by_two_other_routes() {
 
 #[test]
 fn minimal_puzzles_lose_uniqueness_without_any_given() {
+    if !crate::support::external::require_all(&["minisat"]) {
+        return;
+    }
     let dir = tempfile::tempdir().unwrap();
     let file = gen_file(
         dir.path(),
@@ -214,6 +216,9 @@ fn minimal_puzzles_lose_uniqueness_without_any_given() {
 
 #[test]
 fn pairs_keep_the_seed_rules_and_round_trip() {
+    if !crate::support::external::require_all(&["minisat"]) {
+        return;
+    }
     let dir = tempfile::tempdir().unwrap();
     let file = gen_file(
         dir.path(),

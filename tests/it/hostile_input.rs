@@ -298,6 +298,16 @@ fn a_header_line_of_ten_megabytes_is_skipped_with_its_line() {
 
 #[test]
 fn a_header_that_overstates_the_variables_is_passed_with_the_true_maximum() {
+    if !crate::support::external::require_all(&[
+        "minisat",
+        "kissat",
+        "cadical",
+        "picosat",
+        "cryptominisat",
+        "glucose",
+    ]) {
+        return;
+    }
     let dir = setup();
     std::fs::write(
         dir.path().join("wide.cnf"),
@@ -333,6 +343,9 @@ fn a_header_that_overstates_the_variables_is_passed_with_the_true_maximum() {
 
 #[test]
 fn a_model_larger_than_the_stdout_cap_is_read_and_checked() {
+    if !crate::support::external::require_all(&["kissat", "minisat"]) {
+        return;
+    }
     let dir = setup();
     // One clause of 10 million literals: kissat's model is 81 MB of `v` lines, more than
     // the 64 MiB of stdout bench keeps; minisat's result file is as long, and streamed

@@ -4,17 +4,15 @@
 //! their own, the `augmented` encoding checked by minisat, and what a build without the
 //! library solvers says about them.
 
-mod inprocess_common;
-
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-use bench::cnf_gen::pigeonhole;
-use bench::solver::{Limits, SolverConfig, Status, by_name};
-use inprocess_common::{
+use crate::support::inprocess::{
     assert_expected, assert_timeouts_recover, bench, corpus, facts, lateness, run,
 };
+use bench::cnf_gen::pigeonhole;
+use bench::solver::{Limits, SolverConfig, Status, by_name};
 
 fn corpora() -> Vec<String> {
     [
@@ -239,6 +237,9 @@ fn minisat_solves(dir: &std::path::Path, puzzle: &str, args: &[&str]) -> (u64, S
 
 #[test]
 fn augmented_is_counted_exactly_and_decodes_through_minisat() {
+    if !crate::support::external::require_all(&["minisat"]) {
+        return;
+    }
     let dir = tempfile::tempdir().unwrap();
     let sudoku =
         "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";

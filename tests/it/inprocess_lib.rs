@@ -3,17 +3,15 @@
 //! deadline and Ctrl-C reaching them through their interrupt, and their settings checked.
 #![cfg(feature = "rustsat-solvers")]
 
-mod inprocess_common;
-
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-use bench::cnf_gen::pigeonhole;
-use bench::solver::{Limits, SolverConfig, Status, by_name};
-use inprocess_common::{
+use crate::support::inprocess::{
     assert_expected, assert_timeouts_recover, bench, corpus, facts, lateness, run,
 };
+use bench::cnf_gen::pigeonhole;
+use bench::solver::{Limits, SolverConfig, Status, by_name};
 
 const LIBS: [&str; 3] = ["minisat-lib", "glucose-lib", "cadical-lib"];
 

@@ -5,15 +5,10 @@
 //! said on stderr, in run.json and in the summary); a speedup across modes carries a note;
 //! a CSV from before the column is still read, its modes inferred where they can be.
 
+use crate::support::bench;
 use std::path::Path;
-use std::process::Command;
 
-use assert_cmd::cargo::CommandCargoExt;
 use bench::results::{Mode, read_rows};
-
-fn bench() -> Command {
-    Command::cargo_bin("bench").unwrap()
-}
 
 /// The first `n` puzzles of `corpora/easy.txt`, as a corpus file in `dir`.
 fn easy(dir: &Path, n: usize) -> std::path::PathBuf {
@@ -30,10 +25,6 @@ fn easy(dir: &Path, n: usize) -> std::path::PathBuf {
     path
 }
 
-fn have_minisat() -> bool {
-    Command::new("minisat").arg("--help").output().is_ok()
-}
-
 /// Runs bench in `dir`; stdout and stderr.
 fn run(dir: &Path, args: &[&str]) -> (String, String) {
     let out = bench().current_dir(dir).args(args).output().unwrap();
@@ -47,8 +38,7 @@ fn run(dir: &Path, args: &[&str]) -> (String, String) {
 
 #[test]
 fn sessions_and_processes_are_labelled_everywhere() {
-    if !have_minisat() {
-        eprintln!("minisat is not installed: skipped");
+    if crate::support::require_tool("minisat").is_none() {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
@@ -230,6 +220,9 @@ fn pruned_among_others_runs_every_encoding_fresh_and_says_so() {
 /// resume rewrites it with today's columns before appending.
 #[test]
 fn a_csv_without_the_mode_column_is_read_and_resumed() {
+    if !crate::support::external::require_all(&["minisat"]) {
+        return;
+    }
     let dir = tempfile::tempdir().unwrap();
     let csv = dir.path().join("results.csv");
     std::fs::write(

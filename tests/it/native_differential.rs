@@ -3,9 +3,7 @@
 //! threshold). Every status must agree with minisat's and every model must satisfy the
 //! formula. The formulas come from a fixed seed, so a failure names a reproducible case.
 
-mod native_common;
-
-use native_common::random_formula;
+use crate::support::native::random_formula;
 use std::path::Path;
 use std::process::Command;
 
@@ -38,6 +36,16 @@ fn minisat(input: &Path, result: &Path) -> Status {
 
 #[test]
 fn native_and_dpll_agree_with_minisat() {
+    if crate::support::require("minisat", || {
+        Path::new(MINISAT)
+            .is_file()
+            .then_some(())
+            .ok_or_else(|| format!("no {MINISAT}: the apt package minisat installs it"))
+    })
+    .is_none()
+    {
+        return;
+    }
     let dir = tempfile::tempdir().unwrap();
     let input = dir.path().join("f.cnf");
     let result = dir.path().join("res");

@@ -2,9 +2,7 @@
 //! added between calls (model enumeration against brute force, sudoku uniqueness), seeded
 //! random decisions, and the limits (time, conflicts, interrupt).
 
-mod native_common;
-
-use native_common::brute_force_count;
+use crate::support::native::brute_force_count;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};

@@ -6,9 +6,7 @@
 //! that mention eliminated variables, and a differential test against minisat and cadical.
 //! (`Options::default()` leaves simplification off; `Options::simplifying()` is native's.)
 
-mod native_common;
-
-use native_common::{brute_force_count, random_formula, solve_checked};
+use crate::support::native::{brute_force_count, random_formula, rate, solve_checked};
 use std::path::Path;
 use std::process::Command;
 
@@ -289,6 +287,9 @@ proptest! {
 
     #[test]
     fn random_formulas_every_config(seed in any::<u64>(), binary in any::<bool>()) {
+        if rate().is_none() {
+            return Ok(());
+        }
         let mut rng = SplitMix64::new(seed);
         let cnf = random_formula(&mut rng, 1.5..6.0, 4);
         let mut answers = Vec::new();
@@ -302,6 +303,9 @@ proptest! {
 
     #[test]
     fn formulas_with_equivalences_every_config(seed in any::<u64>(), k in 1u32..12) {
+        if rate().is_none() {
+            return Ok(());
+        }
         let mut rng = SplitMix64::new(seed);
         let base = random_formula(&mut rng, 1.0..4.5, 4);
         let cnf = with_equivalences(base, k, &mut rng);
@@ -316,6 +320,9 @@ proptest! {
 
     #[test]
     fn parity_and_tseitin_every_config(n in 2u32..22, seed in any::<u64>(), odd in any::<bool>()) {
+        if rate().is_none() {
+            return Ok(());
+        }
         let formulas = [parity_chains(n, seed), tseitin(3 + n / 2, n / 3, odd, seed)];
         for (i, cnf) in formulas.iter().enumerate() {
             for (name, options) in configs() {
@@ -329,6 +336,9 @@ proptest! {
 
     #[test]
     fn planted_formulas_every_config(vars in 5u32..120, ratio in 1.0f64..6.0, seed in any::<u64>()) {
+        if rate().is_none() {
+            return Ok(());
+        }
         let (cnf, _) = planted_3sat(vars, (vars as f64 * ratio) as usize, seed);
         for (name, options) in configs() {
             let (r, _) = solve_checked(&cnf, &options, false, false)
@@ -340,6 +350,9 @@ proptest! {
 
 #[test]
 fn techniques_do_work_and_proofs_verify_on_harder_formulas() {
+    if rate().is_none() {
+        return;
+    }
     // Formulas with thousands of conflicts, so that rounds run during the search too.
     let mut total = Stats::default();
     let formulas = [
@@ -536,6 +549,9 @@ fn external(solver: &str, args: &[&str], input: &Path) -> SolveResult {
 
 #[test]
 fn differential_against_minisat_and_cadical() {
+    if !crate::support::external::require_all(&["minisat", "cadical"]) {
+        return;
+    }
     let dir = tempfile::tempdir().unwrap();
     let input = dir.path().join("f.cnf");
     let mut rng = SplitMix64::new(20_261_123);
@@ -648,6 +664,9 @@ fn model_enumeration_with_blocking_clauses_counts_every_model() {
 
 #[test]
 fn a_literal_equivalent_to_its_negation_is_unsat_with_a_verified_proof() {
+    if rate().is_none() {
+        return;
+    }
     // a → b → ¬a and ¬a → c → a: a ≡ ¬a through binary clauses alone, plus a few clauses
     // over other variables; substitution finds it (it runs before elimination; no probing).
     let mut cnf = random_ksat(30, 60, 3, 11);

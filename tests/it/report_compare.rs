@@ -4,13 +4,11 @@
 //! CSV edited on purpose (one instance lost, one 5× slower, one timeout at the limit, one
 //! WRONG answer) must give exactly those changes and exit codes.
 
-mod report_common;
-
 use std::path::{Path, PathBuf};
 
+use crate::support::report::bench;
 use bench::results::{ResultsWriter, Row, read_rows};
 use bench::solver::Status;
-use report_common::bench;
 use serde_json::Value;
 
 const CRIPPLED: &str = "native:random-var-freq=1,restart=never";

@@ -1,11 +1,9 @@
 //! A results CSV with a malformed row stops `bench report` with `file:line`, and nothing
 //! is written: no report that looks complete but is not, and no staging folder.
 
-mod report_common;
-
 use std::io::Write;
 
-use report_common::{bench, corpus_rows, write_csv};
+use crate::support::report::{bench, corpus_rows, write_csv};
 
 #[test]
 fn a_malformed_row_names_its_line_and_writes_nothing() {

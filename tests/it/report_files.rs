@@ -3,12 +3,10 @@
 //! and no staging folder is left behind. When Chromium is installed, the page is also
 //! rendered headless to a screenshot (`REPORT_SCREENSHOT` keeps it for a look).
 
-mod report_common;
-
 use std::path::Path;
 use std::process::Command;
 
-use report_common::{SOLVERS, bench, corpus_rows, inlined_svgs, write_csv};
+use crate::support::report::{SOLVERS, bench, corpus_rows, inlined_svgs, write_csv};
 
 const CHARTS: [&str; 6] = [
     "cactus.svg",
@@ -142,16 +140,18 @@ fn the_default_folder_is_the_csvs_and_a_baseline_limits_the_scatters() {
 /// must load and produce a screenshot. Looking at it is for people; REPORT_SCREENSHOT=path keeps it.
 #[test]
 fn index_html_renders_in_headless_chromium() {
-    let Some(chromium) = ["chromium", "chromium-browser", "google-chrome"]
-        .into_iter()
-        .find(|c| {
-            Command::new(c)
-                .arg("--version")
-                .output()
-                .is_ok_and(|o| o.status.success())
-        })
-    else {
-        panic!("chromium is needed to render the report: run scripts/install-solvers.sh");
+    let Some(chromium) = crate::support::require("chromium", || {
+        ["chromium", "chromium-browser", "google-chrome"]
+            .into_iter()
+            .find(|c| {
+                Command::new(c)
+                    .arg("--version")
+                    .output()
+                    .is_ok_and(|o| o.status.success())
+            })
+            .ok_or_else(|| "no chromium: scripts/install-solvers.sh installs it".to_string())
+    }) else {
+        return;
     };
     let dir = tempfile::tempdir().unwrap();
     let out = report(dir.path());

@@ -1,9 +1,7 @@
 //! Several results CSVs make one report: two CSVs of disjoint solvers on the same corpus
 //! merge into one comparison with both, and the same CSV given twice is counted once.
 
-mod report_common;
-
-use report_common::{bench, corpus_rows, write_csv};
+use crate::support::report::{bench, corpus_rows, write_csv};
 
 fn summary(dir: &std::path::Path) -> serde_json::Value {
     serde_json::from_str(&std::fs::read_to_string(dir.join("summary.json")).unwrap()).unwrap()

@@ -1,10 +1,8 @@
 //! The numbers of `summary.json` against a computation by hand on a small hand-made set
 //! of rows: solved counts, PAR-2, the virtual best solver and the speedup.
 
-mod report_common;
-
+use crate::support::report::row;
 use bench::report::{ReportOptions, TimeBasis, render_report};
-use report_common::row;
 use serde_json::Value;
 
 /// Two solvers, four instances, timeout 10 s:

@@ -1,5 +1,5 @@
 //! The report's paired statistics, unique solves and contributions to the virtual best
-//! solver, held against an independent computation: `tests/stats_scipy.py` recomputes
+//! solver, held against an independent computation: `tests/it/stats_scipy.py` recomputes
 //! every figure from the results CSV (the Wilcoxon signed-rank test with
 //! `scipy.stats.wilcoxon`, the interval with `scipy.stats.bootstrap`, Holm's correction and
 //! the VBS by their definitions) and compares it with `summary.json`. Once on a real run
@@ -7,17 +7,21 @@
 //! CSV made to need each of the three ways scipy computes the p-value.
 //!
 //! scipy comes from the venv `scripts/install-solvers.sh` makes (`.solvers/venv`), or the
-//! Python named by `BENCH_PYTHON`; without it the tests fail, saying so.
-
-mod report_common;
+//! Python named by `BENCH_PYTHON`; without it the tests skip, or fail where the tools are
+//! required (`support::require`).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use report_common::{bench, row, write_csv};
+use crate::support::report::{bench, row, write_csv};
 
-/// A Python with scipy 1.15 or later.
-fn python() -> PathBuf {
+/// A Python with scipy 1.15 or later, under the one rule for a missing tool (`None`: the
+/// test skips).
+fn python() -> Option<PathBuf> {
+    crate::support::require("scipy", find_python)
+}
+
+fn find_python() -> Result<PathBuf, String> {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     let mut candidates: Vec<PathBuf> = std::env::var_os("BENCH_PYTHON")
         .map(PathBuf::from)
@@ -37,18 +41,17 @@ fn python() -> PathBuf {
                 .output()
                 .is_ok_and(|o| o.status.success())
         })
-        .unwrap_or_else(|| {
-            panic!(
-                "no Python with scipy >= 1.15: run scripts/install-solvers.sh (it installs \
+        .ok_or_else(|| {
+            "no Python with scipy >= 1.15: run scripts/install-solvers.sh (it installs \
                  scipy into .solvers/venv) or set BENCH_PYTHON"
-            )
+                .to_string()
         })
 }
 
 /// Runs the independent check of `summary` against `results`; returns what it printed.
-fn scipy_check(results: &Path, summary: &Path) -> String {
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/stats_scipy.py");
-    let out = Command::new(python())
+fn scipy_check(python: &Path, results: &Path, summary: &Path) -> String {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/it/stats_scipy.py");
+    let out = Command::new(python)
         .arg(script)
         .arg(results)
         .arg(summary)
@@ -110,6 +113,9 @@ fn crafted() -> Vec<bench::results::Row> {
 
 #[test]
 fn each_of_scipys_three_methods_agrees_on_a_crafted_csv() {
+    let Some(python) = python() else {
+        return;
+    };
     let dir = tempfile::tempdir().unwrap();
     let csv = write_csv(&dir.path().join("results.csv"), &crafted());
     let out = dir.path().join("report");
@@ -125,7 +131,7 @@ fn each_of_scipys_three_methods_agrees_on_a_crafted_csv() {
         "{}",
         String::from_utf8_lossy(&result.stderr)
     );
-    let stdout = scipy_check(&csv, &out.join("summary.json"));
+    let stdout = scipy_check(&python, &csv, &out.join("summary.json"));
     // x–y normal; x–z, y–z permutation; x–w, y–w exact; z–w share nothing.
     assert_eq!(
         (
@@ -162,6 +168,12 @@ fn cnf_families(dir: &Path) -> PathBuf {
 
 #[test]
 fn a_real_run_agrees_with_scipy_and_shows_the_matrix() {
+    if !crate::support::external::require_all(&["minisat", "kissat", "cadical"]) {
+        return;
+    }
+    let Some(python) = python() else {
+        return;
+    };
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("run");
@@ -205,7 +217,7 @@ fn a_real_run_agrees_with_scipy_and_shows_the_matrix() {
         "{}",
         String::from_utf8_lossy(&redrawn.stderr)
     );
-    let stdout = scipy_check(&csv, &report.join("summary.json"));
+    let stdout = scipy_check(&python, &csv, &report.join("summary.json"));
     // 13 CNFs: pairs of dimacs configurations, exact unless times tie; 100 puzzles under
     // two encodings: normal.
     assert!(pairs_by(&stdout, "normal") >= 20, "{stdout}");

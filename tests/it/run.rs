@@ -3,18 +3,14 @@
 //! leaves no solver process alive. The fault scripts here (a liar, a slow wrapper) are the
 //! only fakes: they show what a real solver cannot on demand.
 
+use crate::support::bench;
 use std::collections::BTreeSet;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use assert_cmd::cargo::CommandCargoExt;
 use bench::results::{Row, read_rows};
-
-fn bench() -> Command {
-    Command::cargo_bin("bench").unwrap()
-}
 
 fn bench_path() -> PathBuf {
     assert_cmd::cargo::cargo_bin("bench")
@@ -144,6 +140,9 @@ fn a_plain_run_writes_results_run_json_and_summary() {
 
 #[test]
 fn a_liar_is_wrong_listed_first_and_fails_the_run() {
+    if !crate::support::external::require_all(&["minisat", "kissat", "cadical"]) {
+        return;
+    }
     let (dir, corpus) = corpus_of(SUDOKUS);
     let liar = script(dir.path(), "liar.sh", "echo 's UNSATISFIABLE'\nexit 20");
     let bad_model = script(
@@ -187,6 +186,9 @@ fn a_liar_is_wrong_listed_first_and_fails_the_run() {
 /// line per solver × encoding.
 #[test]
 fn real_solvers_times_encodings_give_one_checked_row_per_run() {
+    if !crate::support::external::require_all(&["minisat", "kissat", "cadical", "glucose"]) {
+        return;
+    }
     let (dir, corpus) = corpus_of(SUDOKUS);
     let out = dir.path().join("out");
     let result = bench()
@@ -238,9 +240,12 @@ fn real_solvers_times_encodings_give_one_checked_row_per_run() {
 /// caught by the proof check alone: `proof-failed`, WRONG, exit status 1.
 #[test]
 fn proofs_are_checked_and_a_bogus_proof_is_wrong() {
+    if !crate::support::external::require_all(&["minisat", "kissat", "cadical", "glucose"]) {
+        return;
+    }
     let dir = tempfile::tempdir().unwrap();
     let corpus = dir.path().join("none.txt");
-    let unsolvable: String = include_str!("../corpora/nosolution.txt")
+    let unsolvable: String = include_str!("../../corpora/nosolution.txt")
         .lines()
         .filter(|l| !l.starts_with('#'))
         .take(3)
@@ -427,6 +432,9 @@ fn a_full_disk_keeps_every_whole_row_and_resume_finishes() {
 /// timeout counts compare like with like.
 #[test]
 fn the_clock_stops_every_solver_as_timeout() {
+    if !crate::support::external::require_all(&["minisat"]) {
+        return;
+    }
     let dir = tempfile::tempdir().unwrap();
     let cnf = dir.path().join("php-12-11.cnf");
     let file = std::fs::File::create(&cnf).unwrap();

@@ -3,15 +3,11 @@
 //! is gbd-tools' own), the plan recorded typed and held to on resume, one judgement
 //! wherever rows meet, and one writer per output folder.
 
+use crate::support::bench;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use assert_cmd::cargo::CommandCargoExt;
 use bench::results::{Row, read_rows};
-
-fn bench() -> Command {
-    Command::cargo_bin("bench").unwrap()
-}
 
 /// Asserts `result` exited with `code`, showing both outputs if not; returns stdout+stderr.
 fn assert_exit(result: &Output, code: i32) -> String {
@@ -39,6 +35,9 @@ const UNSAT: &str = "p cnf 2 3\n1 2 0\n-1 0\n-2 0\n";
 
 #[test]
 fn two_files_of_one_name_are_two_instances() {
+    if !crate::support::external::require_all(&["minisat"]) {
+        return;
+    }
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     write(&d.join("e1/a.cnf"), SAT);
@@ -119,26 +118,24 @@ fn two_puzzle_files_of_one_name_are_two_instances_and_a_copy_is_one() {
 }
 
 /// The Python of a venv with gbd-tools: `BENCH_GBD_PYTHON`, else the one
-/// `scripts/install-solvers.sh` makes. Under CI a missing one fails the test.
+/// `scripts/install-solvers.sh` makes; under the one rule for a missing tool.
 fn gbd_python() -> Option<PathBuf> {
-    let candidates = [
-        std::env::var_os("BENCH_GBD_PYTHON").map(PathBuf::from),
-        Some(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(".solvers/venv/bin/python")),
-    ];
-    let found = candidates.into_iter().flatten().find(|p| {
-        Command::new(p)
-            .args(["-c", "import gbd_init.gbdhash"])
-            .output()
-            .is_ok_and(|o| o.status.success())
-    });
-    if found.is_none() {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "gbd-tools is not installed (scripts/install-solvers.sh installs it)"
-        );
-        eprintln!("skipped: gbd-tools is not installed (scripts/install-solvers.sh)");
-    }
-    found
+    crate::support::require("gbd-tools", || {
+        let candidates = [
+            std::env::var_os("BENCH_GBD_PYTHON").map(PathBuf::from),
+            Some(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(".solvers/venv/bin/python")),
+        ];
+        candidates
+            .into_iter()
+            .flatten()
+            .find(|p| {
+                Command::new(p)
+                    .args(["-c", "import gbd_init.gbdhash"])
+                    .output()
+                    .is_ok_and(|o| o.status.success())
+            })
+            .ok_or_else(|| "no Python with gbd_init: scripts/install-solvers.sh installs it".into())
+    })
 }
 
 #[test]
@@ -218,6 +215,9 @@ fn the_hash_is_gbd_tools_own() {
 
 #[test]
 fn resume_runs_the_recorded_plan_and_refuses_another() {
+    if !crate::support::external::require_all(&["minisat"]) {
+        return;
+    }
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     write(&d.join("e1/a.cnf"), SAT);
@@ -361,6 +361,9 @@ fn liar(dir: &Path) -> PathBuf {
 
 #[test]
 fn a_lie_in_one_csv_is_wrong_against_a_verified_model_in_another() {
+    if !crate::support::external::require_all(&["kissat"]) {
+        return;
+    }
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     write(&d.join("c/a.cnf"), SAT);
@@ -407,6 +410,9 @@ fn a_lie_in_one_csv_is_wrong_against_a_verified_model_in_another() {
 
 #[test]
 fn merge_refuses_a_row_whose_planned_columns_changed() {
+    if !crate::support::external::require_all(&["minisat"]) {
+        return;
+    }
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     write(&d.join("c/a.cnf"), SAT);

@@ -4,20 +4,13 @@
 //! and shards of other plans, and runs recorded twice, are refused; a task whose solver or
 //! corpus is missing fails at once, before any run.
 
-mod study_common;
-
+use crate::support::bench;
+use crate::support::study::{key_status, ok, text};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::time::{Duration, Instant};
-use study_common::{key_status, ok, text};
 
-use assert_cmd::cargo::CommandCargoExt;
 use bench::results::read_rows;
-
-fn bench() -> Command {
-    Command::cargo_bin("bench").unwrap()
-}
 
 /// A small corpus: 9 easy sudokus, 3 without a solution, and 4 DIMACS files.
 fn corpus(dir: &Path) -> Vec<PathBuf> {
@@ -58,6 +51,9 @@ const OPTS: &[&str] = &[
 
 #[test]
 fn shards_merge_into_what_one_machine_gives() {
+    if !crate::support::external::require_all(&["minisat"]) {
+        return;
+    }
     let dir = tempfile::tempdir().unwrap();
     let corpora = corpus(dir.path());
     let study = dir.path().join("study");
@@ -149,6 +145,9 @@ fn shards_merge_into_what_one_machine_gives() {
 
 #[test]
 fn merging_what_does_not_belong_together_is_refused() {
+    if !crate::support::external::require_all(&["minisat"]) {
+        return;
+    }
     let dir = tempfile::tempdir().unwrap();
     let corpora = corpus(dir.path());
     let plan = |study: &Path, timeout: &str| {
@@ -255,6 +254,9 @@ fn copy_dir(from: &Path, to: &Path) {
 
 #[test]
 fn a_task_checks_before_it_spends() {
+    if !crate::support::external::require_all(&["minisat"]) {
+        return;
+    }
     let dir = tempfile::tempdir().unwrap();
     let corpora = corpus(dir.path());
     // minisat from a copy that will vanish, as on a node without it.
@@ -322,6 +324,9 @@ fn a_task_checks_before_it_spends() {
 
 #[test]
 fn a_study_planned_with_relative_paths_runs_and_merges_from_anywhere() {
+    if !crate::support::external::require_all(&["minisat"]) {
+        return;
+    }
     let dir = tempfile::tempdir().unwrap();
     let corpora = corpus(dir.path());
     let relative: Vec<PathBuf> = corpora

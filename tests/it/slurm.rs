@@ -5,16 +5,15 @@
 //! completes them; the merge then equals one machine's `bench run` of the same plan, key by
 //! key and status by status; and two studies of different plans are refused.
 //!
-//! Every wait has a bound. Without SLURM the test says it was skipped and why, unless
-//! `BENCH_REQUIRE_SLURM=1` (set by scripts/test.sh, so CI runs it for real), which makes a
-//! missing SLURM a failure.
+//! Every wait has a bound. SLURM is a tool under the one rule for a missing tool
+//! (`support::require`): without it the test says it was skipped and why, unless the tools
+//! are required (`BENCH_REQUIRE_TOOLS`, set by scripts/test.sh, which as root starts the
+//! one-node cluster, so CI runs it for real), which makes a missing SLURM a failure.
 
-mod study_common;
-
+use crate::support::study::{key_status, ok, text};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::time::{Duration, Instant};
-use study_common::{key_status, ok, text};
 
 use bench::results::read_rows;
 
@@ -41,7 +40,7 @@ fn cmd(program: impl AsRef<std::ffi::OsStr>) -> Command {
 }
 
 fn bench() -> Command {
-    cmd(assert_cmd::cargo::cargo_bin("bench"))
+    cmd(env!("CARGO_BIN_EXE_bench"))
 }
 
 /// Runs `c` with a time bound (SLURM clients hang when a daemon is gone).
@@ -169,14 +168,12 @@ const OPTS: &[&str] = &[
 
 #[test]
 fn a_study_on_slurm_merges_into_what_one_machine_gives() {
-    if let Err(why) = slurm() {
-        if std::env::var("BENCH_REQUIRE_SLURM").as_deref() == Ok("1") {
-            panic!("SLURM is required here (BENCH_REQUIRE_SLURM=1) but not available: {why}");
-        }
-        eprintln!(
-            "SKIPPED a_study_on_slurm_merges_into_what_one_machine_gives: no SLURM: {why}. \
-             Start one with `bash scripts/slurm-local.sh start` (as root)."
-        );
+    let found = crate::support::require("slurm", || {
+        slurm().map_err(|why| {
+            format!("{why}; start one with `bash scripts/slurm-local.sh start` (as root)")
+        })
+    });
+    if found.is_none() {
         return;
     }
     let dir = tempfile::tempdir().unwrap();

@@ -1,6 +1,6 @@
 //! Shared helpers of the external-solver tests: instances (a 9×9 sudoku, pigeonhole
-//! formulas, a large random formula), finding the real binaries (a missing one fails the
-//! test and says how to install it), and writing fault scripts.
+//! formulas, a large random formula), finding the real binaries (under the one rule for a
+//! missing tool, `support::require`), and writing fault scripts.
 
 #![allow(dead_code)] // each test file uses its own subset
 
@@ -22,12 +22,18 @@ pub const INSTALLED: &[&str] = &[
     "glucose",
 ];
 
-/// The solver `name`, found the way `bench` finds it; a missing one fails the test.
-pub fn require(name: &str) -> Box<dyn Solver> {
-    match external::find(name, &SolverConfig::default()) {
-        Ok(s) => s,
-        Err(e) => panic!("{name} is not installed: run scripts/install-solvers.sh first ({e})"),
-    }
+/// The solver `name`, found the way `bench` finds it, under the one rule for a missing
+/// tool ([`crate::support::require`]): `None` (the test skips) when it is missing here.
+pub fn require(name: &str) -> Option<Box<dyn Solver>> {
+    crate::support::require(name, || {
+        external::find(name, &SolverConfig::default())
+            .map_err(|e| format!("{e}: scripts/install-solvers.sh installs it"))
+    })
+}
+
+/// Every solver of `names` ([`require`]): false when one is missing (the test skips).
+pub fn require_all(names: &[&str]) -> bool {
+    names.iter().all(|n| require(n).is_some())
 }
 
 /// The example 9×9 puzzle from the project brief.

@@ -6,17 +6,13 @@
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 use std::time::Duration;
 
-use assert_cmd::cargo::CommandCargoExt;
 use bench::results::{Row, read_rows};
 use bench::solver::{Limits, Outcome, Status};
 
-/// The bench binary.
-pub fn bench() -> Command {
-    Command::cargo_bin("bench").unwrap()
-}
+pub use super::bench;
 
 /// A corpus file of the repository.
 pub fn corpus(name: &str) -> PathBuf {

@@ -47,17 +47,10 @@ pub fn random_formula(rng: &mut SplitMix64, density: Range<f64>, binaries: u64) 
     cnf
 }
 
-/// The DRAT checker `rate`: on PATH or in ~/.cargo/bin. Panics with instructions otherwise.
-pub fn rate() -> PathBuf {
-    let mut candidates: Vec<PathBuf> = std::env::var_os("PATH")
-        .map(|p| std::env::split_paths(&p).map(|d| d.join("rate")).collect())
-        .unwrap_or_default();
-    if let Some(home) = std::env::var_os("HOME") {
-        candidates.push(PathBuf::from(home).join(".cargo/bin/rate"));
-    }
-    candidates.into_iter().find(|p| p.is_file()).expect(
-        "the DRAT checker `rate` is needed by this test: install it with `cargo install rate`",
-    )
+/// The DRAT checker `rate` (on PATH or in ~/.cargo/bin), under the one rule for a
+/// missing tool ([`crate::support::require_tool`]).
+pub fn rate() -> Option<PathBuf> {
+    crate::support::require_tool("rate")
 }
 
 /// The number of models of `cnf` over its variables, by trying every assignment.
@@ -74,7 +67,8 @@ pub fn brute_force_count(cnf: &Cnf) -> u64 {
 }
 
 pub fn verify_proof(input: &Path, proof: &Path) -> Result<(), String> {
-    let run = Command::new(rate())
+    let rate = rate().ok_or("the DRAT checker `rate` is not installed")?;
+    let run = Command::new(rate)
         .arg(input)
         .arg(proof)
         .output()

@@ -4,16 +4,11 @@
 #![allow(dead_code)]
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
-use assert_cmd::cargo::CommandCargoExt;
 use bench::results::{Check, ResultsWriter, Row};
 use bench::solver::Status;
 
-/// `bench`.
-pub fn bench() -> Command {
-    Command::cargo_bin("bench").unwrap()
-}
+pub use super::bench;
 
 /// A row: `solver` on `instance` under `encoding` said `status` in `wall` seconds.
 pub fn row(instance: &str, encoding: &str, solver: &str, status: &str, wall: f64) -> Row {
