@@ -49,6 +49,16 @@ impl<'a> Control<'a> {
         self.done()
     }
 
+    /// Whether the search stops at the first solution (so it may restart freely).
+    pub(crate) fn wants_one(&self) -> bool {
+        self.limit.max() == Some(1)
+    }
+
+    /// Nodes so far.
+    pub(crate) fn nodes(&self) -> u64 {
+        self.stats.nodes
+    }
+
     /// Counts a guess.
     #[inline]
     pub(crate) fn guess(&mut self) {

@@ -91,10 +91,11 @@ impl<'a> Stop<'a> {
 
     /// Whether the flag is set or the deadline has passed now.
     pub fn should_stop(&self) -> bool {
-        if let Some(flag) = self.interrupt {
-            if flag.load(std::sync::atomic::Ordering::Relaxed) {
-                return true;
-            }
+        if self
+            .interrupt
+            .is_some_and(|flag| flag.load(std::sync::atomic::Ordering::Relaxed))
+        {
+            return true;
         }
         matches!(self.deadline, Some(d) if Instant::now() >= d)
     }

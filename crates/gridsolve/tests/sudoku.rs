@@ -88,8 +88,8 @@ fn no_solution_and_clashing_givens_at_every_size() {
         );
         // no clash, but cell 0 has no candidate: row 0 holds 2..=n, column 0 holds 1
         let mut g = vec![0; side * side];
-        for c in 1..side {
-            g[c] = c as u16 + 1;
+        for (c, v) in g.iter_mut().enumerate().take(side).skip(1) {
+            *v = c as u16 + 1;
         }
         g[side * (side - 1)] = 1;
         let a = s.solve(&g, Limit::all()).unwrap();

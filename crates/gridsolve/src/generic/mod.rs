@@ -1,6 +1,8 @@
 //! The generic engine: any shape up to side 64, one `u64` candidate set per cell, states
 //! copied onto a per-depth stack that is kept across puzzles, branching on the unplaced
-//! cell with the fewest candidates.
+//! cell with the fewest candidates. When only one solution is wanted, the search restarts
+//! with a growing node budget and randomised ties between equally constrained cells, which
+//! cuts the heavy tail of large Latin squares and sudokus; counting searches never restart.
 
 mod propagate;
 mod topology;
@@ -18,7 +20,18 @@ pub(crate) struct Generic {
     /// `stack[d]` is the state at search depth `d`.
     stack: Vec<Vec<u64>>,
     segs: Vec<u64>,
+    /// The root state, kept for restarts.
+    saved: Vec<u64>,
+    /// Node count at which the current restart round gives up (`u64::MAX`: never).
+    budget_end: u64,
+    /// The current round ran out of budget.
+    out_of_budget: bool,
+    /// Tie-breaking random state (0: ties go to the first cell).
+    rng: u64,
 }
+
+/// Nodes of the first restart round; each later round has 3/2 of the one before.
+const FIRST_BUDGET: u64 = 200;
 
 impl Generic {
     /// An engine for `shape`.
@@ -28,6 +41,10 @@ impl Generic {
             topo,
             stack: Vec::new(),
             segs: Vec::new(),
+            saved: Vec::new(),
+            budget_end: u64::MAX,
+            out_of_budget: false,
+            rng: 0,
         }
     }
 
@@ -55,8 +72,28 @@ impl Generic {
                 return; // clashing givens: no solution
             }
         }
-        if !ctl.done() {
+        if ctl.done() {
+            return;
+        }
+        if !ctl.wants_one() {
+            self.budget_end = u64::MAX;
+            self.rng = 0;
             self.search(0, ctl);
+            return;
+        }
+        // restart rounds from the root
+        self.saved.clone_from(&self.stack[0]);
+        let mut budget = FIRST_BUDGET;
+        self.rng = 0x9E37_79B9_7F4A_7C15;
+        loop {
+            self.out_of_budget = false;
+            self.budget_end = ctl.nodes().saturating_add(budget);
+            self.search(0, ctl);
+            if !self.out_of_budget || ctl.done() {
+                return;
+            }
+            budget += budget / 2;
+            self.stack[0].copy_from_slice(&self.saved);
         }
     }
 
@@ -66,16 +103,19 @@ impl Generic {
             if ctl.node() {
                 return;
             }
+            if ctl.nodes() >= self.budget_end {
+                self.out_of_budget = true;
+                return;
+            }
             if !propagate(&self.topo, &mut self.stack[depth], &mut self.segs) {
                 return;
             }
-            let Some((c, m)) = self.branch_cell(depth) else {
+            let Some((c, v)) = self.branch_cell(depth) else {
                 let state = &self.stack[depth];
                 let topo = &self.topo;
                 ctl.found(|| solution(topo, state));
                 return;
             };
-            let v = m & m.wrapping_neg();
             ctl.guess();
             if self.stack.len() == depth + 1 {
                 let fresh = self.stack[depth].clone();
@@ -85,19 +125,20 @@ impl Generic {
             children[0].copy_from_slice(&parents[depth]);
             children[0][c] = v;
             self.search(depth + 1, ctl);
-            if ctl.done() {
+            if ctl.done() || self.out_of_budget {
                 return;
             }
             self.stack[depth][c] &= !v;
         }
     }
 
-    /// The unplaced cell with the fewest candidates and its candidates; `None` when every
-    /// cell is placed.
-    fn branch_cell(&self, depth: usize) -> Option<(usize, u64)> {
+    /// The unplaced cell with the fewest candidates and the value to try first; `None`
+    /// when every cell is placed. With randomised ties (`rng != 0`) the cell is drawn
+    /// among the tied ones and the value among its candidates.
+    fn branch_cell(&mut self, depth: usize) -> Option<(usize, u64)> {
         let state = &self.stack[depth];
         let mut best: Option<(usize, u64)> = None;
-        let mut best_count = u32::MAX;
+        let (mut best_count, mut ties) = (u32::MAX, 0u64);
         for c in 0..self.topo.cells {
             if is_placed(&self.topo, state, c) {
                 continue;
@@ -105,14 +146,33 @@ impl Generic {
             let count = state[c].count_ones();
             if count < best_count {
                 best = Some((c, state[c]));
-                best_count = count;
-                if count == 2 {
+                (best_count, ties) = (count, 1);
+                if count == 2 && self.rng == 0 {
                     break;
+                }
+            } else if count == best_count && self.rng != 0 {
+                ties += 1;
+                if next_random(&mut self.rng).is_multiple_of(ties) {
+                    best = Some((c, state[c]));
                 }
             }
         }
-        best
+        let (c, mut m) = best?;
+        if self.rng != 0 {
+            for _ in 0..next_random(&mut self.rng) % u64::from(m.count_ones()) {
+                m &= m - 1;
+            }
+        }
+        Some((c, m & m.wrapping_neg()))
     }
+}
+
+/// The next value of a xorshift64 generator (never 0 from a non-zero state).
+fn next_random(x: &mut u64) -> u64 {
+    *x ^= *x << 13;
+    *x ^= *x >> 7;
+    *x ^= *x << 17;
+    *x
 }
 
 /// The solution held by a fully placed state.

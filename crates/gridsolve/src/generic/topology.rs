@@ -41,9 +41,9 @@ impl Topology {
             for c in 0..n {
                 units.extend((0..n).map(|r| (base + r * n + c) as u32));
             }
-            if k > 0 {
+            if let Some(k) = std::num::NonZeroUsize::new(k) {
                 for bx in 0..n {
-                    let (r0, c0) = ((bx / k) * k, (bx % k) * k);
+                    let (r0, c0) = ((bx / k) * k.get(), (bx % k) * k.get());
                     units.extend((0..n).map(|i| (base + (r0 + i / k) * n + c0 + i % k) as u32));
                 }
             }

@@ -2,6 +2,8 @@
 //! puzzle), propagation in a band layout ([`state`]), and branching on a cell with two
 //! candidates when there is one (else the cell with the fewest).
 
+#![allow(clippy::needless_range_loop)] // band loops index several arrays at once
+
 mod state;
 mod tables;
 

@@ -5,6 +5,8 @@
 //! once) with hidden singles in rows, columns and boxes, then the stack rule (the same
 //! along columns), to a fixpoint.
 
+#![allow(clippy::needless_range_loop)] // band loops index several arrays at once
+
 use super::tables::{
     BAND, BOX0, GATHER3, KEEP, MINIROW_CELLS, PEERS, ROW_MINIROWS, ROWS3, SPREAD3,
 };
@@ -55,6 +57,24 @@ impl State {
     /// digits from them. Dead if two of the cells are peers or one lacks `d`.
     #[inline]
     pub(crate) fn place_all(&mut self, d: usize, cells: Bands) -> Result<(), Dead> {
+        self.clear_peers(d, cells)?;
+        for e in 0..9 {
+            if e != d {
+                for b in 0..3 {
+                    self.cand[e][b] &= !cells[b];
+                }
+            }
+        }
+        for b in 0..3 {
+            self.placed[b] |= cells[b];
+        }
+        Ok(())
+    }
+
+    /// Clears digit `d` from the peers of `cells`; Dead if two of the cells are peers or
+    /// one lacks `d`.
+    #[inline]
+    fn clear_peers(&mut self, d: usize, cells: Bands) -> Result<(), Dead> {
         let mut w = self.cand[d];
         for (b, &word) in cells.iter().enumerate() {
             let mut m = word;
@@ -71,15 +91,7 @@ impl State {
                 return Err(Dead);
             }
         }
-        for e in 0..9 {
-            for b in 0..3 {
-                self.cand[e][b] &= !cells[b];
-            }
-        }
         self.cand[d] = w;
-        for b in 0..3 {
-            self.placed[b] |= cells[b];
-        }
         Ok(())
     }
 
@@ -126,6 +138,7 @@ impl State {
         if !any(&singles) {
             return Ok(false);
         }
+        // each single cell holds one digit already: only its peers need clearing
         for d in 0..9 {
             let mine = [
                 singles[0] & self.cand[d][0],
@@ -133,8 +146,11 @@ impl State {
                 singles[2] & self.cand[d][2],
             ];
             if any(&mine) {
-                self.place_all(d, mine)?;
+                self.clear_peers(d, mine)?;
             }
+        }
+        for b in 0..3 {
+            self.placed[b] |= singles[b];
         }
         Ok(true)
     }
@@ -186,9 +202,9 @@ impl State {
                 }
             }
             let narrowed = [
-                w[0] & allowed[0] * ROWS3,
-                w[1] & allowed[1] * ROWS3,
-                w[2] & allowed[2] * ROWS3,
+                w[0] & (allowed[0] * ROWS3),
+                w[1] & (allowed[1] * ROWS3),
+                w[2] & (allowed[2] * ROWS3),
             ];
             if narrowed != w {
                 self.cand[d] = narrowed;
