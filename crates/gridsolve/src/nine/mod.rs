@@ -4,13 +4,15 @@
 
 #![allow(clippy::needless_range_loop)] // band loops index several arrays at once
 
+mod branch;
 mod state;
 mod tables;
+mod triads;
 
 use crate::answer::Solution;
 use crate::control::Control;
-use state::{Bands, State};
-use tables::BAND;
+use branch::Branch;
+use state::State;
 
 /// The 9×9 engine. It holds no memory: states live on the call stack.
 #[derive(Default)]
@@ -47,53 +49,20 @@ fn search(mut st: State, ctl: &mut Control<'_>) {
             ctl.found(|| solution(&st));
             return;
         }
-        let (b, bit) = branch_cell(&st);
-        let m = 1u32 << bit;
-        let d = (0..9).find(|&d| st.cand[d][b] & m != 0).unwrap_or(0);
+        let Branch { d, first, second } = branch::choose(&st);
         ctl.guess();
         let mut child = st;
-        for e in (0..9).filter(|&e| e != d) {
-            child.cand[e][b] &= !m;
+        for b in 0..3 {
+            child.cand[d][b] &= first[b];
         }
         search(child, ctl);
         if ctl.done() {
             return;
         }
-        st.cand[d][b] &= !m;
-    }
-}
-
-/// The band and bit of an unplaced cell with two candidates if any, else of one with the
-/// fewest candidates.
-fn branch_cell(st: &State) -> (usize, u32) {
-    let (mut once, mut twice, mut thrice): (Bands, Bands, Bands) = ([0; 3], [0; 3], [0; 3]);
-    for d in 0..9 {
         for b in 0..3 {
-            let x = st.cand[d][b];
-            thrice[b] |= twice[b] & x;
-            twice[b] |= once[b] & x;
-            once[b] |= x;
+            st.cand[d][b] &= second[b];
         }
     }
-    for b in 0..3 {
-        let pairs = twice[b] & !thrice[b] & !st.placed[b];
-        if pairs != 0 {
-            return (b, pairs.trailing_zeros());
-        }
-    }
-    let mut best = (0, 0, u32::MAX);
-    for b in 0..3 {
-        let mut open = !st.placed[b] & BAND;
-        while open != 0 {
-            let bit = open.trailing_zeros();
-            let count = (0..9).filter(|&d| st.cand[d][b] >> bit & 1 == 1).count() as u32;
-            if count < best.2 {
-                best = (b, bit, count);
-            }
-            open &= open - 1;
-        }
-    }
-    (best.0, best.1)
 }
 
 /// The solution held by a solved state.

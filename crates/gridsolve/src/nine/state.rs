@@ -10,6 +10,7 @@
 use super::tables::{
     BAND, BOX0, GATHER3, KEEP, MINIROW_CELLS, PEERS, ROW_MINIROWS, ROWS3, SPREAD3,
 };
+use super::triads;
 
 /// Band words: one 27-bit word per band.
 pub(crate) type Bands = [u32; 3];
@@ -111,7 +112,7 @@ impl State {
                 }
                 continue;
             }
-            if !self.stack_rule()? {
+            if !self.stack_rule()? && !triads::apply(&mut self.cand)? {
                 return Ok(());
             }
         }
