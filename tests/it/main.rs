@@ -27,6 +27,7 @@ mod same_fault;
 mod seams;
 mod shard;
 mod slurm;
+mod untrusted;
 mod verdicts;
 mod wall_clock;
 
