@@ -1,7 +1,8 @@
 //! Throughput of the solver in puzzles per CPU-second.
 //!
-//! * `throughput FILE [--repeat R] [--generic]`: solves every 81-character line of FILE
-//!   (lines starting with `#` are skipped) R times with limit 1, checks every solution
+//! * `throughput FILE [--repeat R] [--generic]`: solves every puzzle of FILE (bench's line
+//!   format, any box side: the first word of each line not starting with `#`, symbols
+//!   `1`-`9`, `A`-`Z`, `a`-`z`, blank `0` or `.`) R times with limit 1, checks every solution
 //!   against its givens and the rules, and prints puzzles, CPU seconds, puzzles per
 //!   CPU-second, guesses per puzzle and the share solved without a guess.
 //! * `throughput --generate SIDE COUNT [--blank PERCENT] [--seed S]`: the same on COUNT
@@ -36,24 +37,39 @@ fn arg_value(args: &[String], name: &str, default: u64) -> Result<u64, String> {
     }
 }
 
-fn read_puzzles(path: &str) -> Result<Vec<Vec<u16>>, String> {
+/// Reads the puzzles of FILE in bench's line format: a line starting with `#` is skipped;
+/// the first word of any other line holds the `n²` cells (`1`-`9`, `A`-`Z` for 10-35,
+/// `a`-`z` for 36-61, `0` or `.` for a blank). Returns the box side (from the first
+/// puzzle; lines of another length are skipped) and the puzzles.
+fn read_puzzles(path: &str) -> Result<(usize, Vec<Vec<u16>>), String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
-    Ok(text
+    let words = text
         .lines()
-        .filter(|l| !l.starts_with('#') && l.len() >= 81)
-        .map(|l| {
-            l.bytes()
-                .take(81)
-                .map(|b| {
-                    if b.is_ascii_digit() {
-                        u16::from(b - b'0')
-                    } else {
-                        0
-                    }
-                })
-                .collect()
-        })
-        .collect())
+        .filter(|l| !l.starts_with('#'))
+        .filter_map(|l| l.split_whitespace().next());
+    let mut k = 0;
+    let mut puzzles = Vec::new();
+    for w in words {
+        if k == 0 {
+            k = (1..=8).find(|k| k * k * k * k == w.len()).unwrap_or(0);
+            if k == 0 {
+                return Err(format!("{path}: {} symbols is not a sudoku", w.len()));
+            }
+        }
+        if w.len() != k.pow(4) {
+            continue;
+        }
+        let cell = |b: u8| -> u16 {
+            match b {
+                b'1'..=b'9' => u16::from(b - b'0'),
+                b'A'..=b'Z' => u16::from(b - b'A') + 10,
+                b'a'..=b'z' => u16::from(b - b'a') + 36,
+                _ => 0,
+            }
+        };
+        puzzles.push(w.bytes().map(cell).collect());
+    }
+    Ok((k.max(3), puzzles))
 }
 
 /// A small seeded generator (xorshift64*).
@@ -180,9 +196,9 @@ fn main_inner(args: &[String]) -> Result<(), String> {
             run(&puzzles, k, 1, false)
         }
         Some(path) => {
-            let puzzles = read_puzzles(path)?;
+            let (k, puzzles) = read_puzzles(path)?;
             let repeat = arg_value(args, "--repeat", 1)?.max(1);
-            run(&puzzles, 3, repeat, args.iter().any(|a| a == "--generic"))
+            run(&puzzles, k, repeat, args.iter().any(|a| a == "--generic"))
         }
         None => Err("usage: throughput FILE [--repeat R] [--generic] | --generate SIDE COUNT [--blank P] [--seed S] | --time-child CMD...".into()),
     }

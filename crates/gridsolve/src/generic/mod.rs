@@ -9,7 +9,7 @@ mod topology;
 
 use crate::answer::Solution;
 use crate::control::Control;
-use propagate::{is_placed, place, propagate};
+use propagate::{Scratch, is_placed, place, propagate};
 use topology::Topology;
 
 use crate::shape::Shape;
@@ -19,7 +19,7 @@ pub(crate) struct Generic {
     topo: Topology,
     /// `stack[d]` is the state at search depth `d`.
     stack: Vec<Vec<u64>>,
-    segs: Vec<u64>,
+    scratch: Scratch,
     /// The root state, kept for restarts.
     saved: Vec<u64>,
     /// Node count at which the current restart round gives up (`u64::MAX`: never).
@@ -40,7 +40,7 @@ impl Generic {
         Generic {
             topo,
             stack: Vec::new(),
-            segs: Vec::new(),
+            scratch: Scratch::default(),
             saved: Vec::new(),
             budget_end: u64::MAX,
             out_of_budget: false,
@@ -63,12 +63,17 @@ impl Generic {
         let root = &mut self.stack[0];
         root[..self.topo.cells].fill(self.topo.full);
         root[self.topo.cells..].fill(0);
+        let queue = &mut self.scratch.queue;
+        queue.clear();
+        if self.topo.full.count_ones() == 1 {
+            queue.extend(0..self.topo.cells as u32);
+        }
         for (c, &g) in givens.iter().enumerate() {
             if g == 0 {
                 continue;
             }
             let v = 1u64 << (g - 1);
-            if root[c] & v == 0 || !place(&self.topo, root, c, v) {
+            if root[c] & v == 0 || !place(&self.topo, root, c, v, queue) {
                 return; // clashing givens: no solution
             }
         }
@@ -101,13 +106,15 @@ impl Generic {
     fn search(&mut self, depth: usize, ctl: &mut Control<'_>) {
         loop {
             if ctl.node() {
+                self.scratch.queue.clear();
                 return;
             }
             if ctl.nodes() >= self.budget_end {
                 self.out_of_budget = true;
+                self.scratch.queue.clear();
                 return;
             }
-            if !propagate(&self.topo, &mut self.stack[depth], &mut self.segs) {
+            if !propagate(&self.topo, &mut self.stack[depth], &mut self.scratch) {
                 return;
             }
             let Some((c, v)) = self.branch_cell(depth) else {
@@ -124,11 +131,16 @@ impl Generic {
             let (parents, children) = self.stack.split_at_mut(depth + 1);
             children[0].copy_from_slice(&parents[depth]);
             children[0][c] = v;
+            self.scratch.queue.push(c as u32);
             self.search(depth + 1, ctl);
             if ctl.done() || self.out_of_budget {
                 return;
             }
-            self.stack[depth][c] &= !v;
+            let left = self.stack[depth][c] & !v;
+            self.stack[depth][c] = left;
+            if left & left.wrapping_sub(1) == 0 {
+                self.scratch.queue.push(c as u32);
+            }
         }
     }
 
@@ -158,12 +170,45 @@ impl Generic {
             }
         }
         let (c, mut m) = best?;
+        if best_count > 2
+            && let Some(pair) = self.bilocal(depth)
+        {
+            return Some(pair);
+        }
         if self.rng != 0 {
             for _ in 0..next_random(&mut self.rng) % u64::from(m.count_ones()) {
                 m &= m - 1;
             }
         }
         Some((c, m & m.wrapping_neg()))
+    }
+}
+
+impl Generic {
+    /// A value with exactly two places left in some unit, as (its first place, value bit).
+    fn bilocal(&self, depth: usize) -> Option<(usize, u64)> {
+        let state = &self.stack[depth];
+        for u in 0..self.topo.unit_count() {
+            let cells = self.topo.unit(u);
+            let (mut once, mut twice, mut thrice) = (0u64, 0u64, 0u64);
+            for &c in cells {
+                let m = state[c as usize];
+                thrice |= twice & m;
+                twice |= once & m;
+                once |= m;
+            }
+            let two = twice & !thrice;
+            if two == 0 {
+                continue;
+            }
+            let v = two & two.wrapping_neg();
+            let c = cells
+                .iter()
+                .map(|&c| c as usize)
+                .find(|&c| state[c] & v != 0)?;
+            return Some((c, v));
+        }
+        None
     }
 }
 

@@ -11,31 +11,60 @@ pub(crate) fn is_placed(topo: &Topology, state: &[u64], c: usize) -> bool {
     state[topo.cells + c / 64] >> (c % 64) & 1 == 1
 }
 
-/// Places value bit `v` in cell `c`: removes it from every peer. False on a peer left
-/// without candidates.
+/// Working memory of propagation, kept across nodes: the cells left with one candidate
+/// and not yet placed (the naked singles to place), and the segment unions of locked
+/// candidates.
+#[derive(Default)]
+pub(crate) struct Scratch {
+    /// Cells that became single (a cell may appear more than once, or be placed since).
+    pub queue: Vec<u32>,
+    segs: Vec<u64>,
+}
+
+/// Places value bit `v` in cell `c`: removes it from every peer, queueing the peers left
+/// with one candidate. False on a peer left without candidates.
 #[inline]
-pub(crate) fn place(topo: &Topology, state: &mut [u64], c: usize, v: u64) -> bool {
+pub(crate) fn place(
+    topo: &Topology,
+    state: &mut [u64],
+    c: usize,
+    v: u64,
+    queue: &mut Vec<u32>,
+) -> bool {
     state[c] = v;
     state[topo.cells + c / 64] |= 1 << (c % 64);
     for &p in topo.peers_of(c) {
-        let p = p as usize;
-        state[p] &= !v;
-        if state[p] == 0 {
-            return false;
+        let before = state[p as usize];
+        if before & v != 0 {
+            let after = before & !v;
+            state[p as usize] = after;
+            if after & after.wrapping_sub(1) == 0 {
+                if after == 0 {
+                    return false;
+                }
+                queue.push(p);
+            }
         }
     }
     true
 }
 
-/// Runs every rule to a fixpoint. False on a contradiction.
-pub(crate) fn propagate(topo: &Topology, state: &mut [u64], segs: &mut Vec<u64>) -> bool {
+/// Runs every rule to a fixpoint. False on a contradiction (the queue is then emptied).
+pub(crate) fn propagate(topo: &Topology, state: &mut [u64], scratch: &mut Scratch) -> bool {
+    let ok = fixpoint(topo, state, scratch);
+    if !ok {
+        scratch.queue.clear();
+    }
+    ok
+}
+
+fn fixpoint(topo: &Topology, state: &mut [u64], scratch: &mut Scratch) -> bool {
+    let Scratch { queue, segs } = scratch;
     loop {
-        match naked_singles(topo, state) {
-            None => return false,
-            Some(true) => continue,
-            Some(false) => {}
+        if !naked_singles(topo, state, queue) {
+            return false;
         }
-        match hidden_singles(topo, state) {
+        match hidden_singles(topo, state, queue) {
             None => return false,
             Some(true) => continue,
             Some(false) => {}
@@ -43,7 +72,7 @@ pub(crate) fn propagate(topo: &Topology, state: &mut [u64], segs: &mut Vec<u64>)
         if topo.k < 2 {
             return true;
         }
-        match locked_candidates(topo, state, segs) {
+        match locked_candidates(topo, state, segs, queue) {
             None => return false,
             Some(true) => continue,
             Some(false) => return true,
@@ -51,25 +80,25 @@ pub(crate) fn propagate(topo: &Topology, state: &mut [u64], segs: &mut Vec<u64>)
     }
 }
 
-/// Places every unplaced cell with one candidate. `None` on a contradiction, else whether
-/// anything was placed.
-fn naked_singles(topo: &Topology, state: &mut [u64]) -> Option<bool> {
-    let mut progress = false;
-    for c in 0..topo.cells {
+/// Places the queued cells that are still unplaced (each holds one candidate, or none).
+/// False on a contradiction.
+fn naked_singles(topo: &Topology, state: &mut [u64], queue: &mut Vec<u32>) -> bool {
+    while let Some(c) = queue.pop() {
+        let c = c as usize;
+        if is_placed(topo, state, c) {
+            continue;
+        }
         let m = state[c];
-        if m & (m.wrapping_sub(1)) == 0 && !is_placed(topo, state, c) {
-            if m == 0 || !place(topo, state, c, m) {
-                return None;
-            }
-            progress = true;
+        if m == 0 || !place(topo, state, c, m, queue) {
+            return false;
         }
     }
-    Some(progress)
+    true
 }
 
 /// Places every value that has one cell left in a unit. `None` on a contradiction (a
 /// value with no cell in a unit, or a cell that is the only place of two values).
-fn hidden_singles(topo: &Topology, state: &mut [u64]) -> Option<bool> {
+fn hidden_singles(topo: &Topology, state: &mut [u64], queue: &mut Vec<u32>) -> Option<bool> {
     let mut progress = false;
     for u in 0..topo.unit_count() {
         let cells = topo.unit(u);
@@ -90,7 +119,7 @@ fn hidden_singles(topo: &Topology, state: &mut [u64]) -> Option<bool> {
             let c = c as usize;
             let s = state[c] & exactly;
             if s != 0 && !is_placed(topo, state, c) {
-                if s & (s - 1) != 0 || !place(topo, state, c, s) {
+                if s & (s - 1) != 0 || !place(topo, state, c, s, queue) {
                     return None;
                 }
                 progress = true;
@@ -106,7 +135,12 @@ fn hidden_singles(topo: &Topology, state: &mut [u64]) -> Option<bool> {
 /// The segment unions are computed once per orientation and go stale as candidates are
 /// removed; stale unions are supersets, so every removal stays sound. `None` on a
 /// contradiction, else whether any candidate was removed.
-fn locked_candidates(topo: &Topology, state: &mut [u64], segs: &mut Vec<u64>) -> Option<bool> {
+fn locked_candidates(
+    topo: &Topology,
+    state: &mut [u64],
+    segs: &mut Vec<u64>,
+    queue: &mut Vec<u32>,
+) -> Option<bool> {
     let (n, k) = (topo.n, topo.k);
     let mut progress = false;
     for b in 0..topo.boards {
@@ -143,8 +177,7 @@ fn locked_candidates(topo: &Topology, state: &mut [u64], segs: &mut Vec<u64>) ->
                     if pointing & line_rest != 0 {
                         for i in (0..n).filter(|i| i / k != bi) {
                             let c = at(line, i);
-                            state[c] &= !pointing;
-                            if state[c] == 0 {
+                            if !remove(state, c, pointing, queue) {
                                 return None;
                             }
                         }
@@ -154,8 +187,7 @@ fn locked_candidates(topo: &Topology, state: &mut [u64], segs: &mut Vec<u64>) ->
                         for l in (band * k..band * k + k).filter(|&l| l != line) {
                             for j in 0..k {
                                 let c = at(l, bi * k + j);
-                                state[c] &= !claiming;
-                                if state[c] == 0 {
+                                if !remove(state, c, claiming, queue) {
                                     return None;
                                 }
                             }
@@ -167,4 +199,22 @@ fn locked_candidates(topo: &Topology, state: &mut [u64], segs: &mut Vec<u64>) ->
         }
     }
     Some(progress)
+}
+
+/// Removes the values `gone` from cell `c`, queueing it if one value is left. False if
+/// none is left.
+#[inline]
+fn remove(state: &mut [u64], c: usize, gone: u64, queue: &mut Vec<u32>) -> bool {
+    let before = state[c];
+    let after = before & !gone;
+    if after != before {
+        state[c] = after;
+        if after & after.wrapping_sub(1) == 0 {
+            if after == 0 {
+                return false;
+            }
+            queue.push(c as u32);
+        }
+    }
+    true
 }
