@@ -63,17 +63,18 @@ impl Generic {
         let root = &mut self.stack[0];
         root[..self.topo.cells].fill(self.topo.full);
         root[self.topo.cells..].fill(0);
-        let queue = &mut self.scratch.queue;
-        queue.clear();
+        let work = &mut self.scratch.work;
+        work.touch_all(&self.topo);
+        work.queue.clear();
         if self.topo.full.count_ones() == 1 {
-            queue.extend(0..self.topo.cells as u32);
+            work.queue.extend(0..self.topo.cells as u32);
         }
         for (c, &g) in givens.iter().enumerate() {
             if g == 0 {
                 continue;
             }
             let v = 1u64 << (g - 1);
-            if root[c] & v == 0 || !place(&self.topo, root, c, v, queue) {
+            if root[c] & v == 0 || !place(&self.topo, root, c, v, work) {
                 return; // clashing givens: no solution
             }
         }
@@ -99,6 +100,7 @@ impl Generic {
             }
             budget += budget / 2;
             self.stack[0].copy_from_slice(&self.saved);
+            self.scratch.work.touch_all(&self.topo);
         }
     }
 
@@ -106,12 +108,12 @@ impl Generic {
     fn search(&mut self, depth: usize, ctl: &mut Control<'_>) {
         loop {
             if ctl.node() {
-                self.scratch.queue.clear();
+                self.scratch.work.clear();
                 return;
             }
             if ctl.nodes() >= self.budget_end {
                 self.out_of_budget = true;
-                self.scratch.queue.clear();
+                self.scratch.work.clear();
                 return;
             }
             if !propagate(&self.topo, &mut self.stack[depth], &mut self.scratch) {
@@ -131,15 +133,17 @@ impl Generic {
             let (parents, children) = self.stack.split_at_mut(depth + 1);
             children[0].copy_from_slice(&parents[depth]);
             children[0][c] = v;
-            self.scratch.queue.push(c as u32);
+            self.scratch.work.queue.push(c as u32);
+            self.scratch.work.touch(&self.topo, c);
             self.search(depth + 1, ctl);
             if ctl.done() || self.out_of_budget {
                 return;
             }
             let left = self.stack[depth][c] & !v;
             self.stack[depth][c] = left;
+            self.scratch.work.touch(&self.topo, c);
             if left & left.wrapping_sub(1) == 0 {
-                self.scratch.queue.push(c as u32);
+                self.scratch.work.queue.push(c as u32);
             }
         }
     }

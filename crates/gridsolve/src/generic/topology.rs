@@ -23,6 +23,8 @@ pub(crate) struct Topology {
     pub peer_start: Vec<u32>,
     /// Peer lists, flattened.
     pub peers: Vec<u32>,
+    /// The units of each cell (a Latin square's cells repeat their row as the third).
+    pub cell_units: Vec<[u32; 3]>,
 }
 
 impl Topology {
@@ -49,6 +51,17 @@ impl Topology {
             }
         }
         let (peer_start, peers) = peer_lists(shape, n, k);
+        let mut cell_units = vec![[u32::MAX; 3]; cells];
+        for (i, &c) in units.iter().enumerate() {
+            let slot = &mut cell_units[c as usize];
+            let free = slot.iter().position(|&u| u == u32::MAX).unwrap_or(2);
+            slot[free] = (i / n) as u32;
+        }
+        for slot in &mut cell_units {
+            if slot[2] == u32::MAX {
+                slot[2] = slot[0];
+            }
+        }
         Topology {
             n,
             cells,
@@ -58,6 +71,7 @@ impl Topology {
             units,
             peer_start,
             peers,
+            cell_units,
         }
     }
 
