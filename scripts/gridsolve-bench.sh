@@ -12,7 +12,12 @@
 # the same input files, one after the other; the table gives the median rate of each and
 # the median of the per-round ratios. Both are timed by CPU time (getrusage): gridsolve
 # around its solve loop, tdoku as a whole child process (reading, solving, printing).
-# Then gridsolve alone on generated 16x16 and 25x25 sudokus.
+# Then gridsolve alone on generated 16x16 and 25x25 sudokus, and gridsolve against bench's
+# own CDCL solver (native, session mode, --jobs 1: the median cpu_s of results.csv) on
+# larger-side files in bench's line format: corpora/16x16.txt, corpora/25x25.txt and any
+# files named in LARGE (space-separated, e.g. made by `bench gen --box 4 --count 50`).
+# The bench binary is BENCH (default $CARGO_TARGET_DIR/release/bench); that part is
+# skipped, and said so, when it is missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 DATA=${1:-../shared/data/puzzles}
@@ -97,4 +102,28 @@ for spec in "16 50 500" "25 40 100"; do
     set -- $spec
     line=$("$EX" --generate "$1" "$3" --blank "$2")
     echo "| $1 | $2 % | $3 | $(echo "$line" | field puzzles_per_cpu_s) | $(echo "$line" | field guesses_per_puzzle) |"
+done
+
+BENCH=${BENCH:-$CARGO_TARGET_DIR/release/bench}
+echo
+echo "gridsolve vs bench's native CDCL (session mode, --jobs 1) on larger sides, per puzzle"
+echo
+echo "| file | puzzles | gridsolve /CPU-s | native median cpu_s | native /CPU-s | ratio | gridsolve guesses/puzzle |"
+echo "|---|---:|---:|---:|---:|---:|---:|"
+for f in corpora/16x16.txt corpora/25x25.txt ${LARGE:-}; do
+    [ -f "$f" ] || { echo "| $f | missing | | | | | |"; continue; }
+    line=$("$EX" "$f" --repeat "$REPEAT")
+    ours=$(echo "$line" | field puzzles_per_cpu_s)
+    n=$(grep -vc '^#' "$f" || true)
+    if [ -x "$BENCH" ]; then
+        "$BENCH" run "$f" --solvers native --jobs 1 --out "$TMP/native" > /dev/null 2>&1
+        med=$(awk -F, 'NR == 1 {for (i = 1; i <= NF; i++) if ($i == "cpu_s") c = i; next} {print $c}' \
+            "$TMP/native/results.csv" | median)
+        rm -rf "$TMP/native"
+        theirs=$(awk -v m="$med" 'BEGIN {printf "%.0f", 1 / m}')
+        ratio=$(awk -v a="$ours" -v m="$med" 'BEGIN {printf "%.2f", a * m}')
+    else
+        med="skipped (no $BENCH)"; theirs="-"; ratio="-"
+    fi
+    echo "| $f | $n | $ours | $med | $theirs | $ratio | $(echo "$line" | field guesses_per_puzzle) |"
 done
