@@ -1,8 +1,9 @@
 //! Constraint propagation for the generic engine on one search state: naked singles
 //! (from a queue of the cells left with one candidate), hidden singles (bit-parallel
 //! once/twice counts over the units marked as changed) and, for sudoku boards, locked
-//! candidates (pointing and claiming), run to a fixpoint. A state is `cells` candidate bit sets followed by a bit set of the cells
-//! already placed (their value removed from every peer).
+//! candidates (pointing and claiming), run to a fixpoint. A state is `cells` candidate
+//! bit sets followed by a bit set of the cells already placed (their value removed from
+//! every peer).
 
 use super::topology::Topology;
 
