@@ -206,10 +206,12 @@ pub struct CheckArgs {
 pub struct SolveArgs {
     /// A DIMACS file (.cnf, .cnf.gz, .cnf.xz) or a puzzle file.
     pub file: PathBuf,
-    /// The solver: native, dpll, an external one (see `bench solvers`), or
+    /// The solver: for puzzles `gridsolve` by default (bench's dedicated puzzle solver, no
+    /// SAT encoding; a shape it does not take goes to native), for a CNF `native`; or
+    /// native, dpll, an external one (see `bench solvers`), or
     /// `NAME='/path/solver {cnf} --flags'` for any solver speaking the competition format.
-    #[arg(long, default_value = "native")]
-    pub solver: String,
+    #[arg(long)]
+    pub solver: Option<String>,
     /// Wall-clock limit in seconds (0.001 to 31536000, a year).
     #[arg(long, value_parser = ranges::timeout)]
     pub timeout: Option<f64>,

@@ -21,7 +21,7 @@ use crate::encode::encode;
 use crate::encode::header::BenchHeader;
 use crate::puzzle::format;
 use crate::solver::output::{competition_exit_code, write_competition};
-use crate::solver::{Limits, Outcome, Solver, Status, by_name};
+use crate::solver::{Limits, Outcome, Solver, Status, by_name, dedicated};
 
 /// The exit status after the reader closed stdout: 128 + SIGPIPE, as a shell reports a
 /// filter that SIGPIPE ended.
@@ -44,10 +44,23 @@ fn closed_pipe(e: &anyhow::Error) -> bool {
 }
 
 fn solve(args: SolveArgs) -> anyhow::Result<i32> {
+    let is_cnf = crate::cnf::dimacs::looks_like_dimacs(&args.file);
+    // Puzzles go to the dedicated solver unless a solver is named; a CNF to native.
+    let named = args
+        .solver
+        .clone()
+        .unwrap_or_else(|| if is_cnf { "native" } else { dedicated::NAME }.to_string());
+    if named == dedicated::NAME && is_cnf {
+        bail!(
+            "{} solves puzzles, not CNF formulas: name a SAT solver (--solver native)",
+            dedicated::NAME
+        );
+    }
     // `NAME=cmd` is a command; `native:key=value` is a configuration.
-    let (name, commands) = match args.solver.split_once('=') {
-        Some((name, _)) if !name.contains(':') => (name.to_string(), vec![args.solver.clone()]),
-        _ => (args.solver.clone(), Vec::new()),
+    let (name, commands) = match named.split_once('=') {
+        Some((name, _)) if !name.contains(':') => (name.to_string(), vec![named.clone()]),
+        _ if named == dedicated::NAME => ("native".to_string(), Vec::new()),
+        _ => (named.clone(), Vec::new()),
     };
     let config = super::solver_config(&SolverLookupArgs {
         solver_path: args.solver_path.clone(),
@@ -68,10 +81,17 @@ fn solve(args: SolveArgs) -> anyhow::Result<i32> {
         binary_proof: args.binary_proof,
         seed: 0,
     };
-    if crate::cnf::dimacs::looks_like_dimacs(&args.file) {
+    if is_cnf {
         solve_cnf(&args.file, solver.as_ref(), &limits)
     } else {
-        solve_puzzles(&args, solver.as_ref(), &limits)
+        let by = if named == dedicated::NAME {
+            By::Dedicated {
+                fallback: args.solver.is_none(),
+            }
+        } else {
+            By::Sat
+        };
+        solve_puzzles(&args, solver.as_ref(), &limits, by)
     }
 }
 
@@ -157,14 +177,36 @@ fn write_times(out: &mut dyn Write, outcome: &Outcome) -> io::Result<()> {
     Ok(())
 }
 
-fn solve_puzzles(args: &SolveArgs, solver: &dyn Solver, limits: &Limits) -> anyhow::Result<i32> {
-    let opts = crate::encode::EncodeOptions {
-        encoding: args.encoding,
-        amo: args.amo,
-    };
+/// Who solves the puzzles of `bench solve`.
+#[derive(Clone, Copy, Debug)]
+enum By {
+    /// The dedicated solver; with `fallback` (it was not named) a shape it does not take
+    /// goes to the SAT solver instead.
+    Dedicated { fallback: bool },
+    /// The SAT solver, through the encoding.
+    Sat,
+}
+
+/// How a puzzle file is written back, and where each answer goes.
+struct Output<'a> {
+    out: io::StdoutLock<'a>,
+    format: format::Format,
+    alphabet: Option<&'a crate::puzzle::symbols::Alphabet>,
+}
+
+fn solve_puzzles(
+    args: &SolveArgs,
+    solver: &dyn Solver,
+    limits: &Limits,
+    by: By,
+) -> anyhow::Result<i32> {
     let read = super::read_options(&args.input)?;
     let file = format::read_path(&args.file, &read)?;
-    let mut out = io::stdout().lock();
+    let mut out = Output {
+        out: io::stdout().lock(),
+        format: file.format,
+        alphabet: read.alphabet.as_ref(),
+    };
     let mut failures = 0;
     for entry in file.entries {
         let entry = match entry {
@@ -175,6 +217,86 @@ fn solve_puzzles(args: &SolveArgs, solver: &dyn Solver, limits: &Limits) -> anyh
                 continue;
             }
         };
+        // The instance id, as `bench run` names it: the file name and the line.
+        let place = format!("{}:{}", file_name(&args.file), entry.line);
+        let solved = match by {
+            By::Dedicated { fallback } if !fallback || dedicated::supports(&entry.puzzle) => {
+                solve_dedicated(&entry, &place, limits, &mut out)?
+            }
+            _ => solve_sat(args, &entry, &place, solver, limits, &mut out)?,
+        };
+        if !solved {
+            failures += 1;
+        }
+    }
+    Ok(if failures > 0 { 1 } else { 0 })
+}
+
+/// Solves one puzzle with the dedicated solver; every solution it prints was checked.
+/// Returns whether it was solved.
+fn solve_dedicated(
+    entry: &format::Entry,
+    place: &str,
+    limits: &Limits,
+    out: &mut Output<'_>,
+) -> anyhow::Result<bool> {
+    let deadline = limits.timeout.map(|t| std::time::Instant::now() + t);
+    let interrupt = limits.interrupt.as_deref();
+    let answer = match dedicated::solve(
+        &entry.puzzle,
+        gridsolve::Limit::first(),
+        deadline,
+        interrupt,
+    ) {
+        Ok(a) => a,
+        Err(e) => {
+            writeln!(out.out, "# {place}: ERROR {e}")?;
+            if matches!(e, dedicated::DedicatedError::Wrong(_)) {
+                eprintln!("{}", crate::text::terminal(&format!("{place}: {e}")));
+            }
+            return Ok(false);
+        }
+    };
+    match (answer.status, answer.solutions.first()) {
+        (gridsolve::Status::Solved, Some(solved)) => {
+            writeln!(out.out, "# {place}")?;
+            format::write_in(&mut out.out, solved, out.format, out.alphabet)?;
+            Ok(true)
+        }
+        (gridsolve::Status::NoSolution, _) => {
+            no_solution(out, place, entry)?;
+            Ok(false)
+        }
+        _ => {
+            writeln!(out.out, "# {place}: TIMEOUT")?;
+            Ok(false)
+        }
+    }
+}
+
+/// The line for a puzzle without solution.
+fn no_solution(out: &mut Output<'_>, place: &str, entry: &format::Entry) -> io::Result<()> {
+    match &entry.clash {
+        Some(why) => writeln!(out.out, "# {place}: no solution (the givens clash: {why})"),
+        None => writeln!(out.out, "# {place}: no solution"),
+    }
+}
+
+/// Solves one puzzle with a SAT solver through the encoding; the model is checked and
+/// decoded. Returns whether it was solved.
+fn solve_sat(
+    args: &SolveArgs,
+    entry: &format::Entry,
+    place: &str,
+    solver: &dyn Solver,
+    limits: &Limits,
+    out: &mut Output<'_>,
+) -> anyhow::Result<bool> {
+    let opts = crate::encode::EncodeOptions {
+        encoding: args.encoding,
+        amo: args.amo,
+    };
+    {
         let mut cnf = Cnf::new(0);
         let vars = encode(&entry.puzzle, opts, &mut cnf);
         cnf.ensure_vars(vars);
@@ -184,38 +306,36 @@ fn solve_puzzles(args: &SolveArgs, solver: &dyn Solver, limits: &Limits) -> anyh
         };
         let mut outcome = solver.solve(&cnf, limits);
         let (wrong, _) = verify(&cnf, Some(&header), &mut outcome);
-        // The instance id, as `bench run` names it: the file name and the line.
-        let place = format!("{}:{}", file_name(&args.file), entry.line);
-        match (outcome.status, &outcome.model) {
-            (Status::Sat, Some(model)) => match read_grids(&cnf, &entry.puzzle, model) {
-                Reading::Solved(solved) => {
-                    writeln!(out, "# {place}")?;
-                    format::write_in(&mut out, &solved, file.format, read.alphabet.as_ref())?
-                }
-                Reading::Open(e) => {
-                    writeln!(out, "# {place}: the formula leaves the puzzle open: {e}")?;
-                    failures += 1;
-                }
-            },
-            (Status::Unsat, _) => {
-                match &entry.clash {
-                    Some(why) => writeln!(out, "# {place}: no solution (the givens clash: {why})")?,
-                    None => writeln!(out, "# {place}: no solution")?,
-                }
-                failures += 1;
-            }
-            (status, _) => {
-                let why = outcome.error.as_deref().unwrap_or("");
-                writeln!(out, "# {place}: {status} {why}")?;
-                failures += 1;
-            }
-        }
         if wrong {
             let line = format!("{place}: {} gave a wrong model", solver.name());
             eprintln!("{}", crate::text::terminal(&line));
         }
+        match (outcome.status, &outcome.model) {
+            (Status::Sat, Some(model)) => match read_grids(&cnf, &entry.puzzle, model) {
+                Reading::Solved(solved) => {
+                    writeln!(out.out, "# {place}")?;
+                    format::write_in(&mut out.out, &solved, out.format, out.alphabet)?;
+                    Ok(true)
+                }
+                Reading::Open(e) => {
+                    writeln!(
+                        out.out,
+                        "# {place}: the formula leaves the puzzle open: {e}"
+                    )?;
+                    Ok(false)
+                }
+            },
+            (Status::Unsat, _) => {
+                no_solution(out, place, entry)?;
+                Ok(false)
+            }
+            (status, _) => {
+                let why = outcome.error.as_deref().unwrap_or("");
+                writeln!(out.out, "# {place}: {status} {why}")?;
+                Ok(false)
+            }
+        }
     }
-    Ok(if failures > 0 { 1 } else { 0 })
 }
 
 /// A path's file name (the whole path when it has none).

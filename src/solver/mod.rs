@@ -3,6 +3,7 @@
 
 pub mod cdcl;
 pub mod config;
+pub mod dedicated;
 pub mod dpll;
 pub mod external;
 pub mod native;
