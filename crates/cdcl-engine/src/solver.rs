@@ -14,20 +14,24 @@
 //! ([`CdclSolver::add_cnf_limited`]) and every simplification pass look at the same
 //! limits inside their loops.
 
+use std::io::Write;
 use std::path::Path;
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use super::clause::{CRef, ClauseArena, NO_REASON};
 use super::extend::Extension;
 use super::heap::VarOrder;
 use super::proof::DratWriter;
 use super::rephase::Phases;
-use super::restart::{RestartPolicy, Restarts};
+use super::restart::Restarts;
 use super::watch::Watcher;
-use crate::cnf::{Cnf, Lit, Model, Var};
-use crate::rng::SplitMix64;
+use cnf_core::rng::SplitMix64;
+use cnf_core::{Cnf, Lit, Model, Var};
+
+pub(crate) use super::limits::{LOAD_CHECK, SearchBudget};
+pub use super::limits::{SolveLimits, TICK_CHECK};
+pub use super::options::Options;
+pub use super::stats::Stats;
 
 /// The answer of one [`CdclSolver::solve_with`] call.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -38,291 +42,6 @@ pub enum SolveResult {
     Unsat,
     /// A limit stopped the search.
     Unknown,
-}
-
-/// Tunable choices of the solver.
-#[derive(Clone, Debug)]
-pub struct Options {
-    /// The restart policy.
-    pub restarts: RestartPolicy,
-    /// Seed of the solver's random choices.
-    pub seed: u64,
-    /// Probability of deciding a random variable instead of the most active one.
-    pub random_var_freq: f64,
-    /// Decide a random value instead of the saved phase.
-    pub random_polarity: bool,
-    /// Variable activity decay (EVSIDS), 0 < decay < 1.
-    pub var_decay: f64,
-    /// Learnt clause activity decay, 0 < decay < 1.
-    pub clause_decay: f64,
-    /// Conflicts before the first reduction of the learnt clauses.
-    pub first_reduce: u64,
-    /// Growth of the interval between reductions, in conflicts.
-    pub reduce_increment: u64,
-    /// Simplify the formula before the search (first round) and between restarts, at
-    /// level 0; false switches every technique below off at once. Off in
-    /// `Options::default()` (the plain engine, whose search the puzzle generator's
-    /// reproducibility rests on), on in [`Options::simplifying`] (what `native` uses).
-    pub inprocess: bool,
-    /// Bounded variable elimination (`elim.rs`).
-    pub elim: bool,
-    /// Equivalent-literal substitution (`equiv.rs`); it removes variables as elimination
-    /// does, so it runs only when `elim` is on too (sessions switch both off that way).
-    pub equiv: bool,
-    /// Subsumption and self-subsuming strengthening of the irredundant clauses (`subsume.rs`).
-    pub subsume: bool,
-    /// Clauses an elimination may add beyond those it removes (SatELite's bound: 0).
-    pub elim_bound: usize,
-    /// Elimination may not add more literals than it removes (beyond `elim_lit_slack`
-    /// and `elim_bound` clauses of 3 literals), see `elim.rs`.
-    pub elim_lit_bound: bool,
-    /// Literals an elimination may add beyond those it removes, under `elim_lit_bound`
-    /// (see `elim.rs`): 1 in [`Options::simplifying`], 0 in the plain engine.
-    pub elim_lit_slack: usize,
-    /// Elimination may not add more non-binary clauses than it removes (beyond
-    /// `elim_bound`), see `elim.rs`; off in [`Options::simplifying`].
-    pub elim_long_bound: bool,
-    /// Longest resolvent an elimination may add.
-    pub elim_clause_limit: usize,
-    /// Occurrences (both signs together) beyond which a variable is not tried.
-    pub elim_occ_limit: usize,
-    /// Elimination resolves only gate clauses against the others where a gate defines
-    /// the variable (`gates.rs`); off by default (see docs/native-performance.md).
-    pub elim_gates: bool,
-    /// Clauses an elimination against a gate may add (where more than `elim_bound`).
-    pub elim_gate_bound: usize,
-    /// Hyper ternary resolution in simplification rounds, with `elim` (`ternary.rs`).
-    pub ternary: bool,
-    /// Conflicts before the first simplification round (0, the default: before the search
-    /// begins, as a preprocessing). Later, easy formulas never pay for it (CaDiCaL's first
-    /// elimination comes after 2,000 conflicts); measured, 2,000 here cost more on the
-    /// colouring and factoring families than it saved on 25×25 sudokus.
-    pub inprocess_first: u64,
-    /// Conflicts before the second simplification round; the interval
-    /// grows by as much after every round.
-    pub inprocess_interval: u64,
-    /// Effort of a simplification round, in per mille of the search's propagations since
-    /// the previous round (each round also gets a fixed base, see `inprocess.rs`).
-    pub inprocess_effort: u64,
-    /// Failed-literal probing on the roots of the binary implication graph (`probe.rs`).
-    pub probe: bool,
-    /// Vivification of the learnt clauses of tiers 1 and 2 (`vivify.rs`), a round at the
-    /// first restart after each reduction.
-    pub vivify: bool,
-    /// Effort of a learnt-clause vivification round, in per mille of the search's
-    /// propagation ticks since the previous round.
-    pub vivify_effort: u64,
-    /// Vivification of irredundant clauses (`vivify.rs`).
-    pub vivify_irred: bool,
-    /// Three tiers of learnt clauses by LBD, each reduced by its own rule (`tiers.rs`);
-    /// off: glucose's halving of every clause of LBD > 2. Off in [`Options::simplifying`]
-    /// too: it cost time on random 3-SAT and most structured families we measured (see
-    /// the README's performance section).
-    pub tiers: bool,
-    /// Target and best phases with rephasing (`rephase.rs`); off: saved phases only.
-    pub rephase: bool,
-    /// Target phases in stable search without the resets of rephasing (`rephase.rs`).
-    pub target_phase: bool,
-    /// Under mode switching, focused and stable search rank the variables apart
-    /// (`heap.rs`, [`super::heap::VarOrder::swap_scores`]).
-    pub mode_scores: bool,
-    /// After each conflict, bump the variables of the reasons of the learnt clause's
-    /// literals too (`analyze.rs`; CaDiCaL's and Kissat's reason-side bumping).
-    pub bump_reasons: bool,
-    /// The activity decay of focused search under mode switching (`var_decay` rules
-    /// the stable phases, and every phase when modes do not switch).
-    pub focused_decay: Option<f64>,
-    /// At the end of each solve call, delete the learnt clauses of the calls before it
-    /// (`forget.rs`): for sessions solving unrelated problems one after another.
-    pub forget_between_calls: bool,
-    /// Chronological backtracking (`chrono.rs`): a backjump over more than this many
-    /// levels goes back one level only; 0: always the full backjump.
-    pub chrono: u32,
-    /// A reduction ranks the learnt clauses by activity alone (MiniSat's rule) instead of
-    /// by LBD and then activity (glucose's); clauses of LBD ≤ 2 are kept either way
-    /// (`reduce.rs`, `tiers.rs`).
-    pub reduce_activity: bool,
-}
-
-impl Default for Options {
-    fn default() -> Self {
-        Options {
-            restarts: RestartPolicy::default(),
-            seed: 0,
-            random_var_freq: 0.0,
-            random_polarity: false,
-            var_decay: 0.95,
-            clause_decay: 0.999,
-            first_reduce: 2000,
-            reduce_increment: 300,
-            inprocess: false,
-            elim: true,
-            equiv: true,
-            subsume: true,
-            elim_bound: 0,
-            elim_lit_bound: true,
-            elim_lit_slack: 0,
-            elim_long_bound: true,
-            elim_clause_limit: 100,
-            elim_occ_limit: 1000,
-            elim_gates: false,
-            elim_gate_bound: 0,
-            ternary: false,
-            inprocess_first: 0,
-            inprocess_interval: 10_000,
-            inprocess_effort: 100,
-            probe: true,
-            vivify: true,
-            vivify_effort: 100,
-            vivify_irred: false,
-            tiers: false,
-            rephase: false,
-            target_phase: false,
-            mode_scores: false,
-            bump_reasons: false,
-            focused_decay: None,
-            forget_between_calls: false,
-            reduce_activity: false,
-            chrono: 0,
-        }
-    }
-}
-
-impl Options {
-    /// The default options with elimination, subsumption and probing on, and learnt
-    /// clauses reduced by activity (vivification, clause tiers and rephasing stay off:
-    /// measured, each cost time on most of the README's families): what `native` runs.
-    /// The search alternates focused and stable phases (`restart.rs`), steers its stable
-    /// phases by target phases (`rephase.rs`), reduces the learnt clauses first after
-    /// 1,000 conflicts, and elimination is bounded by clauses and literals but may turn
-    /// binary clauses into longer ones: together they took 3-colouring from 2.3× minisat
-    /// to about 1× and random 3-SAT from 8.4 to 6.5 s (the README's performance section);
-    /// each alone did not pay (Luby restarts cost random 3-SAT, full elimination under
-    /// glucose's restarts cost colouring). Each conflict also bumps the variables of the
-    /// learnt clause's reasons (factoring 0.75×, pigeonhole 0.21×, Tseitin 0.74× the
-    /// time; ordering 1.7×).
-    pub fn simplifying() -> Options {
-        Options {
-            inprocess: true,
-            restarts: RestartPolicy::Modes { unit: 100 },
-            target_phase: true,
-            bump_reasons: true,
-            elim_long_bound: false,
-            elim_lit_slack: 1,
-            first_reduce: 1000,
-            rephase: false,
-            vivify: false,
-            reduce_activity: true,
-            forget_between_calls: true,
-            ..Options::default()
-        }
-    }
-}
-
-/// Limits of each solve call (each counted from the start of the call).
-#[derive(Clone, Debug, Default)]
-pub struct SolveLimits {
-    /// Wall-clock time per call.
-    pub timeout: Option<Duration>,
-    /// Conflicts per call.
-    pub conflicts: Option<u64>,
-    /// Stop when another thread sets this flag.
-    pub interrupt: Option<Arc<AtomicBool>>,
-    /// Bytes the clauses may take (arena and watches): past it the call stops, and
-    /// [`CdclSolver::out_of_memory`] says why.
-    pub memory: Option<u64>,
-    /// An instant past which loading and every call stop (with `timeout`, the earlier of
-    /// the two): a caller whose time limit covers loading the formula sets it before
-    /// [`CdclSolver::add_cnf_limited`].
-    pub deadline: Option<Instant>,
-}
-
-/// Propagation ticks (mostly literals of long clauses scanned for new watches) between
-/// two looks at the limits (about a millisecond of propagation).
-pub const TICK_CHECK: u64 = 1 << 20;
-
-/// Literals loaded, or occurrences listed, between two looks at the limits.
-pub(super) const LOAD_CHECK: usize = 1 << 16;
-
-/// Counters of the solver's work, cumulative over all calls.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Stats {
-    /// Solve calls.
-    pub solves: u64,
-    /// Conflicts.
-    pub conflicts: u64,
-    /// Decisions (assumptions not counted).
-    pub decisions: u64,
-    /// Literals propagated.
-    pub propagations: u64,
-    /// Restarts.
-    pub restarts: u64,
-    /// Learnt clauses (units included).
-    pub learnt: u64,
-    /// Learnt clauses deleted.
-    pub deleted: u64,
-    /// Literals removed from learnt clauses by minimisation.
-    pub minimised_literals: u64,
-    /// Reductions of the learnt clause database.
-    pub reductions: u64,
-    /// Arena compactions.
-    pub compactions: u64,
-    /// Simplification rounds.
-    pub inprocessings: u64,
-    /// Variables eliminated.
-    pub eliminated: u64,
-    /// Eliminated variables restored by a later clause or assumption.
-    pub restored: u64,
-    /// Resolvents added by elimination.
-    pub resolvents: u64,
-    /// Eliminations that resolved against a gate (`gates.rs`).
-    pub gate_eliminations: u64,
-    /// Resolvents added by hyper ternary resolution (`ternary.rs`).
-    pub ternary_resolvents: u64,
-    /// Irredundant clauses removed because another one subsumes them.
-    pub subsumed: u64,
-    /// Literals removed from irredundant clauses (self-subsumption, level-0 units).
-    pub strengthened: u64,
-    /// Failed literals found by probing (their negations became units).
-    pub failed_literals: u64,
-    /// Learnt clauses shortened by vivification.
-    pub vivified: u64,
-    /// Resets of the saved phases (`rephase.rs`).
-    pub rephases: u64,
-    /// Variables replaced by an equivalent literal (`equiv.rs`).
-    pub substituted: u64,
-    /// Backjumps cut short to one level (`chrono.rs`).
-    pub chronological: u64,
-}
-
-impl Stats {
-    /// The counters as named pairs (for `c` lines and result rows).
-    pub fn pairs(&self) -> Vec<(String, u64)> {
-        [
-            ("conflicts", self.conflicts),
-            ("decisions", self.decisions),
-            ("propagations", self.propagations),
-            ("restarts", self.restarts),
-            ("learnt", self.learnt),
-            ("deleted", self.deleted),
-            ("minimised_literals", self.minimised_literals),
-            ("reductions", self.reductions),
-            ("inprocessings", self.inprocessings),
-            ("eliminated", self.eliminated),
-            ("gate_eliminations", self.gate_eliminations),
-            ("ternary_resolvents", self.ternary_resolvents),
-            ("subsumed", self.subsumed),
-            ("strengthened", self.strengthened),
-            ("failed_literals", self.failed_literals),
-            ("vivified", self.vivified),
-            ("rephases", self.rephases),
-            ("substituted", self.substituted),
-            ("chronological", self.chronological),
-        ]
-        .into_iter()
-        .map(|(k, v)| (k.to_string(), v))
-        .collect()
-    }
 }
 
 /// A CDCL SAT solver with an incremental interface.
@@ -531,6 +250,11 @@ impl CdclSolver {
     pub fn set_proof(&mut self, path: &Path, binary: bool) -> std::io::Result<()> {
         self.proof = Some(DratWriter::create(path, binary)?);
         Ok(())
+    }
+
+    /// Writes a DRAT proof (text, or binary) of the UNSAT answers to `sink`.
+    pub fn set_proof_sink(&mut self, sink: Box<dyn Write + Send>, binary: bool) {
+        self.proof = Some(DratWriter::new(sink, binary));
     }
 
     /// Flushes the proof; returns the first error met writing it.
@@ -1005,103 +729,22 @@ impl CdclSolver {
             steps = steps.wrapping_add(1);
             let conflict = self.propagate();
             if conflict != NO_REASON {
-                self.stats.conflicts += 1;
-                if self.decision_level() == 0 {
-                    self.set_unsat();
-                    return Some(SolveResult::Unsat);
-                }
-                if self.options.chrono > 0 && !self.back_to_conflict_level(conflict) {
-                    self.set_unsat();
-                    return Some(SolveResult::Unsat);
-                }
-                let trail_len = self.trail.len();
-                if self.keeps_target_phases() {
-                    self.update_target_and_best();
-                }
-                let (backjump, lbd) = self.analyze(conflict);
-                let target = self.backtrack_target(backjump);
-                self.cancel_until(target);
-                if let Some(p) = &mut self.proof {
-                    p.add_lits(&self.learnt);
-                }
-                let asserting = self.learnt[0];
-                if self.learnt.len() == 1 {
-                    self.assign(asserting, NO_REASON);
-                } else {
-                    let c = self.arena.alloc(&self.learnt, true);
-                    self.arena.set_lbd(c, lbd);
-                    self.attach(c);
-                    self.learnts.push(c);
-                    self.bump_clause(c);
-                    self.assign_at(asserting, c, backjump);
-                }
-                self.stats.learnt += 1;
-                if budget.memory.is_some_and(|m| self.clause_bytes() > m) {
-                    self.out_of_memory = true;
-                    return Some(SolveResult::Unknown);
-                }
-                self.order.decay_all();
-                self.clause_inc /= self.options.clause_decay as f32;
-                self.restarts.on_conflict(lbd, trail_len);
-                if budget
-                    .conflict_limit
-                    .is_some_and(|l| self.stats.conflicts >= l)
-                {
-                    return Some(SolveResult::Unknown);
+                if let Some(result) = self.on_conflict(conflict, budget) {
+                    return Some(result);
                 }
             } else {
                 if self.restarts.should_restart() {
-                    if self.restarts.restarted() {
-                        if self.options.mode_scores {
-                            self.order.swap_scores();
-                        }
-                        self.order.decay = self.mode_decay();
-                    }
-                    self.stats.restarts += 1;
-                    self.cancel_until(0);
+                    self.restart();
                     return None;
                 }
-                if self.decision_level() == 0
-                    && self.trail.len() > self.simplified_trail
-                    && self.stats.propagations >= self.next_simplify
-                {
-                    self.remove_satisfied();
-                    self.simplified_trail = self.trail.len();
-                    self.next_simplify = self.stats.propagations + self.arena.size() as u64;
-                }
-                if self.stats.conflicts >= self.next_reduce {
-                    self.reduce_interval += self.options.reduce_increment;
-                    self.next_reduce = self.stats.conflicts + self.reduce_interval;
-                    self.reduce_db();
-                    self.vivify_pending = true;
-                }
-                let mut next = None;
-                while (self.decision_level() as usize) < self.assumptions.len() {
-                    let p = self.assumptions[self.decision_level() as usize];
-                    match self.lit_value(p) {
-                        1 => self.trail_lim.push(self.trail.len()), // already true: empty level
-                        -1 => {
-                            self.analyze_final(p);
-                            return Some(SolveResult::Unsat);
-                        }
-                        _ => {
-                            next = Some(p);
-                            break;
-                        }
+                self.maintain();
+                match self.next_decision() {
+                    Ok(decision) => {
+                        self.trail_lim.push(self.trail.len());
+                        self.assign(decision, NO_REASON);
                     }
+                    Err(result) => return Some(result),
                 }
-                let decision = match next {
-                    Some(p) => p,
-                    None => {
-                        self.stats.decisions += 1;
-                        match self.pick_branch() {
-                            Some(l) => l,
-                            None => return Some(SolveResult::Sat),
-                        }
-                    }
-                };
-                self.trail_lim.push(self.trail.len());
-                self.assign(decision, NO_REASON);
             }
             if steps.is_multiple_of(32) || self.ticks >= next_tick_check {
                 next_tick_check = self.ticks + TICK_CHECK;
@@ -1111,27 +754,104 @@ impl CdclSolver {
             }
         }
     }
-}
 
-/// The limits of one solve call, made absolute.
-#[derive(Default)]
-pub(super) struct SearchBudget {
-    /// Stop after this instant.
-    deadline: Option<Instant>,
-    /// Stop when the conflict counter reaches this.
-    conflict_limit: Option<u64>,
-    /// Stop when this flag is set.
-    interrupt: Option<Arc<AtomicBool>>,
-    /// Stop when the clauses take more bytes than this.
-    memory: Option<u64>,
-}
+    /// A conflict: learns its clause, backjumps and asserts it. Returns the answer when
+    /// the conflict ends the search (UNSAT at level 0; the memory or conflict limit).
+    fn on_conflict(&mut self, conflict: CRef, budget: &SearchBudget) -> Option<SolveResult> {
+        self.stats.conflicts += 1;
+        if self.decision_level() == 0 {
+            self.set_unsat();
+            return Some(SolveResult::Unsat);
+        }
+        if self.options.chrono > 0 && !self.back_to_conflict_level(conflict) {
+            self.set_unsat();
+            return Some(SolveResult::Unsat);
+        }
+        let trail_len = self.trail.len();
+        if self.keeps_target_phases() {
+            self.update_target_and_best();
+        }
+        let (backjump, lbd) = self.analyze(conflict);
+        let target = self.backtrack_target(backjump);
+        self.cancel_until(target);
+        if let Some(p) = &mut self.proof {
+            p.add_lits(&self.learnt);
+        }
+        let asserting = self.learnt[0];
+        if self.learnt.len() == 1 {
+            self.assign(asserting, NO_REASON);
+        } else {
+            let c = self.arena.alloc(&self.learnt, true);
+            self.arena.set_lbd(c, lbd);
+            self.attach(c);
+            self.learnts.push(c);
+            self.bump_clause(c);
+            self.assign_at(asserting, c, backjump);
+        }
+        self.stats.learnt += 1;
+        if budget.memory.is_some_and(|m| self.clause_bytes() > m) {
+            self.out_of_memory = true;
+            return Some(SolveResult::Unknown);
+        }
+        self.order.decay_all();
+        self.clause_inc /= self.options.clause_decay as f32;
+        self.restarts.on_conflict(lbd, trail_len);
+        if budget
+            .conflict_limit
+            .is_some_and(|l| self.stats.conflicts >= l)
+        {
+            return Some(SolveResult::Unknown);
+        }
+        None
+    }
 
-impl SearchBudget {
-    /// True when the deadline passed or the interrupt flag is set.
-    pub(super) fn exhausted(&self) -> bool {
-        self.interrupt
-            .as_ref()
-            .is_some_and(|f| f.load(Ordering::Relaxed))
-            || self.deadline.is_some_and(|d| Instant::now() >= d)
+    /// A restart: the mode switch, if the policy made one, and back to level 0.
+    fn restart(&mut self) {
+        if self.restarts.restarted() {
+            if self.options.mode_scores {
+                self.order.swap_scores();
+            }
+            self.order.decay = self.mode_decay();
+        }
+        self.stats.restarts += 1;
+        self.cancel_until(0);
+    }
+
+    /// The upkeep between conflicts: satisfied clauses removed at level 0, the learnt
+    /// clauses reduced when due.
+    fn maintain(&mut self) {
+        if self.decision_level() == 0
+            && self.trail.len() > self.simplified_trail
+            && self.stats.propagations >= self.next_simplify
+        {
+            self.remove_satisfied();
+            self.simplified_trail = self.trail.len();
+            self.next_simplify = self.stats.propagations + self.arena.size() as u64;
+        }
+        if self.stats.conflicts >= self.next_reduce {
+            self.reduce_interval += self.options.reduce_increment;
+            self.next_reduce = self.stats.conflicts + self.reduce_interval;
+            self.reduce_db();
+            self.vivify_pending = true;
+        }
+    }
+
+    /// The next decision: the next assumption (an already-true one gets an empty level),
+    /// else the branching heuristic's pick. `Err` with the answer when an assumption is
+    /// false (UNSAT) or every variable is assigned (SAT).
+    fn next_decision(&mut self) -> Result<Lit, SolveResult> {
+        while (self.decision_level() as usize) < self.assumptions.len() {
+            let p = self.assumptions[self.decision_level() as usize];
+            match self.lit_value(p) {
+                1 => self.trail_lim.push(self.trail.len()), // already true: empty level
+                -1 => {
+                    self.analyze_final(p);
+                    return Err(SolveResult::Unsat);
+                }
+                _ => return Ok(p),
+            }
+        }
+        self.stats.decisions += 1;
+        self.pick_branch().ok_or(SolveResult::Sat)
     }
 }
