@@ -51,6 +51,7 @@ pub mod propagate;
 pub mod reduce;
 pub mod rephase;
 pub mod restart;
+mod search;
 pub mod solver;
 pub mod stats;
 pub mod subsume;
