@@ -24,7 +24,7 @@ use bench::encode::{Amo, EncodeOptions, Encoding};
 use bench::puzzle::Puzzle;
 use bench::puzzle::format::{ReadOptions, read_path};
 use bench::run::incremental::{Loaded, load, solution};
-use bench::solver::cdcl::thread_cpu_time;
+use bench::solver::thread_cpu_time;
 use bench::solver::{Limits, SolverConfig, Status, by_name};
 
 const CHUNK: usize = 100;

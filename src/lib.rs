@@ -6,7 +6,6 @@
 
 pub mod check;
 pub mod cli;
-pub mod cnf;
 pub mod cnf_gen;
 pub mod commands;
 pub mod encode;
@@ -18,8 +17,11 @@ pub mod machine;
 pub mod puzzle;
 pub mod report;
 pub mod results;
-pub mod rng;
 pub mod run;
 pub mod solver;
 pub mod study;
 pub mod text;
+
+// The bottom layer, at its old paths: `crate::cnf::…` and `crate::rng::…`.
+pub use cnf_core as cnf;
+pub use cnf_core::rng;

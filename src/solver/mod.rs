@@ -1,5 +1,7 @@
 //! Solvers: one interface for the built-in ones (run in-process) and external binaries
 //! (run as child processes), the answer they give, and the registry that finds them by name.
+//! The engines and the process sandbox are crates of their own below bench (`cdcl-engine`,
+//! `sandbox`); [`cdcl`] and [`native`] are bench's side of the engine.
 
 pub mod cdcl;
 pub mod config;
@@ -241,14 +243,26 @@ pub trait Solver: Send + Sync {
 /// to the CPU time `f` found, of a helper thread that did the work).
 pub fn measured(f: impl FnOnce() -> Outcome) -> Outcome {
     let start = std::time::Instant::now();
-    let cpu_start = cdcl::thread_cpu_time();
+    let cpu_start = thread_cpu_time();
     let mut outcome = f();
     outcome.wall = start.elapsed();
-    outcome.cpu = match (cpu_start, cdcl::thread_cpu_time()) {
+    outcome.cpu = match (cpu_start, thread_cpu_time()) {
         (Some(a), Some(b)) => Some(b.saturating_sub(a) + outcome.cpu.unwrap_or_default()),
         _ => None,
     };
     outcome
+}
+
+/// CPU time of the calling thread (an in-process solver runs on one thread, possibly among
+/// others of a parallel `bench run`, so process time would be wrong).
+pub fn thread_cpu_time() -> Option<Duration> {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: clock_gettime only writes the timespec we pass, which lives on our stack.
+    let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
+    (rc == 0).then(|| Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32))
 }
 
 /// Where to find solvers: command-line overrides on top of the default discovery.

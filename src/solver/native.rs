@@ -1,14 +1,119 @@
-//! `native` as bench runs it from `--solvers`: the built-in CDCL solver with its options
-//! (default, or set by a configuration `native:key=value,...`, see [`super::config`]),
-//! named by its spec. It solves a formula with a fresh solver, as
-//! [`NativeSolver`](super::cdcl::NativeSolver) does, and opens incremental
-//! [`Session`]s for the puzzle mode of `bench run`.
+//! `native` as bench runs it: bench's adapter over the `cdcl-engine` crate. [`NativeSolver`]
+//! is the engine as a [`Solver`] (bench's limits into the engine's [`Budget`], its
+//! [`Answer`] and counters into an [`Outcome`]); [`Native`] is native from `--solvers`, with
+//! its options (default, or set by a configuration `native:key=value,...`, see
+//! [`super::config`]), named by its spec, which also opens incremental [`Session`]s for the
+//! puzzle mode of `bench run`.
 
-use super::cdcl::{NativeSolver, Options};
+use std::time::Instant;
+
+use cdcl_engine::{Answer, Budget, CdclSolver, Options, Stop};
+
 use super::config::{ConfigError, Spec, native_options};
 use super::session::{NativeSession, Session};
-use super::{Limits, Outcome, ProofStyle, Solver};
+use super::{DratFormat, Limits, Outcome, ProofStyle, Solver, Status};
 use crate::cnf::Cnf;
+
+/// `native` as a [`Solver`]: a fresh engine per formula.
+#[derive(Clone, Debug)]
+pub struct NativeSolver {
+    /// Options of every solver built (the seed comes from [`Limits::seed`] when non-zero).
+    pub options: Options,
+}
+
+impl Default for NativeSolver {
+    /// native's choice of techniques ([`Options::simplifying`]).
+    fn default() -> Self {
+        NativeSolver {
+            options: Options::simplifying(),
+        }
+    }
+}
+
+/// The outcome of a call that stopped because the solver's clauses outgrew its memory
+/// budget: MEMOUT, with the size reached.
+pub fn memout(s: &CdclSolver) -> Outcome {
+    memout_at(s.clause_bytes())
+}
+
+/// MEMOUT for clauses that had reached `clause_bytes`.
+fn memout_at(clause_bytes: u64) -> Outcome {
+    Outcome {
+        error: Some(format!(
+            "native's clauses outgrew its memory budget ({} MiB)",
+            clause_bytes >> 20
+        )),
+        ..Outcome::new(Status::Memout)
+    }
+}
+
+impl Solver for NativeSolver {
+    fn name(&self) -> &str {
+        "native"
+    }
+
+    fn version(&self) -> Option<String> {
+        Some(env!("CARGO_PKG_VERSION").to_string())
+    }
+
+    fn proof_style(&self) -> Option<ProofStyle> {
+        Some(ProofStyle {
+            format: DratFormat::Binary,
+            skip_unit_deletions: false,
+        })
+    }
+
+    fn in_process(&self) -> bool {
+        true
+    }
+
+    fn solve(&self, cnf: &Cnf, limits: &Limits) -> Outcome {
+        super::measured(|| self.solve_unmeasured(cnf, limits))
+    }
+}
+
+impl NativeSolver {
+    /// [`Solver::solve`] without the clocks.
+    fn solve_unmeasured(&self, cnf: &Cnf, limits: &Limits) -> Outcome {
+        let mut options = self.options.clone();
+        if limits.seed != 0 {
+            options.seed = limits.seed;
+        }
+        let mut budget = Budget {
+            // The time limit covers loading the formula too.
+            deadline: limits.timeout.and_then(|t| Instant::now().checked_add(t)),
+            interrupt: limits.interrupt.clone(),
+            memory: super::in_process_budget(limits),
+            conflicts: None,
+            proof: None,
+        };
+        if let Some(path) = &limits.proof {
+            match std::fs::File::create(path) {
+                Ok(file) => budget.proof = Some((Box::new(file), limits.binary_proof)),
+                Err(e) => {
+                    return Outcome::error(format!(
+                        "cannot write the proof {}: {e}",
+                        path.display()
+                    ));
+                }
+            }
+        }
+        let run = cdcl_engine::solve(cnf, options, budget);
+        let mut outcome = match run.answer {
+            Answer::Sat(model) => Outcome::sat(model),
+            Answer::Unsat => Outcome::new(Status::Unsat),
+            Answer::Stopped(Stop::OutOfMemory { clause_bytes }) => memout_at(clause_bytes),
+            Answer::Stopped(Stop::Interrupted | Stop::Deadline | Stop::Conflicts) => {
+                Outcome::stopped(limits)
+            }
+        };
+        if let Err(e) = run.proof {
+            outcome = Outcome::error(format!("writing the proof failed: {e}"));
+        }
+        outcome.stats = run.stats.pairs();
+        outcome
+    }
+}
 
 /// native, possibly configured.
 #[derive(Clone, Debug)]

@@ -13,13 +13,12 @@
 //! dies first; `cgroup.rs` and `run.rs` say how each run is contained).
 
 pub mod adapters;
-pub mod cgroup;
 pub mod command;
-pub mod exec_helper;
 pub mod locate;
-pub mod reap;
-pub mod run;
 pub mod verdict;
+
+// The process sandbox, a crate of its own below bench, at its old paths.
+pub use sandbox::{cgroup, exec_helper, reap, run};
 
 use std::ffi::OsString;
 use std::io::{BufWriter, Write};
@@ -30,7 +29,9 @@ use anyhow::{Context, bail};
 use crate::cnf::ClauseSink;
 use crate::cnf::Cnf;
 use crate::cnf::dimacs::DimacsWriter;
-use crate::solver::output::{ModelBounds, OutputFormat, answer_stream};
+use crate::solver::output::{
+    AnswerConsumer, ModelBounds, OutputError, OutputFormat, answer_stream,
+};
 
 use super::{DratFormat, Limits, Outcome, ProofStyle, Solver, SolverConfig, Status};
 use adapters::{ADAPTERS, Adapter, GENERIC, RATE};
@@ -312,10 +313,18 @@ impl Solver for ExternalSolver {
         spec.mem_limit_mb = limits.mem_limit_mb;
         spec.interrupt = limits.interrupt.as_deref();
         spec.tmp_dir = Some(dir.path());
-        if self.adapter.answer != OutputFormat::Minisat {
-            spec.model = Some((self.adapter.answer, ModelBounds::all(vars)));
-        }
-        let done = match run::run(&spec) {
+        // Stdout read as it arrives, the model straight into an assignment (no model is too
+        // big to keep; `stdout_cap` then caps only the other lines); minisat's answer is
+        // in its result file instead.
+        let ran = if self.adapter.answer != OutputFormat::Minisat {
+            let stream =
+                answer_stream(self.adapter.answer, ModelBounds::all(vars), spec.stdout_cap);
+            run::run_with(&spec, AnswerConsumer::new(stream))
+                .map(|(done, consumer)| (done, consumer.and_then(AnswerConsumer::claim)))
+        } else {
+            run::run(&spec).map(|done| (done, None))
+        };
+        let (done, streamed) = match ran {
             Ok(d) => d,
             Err(e) if limits.mem_limit_mb.is_some() && e.raw_os_error() == Some(libc::ENOMEM) => {
                 return Outcome {
@@ -332,13 +341,14 @@ impl Solver for ExternalSolver {
         // copy of the file kept. A missing file reads as empty (no result).
         let result_file = (self.adapter.answer == OutputFormat::Minisat).then(|| {
             let stream = answer_stream(OutputFormat::Minisat, ModelBounds::all(vars), 0);
-            let claim = match std::fs::File::open(&res) {
-                Ok(f) => run::read_streamed(f, stream).2,
-                Err(_) => Some(stream.finish().0),
-            };
-            claim.unwrap_or(Err(crate::solver::output::OutputError::NoResult))
+            let mut consumer = AnswerConsumer::new(stream);
+            if let Ok(f) = std::fs::File::open(&res) {
+                run::read_into(f, &mut consumer);
+            }
+            consumer.end();
+            consumer.claim().unwrap_or(Err(OutputError::NoResult))
         });
-        let mut outcome = verdict::verdict_for(self.adapter, &done, result_file, vars);
+        let mut outcome = verdict::verdict_for(self.adapter, &done, streamed, result_file, vars);
         outcome.wall = done.wall;
         outcome.cpu = done.cpu;
         outcome.max_rss_kb = done.max_rss_kb;

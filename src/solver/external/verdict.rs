@@ -44,18 +44,20 @@ pub fn verdict(adapter: &Adapter, done: &Finished, result_file: Option<&[u8]>) -
     let max_var = crate::cnf::MAX_VARS;
     let claim =
         result_file.map(|text| parse_minisat_within(&String::from_utf8_lossy(text), max_var));
-    verdict_for(adapter, done, claim, max_var)
+    verdict_for(adapter, done, None, claim, max_var)
 }
 
 /// [`verdict`] for a formula of `num_vars` variables (a model beyond them is a false
-/// claim), with the answer read from the `{res}` file (streamed, as stdout is).
+/// claim), with the answer read from stdout as it arrived (`streamed`, when it was) or
+/// from the `{res}` file (streamed too).
 pub fn verdict_for(
     adapter: &Adapter,
     done: &Finished,
+    streamed: Option<Result<Claim, OutputError>>,
     result_file: Option<Result<Claim, OutputError>>,
     num_vars: u32,
 ) -> Outcome {
-    let mut outcome = by_output(adapter, done, result_file, num_vars);
+    let mut outcome = by_output(adapter, done, streamed, result_file, num_vars);
     let hit = done.limits_hit;
     if done.stopped.is_none()
         && !outcome.status.is_solved()
@@ -116,6 +118,7 @@ fn note_first(outcome: &mut Outcome, note: String) {
 fn by_output(
     adapter: &Adapter,
     done: &Finished,
+    streamed: Option<Result<Claim, OutputError>>,
     result_file: Option<Result<Claim, OutputError>>,
     num_vars: u32,
 ) -> Outcome {
@@ -130,7 +133,7 @@ fn by_output(
         None => {}
     }
     // An answer read as it arrived saw every byte: the cap cut only the kept text.
-    if done.streamed.is_none() && done.stdout_overflowed() {
+    if streamed.is_none() && done.stdout_overflowed() {
         let reason = format!(
             "stdout overflowed: {} bytes, more than the {} bytes bench keeps, so the answer may be cut",
             done.stdout_len,
@@ -146,8 +149,8 @@ fn by_output(
     }
 
     let stdout = String::from_utf8_lossy(&done.stdout);
-    let parsed = match (adapter.answer, &done.streamed) {
-        (_, Some(streamed)) => streamed.clone(),
+    let parsed = match (adapter.answer, streamed) {
+        (_, Some(streamed)) => streamed,
         (OutputFormat::Competition, None) => parse_competition_within(&stdout, num_vars),
         (OutputFormat::Zchaff, None) => parse_zchaff_within(&stdout, num_vars),
         (OutputFormat::Minisat, None) => result_file.unwrap_or(Err(OutputError::NoResult)),
@@ -296,7 +299,7 @@ mod tests {
             cpu: None,
             max_rss_kb: None,
             limits_hit: Default::default(),
-            streamed: None,
+            containment: crate::solver::external::run::Kind::ProcessGroup,
         }
     }
 
@@ -423,6 +426,7 @@ mod tests {
         let beyond = verdict_for(
             kissat,
             &finished(Exit::Code(10), "s SATISFIABLE\nv 1 2000000000 0\n", ""),
+            None,
             None,
             2,
         );

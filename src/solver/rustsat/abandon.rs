@@ -17,7 +17,7 @@ use std::time::Duration;
 use rustsat::solvers::{SolveIncremental, SolverResult};
 
 use super::watchdog::Watchdog;
-use crate::solver::cdcl::thread_cpu_time;
+use crate::solver::thread_cpu_time;
 
 /// How long after its interrupt fired a call is waited for before it is abandoned.
 pub const GRACE: Duration = Duration::from_secs(1);

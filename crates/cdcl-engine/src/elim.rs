@@ -39,7 +39,7 @@ use super::clause::CRef;
 use super::elim_queue::ElimQueue;
 use super::inprocess::{DIRTY_ELIM, Effort};
 use super::solver::{CdclSolver, LOAD_CHECK, SearchBudget};
-use crate::cnf::Lit;
+use cnf_core::Lit;
 
 impl CdclSolver {
     /// True when variable `v` may be eliminated now.

@@ -39,9 +39,9 @@ impl CdclSolver {
 
 #[cfg(test)]
 mod tests {
-    use crate::cnf::{Lit, Var};
-    use crate::rng::SplitMix64;
-    use crate::solver::cdcl::{CdclSolver, Options, SolveResult};
+    use crate::{CdclSolver, Options, SolveResult};
+    use cnf_core::rng::SplitMix64;
+    use cnf_core::{Lit, Var};
 
     /// A satisfiable-looking random 3-SAT formula near the threshold (150 variables).
     fn random_3sat(seed: u64) -> Vec<Vec<Lit>> {

@@ -318,8 +318,8 @@ impl CdclSolver {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cnf::{Lit, Var};
-    use crate::solver::cdcl::Options;
+    use crate::Options;
+    use cnf_core::{Lit, Var};
 
     /// A solver holding `clauses` (DIMACS-style integers) with its occurrence lists, and
     /// the gate found for variable 1 (index 0).

@@ -15,7 +15,7 @@
 
 use super::clause::{CRef, NO_REASON};
 use super::solver::CdclSolver;
-use crate::cnf::Lit;
+use cnf_core::Lit;
 
 /// `seen` mark of a variable the 1UIP walk met (and bumped): a literal of the learnt
 /// clause, or a current-level variable while the walk lasts.

@@ -13,27 +13,43 @@ use std::fs::File;
 use std::io::{self, BufWriter, Write};
 use std::path::Path;
 
-use crate::cnf::Lit;
+use cnf_core::Lit;
+
+/// Where a proof goes: a file, a pipe, memory; anything written to in order.
+pub type ProofSink = Box<dyn Write + Send>;
 
 /// A DRAT proof being written.
-#[derive(Debug)]
 pub struct DratWriter {
-    /// The proof file, buffered (proofs can be gigabytes of tiny writes).
-    out: BufWriter<File>,
+    /// The proof's sink, buffered (proofs can be gigabytes of tiny writes).
+    out: BufWriter<ProofSink>,
     /// Binary (true) or text (false) DRAT.
     binary: bool,
     /// The first write error; later writes are skipped and the solve reports it.
     error: Option<io::Error>,
 }
 
+impl std::fmt::Debug for DratWriter {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DratWriter")
+            .field("binary", &self.binary)
+            .field("error", &self.error)
+            .finish_non_exhaustive()
+    }
+}
+
 impl DratWriter {
     /// Creates (truncates) the proof file at `path`.
     pub fn create(path: &Path, binary: bool) -> io::Result<DratWriter> {
-        Ok(DratWriter {
-            out: BufWriter::with_capacity(1 << 16, File::create(path)?),
+        Ok(DratWriter::new(Box::new(File::create(path)?), binary))
+    }
+
+    /// A proof written to `sink`.
+    pub fn new(sink: ProofSink, binary: bool) -> DratWriter {
+        DratWriter {
+            out: BufWriter::with_capacity(1 << 16, sink),
             binary,
             error: None,
-        })
+        }
     }
 
     /// Records the addition of a clause given as literal codes.

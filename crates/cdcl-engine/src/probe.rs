@@ -24,7 +24,7 @@
 
 use super::clause::NO_REASON;
 use super::solver::{CdclSolver, SearchBudget};
-use crate::cnf::Lit;
+use cnf_core::Lit;
 
 /// Propagations a probing round may always use, at most (less on small formulas).
 const MIN_PROBE_PROPAGATIONS: u64 = 200_000;
@@ -114,9 +114,9 @@ impl CdclSolver {
 
 #[cfg(test)]
 mod tests {
-    use crate::cnf::{Lit, Var};
-    use crate::solver::cdcl::solver::SearchBudget;
-    use crate::solver::cdcl::{CdclSolver, Options};
+    use crate::solver::SearchBudget;
+    use crate::{CdclSolver, Options};
+    use cnf_core::{Lit, Var};
 
     fn lit(v: u32, positive: bool) -> Lit {
         Var::new(v).lit(positive)

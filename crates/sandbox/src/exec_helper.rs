@@ -38,9 +38,9 @@ use std::process::Command;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use super::cgroup::Group;
-use super::reap::{cpu_time, has_exited, limit_child, reap};
-use super::run::HELPER_PROTOCOL;
+use crate::cgroup::Group;
+use crate::reap::{cpu_time, has_exited, limit_child, reap};
+use crate::run::HELPER_PROTOCOL;
 
 /// The first argument that puts bench in helper mode.
 pub const HELPER_MODE: &str = "bench-exec";
@@ -144,41 +144,7 @@ pub fn run_if_requested() {
         libc::signal(libc::SIGHUP, libc::SIG_IGN);
         libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
     }
-    let join = args
-        .group
-        .as_ref()
-        .map(Group::join_files)
-        .unwrap_or_default();
-    let mut command = Command::new(&args.program);
-    command.args(&args.args).process_group(0);
-    let as_limit = args.as_limit;
-    // SAFETY: runs between fork and exec; open, write, close, signal and setrlimit are
-    // async-signal-safe, and the paths were built before the fork.
-    unsafe {
-        command.pre_exec(move || {
-            for file in &join {
-                join_group(file)?;
-            }
-            libc::signal(libc::SIGTERM, libc::SIG_DFL);
-            libc::signal(libc::SIGHUP, libc::SIG_DFL);
-            limit_child((as_limit > 0).then_some(as_limit))
-        });
-    }
-    // The run's clock, monotonic, in the process that spawns the solver: from just before
-    // the fork to the solver's exit. It holds everything the solver's CPU time holds (the
-    // dynamic loader, the group join), so wall ≥ CPU for a single-threaded solver however
-    // short its run.
-    let started = Instant::now();
-    let child = match command.spawn() {
-        Ok(c) => c,
-        Err(e) => {
-            let _ = writeln!(report, "error {}", e.raw_os_error().unwrap_or(0));
-            finish(&args, false);
-            std::process::exit(127);
-        }
-    };
-    let pid = child.id() as libc::pid_t;
-    drop(child);
+    let (pid, started) = spawn_run(&args, &mut report);
     let run = Run {
         pid,
         group: args.group.clone(),
@@ -208,13 +174,71 @@ pub fn run_if_requested() {
         }
     };
     run.kill_all();
+    let line = report_line(status, &own, wall, run.group.as_ref());
+    // One write, so bench reads the whole line or nothing.
+    let _ = report.write_all(line.as_bytes());
+    drop(report);
+    finish(&args, false);
+    std::process::exit(0);
+}
+
+/// Forks the program in a process group of its own (joining the run's group and taking
+/// its limits between fork and exec); returns its pid and the instant just before the
+/// fork. If it cannot start, reports `error <errno>` and exits.
+fn spawn_run(args: &Args, report: &mut std::fs::File) -> (libc::pid_t, Instant) {
+    let join = args
+        .group
+        .as_ref()
+        .map(Group::join_files)
+        .unwrap_or_default();
+    let mut command = Command::new(&args.program);
+    command.args(&args.args).process_group(0);
+    let as_limit = args.as_limit;
+    // SAFETY: runs between fork and exec; open, write, close, signal and setrlimit are
+    // async-signal-safe, and the paths were built before the fork.
+    unsafe {
+        command.pre_exec(move || {
+            for file in &join {
+                join_group(file)?;
+            }
+            libc::signal(libc::SIGTERM, libc::SIG_DFL);
+            libc::signal(libc::SIGHUP, libc::SIG_DFL);
+            limit_child((as_limit > 0).then_some(as_limit))
+        });
+    }
+    // The run's clock, monotonic, in the process that spawns the solver: from just before
+    // the fork to the solver's exit. It holds everything the solver's CPU time holds (the
+    // dynamic loader, the group join), so wall ≥ CPU for a single-threaded solver however
+    // short its run.
+    let started = Instant::now();
+    let child = match command.spawn() {
+        Ok(c) => c,
+        Err(e) => {
+            let _ = writeln!(report, "error {}", e.raw_os_error().unwrap_or(0));
+            finish(args, false);
+            std::process::exit(127);
+        }
+    };
+    let pid = child.id() as libc::pid_t;
+    drop(child);
+    (pid, started)
+}
+
+/// The report's one line: the program's wait status, its own rusage and wall time, and
+/// the whole run's measures (the group's, or every reaped descendant's).
+fn report_line(
+    status: libc::c_int,
+    own: &libc::rusage,
+    wall: Duration,
+    group: Option<&Group>,
+) -> String {
     let mut line = format!(
         "status {status} cpu_us={} rss_kb={} wall_us={}",
-        cpu_time(&own).as_micros(),
+        cpu_time(own).as_micros(),
         own.ru_maxrss.max(0),
         wall.as_micros()
     );
-    match &run.group {
+    match group {
         Some(g) => {
             let s = g.stats();
             let opt = |v: Option<u64>| v.map_or("-".to_string(), |v| v.to_string());
@@ -242,11 +266,7 @@ pub fn run_if_requested() {
         }
     }
     line.push('\n');
-    // One write, so bench reads the whole line or nothing.
-    let _ = report.write_all(line.as_bytes());
-    drop(report);
-    finish(&args, false);
-    std::process::exit(0);
+    line
 }
 
 /// Writes `0` (this process) into a `cgroup.procs` file, with async-signal-safe calls.

@@ -32,7 +32,7 @@
 use super::clause::{CRef, NO_REASON};
 use super::solver::{CdclSolver, SearchBudget};
 use super::tiers::{TIER1_LBD, TIER2_LBD};
-use crate::cnf::Lit;
+use cnf_core::Lit;
 
 /// Ticks a round may always use.
 const MIN_VIVIFY_TICKS: u64 = 50_000;

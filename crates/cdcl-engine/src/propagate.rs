@@ -17,7 +17,7 @@
 use super::clause::{CRef, NO_REASON};
 use super::solver::CdclSolver;
 use super::watch::Watcher;
-use crate::cnf::Lit;
+use cnf_core::Lit;
 
 impl CdclSolver {
     /// Propagates all pending trail literals. Returns the conflicting clause, or

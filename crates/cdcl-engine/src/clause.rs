@@ -12,7 +12,7 @@
 //! ([`ClauseArena::relocate`]), leaving a forwarding address in each old header so that
 //! every reference (watchers, reasons, clause lists) can be rewritten in one pass.
 
-use crate::cnf::Lit;
+use cnf_core::Lit;
 
 /// A reference to a clause: the offset of its header in the arena.
 pub type CRef = u32;

@@ -33,7 +33,7 @@
 
 use super::clause::{CRef, NO_REASON};
 use super::solver::{CdclSolver, LOAD_CHECK, SearchBudget};
-use crate::cnf::Lit;
+use cnf_core::Lit;
 
 /// Steps of the first round (the preprocessing) at most, on top of the share of the
 /// search; it gets three steps per literal of the irredundant clauses, at least
@@ -467,9 +467,9 @@ impl CdclSolver {
 #[cfg(test)]
 mod tests {
     use super::{DIRTY_ELIM, DIRTY_SUBSUME};
-    use crate::cnf::Lit;
-    use crate::solver::cdcl::solver::SearchBudget;
-    use crate::solver::cdcl::{CdclSolver, Options};
+    use crate::solver::SearchBudget;
+    use crate::{CdclSolver, Options};
+    use cnf_core::Lit;
 
     fn clause(d: &[i32]) -> Vec<Lit> {
         d.iter().map(|&x| Lit::from_dimacs(x)).collect()
@@ -532,7 +532,7 @@ mod tests {
             assert!(s.add_clause(&clause(&c)));
         }
         for v in 1..9 {
-            s.freeze(crate::cnf::Var::new(v));
+            s.freeze(cnf_core::Var::new(v));
         }
         let budget = SearchBudget::default();
         assert!(s.inprocess(&budget));

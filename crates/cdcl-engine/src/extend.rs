@@ -20,7 +20,7 @@
 //! of the input formula, and clauses added between calls are outside that contract anyway.
 
 use super::solver::CdclSolver;
-use crate::cnf::{Lit, Var};
+use cnf_core::{Lit, Var};
 
 /// One removed clause and its witness.
 #[derive(Clone, Copy, Debug)]

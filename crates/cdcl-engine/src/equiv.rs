@@ -27,7 +27,7 @@
 use super::clause::CRef;
 use super::inprocess::Effort;
 use super::solver::CdclSolver;
-use crate::cnf::Lit;
+use cnf_core::Lit;
 
 /// Marks a literal not yet visited by the search for components.
 const UNVISITED: u32 = u32::MAX;
@@ -225,7 +225,7 @@ impl CdclSolver {
         }
         for &v in &substituted {
             let r = Lit::from_code(map[2 * v as usize]);
-            let x = crate::cnf::Var::new(v);
+            let x = cnf_core::Var::new(v);
             self.extension.push(x.pos(), [x.pos(), !r]);
             self.extension.push(x.neg(), [x.neg(), r]);
             self.eliminated[v as usize] = true;
