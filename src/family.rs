@@ -186,16 +186,29 @@ mod tests {
     fn defaults() {
         use crate::puzzle::Kind;
         assert_eq!(
-            default_family("corpora/hard.txt", InstanceKind::Puzzle(Kind::Sudoku), "hard.txt:3"),
+            default_family(
+                "corpora/hard.txt",
+                InstanceKind::Puzzle(Kind::Sudoku),
+                "hard.txt:3"
+            ),
             "hard.txt"
         );
         assert_eq!(
             default_family("corpora", InstanceKind::Puzzle(Kind::Latin), "sub/l.txt:3"),
             "sub/l.txt"
         );
-        assert_eq!(default_family("sat", InstanceKind::Cnf, "php/php-7-6.cnf"), "php");
-        assert_eq!(default_family("sat/", InstanceKind::Cnf, "a/b/x.cnf.xz"), "a");
-        assert_eq!(default_family("corpora/cnf", InstanceKind::Cnf, "php-7-6.cnf"), "cnf");
+        assert_eq!(
+            default_family("sat", InstanceKind::Cnf, "php/php-7-6.cnf"),
+            "php"
+        );
+        assert_eq!(
+            default_family("sat/", InstanceKind::Cnf, "a/b/x.cnf.xz"),
+            "a"
+        );
+        assert_eq!(
+            default_family("corpora/cnf", InstanceKind::Cnf, "php-7-6.cnf"),
+            "cnf"
+        );
         assert_eq!(
             default_family("corpora/cnf/php-7-6.cnf", InstanceKind::Cnf, "php-7-6.cnf"),
             "cnf"

@@ -99,7 +99,7 @@ impl std::fmt::Display for Mode {
 
 /// What an instance is (the `kind` column): a puzzle of one of the kinds, or a DIMACS file
 /// (`cnf`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum InstanceKind {
     /// A puzzle: `sudoku`, `latin` or `pair`.
     Puzzle(Kind),
@@ -634,17 +634,28 @@ mod tests {
         }
         drop(w);
         let written = fs::read_to_string(&path).unwrap();
-        let kinds: Vec<&str> = written.lines().skip(1).map(|l| l.split(',').nth(3).unwrap()).collect();
+        let kinds: Vec<&str> = written
+            .lines()
+            .skip(1)
+            .map(|l| l.split(',').nth(3).unwrap())
+            .collect();
         assert_eq!(kinds, ["sudoku", "latin", "pair", "cnf"]);
         let back = read_rows(&path, false).unwrap();
         assert_eq!(back[3].kind, InstanceKind::Cnf);
         assert_eq!(back[2].kind, InstanceKind::Puzzle(Kind::Pair));
         // Any other name is an error naming its line.
-        let line = written.lines().nth(1).unwrap().replace(",sudoku,", ",hexagon,");
+        let line = written
+            .lines()
+            .nth(1)
+            .unwrap()
+            .replace(",sudoku,", ",hexagon,");
         text.push_str(&line);
         text.push('\n');
         let err = parse_rows(&text, "r.csv").unwrap_err().to_string();
-        assert!(err.starts_with("r.csv:2:") && err.contains("hexagon"), "{err}");
+        assert!(
+            err.starts_with("r.csv:2:") && err.contains("hexagon"),
+            "{err}"
+        );
     }
 
     #[test]

@@ -68,7 +68,9 @@ impl Provenance {
             if let Some(cpu) = part("cpu_model") {
                 words.push(cpu);
             }
-            let cores = ["cores", "logical_cpus"].into_iter().find_map(|k| find(m, k));
+            let cores = ["cores", "logical_cpus"]
+                .into_iter()
+                .find_map(|k| find(m, k));
             if let Some(cores) = cores.and_then(Value::as_u64) {
                 words.push(format!("{cores} cores"));
             }

@@ -13,8 +13,8 @@ use anyhow::{Context, bail};
 
 use crate::cnf::dimacs::{is_dimacs_name, looks_like_dimacs};
 use crate::puzzle::Puzzle;
-use crate::results::InstanceKind;
 use crate::puzzle::format::{Expected, Format, ReadOptions, read_path};
+use crate::results::InstanceKind;
 
 /// Where an instance's formula comes from.
 #[derive(Clone, Debug)]

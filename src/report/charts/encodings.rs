@@ -43,9 +43,12 @@ pub fn encodings(data: &ChartData) -> anyhow::Result<String> {
     // One size per (instance, encoding): every solver's row repeats it.
     let mut sizes: BTreeMap<(&str, &str), (&str, u32, u64, u64)> = BTreeMap::new();
     for r in &puzzles {
-        sizes
-            .entry((r.instance_key(), &r.encoding))
-            .or_insert((r.kind.as_str(), r.side, r.vars, r.clauses));
+        sizes.entry((r.instance_key(), &r.encoding)).or_insert((
+            r.kind.as_str(),
+            r.side,
+            r.vars,
+            r.clauses,
+        ));
     }
     // (encoding, kind, side) → the sizes of its instances.
     let mut groups: BTreeMap<(usize, usize, u32), Sizes> = BTreeMap::new();

@@ -25,10 +25,7 @@ const WIDTH: i32 = 600;
 /// The run-time distribution chart as SVG.
 pub fn times(data: &ChartData) -> anyhow::Result<String> {
     let series = data.series();
-    let labels: Vec<String> = series
-        .iter()
-        .map(|s| data.series_label(s))
-        .collect();
+    let labels: Vec<String> = series.iter().map(|s| data.series_label(s)).collect();
     let left = labels.iter().map(|l| text_width(l)).fold(60, i32::max) + 30;
     let rows = series.len().max(1) as i32;
     let title = match data.time {
