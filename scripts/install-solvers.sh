@@ -2,7 +2,7 @@
 # Installs the external SAT solvers that bench compares, and the DRAT checker `rate`.
 #
 # Idempotent: anything already installed is skipped, so CI and new users can run it at
-# every start. What goes where (DESIGN.md, "External solvers as they really behave"):
+# every start. What goes where (docs/design.md, "External solvers as they behave"):
 #   apt     minisat cadical picosat cryptominisat          -> /usr/bin
 #           time (GNU /usr/bin/time, the tests compare bench's measurements with it)
 #           chromium (the report test renders index.html in it, headless)

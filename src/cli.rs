@@ -175,7 +175,7 @@ pub struct PuzzleInputArgs {
 /// `bench encode`.
 #[derive(Debug, Args)]
 pub struct EncodeArgs {
-    /// Puzzle files (any format of DESIGN.md).
+    /// Puzzle files (any format of docs/design.md, "Puzzles").
     #[arg(required = true)]
     pub puzzles: Vec<PathBuf>,
     /// The encoding.

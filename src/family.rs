@@ -17,10 +17,11 @@ use std::path::Path;
 use anyhow::{Context, bail};
 
 use crate::cnf::dimacs::is_dimacs_name;
+use crate::results::InstanceKind;
 
 /// The default family of an instance of `corpus` (as named on the command line) of `kind`
 /// (`cnf` for DIMACS) with id `instance`.
-pub fn default_family(corpus: &str, kind: &str, instance: &str) -> String {
+pub fn default_family(corpus: &str, kind: InstanceKind, instance: &str) -> String {
     let corpus_path = Path::new(corpus);
     let name_of = |p: &Path| {
         p.file_name()
@@ -28,7 +29,7 @@ pub fn default_family(corpus: &str, kind: &str, instance: &str) -> String {
             .map(str::to_string)
             .unwrap_or_else(|| corpus.to_string())
     };
-    if kind != "cnf" {
+    if kind.is_puzzle() {
         // The id is `file:line`: the file.
         return match instance.rsplit_once(':') {
             Some((file, _)) if !file.is_empty() => file.to_string(),
@@ -183,22 +184,36 @@ mod tests {
 
     #[test]
     fn defaults() {
+        use crate::puzzle::Kind;
         assert_eq!(
-            default_family("corpora/hard.txt", "sudoku", "hard.txt:3"),
+            default_family(
+                "corpora/hard.txt",
+                InstanceKind::Puzzle(Kind::Sudoku),
+                "hard.txt:3"
+            ),
             "hard.txt"
         );
         assert_eq!(
-            default_family("corpora", "latin", "sub/l.txt:3"),
+            default_family("corpora", InstanceKind::Puzzle(Kind::Latin), "sub/l.txt:3"),
             "sub/l.txt"
         );
-        assert_eq!(default_family("sat", "cnf", "php/php-7-6.cnf"), "php");
-        assert_eq!(default_family("sat/", "cnf", "a/b/x.cnf.xz"), "a");
-        assert_eq!(default_family("corpora/cnf", "cnf", "php-7-6.cnf"), "cnf");
         assert_eq!(
-            default_family("corpora/cnf/php-7-6.cnf", "cnf", "php-7-6.cnf"),
+            default_family("sat", InstanceKind::Cnf, "php/php-7-6.cnf"),
+            "php"
+        );
+        assert_eq!(
+            default_family("sat/", InstanceKind::Cnf, "a/b/x.cnf.xz"),
+            "a"
+        );
+        assert_eq!(
+            default_family("corpora/cnf", InstanceKind::Cnf, "php-7-6.cnf"),
             "cnf"
         );
-        assert_eq!(default_family("x.cnf", "cnf", "x.cnf"), ".");
+        assert_eq!(
+            default_family("corpora/cnf/php-7-6.cnf", InstanceKind::Cnf, "php-7-6.cnf"),
+            "cnf"
+        );
+        assert_eq!(default_family("x.cnf", InstanceKind::Cnf, "x.cnf"), ".");
     }
 
     #[test]

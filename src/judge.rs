@@ -123,7 +123,7 @@ pub fn hold_against_records(
     limit: u32,
 ) {
     // A puzzle answered UNSAT has no solution: counted, that is 0.
-    if limit >= 2 && row.status == Status::Unsat && row.kind.as_str() != "cnf" {
+    if limit >= 2 && row.status == Status::Unsat && row.kind.is_puzzle() {
         row.solutions = Some(0);
     }
     for r in records {

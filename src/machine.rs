@@ -275,13 +275,19 @@ impl Measurement {
     }
 }
 
-/// The machine's description.
+/// The machine's description: run.json's one machine record. A record written by an older
+/// bench also holds a shorter one in `execution.machine` (with `cores` for the logical
+/// CPUs); it reads as this type too, and fills what the newer one lacks
+/// ([`Description::or`]).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct Description {
+    /// Host name.
+    pub host: Option<String>,
     /// CPU model from /proc/cpuinfo.
     pub cpu_model: Option<String>,
     /// Logical CPUs this process may use.
+    #[serde(alias = "cores")]
     pub logical_cpus: usize,
     /// Physical cores among them.
     pub physical_cores: usize,
@@ -298,6 +304,37 @@ pub struct Description {
     pub load_average: Option<f64>,
     /// Kernel release.
     pub kernel: Option<String>,
+}
+
+impl Description {
+    /// This description, each field it lacks taken from `older`.
+    pub fn or(self, older: Description) -> Description {
+        Description {
+            host: self.host.or(older.host),
+            cpu_model: self.cpu_model.or(older.cpu_model),
+            logical_cpus: if self.logical_cpus > 0 {
+                self.logical_cpus
+            } else {
+                older.logical_cpus
+            },
+            physical_cores: if self.physical_cores > 0 {
+                self.physical_cores
+            } else {
+                older.physical_cores
+            },
+            governor: self.governor.or(older.governor),
+            turbo: self.turbo.or(older.turbo),
+            mem_total_kb: self.mem_total_kb.or(older.mem_total_kb),
+            swap_used_kb: self.swap_used_kb.or(older.swap_used_kb),
+            load_average: self.load_average.or(older.load_average),
+            kernel: self.kernel.or(older.kernel),
+        }
+    }
+}
+
+/// The host name, if the kernel tells it.
+pub fn host() -> Option<String> {
+    read_trim("/proc/sys/kernel/hostname")
 }
 
 /// A file's trimmed text, if it has any.
@@ -342,6 +379,7 @@ pub fn describe() -> Description {
         .map(|v| v == "0")
         .or_else(|| read_trim("/sys/devices/system/cpu/cpufreq/boost").map(|v| v == "1"));
     Description {
+        host: host(),
         cpu_model: cpu_model(),
         logical_cpus: cpus.len(),
         physical_cores: cores.len(),

@@ -1,5 +1,5 @@
-//! The result row and the results CSV: one row per run, with the columns of DESIGN.md
-//! first. Below both the runner, which writes rows, and the report, which reads them: the
+//! The result row and the results CSV: one row per run, with the columns of
+//! docs/design.md ("Results CSV") first. Below both the runner, which writes rows, and the report, which reads them: the
 //! report knows runs only through this file.
 //!
 //! Rows are appended and flushed as each run ends, so a killed bench loses nothing that
@@ -15,6 +15,7 @@ use anyhow::{Context, bail};
 use compact_str::CompactString;
 use serde::{Deserialize, Serialize};
 
+use crate::puzzle::Kind;
 use crate::solver::Status;
 
 /// What the check of a run found (the `check` column).
@@ -96,6 +97,70 @@ impl std::fmt::Display for Mode {
     }
 }
 
+/// What an instance is (the `kind` column): a puzzle of one of the kinds, or a DIMACS file
+/// (`cnf`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum InstanceKind {
+    /// A puzzle: `sudoku`, `latin` or `pair`.
+    Puzzle(Kind),
+    /// A DIMACS file, read rather than encoded.
+    #[default]
+    Cnf,
+}
+
+impl InstanceKind {
+    /// The name in the CSV.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            InstanceKind::Puzzle(k) => k.as_str(),
+            InstanceKind::Cnf => "cnf",
+        }
+    }
+
+    /// Parses the name in the CSV.
+    pub fn parse(s: &str) -> Option<InstanceKind> {
+        match s {
+            "cnf" => Some(InstanceKind::Cnf),
+            _ => Kind::parse(s).map(InstanceKind::Puzzle),
+        }
+    }
+
+    /// True for a puzzle (encoded by bench), false for a DIMACS file.
+    pub fn is_puzzle(self) -> bool {
+        self != InstanceKind::Cnf
+    }
+}
+
+impl std::fmt::Display for InstanceKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl Serialize for InstanceKind {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.as_str())
+    }
+}
+
+impl<'de> Deserialize<'de> for InstanceKind {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<InstanceKind, D::Error> {
+        struct Name;
+        impl serde::de::Visitor<'_> for Name {
+            type Value = InstanceKind;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("sudoku, latin, pair or cnf")
+            }
+            fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<InstanceKind, E> {
+                InstanceKind::parse(v).ok_or_else(|| {
+                    E::custom(format!("unknown kind `{v}` (sudoku, latin, pair or cnf)"))
+                })
+            }
+        }
+        d.deserialize_str(Name)
+    }
+}
+
 /// Which time of a row a report scores and draws: each row has both.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -129,7 +194,7 @@ impl TimeBasis {
     }
 }
 
-/// One run: the columns of DESIGN.md, then bench's extras.
+/// One run: the columns of docs/design.md ("Results CSV"), then bench's extras.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Row {
     /// The corpus file as named on the command line.
@@ -144,7 +209,7 @@ pub struct Row {
     #[serde(default)]
     pub hash: CompactString,
     /// sudoku, latin, pair, or cnf for DIMACS input.
-    pub kind: CompactString,
+    pub kind: InstanceKind,
     /// The puzzle side (0 for DIMACS).
     pub side: u32,
     /// The encoding (`dimacs` for DIMACS input).
@@ -531,7 +596,7 @@ mod tests {
             corpus: "c.txt".into(),
             instance: instance.into(),
             hash: Default::default(),
-            kind: "sudoku".into(),
+            kind: InstanceKind::Puzzle(Kind::Sudoku),
             side: 9,
             encoding: "extended".into(),
             vars: 729,
@@ -600,6 +665,44 @@ mod tests {
         assert!(!text.bytes().any(|b| b < 0x20 && b != b'\n'));
         let back = read_rows(&path, false).unwrap();
         assert_eq!(back[0].cpu_s, Some(2.160906));
+    }
+
+    #[test]
+    fn kinds_read_and_write_as_their_names() {
+        let mut text = String::from_utf8(header_line()).unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("results.csv");
+        let mut w = ResultsWriter::append(&path).unwrap();
+        for kind in ["sudoku", "latin", "pair", "cnf"] {
+            let mut r = row("c.txt:1");
+            r.kind = InstanceKind::parse(kind).unwrap();
+            assert_eq!(r.kind.as_str(), kind);
+            w.write(&r).unwrap();
+        }
+        drop(w);
+        let written = fs::read_to_string(&path).unwrap();
+        let kinds: Vec<&str> = written
+            .lines()
+            .skip(1)
+            .map(|l| l.split(',').nth(3).unwrap())
+            .collect();
+        assert_eq!(kinds, ["sudoku", "latin", "pair", "cnf"]);
+        let back = read_rows(&path, false).unwrap();
+        assert_eq!(back[3].kind, InstanceKind::Cnf);
+        assert_eq!(back[2].kind, InstanceKind::Puzzle(Kind::Pair));
+        // Any other name is an error naming its line.
+        let line = written
+            .lines()
+            .nth(1)
+            .unwrap()
+            .replace(",sudoku,", ",hexagon,");
+        text.push_str(&line);
+        text.push('\n');
+        let err = parse_rows(&text, "r.csv").unwrap_err().to_string();
+        assert!(
+            err.starts_with("r.csv:2:") && err.contains("hexagon"),
+            "{err}"
+        );
     }
 
     #[test]

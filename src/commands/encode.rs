@@ -77,7 +77,7 @@ pub(super) fn run(args: EncodeArgs) -> anyhow::Result<i32> {
     Ok(0)
 }
 
-/// `hard.txt`, line 12 → `hard-12.cnf`: the instance id of DESIGN.md as a file name.
+/// `hard.txt`, line 12 → `hard-12.cnf`: the instance id of docs/design.md as a file name.
 pub(crate) fn file_name(puzzle_file: &Path, line: usize) -> String {
     let stem = puzzle_file
         .file_stem()

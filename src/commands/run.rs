@@ -222,9 +222,7 @@ pub(super) fn run(args: RunArgs, matches: Typed<'_>) -> anyhow::Result<i32> {
         // A shard's error lands in a cluster log: say which shard, on which node.
         Some(s) => e.context(format!(
             "shard {s} on {}",
-            crate::run::meta::Machine::current()
-                .host
-                .unwrap_or_else(|| "this host".into())
+            crate::machine::host().unwrap_or_else(|| "this host".into())
         )),
         None => e,
     })?;

@@ -1,4 +1,4 @@
-//! Puzzles to CNF: the encodings of DESIGN.md, the variable numbering, and the way back.
+//! Puzzles to CNF: the encodings of docs/design.md, the variable numbering, and the way back.
 //!
 //! Variable `var(b, r, c, v) = b·n³ + r·n² + c·n + v + 1` (DIMACS, all indices 0-based)
 //! says "board b, row r, column c holds value v+1". The four encodings add up:
@@ -7,7 +7,7 @@
 //! extended clauses with the givens folded in: a clause a given satisfies is dropped, a
 //! literal a given falsifies is removed, Kwon & Jain's optimised encoding). Constraints are
 //! generated per group, so a pair of cells that a row and a box share is excluded twice:
-//! the counts of DESIGN.md depend on it. Givens are unit clauses except in `pruned`.
+//! the counts of docs/design.md depend on it. Givens are unit clauses except in `pruned`.
 //! `augmented` is `extended` plus redundant clauses on the row and column triads of each
 //! box (see [`augmented`]).
 //! Encoders write into a [`ClauseSink`], so the caller chooses memory or a stream.
@@ -24,7 +24,7 @@ pub use amo::{Amo, VarAllocator, at_most_one};
 use crate::cnf::{ClauseCounter, ClauseSink, Lit, Var};
 use crate::puzzle::{Kind, Puzzle, groups};
 
-/// An encoding of the puzzle rules (DESIGN.md's table).
+/// An encoding of the puzzle rules (docs/design.md's table).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub enum Encoding {
     /// Cells ≥ 1 value; each value ≤ 1 per group.

@@ -16,6 +16,7 @@ use maud::{Markup, html};
 use serde::Serialize;
 
 use crate::family::{Families, default_family};
+use crate::report::config::Config;
 use crate::report::mode::Modes;
 use crate::report::outcome::Outcome;
 use crate::report::table::{Align, Cell, Exporter, Html, Markdown, Table, seconds};
@@ -33,7 +34,7 @@ pub fn family_of(row: &Row, families: Option<&Families>) -> String {
     if !row.family.is_empty() {
         return row.family.to_string();
     }
-    default_family(&row.corpus, &row.kind, &row.instance)
+    default_family(&row.corpus, row.kind, &row.instance)
 }
 
 /// The family of every instance, by its key.
@@ -52,12 +53,9 @@ pub fn families_by_instance<'a>(
 /// One solver × encoding in one family.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct FamilyScore {
-    /// The solver.
-    pub solver: String,
-    /// The encoding.
-    pub encoding: String,
-    /// How it ran (see `report::mode`).
-    pub mode: String,
+    /// The configuration.
+    #[serde(flatten)]
+    pub config: Config,
     /// The family's instances it ran.
     pub ran: usize,
     /// Of those, solved.
@@ -105,34 +103,31 @@ pub fn families(
         .iter()
         .map(|(family, outcomes)| {
             let vbs = virtual_best(outcomes);
+            // Per solver × encoding: (ran, solved, the sum of its PAR-2 scores).
+            let mut tally: HashMap<(&str, &str), (usize, usize, f64)> = HashMap::new();
+            for o in outcomes {
+                let t = tally.entry((o.solver, o.encoding)).or_default();
+                t.0 += 1;
+                if o.answer.solved() {
+                    t.1 += 1;
+                    t.2 += o.time;
+                } else {
+                    t.2 += 2.0 * o.timeout;
+                }
+            }
             let mut scores = Vec::new();
             for solver in solvers {
                 for encoding in encodings {
-                    let mine: Vec<&Outcome> = outcomes
-                        .iter()
-                        .filter(|o| o.solver == solver && o.encoding == encoding)
-                        .collect();
-                    if mine.is_empty() {
+                    let Some(&(ran, solved, total)) =
+                        tally.get(&(solver.as_str(), encoding.as_str()))
+                    else {
                         continue;
-                    }
-                    let solved = mine.iter().filter(|o| o.answer.solved()).count();
-                    let total: f64 = mine
-                        .iter()
-                        .map(|o| {
-                            if o.answer.solved() {
-                                o.time
-                            } else {
-                                2.0 * o.timeout
-                            }
-                        })
-                        .sum();
+                    };
                     scores.push(FamilyScore {
-                        solver: solver.clone(),
-                        encoding: encoding.clone(),
-                        mode: modes.label(solver, encoding).to_string(),
-                        ran: mine.len(),
+                        config: modes.config(solver, encoding),
+                        ran,
                         solved,
-                        par2: total / mine.len() as f64,
+                        par2: total / ran as f64,
                     });
                 }
             }
@@ -165,11 +160,7 @@ pub fn table(families: &[Family], several_encodings: bool) -> Table {
             Cell::Seconds(f.vbs_par2),
         ]);
         for s in &f.scores {
-            let name = if several_encodings {
-                format!("{} · {} · {}", s.solver, s.encoding, s.mode)
-            } else {
-                format!("{} · {}", s.solver, s.mode)
-            };
+            let name = s.config.label(several_encodings);
             rows.push(vec![
                 Cell::Text(f.family.clone()),
                 Cell::Text(name),
@@ -206,25 +197,14 @@ pub fn markdown(families: &[Family], several_encodings: bool) -> String {
 /// The section of `index.html`: a matrix of families × solver × encoding (solved / ran and
 /// PAR-2; the best PAR-2 of a family in bold), then the long table folded away.
 pub fn html(families: &[Family], several_encodings: bool) -> Markup {
-    let mut configurations: Vec<(String, String)> = Vec::new();
-    let mut modes: Vec<String> = Vec::new();
+    let mut configurations: Vec<&Config> = Vec::new();
     for f in families {
         for s in &f.scores {
-            let c = (s.solver.clone(), s.encoding.clone());
-            if !configurations.contains(&c) {
-                configurations.push(c);
-                modes.push(s.mode.clone());
+            if !configurations.contains(&&s.config) {
+                configurations.push(&s.config);
             }
         }
     }
-    let label = |i: usize| {
-        let (s, e) = &configurations[i];
-        if several_encodings {
-            format!("{s} · {e} · {}", modes[i])
-        } else {
-            format!("{s} · {}", modes[i])
-        }
-    };
     html! {
         @if families.len() >= 2 {
             h2 id="families" { "Per family" }
@@ -236,7 +216,7 @@ pub fn html(families: &[Family], several_encodings: bool) -> Markup {
                 table {
                     tr {
                         th { "family" } th { "instances" } th { "virtual best" }
-                        @for i in 0..configurations.len() { th { (label(i)) } }
+                        @for c in &configurations { th { (c.label(several_encodings)) } }
                     }
                     @for f in families {
                         @let best = f.scores.iter().map(|s| s.par2).fold(f64::INFINITY, f64::min);
@@ -245,7 +225,7 @@ pub fn html(families: &[Family], several_encodings: bool) -> Markup {
                             td class="n" { (f.instances) }
                             td class="n" { (f.vbs_solved) " · " (seconds(f.vbs_par2)) }
                             @for c in &configurations {
-                                @if let Some(s) = f.scores.iter().find(|s| s.solver == c.0 && s.encoding == c.1) {
+                                @if let Some(s) = f.scores.iter().find(|s| s.config == **c) {
                                     td class="n" style="white-space:nowrap" {
                                         (s.solved) "/" (s.ran) " · "
                                         @if s.par2 == best { b { (seconds(s.par2)) } } @else { (seconds(s.par2)) }
@@ -280,7 +260,7 @@ mod tests {
         let mut w = crate::results::ResultsWriter::append(&path).unwrap();
         let mut r = row("php/a.cnf", "dimacs", "x", "SAT", 1.0);
         r.corpus = "sat".into();
-        r.kind = "cnf".into();
+        r.kind = crate::results::InstanceKind::Cnf;
         r.family = "written".into();
         w.write(&r).unwrap();
         drop(w);
@@ -302,7 +282,7 @@ mod tests {
     fn per_family_by_hand() {
         let cnf = |instance: &str, solver: &str, status: &str, t: f64| Row {
             corpus: "sat".into(),
-            kind: "cnf".into(),
+            kind: crate::results::InstanceKind::Cnf,
             ..row(instance, "dimacs", solver, status, t)
         };
         let rows = vec![

@@ -201,7 +201,7 @@ fn virtual_best(summary: &Summary) -> Markup {
         .map(|c| {
             format!(
                 "{} · {} · {}: {}",
-                c.solver, c.encoding, c.mode, c.instances
+                c.config.solver, c.config.encoding, c.config.mode, c.instances
             )
         })
         .collect();

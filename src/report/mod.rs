@@ -10,6 +10,7 @@
 pub mod bootstrap;
 pub mod charts;
 pub mod compare;
+pub mod config;
 pub mod family;
 pub mod html;
 pub mod instances;
@@ -18,6 +19,7 @@ pub mod merge;
 pub mod mode;
 pub mod outcome;
 pub mod provenance;
+pub mod ratios;
 pub mod score;
 pub mod speedup;
 pub mod stats;
@@ -200,7 +202,7 @@ pub fn render_report(rows: &[Row], opts: &ReportOptions) -> anyhow::Result<Vec<R
     let modes = mode::Modes::of(rows);
     let mut virtual_best = vbs::virtual_best(&outcomes);
     for c in &mut virtual_best.contributions {
-        c.mode = modes.label(&c.solver, &c.encoding).to_string();
+        c.config.mode = modes.label(&c.config.solver, &c.config.encoding);
     }
     let mut notes = opts.notes.clone();
     let no_cpu = rows.iter().filter(|r| r.cpu_s.is_none()).count();

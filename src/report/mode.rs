@@ -13,40 +13,17 @@
 //! Times taken in different modes measure different things, so a comparison across modes
 //! says so: [`Modes::notes`] for encodings, the speedup table's note for solvers.
 
-use std::collections::{BTreeSet, HashMap, HashSet};
+use std::collections::{HashMap, HashSet};
 
+use crate::report::config::{Config, ModeLabel};
 use crate::results::{Mode, Row};
-
-/// What a row's mode reads as: recorded, inferred, or in-process without knowing which.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-enum Seen {
-    Known(Mode),
-    InProcess,
-}
-
-impl Seen {
-    fn as_str(self) -> &'static str {
-        match self {
-            Seen::Known(m) => m.as_str(),
-            Seen::InProcess => "in-process",
-        }
-    }
-}
 
 /// The mode label of every solver × encoding of a set of rows.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Modes {
-    labels: HashMap<(String, String), String>,
+    labels: HashMap<(String, String), ModeLabel>,
     /// Encodings in the order they first appear, with each solver's label under them.
     order: Vec<(String, String)>,
-}
-
-/// The label of a set of modes: each, in the order session, fresh, process, joined by `+`.
-fn join(seen: &BTreeSet<Seen>) -> String {
-    seen.iter()
-        .map(|s| s.as_str())
-        .collect::<Vec<_>>()
-        .join("+")
 }
 
 impl Modes {
@@ -57,38 +34,44 @@ impl Modes {
             .filter(|r| r.exit_code.is_some() || r.mode == Some(Mode::Process))
             .map(|r| r.solver.as_str())
             .collect();
-        let mut seen: HashMap<(&str, &str), BTreeSet<Seen>> = HashMap::new();
+        let mut seen: HashMap<(&str, &str), ModeLabel> = HashMap::new();
         let mut order = Vec::new();
         for r in rows {
             let mode = match r.mode {
-                Some(m) => Seen::Known(m),
-                None if child.contains(r.solver.as_str()) => Seen::Known(Mode::Process),
+                Some(m) => ModeLabel::of(m),
+                None if child.contains(r.solver.as_str()) => ModeLabel::of(Mode::Process),
                 None if matches!(r.encoding.as_str(), "pruned" | "dimacs") => {
-                    Seen::Known(Mode::Fresh)
+                    ModeLabel::of(Mode::Fresh)
                 }
-                None => Seen::InProcess,
+                None => ModeLabel::IN_PROCESS,
             };
             let key = (r.solver.as_str(), r.encoding.as_str());
-            let set = seen.entry(key).or_default();
-            if set.is_empty() {
+            let label = seen.entry(key).or_default();
+            if label.is_empty() {
                 order.push((key.0.to_string(), key.1.to_string()));
             }
-            set.insert(mode);
+            *label = label.with(mode);
         }
         Modes {
             labels: seen
                 .into_iter()
-                .map(|((s, e), set)| ((s.to_string(), e.to_string()), join(&set)))
+                .map(|((s, e), label)| ((s.to_string(), e.to_string()), label))
                 .collect(),
             order,
         }
     }
 
     /// The label of `solver` under `encoding` (empty if it did not run).
-    pub fn label(&self, solver: &str, encoding: &str) -> &str {
+    pub fn label(&self, solver: &str, encoding: &str) -> ModeLabel {
         self.labels
             .get(&(solver.to_string(), encoding.to_string()))
-            .map_or("", String::as_str)
+            .copied()
+            .unwrap_or_default()
+    }
+
+    /// The configuration of `solver` under `encoding`, with its label.
+    pub fn config(&self, solver: &str, encoding: &str) -> Config {
+        Config::new(solver, encoding, self.label(solver, encoding))
     }
 
     /// The distinct labels of `solver` over its encodings, in order, joined by `, `.
@@ -102,9 +85,9 @@ impl Modes {
     }
 
     fn distinct(&self, keep: impl Fn(&(String, String)) -> bool) -> String {
-        let mut out: Vec<&str> = Vec::new();
+        let mut out: Vec<String> = Vec::new();
         for key in self.order.iter().filter(|k| keep(k)) {
-            let label = self.labels[key].as_str();
+            let label = self.labels[key].to_string();
             if !out.contains(&label) {
                 out.push(label);
             }
@@ -136,11 +119,11 @@ impl Modes {
         }
         let mut notes = Vec::new();
         for solver in solvers {
-            let encodings: Vec<(&str, &str)> = self
+            let encodings: Vec<(&str, ModeLabel)> = self
                 .order
                 .iter()
                 .filter(|(s, e)| s == solver && e != "dimacs")
-                .map(|k| (k.1.as_str(), self.labels[k].as_str()))
+                .map(|k| (k.1.as_str(), self.labels[k]))
                 .collect();
             let first = encodings.first().map(|e| e.1);
             if encodings.iter().all(|e| Some(e.1) == first) {
@@ -180,10 +163,10 @@ mod tests {
         rows[1].mode = Some(Mode::Fresh);
         rows[3].exit_code = Some(10);
         let m = Modes::of(&rows);
-        assert_eq!(m.label("native", "extended"), "session+fresh");
-        assert_eq!(m.label("native", "pruned"), "fresh");
-        assert_eq!(m.label("native", "minimal"), "in-process");
-        assert_eq!(m.label("minisat", "extended"), "process");
+        assert_eq!(m.label("native", "extended").to_string(), "session+fresh");
+        assert_eq!(m.label("native", "pruned").to_string(), "fresh");
+        assert_eq!(m.label("native", "minimal").to_string(), "in-process");
+        assert_eq!(m.label("minisat", "extended").to_string(), "process");
         assert_eq!(m.of_solver("native"), "session+fresh, fresh, in-process");
         assert_eq!(m.of_encoding("extended"), "session+fresh, process");
         assert!(!m.uniform());

@@ -68,7 +68,10 @@ impl Provenance {
             if let Some(cpu) = part("cpu_model") {
                 words.push(cpu);
             }
-            if let Some(cores) = find(m, "cores").and_then(Value::as_u64) {
+            let cores = ["cores", "logical_cpus"]
+                .into_iter()
+                .find_map(|k| find(m, k));
+            if let Some(cores) = cores.and_then(Value::as_u64) {
                 words.push(format!("{cores} cores"));
             }
             if let Some(kb) = find(m, "mem_total_kb").and_then(Value::as_u64) {

@@ -13,18 +13,16 @@
 use std::collections::BTreeMap;
 
 use crate::report::TimeBasis;
+use crate::report::config::{Config, ModeLabel};
 use crate::results::{Check, Row};
 use crate::solver::Status;
 
 /// The scores of one solver on one encoding.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
 pub struct Score {
-    /// Solver name.
-    pub solver: String,
-    /// Encoding name.
-    pub encoding: String,
-    /// How it ran: `session`, `fresh`, `process` (see `report::mode`).
-    pub mode: String,
+    /// The solver, the encoding, and how it ran (see `report::mode`).
+    #[serde(flatten)]
+    pub config: Config,
     /// Runs.
     pub runs: usize,
     /// Right answers (SAT + UNSAT, not wrong).
@@ -71,6 +69,19 @@ pub fn median(values: &mut [f64]) -> f64 {
     } else {
         (values[m - 1] + values[m]) / 2.0
     }
+}
+
+/// The q-quantile of ascending `sorted`, linearly interpolated between the closest order
+/// statistics (numpy's default; 0 for none): the box plots' quartiles and the resampled
+/// intervals' percentiles.
+pub fn quantile(sorted: &[f64], q: f64) -> f64 {
+    if sorted.is_empty() {
+        return 0.0;
+    }
+    let pos = q * (sorted.len() - 1) as f64;
+    let below = pos.floor() as usize;
+    let above = pos.ceil() as usize;
+    sorted[below] + (sorted[above] - sorted[below]) * (pos - below as f64)
 }
 
 /// The mean of `values` (0 for none).
@@ -129,9 +140,7 @@ pub fn scores(rows: &[Row], scoring: Scoring) -> Vec<Score> {
         .into_iter()
         .map(|((solver, encoding), rows)| {
             let mut s = Score {
-                solver: solver.to_string(),
-                encoding: encoding.to_string(),
-                mode: modes.label(solver, encoding).to_string(),
+                config: modes.config(solver, encoding),
                 runs: rows.len(),
                 ..Score::default()
             };
@@ -196,12 +205,10 @@ pub fn wrong_lines(rows: &[Row]) -> Vec<String> {
 /// One wrong answer.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct WrongAnswer {
-    /// Solver.
-    pub solver: String,
-    /// Encoding.
-    pub encoding: String,
-    /// How it ran (empty in a CSV that did not record it).
-    pub mode: String,
+    /// The solver, the encoding, and how the run ran (empty in a CSV that did not record
+    /// it).
+    #[serde(flatten)]
+    pub config: Config,
     /// Instance id.
     pub instance: String,
     /// Repetition.
@@ -226,9 +233,7 @@ impl WrongAnswer {
     /// The wrong answer of `row`.
     pub fn of(row: &Row) -> WrongAnswer {
         WrongAnswer {
-            solver: row.solver.to_string(),
-            encoding: row.encoding.to_string(),
-            mode: row.mode.map_or(String::new(), |m| m.to_string()),
+            config: Config::new(&row.solver, &row.encoding, ModeLabel::of_row(row.mode)),
             instance: row.instance.to_string(),
             run: row.run,
             status: row.status,
@@ -247,6 +252,16 @@ mod tests {
             wrong,
             ..crate::report::test_rows::row("i", "extended", solver, status, wall)
         }
+    }
+
+    #[test]
+    fn quantiles_interpolate() {
+        let v = [1.0, 2.0, 3.0, 4.0, 5.0];
+        assert_eq!(quantile(&v, 0.0), 1.0);
+        assert_eq!(quantile(&v, 0.5), 3.0);
+        assert_eq!(quantile(&v, 0.125), 1.5);
+        assert_eq!(quantile(&v, 1.0), 5.0);
+        assert_eq!(quantile(&[], 0.5), 0.0);
     }
 
     #[test]

@@ -8,47 +8,35 @@
 
 use std::collections::HashMap;
 
-use crate::report::bootstrap::median_interval;
+use crate::report::config::{Config, ModeLabel};
+use crate::report::mode::Modes;
 use crate::report::outcome::Outcome;
-
-/// Times below this are taken as this, seconds: a clock reading of 0 must not make an
-/// infinite ratio.
-const SHORTEST_TIME: f64 = 1e-6;
+pub use crate::report::ratios::CONFIDENCE;
+use crate::report::ratios::PairedRatios;
 
 /// One solver × encoding against the baseline.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct Speedup {
-    /// Solver compared.
-    pub solver: String,
-    /// Encoding both ran under.
-    pub encoding: String,
-    /// How the solver ran under this encoding (see `report::mode`).
-    pub mode: String,
+    /// The configuration compared.
+    #[serde(flatten)]
+    pub config: Config,
     /// The baseline solver.
     pub baseline: String,
     /// How the baseline ran under this encoding: a ratio across two modes measures the
     /// modes too.
-    pub baseline_mode: String,
-    /// Instances both solved.
-    pub both_solved: usize,
-    /// Median of baseline time / solver time (None if no instance was solved by both).
-    pub median: Option<f64>,
-    /// Lower end of the 95 % bootstrap interval.
-    pub ci_low: Option<f64>,
-    /// Upper end of the 95 % bootstrap interval.
-    pub ci_high: Option<f64>,
+    pub baseline_mode: ModeLabel,
+    /// Baseline time / solver time over the instances both solved under this encoding.
+    #[serde(flatten, serialize_with = "PairedRatios::serialize_median")]
+    pub ratios: PairedRatios,
 }
 
-/// Confidence of the interval.
-pub const CONFIDENCE: f64 = 0.95;
-
-/// Speedups of every solver × encoding other than the baseline's against the baseline on
-/// the same encoding, in the order of `solvers` then `encodings`.
+/// Speedups of every solver × encoding that ran, solvers in `solvers` order (the baseline
+/// left out), then encodings in `encodings` order.
 pub fn speedups(
     outcomes: &[Outcome],
     baseline: &str,
     (solvers, encodings): (&[String], &[String]),
-    modes: &crate::report::mode::Modes,
+    modes: &Modes,
 ) -> Vec<Speedup> {
     let mut baseline_times: HashMap<(&str, &str), f64> = HashMap::new();
     for o in outcomes {
@@ -56,34 +44,27 @@ pub fn speedups(
             baseline_times.insert((o.key, o.encoding), o.time);
         }
     }
+    // Per solver × encoding that ran, its ratios in the outcomes' order.
+    let mut ratios: HashMap<(&str, &str), Vec<f64>> = HashMap::new();
+    for o in outcomes.iter().filter(|o| o.solver != baseline) {
+        let mine = ratios.entry((o.solver, o.encoding)).or_default();
+        if o.answer.solved()
+            && let Some(base) = baseline_times.get(&(o.key, o.encoding))
+        {
+            mine.push(PairedRatios::ratio(*base, o.time));
+        }
+    }
     let mut result = Vec::new();
     for solver in solvers.iter().filter(|s| *s != baseline) {
         for encoding in encodings {
-            let ran = outcomes
-                .iter()
-                .any(|o| o.solver == solver && o.encoding == encoding);
-            if !ran {
+            let Some(mine) = ratios.get(&(solver.as_str(), encoding.as_str())) else {
                 continue;
-            }
-            let ratios: Vec<f64> = outcomes
-                .iter()
-                .filter(|o| o.solver == solver && o.encoding == encoding && o.answer.solved())
-                .filter_map(|o| {
-                    let base = baseline_times.get(&(o.key, o.encoding))?;
-                    Some(base.max(SHORTEST_TIME) / o.time.max(SHORTEST_TIME))
-                })
-                .collect();
-            let interval = median_interval(&ratios, CONFIDENCE);
+            };
             result.push(Speedup {
-                solver: solver.clone(),
-                encoding: encoding.clone(),
-                mode: modes.label(solver, encoding).to_string(),
+                config: modes.config(solver, encoding),
                 baseline: baseline.to_string(),
-                baseline_mode: modes.label(baseline, encoding).to_string(),
-                both_solved: ratios.len(),
-                median: interval.map(|i| i.estimate),
-                ci_low: interval.map(|i| i.low),
-                ci_high: interval.map(|i| i.high),
+                baseline_mode: modes.label(baseline, encoding),
+                ratios: PairedRatios::of(mine),
             });
         }
     }
@@ -95,7 +76,7 @@ pub fn speedups(
 pub fn across_modes(speedups: &[Speedup]) -> Option<String> {
     let crossed: Vec<&Speedup> = speedups
         .iter()
-        .filter(|s| s.mode != s.baseline_mode)
+        .filter(|s| s.config.mode != s.baseline_mode)
         .collect();
     let first = crossed.first()?;
     Some(format!(
@@ -107,8 +88,8 @@ pub fn across_modes(speedups: &[Speedup]) -> Option<String> {
          process, against a child-process solver).",
         crossed.len(),
         speedups.len(),
-        first.solver,
-        first.mode,
+        first.config.solver,
+        first.config.mode,
         first.baseline,
         first.baseline_mode
     ))
@@ -137,13 +118,17 @@ mod tests {
             &crate::report::mode::Modes::of(&rows),
         );
         assert_eq!(s.len(), 1);
-        assert_eq!(s[0].both_solved, 2);
+        assert_eq!(s[0].ratios.both_solved, 2);
         assert_eq!(
-            (s[0].mode.as_str(), s[0].baseline_mode.as_str()),
+            (
+                s[0].config.mode.to_string().as_str(),
+                s[0].baseline_mode.to_string().as_str()
+            ),
             ("in-process", "in-process")
         );
         // median of 2 and 4
-        assert_eq!(s[0].median, Some(3.0));
-        assert!(s[0].ci_low.unwrap() >= 2.0 && s[0].ci_high.unwrap() <= 4.0);
+        assert_eq!(s[0].ratios.estimate(), Some(3.0));
+        let (low, high) = s[0].ratios.interval().unwrap();
+        assert!(low >= 2.0 && high <= 4.0);
     }
 }

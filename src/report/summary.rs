@@ -149,9 +149,9 @@ impl Summary {
                 .map(|c| {
                     format!(
                         "{} · {} · {} {}",
-                        md(&c.solver),
-                        md(&c.encoding),
-                        md(&c.mode),
+                        md(&c.config.solver),
+                        md(&c.config.encoding),
+                        md(&c.config.mode.to_string()),
                         c.instances
                     )
                 })

@@ -19,7 +19,9 @@ pub fn scores(scores: &[Score], time: TimeBasis) -> Table {
         b.solved
             .cmp(&a.solved)
             .then(a.par2.total_cmp(&b.par2))
-            .then_with(|| (&a.solver, &a.encoding).cmp(&(&b.solver, &b.encoding)))
+            .then_with(|| {
+                (&a.config.solver, &a.config.encoding).cmp(&(&b.config.solver, &b.config.encoding))
+            })
     });
     let counting = scores.iter().any(|s| s.count_total_s.is_some());
     let mut columns = vec![
@@ -57,9 +59,9 @@ pub fn scores(scores: &[Score], time: TimeBasis) -> Table {
             .into_iter()
             .map(|s| {
                 let mut row = vec![
-                    Cell::Text(s.solver.clone()),
-                    Cell::Text(s.encoding.clone()),
-                    Cell::Text(s.mode.clone()),
+                    Cell::Text(s.config.solver.clone()),
+                    Cell::Text(s.config.encoding.clone()),
+                    Cell::Text(s.config.mode.to_string()),
                     Cell::Alarm(s.wrong),
                 ];
                 let counts = [
@@ -106,9 +108,9 @@ pub fn wrong_answers(wrong: &[WrongAnswer]) -> Table {
             .map(|w| {
                 let text = |t: &str| Cell::Text(t.to_string());
                 vec![
-                    text(&w.solver),
-                    text(&w.encoding),
-                    text(&w.mode),
+                    text(&w.config.solver),
+                    text(&w.config.encoding),
+                    text(&w.config.mode.to_string()),
                     text(&w.instance),
                     Cell::Count(w.run as usize),
                     text(w.status.as_str()),
@@ -154,17 +156,18 @@ pub fn speedups(speedups: &[Speedup]) -> Table {
         rows: speedups
             .iter()
             .map(|s| {
+                let c = &s.config;
                 vec![
-                    Cell::Text(s.solver.clone()),
-                    Cell::Text(s.encoding.clone()),
-                    Cell::Text(if s.mode == s.baseline_mode {
-                        s.mode.clone()
+                    Cell::Text(c.solver.clone()),
+                    Cell::Text(c.encoding.clone()),
+                    Cell::Text(if c.mode == s.baseline_mode {
+                        c.mode.to_string()
                     } else {
-                        format!("{} vs {} (across modes)", s.mode, s.baseline_mode)
+                        format!("{} vs {} (across modes)", c.mode, s.baseline_mode)
                     }),
-                    Cell::Count(s.both_solved),
-                    Cell::Ratio(s.median),
-                    Cell::Interval(s.ci_low.zip(s.ci_high)),
+                    Cell::Count(s.ratios.both_solved),
+                    Cell::Ratio(s.ratios.estimate()),
+                    Cell::Interval(s.ratios.interval()),
                 ]
             })
             .collect(),

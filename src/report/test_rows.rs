@@ -10,7 +10,7 @@ pub fn row(instance: &str, encoding: &str, solver: &str, status: &str, wall: f64
         corpus: "c.txt".into(),
         instance: instance.into(),
         hash: Default::default(),
-        kind: "sudoku".into(),
+        kind: crate::results::InstanceKind::Puzzle(crate::puzzle::Kind::Sudoku),
         side: 9,
         encoding: encoding.into(),
         vars: 729,

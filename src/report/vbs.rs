@@ -8,6 +8,7 @@
 
 use std::collections::BTreeMap;
 
+use crate::report::config::{Config, ModeLabel};
 use crate::report::outcome::{Answer, Outcome};
 use crate::report::score::{mean, median};
 
@@ -40,12 +41,10 @@ pub struct VirtualBest {
 /// How many instances one solver × encoding was the fastest on.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct Contribution {
-    /// Solver.
-    pub solver: String,
-    /// Encoding.
-    pub encoding: String,
-    /// How it ran (see `report::mode`; set by the report, which knows the rows).
-    pub mode: String,
+    /// The solver and encoding, and how it ran (see `report::mode`; the mode set by the
+    /// report, which knows the rows).
+    #[serde(flatten)]
+    pub config: Config,
     /// Instances it was the fastest on (ties go to the first in name order).
     pub instances: usize,
 }
@@ -94,9 +93,7 @@ pub fn virtual_best(outcomes: &[Outcome]) -> VirtualBest {
     vbs.contributions = wins
         .into_iter()
         .map(|((solver, encoding), instances)| Contribution {
-            solver: solver.to_string(),
-            encoding: encoding.to_string(),
-            mode: String::new(),
+            config: Config::new(solver, encoding, ModeLabel::default()),
             instances,
         })
         .collect();

@@ -14,6 +14,7 @@ use anyhow::{Context, bail};
 use crate::cnf::dimacs::{is_dimacs_name, looks_like_dimacs};
 use crate::puzzle::Puzzle;
 use crate::puzzle::format::{Expected, Format, ReadOptions, read_path};
+use crate::results::InstanceKind;
 
 /// Where an instance's formula comes from.
 #[derive(Clone, Debug)]
@@ -46,14 +47,14 @@ pub struct Instance {
 impl Instance {
     /// The family column (see [`crate::family::default_family`]).
     pub fn family(&self) -> String {
-        crate::family::default_family(&self.corpus, &self.kind(), &self.id)
+        crate::family::default_family(&self.corpus, self.kind(), &self.id)
     }
 
     /// The kind column: sudoku, latin, pair, or cnf.
-    pub fn kind(&self) -> String {
+    pub fn kind(&self) -> InstanceKind {
         match &self.source {
-            Source::Puzzle(p) => p.kind().to_string(),
-            Source::Dimacs(_) => "cnf".into(),
+            Source::Puzzle(p) => InstanceKind::Puzzle(p.kind()),
+            Source::Dimacs(_) => InstanceKind::Cnf,
         }
     }
 

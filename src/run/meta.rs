@@ -1,5 +1,6 @@
-//! What a benchmark ran on, for `run.json` (see `record.rs`): each solver's version and
-//! path, the machine, and the times it started and ended.
+//! What a benchmark ran with, for `run.json` (see `record.rs`): each solver's version and
+//! path, and the times it started and ended. The machine is `crate::machine`'s
+//! [`Description`](crate::machine::Description), recorded once, in `measurement`.
 
 use std::time::{SystemTime, UNIX_EPOCH};
 
@@ -17,36 +18,6 @@ pub struct SolverMeta {
     /// SHA-256 of the binary (external solvers).
     #[serde(default)]
     pub sha256: Option<String>,
-}
-
-/// The machine.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Machine {
-    /// Host name.
-    pub host: Option<String>,
-    /// Logical cores.
-    pub cores: usize,
-    /// CPU model from /proc/cpuinfo.
-    pub cpu_model: Option<String>,
-    /// Total memory in KiB from /proc/meminfo.
-    pub mem_total_kb: Option<u64>,
-    /// Kernel release.
-    pub kernel: Option<String>,
-}
-
-impl Machine {
-    /// Reads the machine's description.
-    pub fn current() -> Machine {
-        use crate::machine::{cpu_model, meminfo_field, read_trim};
-        let meminfo = std::fs::read_to_string("/proc/meminfo").unwrap_or_default();
-        Machine {
-            host: read_trim("/proc/sys/kernel/hostname"),
-            cores: std::thread::available_parallelism().map_or(1, |n| n.get()),
-            cpu_model: cpu_model(),
-            mem_total_kb: meminfo_field(&meminfo, "MemTotal:"),
-            kernel: read_trim("/proc/sys/kernel/osrelease"),
-        }
-    }
 }
 
 /// Days since 1970-01-01 to a civil date (Howard Hinnant's algorithm).

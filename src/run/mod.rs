@@ -403,7 +403,7 @@ fn prepare(opts: &RunOptions) -> anyhow::Result<Prepared> {
                     sha256: s.path().and_then(|p| crate::machine::sha256_file(&p).ok()),
                 })
                 .collect(),
-            machine: meta::Machine::current(),
+            older_machine: None,
             start,
             end: None,
             planned_runs: planned,
@@ -886,7 +886,7 @@ pub(crate) fn new_row(
         corpus: instance.corpus.as_str().into(),
         instance: instance.id.as_str().into(),
         hash: instance.hash.as_str().into(),
-        kind: instance.kind().into(),
+        kind: instance.kind(),
         side: instance.side(),
         encoding: encoding.into(),
         vars,

@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, bail};
 use serde::{Deserialize, Serialize};
 
-use super::meta::{Machine, SolverMeta};
+use super::meta::SolverMeta;
 use super::plan::Plan;
 use super::shard::Shard;
 
@@ -79,8 +79,10 @@ pub struct Layout {
 pub struct Execution {
     /// The solvers as found.
     pub solvers: Vec<SolverMeta>,
-    /// The machine.
-    pub machine: Machine,
+    /// The shorter machine record of a run.json written by an older bench, read and never
+    /// written: [`Execution::machine`] folds it into `measurement.machine`.
+    #[serde(default, rename = "machine", skip_serializing)]
+    pub older_machine: Option<crate::machine::Description>,
     /// Start, UTC, RFC 3339.
     pub start: String,
     /// End, UTC (null while running or if killed).
@@ -101,6 +103,15 @@ pub struct Execution {
     /// The machine in detail, where the workers ran, and what could skew the times.
     #[serde(default)]
     pub measurement: crate::machine::Measurement,
+}
+
+impl Execution {
+    /// The machine the run ran on: `measurement.machine`, with what it lacks taken from
+    /// the older record, if the file has one.
+    pub fn machine(&self) -> crate::machine::Description {
+        let older = self.older_machine.clone().unwrap_or_default();
+        self.measurement.machine.clone().or(older)
+    }
 }
 
 impl Record {
@@ -229,6 +240,25 @@ pub fn write_new(dir: &Path, record: &Record) -> anyhow::Result<Record> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_machine_is_recorded_once_and_an_older_second_record_still_reads() {
+        let older = r#"{"solvers": [], "start": "2026-11-25T12:44:14Z", "end": null,
+            "planned_runs": 1, "skipped_inputs": 0, "interrupted": false,
+            "containment": "subreaper", "containment_detail": "",
+            "machine": {"host": "vm", "cores": 2, "cpu_model": "AMD EPYC",
+                        "mem_total_kb": 1024, "kernel": "6.1"},
+            "measurement": {"machine": {"cpu_model": "AMD EPYC", "logical_cpus": 2,
+                                        "physical_cores": 1, "kernel": "6.1"}}}"#;
+        let e: Execution = serde_json::from_str(older).unwrap();
+        let m = e.machine();
+        assert_eq!(m.host.as_deref(), Some("vm"));
+        assert_eq!((m.logical_cpus, m.physical_cores), (2, 1));
+        assert_eq!(m.mem_total_kb, Some(1024));
+        let written = serde_json::to_value(&e).unwrap();
+        assert!(written.get("machine").is_none(), "{written}");
+        assert_eq!(written["measurement"]["machine"]["cpu_model"], "AMD EPYC");
+    }
 
     #[test]
     fn a_legacy_run_json_gives_its_command_line() {

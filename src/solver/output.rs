@@ -1,7 +1,7 @@
 //! Solver output, read and written.
 //!
-//! Reading: the three shapes in which solvers hand back an answer (DESIGN.md's solver
-//! table): the SAT-competition format (`s SATISFIABLE` plus `v … 0` lines, as kissat,
+//! Reading: the three shapes in which solvers hand back an answer (docs/design.md,
+//! "External solvers as they behave"): the SAT-competition format (`s SATISFIABLE` plus `v … 0` lines, as kissat,
 //! cadical, picosat, cryptominisat, glucose and `bench solve` print), minisat's result file
 //! (`SAT` then one line of literals ending in 0, or `UNSAT` / `INDET`), and zchaff's
 //! report (`Instance Satisfiable`, a line of literals with no final 0 cut short by

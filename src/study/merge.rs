@@ -206,14 +206,15 @@ fn read_shard_rows(path: &Path) -> anyhow::Result<Vec<Row>> {
 }
 
 fn machine(shard: Shard, meta: &Record) -> MachineLine {
-    let m = meta.execution.as_ref().map(|e| &e.machine);
-    let text =
-        |f: fn(&crate::run::meta::Machine) -> Option<String>| m.and_then(f).unwrap_or_default();
+    let m = meta.execution.as_ref().map(|e| e.machine());
+    let text = |f: fn(&crate::machine::Description) -> Option<String>| {
+        m.as_ref().and_then(f).unwrap_or_default()
+    };
     MachineLine {
         shard: shard.dir_name(),
         host: text(|m| m.host.clone()),
         cpu_model: text(|m| m.cpu_model.clone()),
-        cores: text(|m| Some(m.cores.to_string())),
+        cores: text(|m| Some(m.logical_cpus.to_string())),
         kernel: text(|m| m.kernel.clone()),
         bench_version: meta.bench_version.clone(),
     }

@@ -101,7 +101,7 @@ pub fn status(study: &Path, plan: &StudyPlan) -> Vec<ShardStatus> {
                 done: done.min(planned),
                 state,
                 problem,
-                host: execution.and_then(|e| e.machine.host.clone()),
+                host: execution.and_then(|e| e.machine().host),
             }
         })
         .collect()

@@ -10,6 +10,7 @@ mod support;
 // `bench run` and the study commands, end to end.
 mod contain;
 mod corpora_wild;
+mod design_map;
 mod count_zero;
 mod counts;
 mod encode_check;

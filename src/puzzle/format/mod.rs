@@ -1,5 +1,5 @@
-//! Puzzle file formats (DESIGN.md, "Formats"): read a file into puzzles, write a puzzle
-//! back in the format it came in.
+//! Puzzle file formats (docs/design.md, "Puzzles"; the README shows each): read a file
+//! into puzzles, write a puzzle back in the format it came in.
 //!
 //! Four text formats, one concept a file:
 //! - [`line`]: one puzzle per line, n² symbols (a pair: 2·n² symbols, S1 then S2);

@@ -25,16 +25,15 @@ pub fn cactus_titled(data: &ChartData, vbs: &VirtualBest, title: &str) -> anyhow
     let mut lines: Vec<(LegendEntry, Vec<f64>)> = data
         .series()
         .into_iter()
-        .map(|(solver, encoding)| {
-            let times = data.solved_times(&solver, &encoding);
-            let label = format!(
-                "{} ({})",
-                data.series_label(&solver, &encoding),
-                times.len()
+        .map(|series| {
+            let (times, _) = data.solved_times(&series);
+            let label = format!("{} ({})", data.series_label(&series), times.len());
+            let (color, dash) = (
+                data.solver_color(&series.solver),
+                data.encoding_dash(&series.encoding),
             );
-            let (color, dash) = (data.solver_color(&solver), data.encoding_dash(&encoding));
             let entry = LegendEntry {
-                mark: Some((data.encoding_shape(&encoding), false)),
+                mark: Some((data.encoding_shape(&series.encoding), false)),
                 ..LegendEntry::line(label, color, 2, dash)
             };
             (entry, times)

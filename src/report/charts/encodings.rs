@@ -43,15 +43,18 @@ pub fn encodings(data: &ChartData) -> anyhow::Result<String> {
     // One size per (instance, encoding): every solver's row repeats it.
     let mut sizes: BTreeMap<(&str, &str), (&str, u32, u64, u64)> = BTreeMap::new();
     for r in &puzzles {
-        sizes
-            .entry((r.instance_key(), &r.encoding))
-            .or_insert((&r.kind, r.side, r.vars, r.clauses));
+        sizes.entry((r.instance_key(), &r.encoding)).or_insert((
+            r.kind.as_str(),
+            r.side,
+            r.vars,
+            r.clauses,
+        ));
     }
     // (encoding, kind, side) → the sizes of its instances.
     let mut groups: BTreeMap<(usize, usize, u32), Sizes> = BTreeMap::new();
     let encoding_index = |e: &str| data.encodings.iter().position(|x| x == e).unwrap_or(0);
     for ((_, encoding), (kind, side, vars, clauses)) in &sizes {
-        let kind_index = kinds.iter().position(|k| k == kind).unwrap_or(0);
+        let kind_index = kinds.iter().position(|k| k.as_str() == *kind).unwrap_or(0);
         let group = groups
             .entry((encoding_index(encoding), kind_index, *side))
             .or_default();

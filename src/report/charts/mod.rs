@@ -10,7 +10,11 @@ pub mod encodings;
 pub mod scatter;
 pub mod times;
 
+use std::collections::HashSet;
+
 use plotters::prelude::*;
+
+use crate::report::config::Config;
 
 use crate::report::outcome::Outcome;
 use crate::results::Row;
@@ -114,42 +118,42 @@ impl<'a> ChartData<'a> {
 
     /// The name of a series: the solver, the encoding when there are several, and the
     /// mode it ran in.
-    pub fn series_label(&self, solver: &str, encoding: &str) -> String {
-        let mode = self.modes.label(solver, encoding);
-        if self.encodings.len() > 1 {
-            format!("{solver} · {encoding} · {mode}")
-        } else {
-            format!("{solver} · {mode}")
-        }
+    pub fn series_label(&self, series: &Config) -> String {
+        series.label(self.encodings.len() > 1)
     }
 
-    /// Every (solver, encoding) that has outcomes, solvers first.
-    pub fn series(&self) -> Vec<(String, String)> {
+    /// Every solver × encoding that has outcomes, solvers first, each with its mode.
+    pub fn series(&self) -> Vec<Config> {
+        let ran: HashSet<(&str, &str)> = self
+            .outcomes
+            .iter()
+            .map(|o| (o.solver, o.encoding))
+            .collect();
         let mut series = Vec::new();
         for solver in &self.solvers {
             for encoding in &self.encodings {
-                if self
-                    .outcomes
-                    .iter()
-                    .any(|o| o.solver == solver && o.encoding == encoding)
-                {
-                    series.push((solver.clone(), encoding.clone()));
+                if ran.contains(&(solver.as_str(), encoding.as_str())) {
+                    series.push(self.modes.config(solver, encoding));
                 }
             }
         }
         series
     }
 
-    /// The wall times of the solved outcomes of one series, ascending.
-    pub fn solved_times(&self, solver: &str, encoding: &str) -> Vec<f64> {
-        let mut times: Vec<f64> = self
-            .outcomes
-            .iter()
-            .filter(|o| o.solver == solver && o.encoding == encoding && o.answer.solved())
+    /// The times of the solved outcomes of one series, ascending, and how many outcomes
+    /// it has.
+    pub fn solved_times(&self, series: &Config) -> (Vec<f64>, usize) {
+        let mine = || {
+            self.outcomes
+                .iter()
+                .filter(|o| series.is(o.solver, o.encoding))
+        };
+        let mut times: Vec<f64> = mine()
+            .filter(|o| o.answer.solved())
             .map(|o| o.time)
             .collect();
         times.sort_by(f64::total_cmp);
-        times
+        (times, mine().count())
     }
 
     /// The range of time axes: from a little below the fastest solved time to a little

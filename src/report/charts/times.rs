@@ -15,31 +15,17 @@ use crate::report::charts::draw::{
     text_width,
 };
 use crate::report::charts::{ChartData, TIMEOUT_COLOR, TIMEOUT_DASH};
-use crate::report::outcome::Outcome;
+use crate::report::score::quantile;
 
 /// Height of one box row, px.
 const ROW: i32 = 44;
 /// Width of the plot, px.
 const WIDTH: i32 = 600;
 
-/// The q-quantile of ascending `sorted` (linear interpolation between order statistics).
-pub fn quantile(sorted: &[f64], q: f64) -> f64 {
-    if sorted.is_empty() {
-        return 0.0;
-    }
-    let pos = q * (sorted.len() - 1) as f64;
-    let below = pos.floor() as usize;
-    let above = pos.ceil() as usize;
-    sorted[below] + (sorted[above] - sorted[below]) * (pos - below as f64)
-}
-
 /// The run-time distribution chart as SVG.
 pub fn times(data: &ChartData) -> anyhow::Result<String> {
     let series = data.series();
-    let labels: Vec<String> = series
-        .iter()
-        .map(|(s, e)| data.series_label(s, e))
-        .collect();
+    let labels: Vec<String> = series.iter().map(|s| data.series_label(s)).collect();
     let left = labels.iter().map(|l| text_width(l)).fold(60, i32::max) + 30;
     let rows = series.len().max(1) as i32;
     let title = match data.time {
@@ -96,12 +82,10 @@ pub fn times(data: &ChartData) -> anyhow::Result<String> {
             HPos::Left,
         )?;
 
-        for (row, ((solver, encoding), label)) in series.iter().zip(&labels).enumerate() {
+        for (row, (config, label)) in series.iter().zip(&labels).enumerate() {
             let (_, mid) = at(lo, row as f64 + 0.5);
-            let color = data.solver_color(solver);
-            let times = data.solved_times(solver, encoding);
-            let of = |o: &&Outcome| o.solver == solver && o.encoding == encoding;
-            let ran = data.outcomes.iter().filter(of).count();
+            let color = data.solver_color(&config.solver);
+            let (times, ran) = data.solved_times(config);
             text(root, (plot_left - 10, mid), label, font(FONT), HPos::Right)?;
             let count = format!("{} / {ran}", times.len());
             text(root, (plot_right + 12, mid), &count, font(FONT), HPos::Left)?;

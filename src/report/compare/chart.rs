@@ -102,7 +102,7 @@ pub fn speedups(c: &Comparison) -> anyhow::Result<String> {
                 color.mix(0.8).filled(),
             ))?;
         }
-        if let Some(median) = c.speedups.median {
+        if let Some(median) = c.speedups.estimate() {
             let (mx, my) = at(top / 2.0 + 0.5, median);
             line(
                 root,

@@ -30,8 +30,8 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use anyhow::bail;
 use serde::Serialize;
 
-use crate::report::bootstrap::median_interval;
 use crate::report::outcome::{Answer, Outcome, outcomes};
+use crate::report::ratios::PairedRatios;
 use crate::report::score::Scoring;
 use crate::results::Row;
 
@@ -129,25 +129,6 @@ pub struct Counts {
     pub by_change: BTreeMap<Change, usize>,
 }
 
-/// The speed-ups over the instances both solved.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct Speedups {
-    /// Instances both solved.
-    pub both_solved: usize,
-    /// Of those, NEW faster.
-    pub faster: usize,
-    /// Of those, NEW slower.
-    pub slower: usize,
-    /// The median speed-up (OLD time / NEW time).
-    pub median: Option<f64>,
-    /// Its 95 % bootstrap interval.
-    pub ci_low: Option<f64>,
-    /// The upper end.
-    pub ci_high: Option<f64>,
-    /// The geometric mean speed-up.
-    pub geometric_mean: Option<f64>,
-}
-
 /// A comparison of OLD and NEW.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Comparison {
@@ -167,7 +148,7 @@ pub struct Comparison {
     /// The counts.
     pub counts: Counts,
     /// The speed-ups.
-    pub speedups: Speedups,
+    pub speedups: PairedRatios,
     /// The modes OLD ran in (see `report::mode`).
     pub old_modes: String,
     /// The modes NEW ran in: when they differ from OLD's, every speed-up measures the
@@ -305,17 +286,7 @@ pub fn compare(
         }
     }
     let ratios: Vec<f64> = instances.iter().filter_map(|i| i.speedup).collect();
-    let interval = median_interval(&ratios, 0.95);
-    let speedups = Speedups {
-        both_solved: ratios.len(),
-        faster: ratios.iter().filter(|&&r| r > 1.0).count(),
-        slower: ratios.iter().filter(|&&r| r < 1.0).count(),
-        median: interval.map(|i| i.estimate),
-        ci_low: interval.map(|i| i.low),
-        ci_high: interval.map(|i| i.high),
-        geometric_mean: (!ratios.is_empty())
-            .then(|| (ratios.iter().map(|r| r.ln()).sum::<f64>() / ratios.len() as f64).exp()),
-    };
+    let speedups = PairedRatios::of(&ratios);
     Ok(Comparison {
         old: old.label.clone(),
         new: new.label.clone(),
@@ -345,7 +316,7 @@ fn classify(old: Option<&Side>, new: Option<&Side>, factor: Option<f64>) -> (Cha
         (true, true) if old.answer != new.answer => (Change::AnswerChanged, None),
         (true, true) => {
             let (o, n) = (old.time.max(NOISE_FLOOR_S), new.time.max(NOISE_FLOOR_S));
-            let speedup = old.time.max(1e-6) / new.time.max(1e-6);
+            let speedup = PairedRatios::ratio(old.time, new.time);
             if factor.is_some_and(|f| n > f * o) {
                 (Change::Slower, Some(speedup))
             } else {
@@ -443,7 +414,7 @@ mod tests {
         // Speed-ups over a, b, h: 2, 1/3, 0.25.
         assert_eq!(c.speedups.both_solved, 3);
         assert_eq!((c.speedups.faster, c.speedups.slower), (1, 2));
-        assert_eq!(c.speedups.median, Some(1.0 / 3.0));
+        assert_eq!(c.speedups.estimate(), Some(1.0 / 3.0));
         let g = c.speedups.geometric_mean.unwrap();
         assert!((g - (2.0f64 / 3.0 * 0.25).cbrt()).abs() < 1e-12);
         // Without a factor, b is no regression.

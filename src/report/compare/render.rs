@@ -90,7 +90,7 @@ pub fn counts_table(c: &Comparison) -> Table {
         Cell::Alarm(c.counts.regressions),
     ]);
     let s = &c.speedups;
-    let speed = match (s.median, s.ci_low.zip(s.ci_high), s.geometric_mean) {
+    let speed = match (s.estimate(), s.interval(), s.geometric_mean) {
         (Some(m), Some((lo, hi)), Some(g)) => format!(
             " Over the {} instances both solved, NEW is faster on {} and slower on {}; median \
              speed-up {} (95 % interval {} – {}), geometric mean {}.",

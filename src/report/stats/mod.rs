@@ -21,6 +21,7 @@ use std::collections::HashMap;
 use rayon::prelude::*;
 use serde::Serialize;
 
+use crate::report::config::Config;
 use crate::report::outcome::Outcome;
 use contribution::Contribution;
 use wilcoxon::Wilcoxon;
@@ -38,17 +39,6 @@ pub const TEST: &str = "Wilcoxon signed-rank test on per-instance PAR-2 scores, 
                         sign flips enumerated for n ≤ 13 with them, else the normal \
                         approximation with the tie correction and no continuity correction; \
                         p-values Holm-corrected across all pairs";
-
-/// One solver under one encoding.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
-pub struct Configuration {
-    /// The solver.
-    pub solver: String,
-    /// The encoding.
-    pub encoding: String,
-    /// How it ran (see `report::mode`).
-    pub mode: String,
-}
 
 /// Two configurations compared on the instances both ran. "a" is the first in the order of
 /// [`Statistics::configurations`], differences are a − b: below zero, a is faster.
@@ -96,7 +86,7 @@ pub struct Statistics {
     /// The seed of the first pair's resampling (pair i: seed + i).
     pub seed: u64,
     /// The configurations, solvers in order of first appearance, then encodings.
-    pub configurations: Vec<Configuration>,
+    pub configurations: Vec<Config>,
     /// Every pair of configurations that share an instance, in order (a < b).
     pub pairs: Vec<Pair>,
     /// Unique solves and VBS contributions per solver (all its encodings).
@@ -110,16 +100,11 @@ impl Statistics {
     /// A configuration's name in tables: the solver, with the encoding when there are
     /// several, and its mode.
     pub fn label(&self, index: usize) -> String {
-        let c = &self.configurations[index];
         let several = self
             .configurations
             .iter()
             .any(|o| o.encoding != self.configurations[0].encoding);
-        if several {
-            format!("{} · {} · {}", c.solver, c.encoding, c.mode)
-        } else {
-            format!("{} · {}", c.solver, c.mode)
-        }
+        self.configurations[index].label(several)
     }
 
     /// True when pair `p` compares two modes.
@@ -155,11 +140,7 @@ pub fn statistics(
     for s in solvers {
         for e in encodings {
             if scores.contains_key(&(s.as_str(), e.as_str())) {
-                configurations.push(Configuration {
-                    solver: s.clone(),
-                    encoding: e.clone(),
-                    mode: modes.label(s, e).to_string(),
-                });
+                configurations.push(modes.config(s, e));
             }
         }
     }

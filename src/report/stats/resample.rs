@@ -10,6 +10,7 @@
 //! bootstrap percentiles, hence the resampling; its cost is RESAMPLES × n additions per
 //! pair of configurations.
 
+use crate::report::score::quantile;
 use crate::rng::SplitMix64;
 
 /// Resamples per interval (scipy's default `n_resamples`).
@@ -45,30 +46,12 @@ pub fn mean_interval(values: &[f64], confidence: f64, seed: u64) -> Option<(f64,
         .collect();
     means.sort_by(f64::total_cmp);
     let tail = (1.0 - confidence) / 2.0;
-    Some((percentile(&means, tail), percentile(&means, 1.0 - tail)))
-}
-
-/// The q-quantile of sorted `values`, linearly interpolated between the closest ranks.
-fn percentile(sorted: &[f64], q: f64) -> f64 {
-    let position = q * (sorted.len() - 1) as f64;
-    let below = position.floor() as usize;
-    let above = (below + 1).min(sorted.len() - 1);
-    let weight = position - below as f64;
-    sorted[below] + (sorted[above] - sorted[below]) * weight
+    Some((quantile(&means, tail), quantile(&means, 1.0 - tail)))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn percentiles_interpolate() {
-        let v = [1.0, 2.0, 3.0, 4.0, 5.0];
-        assert_eq!(percentile(&v, 0.0), 1.0);
-        assert_eq!(percentile(&v, 0.5), 3.0);
-        assert_eq!(percentile(&v, 0.125), 1.5);
-        assert_eq!(percentile(&v, 1.0), 5.0);
-    }
 
     #[test]
     fn the_interval_is_reproducible_and_holds_the_mean() {

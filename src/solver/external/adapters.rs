@@ -1,7 +1,7 @@
 //! What bench knows about each external solver, in one table: how to invoke it quietly,
 //! where its answer comes back and in which shape, what its exit codes mean, how it
 //! reports running out of memory, how to ask its version, and its seed and proof flags. Every fact here was checked by running the binary on Debian bookworm (see
-//! DESIGN.md's solver table); the rest of the module reads this table and never asks
+//! docs/design.md, "External solvers as they behave"); the rest of the module reads this table and never asks
 //! "which solver is this?".
 //!
 //! Argument templates use placeholders: `{cnf}` the input file, `{res}` a result file

@@ -21,7 +21,7 @@ pub fn row(instance: &str, encoding: &str, solver: &str, status: &str, wall: f64
         corpus: "hard.txt".into(),
         instance: instance.into(),
         hash: Default::default(),
-        kind: "sudoku".into(),
+        kind: bench::results::InstanceKind::Puzzle(bench::puzzle::Kind::Sudoku),
         side: 9,
         encoding: encoding.into(),
         vars,
