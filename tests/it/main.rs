@@ -15,8 +15,6 @@ mod count_zero;
 mod counts;
 mod encode_check;
 mod generate;
-mod hostile_input;
-mod huge_encoding;
 mod modes;
 mod option_ranges;
 mod pinning;

@@ -45,11 +45,12 @@ fn a_newline_in_the_study_folder_or_the_working_directory_writes_no_script() {
 
     let odd = dir.path().join("work\nid > F");
     std::fs::create_dir(&odd).unwrap();
-    let out = slurm(&odd, &["--out", "study"]);
+    let study = dir.path().join("study");
+    let out = slurm(&odd, &["--out", study.to_str().unwrap()]);
     assert_ne!(out.status.code(), Some(0), "{out:?}");
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("the working directory"), "{stderr}");
-    assert!(!odd.join("study").exists(), "a study was written");
+    assert!(!study.exists(), "a study was written");
 }
 
 #[test]
