@@ -10,9 +10,9 @@ mod support;
 // `bench run` and the study commands, end to end.
 mod contain;
 mod corpora_wild;
-mod design_map;
 mod count_zero;
 mod counts;
+mod design_map;
 mod encode_check;
 mod generate;
 mod modes;

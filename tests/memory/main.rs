@@ -3,5 +3,9 @@
 //! process that started it, so these tests start bench from a small test process, not from
 //! the one that runs every other integration test beside them.
 
+#[path = "../it/support/mod.rs"]
+#[allow(unused_imports)] // the shared support serves the other binary's modules too
+mod support;
+
 mod hostile_input;
 mod huge_encoding;
