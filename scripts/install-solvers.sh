@@ -12,8 +12,8 @@
 #           kissat and glucose binaries they ship (site-packages/sage_wheels/bin/)
 #           linked into .solvers/bin/
 #           scipy (>= 1.15) and gbd-tools, into the same venv: the references the tests
-#           hold bench against (tests/report_stats.rs: the paired statistics against
-#           scipy.stats; tests/seams.rs: the instance hash against gbd-tools' GBD hash)
+#           hold bench against (tests/it/report_stats.rs: the paired statistics against
+#           scipy.stats; tests/it/seams.rs: the instance hash against gbd-tools' GBD hash)
 #   cargo   rate (DRAT checker)                            -> ~/.cargo/bin
 #           bench --features rustsat-solvers (release)         -> target/release/bench,
 #           with the library solvers in it (built once; later builds reuse it)

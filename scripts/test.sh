@@ -8,9 +8,11 @@ cd "$(dirname "$0")/.."
 bash scripts/install-solvers.sh
 export PATH="$PWD/.solvers/bin:$HOME/.cargo/bin:$PATH"
 
-# A one-node SLURM for tests/slurm.rs (slurm-local.sh installs slurm-wlm and munge if
-# missing): as root (CI) the test must run for real, so BENCH_REQUIRE_SLURM=1 turns a skip
-# into a failure. A cluster this script started is stopped when it ends.
+# Every tool a test needs is installed above, so none may be missing: BENCH_REQUIRE_TOOLS
+# turns a test's "skipped: TOOL not found" into a failure (tests/it/support/mod.rs; zchaff,
+# built by hand, stays optional). A one-node SLURM for tests/it/slurm.rs (slurm-local.sh
+# installs slurm-wlm and munge if missing) needs root: without it SLURM stays optional.
+# A cluster this script started is stopped when it ends.
 # Everything this script starts or makes is undone when it ends, however it ends.
 cleanup=()
 trap 'for c in "${cleanup[@]}"; do eval "$c"; done' EXIT
@@ -20,9 +22,10 @@ if [ "$(id -u)" = 0 ]; then
   fi
   bash scripts/slurm-local.sh start
   export SLURM_CONF="${BENCH_SLURM_DIR:-/tmp/bench-slurm}/slurm.conf"
-  export BENCH_REQUIRE_SLURM=1
+  export BENCH_REQUIRE_TOOLS=all
 else
-  echo "test.sh: not root, so no local SLURM: tests/slurm.rs will say it skipped" >&2
+  echo "test.sh: not root, so no local SLURM: tests/it/slurm.rs will say it skipped" >&2
+  export BENCH_REQUIRE_TOOLS=all,-slurm
 fi
 
 cargo fmt --all -- --check
@@ -33,7 +36,7 @@ cargo test
 # release, where install-solvers.sh built their C/C++ once (the default build above has
 # none of it: it needs only the Rust toolchain).
 cargo clippy --release --all-targets --features rustsat-solvers --quiet -- -D warnings
-cargo test --release --features rustsat-solvers --test inprocess --test inprocess_lib --test readme
+cargo test --release --features rustsat-solvers --test it -- inprocess:: inprocess_lib:: readme::
 
 # A small benchmark end to end: native, minisat and kissat on a few puzzles and CNFs.
 # The release build keeps the feature install-solvers.sh built it with, so afterwards

@@ -333,12 +333,12 @@ pub struct SlurmArgs {
     /// How many shards (array tasks), 1 to 1000000.
     #[arg(long, value_parser = ranges::shards)]
     pub shards: usize,
-    /// SLURM partition.
-    #[arg(long)]
-    pub partition: Option<String>,
-    /// SLURM account.
-    #[arg(long)]
-    pub account: Option<String>,
+    /// SLURM partition (letters, digits, `_`, `-`, `.`; a comma separates several).
+    #[arg(long, value_parser = crate::study::sbatch::SlurmName::parse)]
+    pub partition: Option<crate::study::sbatch::SlurmName>,
+    /// SLURM account (letters, digits, `_`, `-`, `.`).
+    #[arg(long, value_parser = crate::study::sbatch::SlurmName::parse)]
+    pub account: Option<crate::study::sbatch::SlurmName>,
     /// At most this many tasks at once (`--array=0-(N-1)%MAX`), 1 to 1000000.
     #[arg(long = "max-parallel", value_parser = ranges::shards)]
     pub max_parallel: Option<usize>,

@@ -133,8 +133,10 @@ impl TimeBasis {
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Row {
     /// The corpus file as named on the command line.
+    #[serde(with = "text_cell")]
     pub corpus: CompactString,
     /// The stable instance id: file name and line (`hard.txt:12`), or the DIMACS file name.
+    #[serde(with = "text_cell")]
     pub instance: CompactString,
     /// What the instance is: its content hash (the GBD hash of a CNF, the hash of a
     /// puzzle's kind, side and givens; see `identity.rs`). Empty in CSVs written before
@@ -152,6 +154,7 @@ pub struct Row {
     /// Clauses in the CNF.
     pub clauses: u64,
     /// The solver's name.
+    #[serde(with = "text_cell")]
     pub solver: CompactString,
     /// How it ran ([`Mode`]): `session`, `fresh` or `process`. Empty in CSVs written before
     /// bench recorded it (the report then infers what it can: see `report::mode`).
@@ -200,8 +203,25 @@ pub struct Row {
     /// The instance's family (see [`crate::family`]): what per-family tables group by.
     /// Empty in CSVs written before bench recorded it (the report then applies the
     /// default rule).
-    #[serde(default)]
+    #[serde(default, with = "text_cell")]
     pub family: CompactString,
+}
+
+/// The name columns (corpus, instance, solver, family) as spreadsheet-safe cells: a name
+/// like `=HYPERLINK(…).cnf` is shown as text, and reads back as it was (see
+/// [`crate::text::spreadsheet_cell`]).
+mod text_cell {
+    use compact_str::CompactString;
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(text: &CompactString, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&crate::text::spreadsheet_cell(text))
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<CompactString, D::Error> {
+        let cell = CompactString::deserialize(d)?;
+        Ok(crate::text::from_spreadsheet_cell(&cell).into())
+    }
 }
 
 impl Row {
@@ -381,7 +401,8 @@ pub(crate) fn read_table(path: &Path, repair: bool) -> anyhow::Result<(Vec<Row>,
             .with_context(|| format!("cutting the last, unfinished line of {name}"))?;
     }
     // Streamed from the file, into a vector sized by the number of lines: a million rows
-    // are read without a copy of the text or a doubling of the vector.
+    // are read without a copy of the text or a doubling of the vector. No row is shorter
+    // than MIN_ROW_BYTES, so blank lines cannot make the hint ask for more than the file.
     file.seek(SeekFrom::Start(0))?;
     let mut lines = 0usize;
     let mut buffer = vec![0u8; 1 << 16];
@@ -393,7 +414,8 @@ pub(crate) fn read_table(path: &Path, repair: bool) -> anyhow::Result<(Vec<Row>,
         lines += buffer[..n].iter().filter(|&&b| b == b'\n').count();
     }
     file.seek(SeekFrom::Start(0))?;
-    let (rows, current) = parse_reader(io::BufReader::new(file.take(whole)), &name, lines)?;
+    let hint = lines.min((whole / MIN_ROW_BYTES) as usize);
+    let (rows, current) = parse_reader(io::BufReader::new(file.take(whole)), &name, hint)?;
     Ok((rows, whole > 0 && !current))
 }
 
@@ -459,6 +481,30 @@ pub fn cross_check_unsat(rows: &mut [Row]) -> usize {
         }
     }
     marked
+}
+
+/// The fewest bytes a row of a results CSV takes (its commas alone are 25).
+const MIN_ROW_BYTES: u64 = 32;
+
+/// Refuses a row whose times no run can have: NaN, infinite or negative.
+fn check_times(row: &Row) -> Result<(), String> {
+    let times = [
+        ("wall_s", Some(row.wall_s)),
+        ("cpu_s", row.cpu_s),
+        ("timeout_s", Some(row.timeout_s)),
+        ("count_wall_s", row.count_wall_s),
+        ("count_cpu_s", row.count_cpu_s),
+    ];
+    for (column, t) in times {
+        if let Some(t) = t
+            && !(t.is_finite() && t >= 0.0)
+        {
+            return Err(format!(
+                "{column} is {t}: a time is a finite number of seconds ≥ 0"
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// The length of `file` up to and including its last newline: a last line without one was
@@ -532,6 +578,7 @@ fn parse_reader(
         let row: Row = record
             .deserialize(Some(&headers))
             .map_err(|e| anyhow::anyhow!("{name}:{line}: {e}"))?;
+        check_times(&row).map_err(|e| anyhow::anyhow!("{name}:{line}: {e}"))?;
         rows.push(row);
     }
     let today = csv::Reader::from_reader(&header_line()[..])
@@ -649,6 +696,54 @@ mod tests {
         let mut rows = vec![unsat, witness];
         assert_eq!(cross_check_unsat(&mut rows), 1);
         assert_eq!(cross_check_unsat(&mut rows), 0, "once");
+    }
+
+    #[test]
+    fn a_formula_in_a_name_is_written_as_text_and_read_back_exactly() {
+        let mut r = row("=HYPERLINK(\"http:x\",\"y\").cnf");
+        r.corpus = "-c.txt".into();
+        r.family = "@fam".into();
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("results.csv");
+        let mut w = ResultsWriter::append(&path).unwrap();
+        w.write(&r).unwrap();
+        drop(w);
+        let text = fs::read_to_string(&path).unwrap();
+        let line = text.lines().nth(1).unwrap();
+        assert!(line.starts_with("'-c.txt,\"'=HYPERLINK("), "{line}");
+        assert!(line.ends_with(",'@fam"), "{line}");
+        assert_eq!(read_rows(&path, false).unwrap(), vec![r]);
+    }
+
+    #[test]
+    fn nan_infinite_and_negative_times_are_refused_naming_the_line() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("results.csv");
+        let mut w = ResultsWriter::append(&path).unwrap();
+        w.write(&row("c.txt:1")).unwrap();
+        drop(w);
+        let good = fs::read_to_string(&path).unwrap();
+        for bad in ["NaN", "inf", "-0.5"] {
+            let text = good.replace(",0.01,0.01,", &format!(",{bad},0.01,"));
+            assert_ne!(text, good);
+            let err = parse_rows(&text, "r.csv").unwrap_err().to_string();
+            assert!(err.starts_with("r.csv:2: wall_s is"), "{err}");
+        }
+    }
+
+    #[test]
+    fn blank_lines_do_not_size_the_rows() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("results.csv");
+        let mut w = ResultsWriter::append(&path).unwrap();
+        w.write(&row("c.txt:1")).unwrap();
+        drop(w);
+        let mut f = OpenOptions::new().append(true).open(&path).unwrap();
+        f.write_all(&vec![b'\n'; 1 << 20]).unwrap();
+        drop(f);
+        let (rows, _) = read_table(&path, false).unwrap();
+        assert_eq!(rows.len(), 1);
+        assert!(rows.capacity() < 1 << 16, "{}", rows.capacity());
     }
 
     #[test]

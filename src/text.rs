@@ -35,9 +35,45 @@ fn escape(text: &str, keep_lines: bool) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
+/// A CSV cell that a spreadsheet shows as text, never runs as a formula (OWASP's rule for
+/// CSV export): a cell that starts with `=`, `+`, `-`, `@`, a control character or the
+/// quote itself gets a leading `'`, which [`from_spreadsheet_cell`] removes again, so the
+/// file still reads back exactly.
+pub fn spreadsheet_cell(text: &str) -> Cow<'_, str> {
+    match text.chars().next() {
+        Some(c) if "=+-@'".contains(c) || c.is_control() => Cow::Owned(format!("'{text}")),
+        _ => Cow::Borrowed(text),
+    }
+}
+
+/// The text [`spreadsheet_cell`] wrote.
+pub fn from_spreadsheet_cell(cell: &str) -> &str {
+    cell.strip_prefix('\'').unwrap_or(cell)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn formulas_are_written_as_text_and_read_back_exactly() {
+        for text in [
+            "=HYPERLINK(\"http:x\",\"y\").cnf",
+            "+1",
+            "-x.cnf",
+            "@SUM(A1)",
+            "'quoted",
+            "\u{7}bell",
+            "plain.cnf",
+            "",
+        ] {
+            let cell = spreadsheet_cell(text);
+            if !text.is_empty() && text != "plain.cnf" {
+                assert!(cell.starts_with('\''), "{cell}");
+            }
+            assert_eq!(from_spreadsheet_cell(&cell), text);
+        }
+    }
 
     #[test]
     fn controls_are_shown_not_obeyed() {

@@ -33,6 +33,11 @@ pub(super) fn run(args: SlurmArgs) -> anyhow::Result<i32> {
     run.jobs = run.jobs.or(Some(1));
     let mut plan = super::run::plan_of(&run)?;
     let cwd = std::env::current_dir().context("the current folder")?;
+    let bench = std::env::current_exe().context("bench's own path")?;
+    // Refused before anything is written: a path the script cannot hold safely.
+    sbatch::script_path("the study folder", &std::path::absolute(&study)?)?;
+    sbatch::script_path("the working directory", &cwd)?;
+    sbatch::script_path("bench's own path", &bench)?;
     let argv: Vec<String> = std::env::args().collect();
     let found = RunOptions::new(plan.clone(), cwd.clone(), argv.clone());
     plan.solver_paths.extend(plan::pinned_solver_paths(&found)?);
@@ -43,15 +48,17 @@ pub(super) fn run(args: SlurmArgs) -> anyhow::Result<i32> {
         .canonicalize()
         .with_context(|| format!("resolving {}", study.display()))?;
     std::fs::create_dir_all(study_abs.join("logs"))?;
-    let bench = std::env::current_exe().context("bench's own path")?;
     let slurm = SlurmOptions {
         partition: args.partition.clone(),
         account: args.account.clone(),
         max_parallel: args.max_parallel,
     };
     let script_path = study_abs.join("bench.sbatch");
-    std::fs::write(&script_path, sbatch::script(&p, &slurm, &study_abs, &bench))
-        .with_context(|| format!("writing {}", script_path.display()))?;
+    std::fs::write(
+        &script_path,
+        sbatch::script(&p, &slurm, &study_abs, &bench)?,
+    )
+    .with_context(|| format!("writing {}", script_path.display()))?;
     let smallest = p.shard_runs().iter().min().copied().unwrap_or(0);
     let biggest = p.shard_runs().iter().max().copied().unwrap_or(0);
     println!(

@@ -7,19 +7,104 @@
 //! 10 minutes for bench's own work. `--mem` is the memory limit × jobs plus 1 GiB for bench
 //! (the formulas in flight); without `--mem-limit` no `--mem` is written (the site default
 //! applies) and the script says so.
+//!
+//! Nothing the user typed reaches the script unchecked: partition and account names are
+//! [`SlurmName`]s (checked at the door), and a path with a control character (a newline
+//! would start a shell line) or a double quote is refused before anything is written.
 
+use std::fmt;
 use std::path::Path;
 use std::time::Duration;
 
 use super::plan::StudyPlan;
 
+/// A SLURM partition or account name: letters, digits, `_`, `-`, `.`, and commas between
+/// names (a list of partitions). Anything else (a space, a quote, a newline) is refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SlurmName(String);
+
+impl SlurmName {
+    /// Checks `s` (clap's value parser for `--partition` and `--account`).
+    pub fn parse(s: &str) -> Result<SlurmName, String> {
+        let names_ok = s.split(',').all(|n| {
+            !n.is_empty()
+                && n.chars()
+                    .all(|c| c.is_ascii_alphanumeric() || "_-.".contains(c))
+        });
+        if s.len() <= 256 && names_ok {
+            Ok(SlurmName(s.to_string()))
+        } else {
+            Err(format!(
+                "{:?} is not a SLURM name: letters, digits, `_`, `-` and `.`, names separated by \
+                 commas, at most 256 characters",
+                s.chars().take(64).collect::<String>()
+            ))
+        }
+    }
+
+    /// The name.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Display for SlurmName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// A value that cannot be written into the script safely.
+#[derive(Debug, thiserror::Error)]
+#[error("{what} {value:?} cannot go into the sbatch script: {why}")]
+pub struct UnsafeValue {
+    /// Which value (`the study folder`, `the working directory`, …).
+    pub what: &'static str,
+    /// The value, as typed (debug-escaped in the message).
+    pub value: String,
+    /// What is wrong with it.
+    pub why: &'static str,
+}
+
+/// `path` as text for the script, or why it cannot be written there: a control character
+/// would end a `#SBATCH` or comment line early (a newline starts a shell line) and a double
+/// quote would end the quoted `#SBATCH` value.
+pub fn script_path(what: &'static str, path: &Path) -> Result<String, UnsafeValue> {
+    let unsafe_value = |why| UnsafeValue {
+        what,
+        value: path.display().to_string(),
+        why,
+    };
+    let Some(text) = path.to_str() else {
+        return Err(unsafe_value("it is not valid UTF-8"));
+    };
+    if text.chars().any(char::is_control) {
+        return Err(unsafe_value(
+            "it holds a control character (a newline, a tab, ESC…)",
+        ));
+    }
+    if text.contains('"') {
+        return Err(unsafe_value("it holds a double quote"));
+    }
+    Ok(text.to_string())
+}
+
+/// A `#SBATCH` option's value: in double quotes when it holds a space (sbatch strips them).
+fn directive(value: &str) -> String {
+    if value.chars().any(char::is_whitespace) {
+        format!("\"{value}\"")
+    } else {
+        value.to_string()
+    }
+}
+
 /// What the script needs besides the plan.
 #[derive(Clone, Debug, Default)]
 pub struct SlurmOptions {
     /// `--partition`.
-    pub partition: Option<String>,
+    pub partition: Option<SlurmName>,
     /// `--account`.
-    pub account: Option<String>,
+    pub account: Option<SlurmName>,
     /// At most this many tasks at once.
     pub max_parallel: Option<usize>,
 }
@@ -57,11 +142,18 @@ fn quote(s: &str) -> String {
     shell_words::quote(s).into_owned()
 }
 
-/// The script. `study` and `bench` are absolute paths.
-pub fn script(plan: &StudyPlan, opts: &SlurmOptions, study: &Path, bench: &Path) -> String {
+/// The script. `study` and `bench` are absolute paths; every path is checked with
+/// [`script_path`] first, so the script holds no line that did not come from bench.
+pub fn script(
+    plan: &StudyPlan,
+    opts: &SlurmOptions,
+    study: &Path,
+    bench: &Path,
+) -> Result<String, UnsafeValue> {
     let n = plan.shards();
-    let study_s = study.display().to_string();
-    let logs = study.join("logs").display().to_string();
+    let study_s = script_path("the study folder", study)?;
+    let cwd = directive(&script_path("the working directory", &plan.cwd)?);
+    let bench_s = script_path("bench's own path", bench)?;
     let array = match opts.max_parallel {
         Some(m) => format!("0-{}%{m}", n - 1),
         None => format!("0-{}", n - 1),
@@ -105,10 +197,12 @@ pub fn script(plan: &StudyPlan, opts: &SlurmOptions, study: &Path, bench: &Path)
              # `#SBATCH --mem=...` (and plan with --mem-limit) to bound the solvers.\n",
         ),
     }
-    s.push_str(&format!(
-        "#SBATCH --output={logs}/shard-%a.%A.out\n#SBATCH --error={logs}/shard-%a.%A.err\n"
-    ));
-    s.push_str(&format!("#SBATCH --chdir={}\n", plan.cwd.display()));
+    let (out, err) = (
+        directive(&format!("{study_s}/logs/shard-%a.%A.out")),
+        directive(&format!("{study_s}/logs/shard-%a.%A.err")),
+    );
+    s.push_str(&format!("#SBATCH --output={out}\n#SBATCH --error={err}\n"));
+    s.push_str(&format!("#SBATCH --chdir={cwd}\n"));
     if let Some(p) = &opts.partition {
         s.push_str(&format!("#SBATCH --partition={p}\n"));
     }
@@ -122,10 +216,10 @@ pub fn script(plan: &StudyPlan, opts: &SlurmOptions, study: &Path, bench: &Path)
          STUDY={}\n\
          echo \"bench shard $SLURM_ARRAY_TASK_ID/{n} on $(hostname), job ${{SLURM_ARRAY_JOB_ID:-?}}\"\n\
          exec \"$BENCH\" run --study \"$STUDY\" --shard \"$SLURM_ARRAY_TASK_ID/{n}\"\n",
-        quote(&bench.display().to_string()),
+        quote(&bench_s),
         quote(&study_s),
     ));
-    s
+    Ok(s)
 }
 
 #[cfg(test)]
@@ -168,13 +262,14 @@ mod tests {
         let text = script(
             &p,
             &SlurmOptions {
-                partition: Some("long".into()),
+                partition: Some(SlurmName::parse("long").unwrap()),
                 account: None,
                 max_parallel: Some(50),
             },
             Path::new("/scratch/study"),
             Path::new("/opt/bench"),
-        );
+        )
+        .unwrap();
         for line in [
             "#SBATCH --array=0-199%50",
             "#SBATCH --cpus-per-task=4",
@@ -188,6 +283,48 @@ mod tests {
             assert!(text.lines().any(|l| l == line), "no `{line}` in\n{text}");
         }
         assert!(!text.contains("--account"));
+    }
+
+    #[test]
+    fn names_and_paths_that_would_inject_a_line_are_refused() {
+        for bad in ["p1\nid > F", "p 1", "p'1", "", "a,,b", "$(id)", "p1\r"] {
+            assert!(SlurmName::parse(bad).is_err(), "{bad:?} accepted");
+        }
+        assert_eq!(
+            SlurmName::parse("gpu,long-2.x_y").unwrap().as_str(),
+            "gpu,long-2.x_y"
+        );
+        let p = plan();
+        let opts = SlurmOptions::default();
+        let bench = Path::new("/opt/bench");
+        let err = script(&p, &opts, Path::new("/s/a\nid > F"), bench).unwrap_err();
+        assert!(err.to_string().contains("the study folder"), "{err}");
+        assert!(script(&p, &opts, Path::new("/s/a\"b"), bench).is_err());
+        assert!(script(&p, &opts, Path::new("/s"), Path::new("/opt/b\x1bench")).is_err());
+        let mut p = plan();
+        p.cwd = "/home/u\nid > F".into();
+        let err = script(&p, &opts, Path::new("/s"), bench).unwrap_err();
+        assert!(err.to_string().contains("the working directory"), "{err}");
+    }
+
+    #[test]
+    fn a_path_with_spaces_is_quoted_in_every_line() {
+        let mut p = plan();
+        p.cwd = "/home/u/my runs".into();
+        let text = script(
+            &p,
+            &SlurmOptions::default(),
+            Path::new("/scratch/my study"),
+            Path::new("/opt/my bench"),
+        )
+        .unwrap();
+        assert!(
+            text.contains("#SBATCH --chdir=\"/home/u/my runs\"\n"),
+            "{text}"
+        );
+        assert!(text.contains("#SBATCH --output=\"/scratch/my study/logs/shard-%a.%A.out\"\n"));
+        assert!(text.contains("STUDY='/scratch/my study'\n"), "{text}");
+        assert!(text.contains("BENCH=${BENCH:-'/opt/my bench'}\n"), "{text}");
     }
 
     #[test]

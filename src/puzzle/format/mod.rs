@@ -20,7 +20,7 @@
 //! the first bad byte), no line that is not blank or a comment, or (when the format is
 //! detected) no puzzle at all in any format. With a forced format, every line or block
 //! that is not a puzzle is an `Err` entry instead. A byte-order mark is ignored.
-//! No input makes the reader panic (see the proptests in `tests/puzzle_formats.rs`).
+//! No input makes the reader panic (see the proptests in `tests/it/puzzle_formats.rs`).
 
 mod block;
 pub mod csv;

@@ -1,0 +1,69 @@
+//! Property tests: on small random puzzles (sudoku 4×4, Latin squares of side 3 to 5,
+//! sudoku pairs of box 2) the solver's exact count equals a brute-force count, and every
+//! solution returned is valid, agrees with the givens and is distinct; on random 9×9
+//! puzzles the fast engine and the generic engine agree.
+
+mod common;
+
+use common::{Rng, blank, brute_count, check_solutions, full_grid};
+use gridsolve::{Limit, Shape, Solver};
+use proptest::prelude::*;
+
+fn puzzle(shape: &Shape, seed: u64, percent: usize, noise: bool) -> Vec<u16> {
+    let mut rng = Rng::new(seed);
+    let mut p = blank(&full_grid(shape, &mut rng), percent, &mut rng);
+    if noise {
+        // a random extra given, often clashing
+        let i = rng.below(p.len());
+        p[i] = 1 + rng.below(shape.side()) as u16;
+    }
+    p
+}
+
+fn counts_agree(shape: Shape, p: &[u16]) {
+    let a = Solver::new(shape).solve(p, Limit::all()).unwrap();
+    assert!(a.complete);
+    check_solutions(&shape, p, &a);
+    assert_eq!(a.count, a.solutions.len() as u64);
+    assert_eq!(a.count, brute_count(&shape, p));
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn sudoku_4_counts_match(seed in any::<u64>(), percent in 30usize..100, noise in any::<bool>()) {
+        let shape = Shape::sudoku(4).unwrap();
+        counts_agree(shape, &puzzle(&shape, seed, percent, noise));
+    }
+
+    #[test]
+    fn latin_counts_match(seed in any::<u64>(), side in 3usize..6, percent in 30usize..80, noise in any::<bool>()) {
+        let shape = Shape::latin(side).unwrap();
+        counts_agree(shape, &puzzle(&shape, seed, percent, noise));
+    }
+
+    #[test]
+    fn pair_4_counts_match(seed in any::<u64>(), percent in 40usize..80, noise in any::<bool>()) {
+        let shape = Shape::sudoku_pair(4).unwrap();
+        counts_agree(shape, &puzzle(&shape, seed, percent, noise));
+    }
+
+    #[test]
+    fn nine_engines_agree(seed in any::<u64>(), percent in 55usize..80, noise in any::<bool>()) {
+        let shape = Shape::sudoku(9).unwrap();
+        let p = puzzle(&shape, seed, percent, noise);
+        let limit = Limit::at_most(200);
+        let a = Solver::new(shape).solve(&p, limit).unwrap();
+        let b = Solver::new_generic(shape).solve(&p, limit).unwrap();
+        check_solutions(&shape, &p, &a);
+        prop_assert_eq!((a.count, a.complete), (b.count, b.complete));
+        let mut x: Vec<_> = a.solutions.iter().map(|s| s.flat()).collect();
+        let mut y: Vec<_> = b.solutions.iter().map(|s| s.flat()).collect();
+        x.sort();
+        y.sort();
+        if a.complete {
+            prop_assert_eq!(x, y);
+        }
+    }
+}

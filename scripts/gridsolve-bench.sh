@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# Throughput of the gridsolve crate against tdoku, in puzzles per CPU-second.
+#
+# usage: scripts/gridsolve-bench.sh [DATA_DIR]     (run from the repository root)
+#   DATA_DIR  folder with forum_hardest_1106.txt and 17clue.txt (default ../shared/data/puzzles)
+# environment: ROUNDS (interleaved rounds, default 5), REPEAT (times each file is fed in
+#   one run, default 10), GRIDSOLVE_TARGET_DIR (cargo target dir, default target/gridsolve-bench)
+#
+# Builds crates/gridsolve/examples/throughput.rs (release, target-cpu=native as tdoku is
+# built with -march=native) and tdoku from ../shared/tools/tdoku into a temporary folder
+# (skipped, and said so, when that folder is missing). Each round times both solvers on
+# the same input files, one after the other; the table gives the median rate of each and
+# the median of the per-round ratios. Both are timed by CPU time (getrusage): gridsolve
+# around its solve loop, tdoku as a whole child process (reading, solving, printing).
+# Then gridsolve alone on generated 16x16 and 25x25 sudokus.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+DATA=${1:-../shared/data/puzzles}
+TDOKU_SRC=../shared/tools/tdoku
+ROUNDS=${ROUNDS:-5}
+REPEAT=${REPEAT:-10}
+export CARGO_TARGET_DIR=${GRIDSOLVE_TARGET_DIR:-target/gridsolve-bench}
+for f in forum_hardest_1106.txt 17clue.txt; do
+    [ -f "$DATA/$f" ] || { echo "gridsolve-bench: $DATA/$f not found" >&2; exit 2; }
+done
+
+RUSTFLAGS="-C target-cpu=native" cargo build --quiet --release \
+    --manifest-path crates/gridsolve/Cargo.toml --example throughput
+EX=$CARGO_TARGET_DIR/release/examples/throughput
+
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+FH=$TMP/forum_hardest_1106.txt
+C17=$TMP/17clue_2000.txt
+for _ in $(seq "$REPEAT"); do grep -v '^#' "$DATA/forum_hardest_1106.txt"; done > "$FH"
+grep -v '^#' "$DATA/17clue.txt" | sed -n '1,2000p' > "$TMP/c17_once"
+for _ in $(seq "$REPEAT"); do cat "$TMP/c17_once"; done > "$C17"
+
+TDOKU=""
+if [ -d "$TDOKU_SRC" ]; then
+    (
+        cd "$TMP"
+        g++ -O3 -march=native -c "$OLDPWD/$TDOKU_SRC/src/solver_dpll_triad_simd.cc" \
+            "$OLDPWD/$TDOKU_SRC/src/util.cc" -I"$OLDPWD/$TDOKU_SRC/src"
+        gcc -O3 -c "$OLDPWD/$TDOKU_SRC/example/solve.c" -I"$OLDPWD/$TDOKU_SRC/include"
+        g++ -o solve solve.o solver_dpll_triad_simd.o util.o
+    )
+    TDOKU=$TMP/solve
+else
+    echo "gridsolve-bench: $TDOKU_SRC not found, skipped tdoku"
+fi
+
+field() { tr ' ' '\n' | sed -n "s/^$1=//p"; }
+median() { sort -g | awk '{v[NR]=$1} END {if (NR%2) print v[(NR+1)/2]; else print (v[NR/2]+v[NR/2+1])/2}'; }
+
+for set in FH C17; do
+    file=${!set}
+    n=$(wc -l < "$file")
+    : > "$TMP/$set.ours"; : > "$TMP/$set.tdoku"; : > "$TMP/$set.ratio"
+    for _ in $(seq "$ROUNDS"); do
+        line=$("$EX" "$file")
+        ours=$(echo "$line" | field puzzles_per_cpu_s)
+        echo "$ours" >> "$TMP/$set.ours"
+        echo "$line" | field guesses_per_puzzle > "$TMP/$set.guesses"
+        echo "$line" | field no_guess_share > "$TMP/$set.noguess"
+        if [ -n "$TDOKU" ]; then
+            cpu=$("$EX" --time-child "$TDOKU" 1 < "$file" 2>&1 >/dev/null | tail -n 1)
+            theirs=$(awk -v n="$n" -v c="$cpu" 'BEGIN {printf "%.0f", n / c}')
+            echo "$theirs" >> "$TMP/$set.tdoku"
+            awk -v a="$ours" -v b="$theirs" 'BEGIN {printf "%.3f\n", a / b}' >> "$TMP/$set.ratio"
+        fi
+    done
+done
+
+echo
+echo "gridsolve vs tdoku, puzzles per CPU-second (median of $ROUNDS interleaved rounds, each file fed $REPEAT times)"
+echo
+echo "| set | puzzles | gridsolve /CPU-s | tdoku /CPU-s | ratio (median) | gridsolve guesses/puzzle | solved without guess |"
+echo "|---|---:|---:|---:|---:|---:|---:|"
+for set in FH C17; do
+    name=$([ "$set" = FH ] && echo "forum_hardest_1106" || echo "17clue (first 2000)")
+    ours=$(median < "$TMP/$set.ours")
+    if [ -n "$TDOKU" ]; then
+        theirs=$(median < "$TMP/$set.tdoku"); ratio=$(median < "$TMP/$set.ratio")
+    else
+        theirs="skipped"; ratio="-"
+    fi
+    echo "| $name | $(wc -l < "${!set}") | $ours | $theirs | $ratio | $(cat "$TMP/$set.guesses") | $(cat "$TMP/$set.noguess") |"
+done
+
+echo
+echo "gridsolve on generated sudokus (pattern grid, shuffled, cells blanked at random, limit 1)"
+echo
+echo "| side | blanked | puzzles | puzzles /CPU-s | guesses/puzzle |"
+echo "|---:|---:|---:|---:|---:|"
+for spec in "16 50 500" "25 40 100"; do
+    set -- $spec
+    line=$("$EX" --generate "$1" "$3" --blank "$2")
+    echo "| $1 | $2 % | $3 | $(echo "$line" | field puzzles_per_cpu_s) | $(echo "$line" | field guesses_per_puzzle) |"
+done
