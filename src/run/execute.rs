@@ -70,6 +70,29 @@ impl Sink<'_> {
         true
     }
 
+    /// Ends the writing: the solution files sorted, a write error said with what to do,
+    /// the rows taken.
+    fn close(self, prepared: &Prepared) -> anyhow::Result<Vec<Row>> {
+        if let Some(files) = &self.solution_files
+            && let Err(e) = files.finish()
+        {
+            eprintln!("bench: sorting the solution files: {e}");
+        }
+        if let Some(e) = self
+            .write_error
+            .into_inner()
+            .unwrap_or_else(|p| p.into_inner())
+        {
+            return Err(anyhow::Error::from(e).context(format!(
+                "writing {} (every row before this one is kept: make room, then \
+                 `bench run --resume {}` runs what is missing)",
+                prepared.csv_path.display(),
+                prepared.out_dir.display()
+            )));
+        }
+        Ok(self.rows.into_inner().unwrap_or_else(|p| p.into_inner()))
+    }
+
     fn failed(&self) -> bool {
         lock_any(&self.write_error).is_some()
     }
@@ -167,25 +190,9 @@ pub(crate) fn execute(
         }
     });
     progress.finish();
-    if let Some(files) = &sink.solution_files
-        && let Err(e) = files.finish()
-    {
-        eprintln!("bench: sorting the solution files: {e}");
-    }
-    if let Some(e) = sink
-        .write_error
-        .into_inner()
-        .unwrap_or_else(|p| p.into_inner())
-    {
-        return Err(anyhow::Error::from(e).context(format!(
-            "writing {} (every row before this one is kept: make room, then \
-             `bench run --resume {}` runs what is missing)",
-            prepared.csv_path.display(),
-            prepared.out_dir.display()
-        )));
-    }
+    let rows = sink.close(prepared)?;
     Ok(Executed {
-        rows: sink.rows.into_inner().unwrap_or_else(|p| p.into_inner()),
+        rows,
         failures: failures.into_inner().unwrap_or_else(|p| p.into_inner()),
     })
 }
