@@ -1,18 +1,19 @@
-//! The judgement of an answer, one place for it: what a run's answer is worth once it has
-//! been checked ([`Verdict`]), written into a row's `check`, `wrong` and `error` columns
-//! by [`apply`] alone; what the count of solutions says ([`count_step`]); what the
-//! corpus's records of the answer say ([`hold_against_records`]); and the cross-check of
-//! UNSAT answers against the verified models of the same instance ([`cross_check_unsat`]).
+//! The judgement of an answer, one place for it: what the check of a run's answer found
+//! ([`Verdict`]), and the one pure function ([`judge`]) from a finished run
+//! ([`Finished`]) and the corpus's records of its instance to the judged columns of its
+//! row ([`Judged`]: `check`, `wrong`, `error`, `solutions`). It weighs the check of the
+//! first answer, what the count of solutions found ([`count_step`] judges each solution
+//! as the count runs), and what the corpus records. Every runner (fresh formula, session,
+//! child process) leaves the same [`Finished`] value, so every answer is judged here alike.
 //!
-//! Every place rows meet applies the same judgement: `bench run` (fresh formula,
-//! session, child process alike), `--resume` (old rows with new), `bench merge` (shards)
-//! and `bench report` over several CSVs (a lie in one file, a verified model in another).
-
-use std::collections::BTreeMap;
+//! The cross-check of UNSAT answers against verified models of the same instance needs
+//! every row of a benchmark, so it runs where rows are read:
+//! [`crate::results::cross_check_unsat`].
 
 use crate::puzzle::Puzzle;
 use crate::puzzle::format::Expected;
-use crate::results::{Check, Row};
+use crate::results::Check;
+use crate::run::finished::Finished;
 use crate::solver::Status;
 
 /// What checking one answer found.
@@ -63,35 +64,93 @@ impl Verdict {
     }
 }
 
-/// Writes a verdict into `row` (with the solver's own error, if it gave one): the only
-/// writer of `check`, and of `wrong` for what the check found.
-pub fn apply(row: &mut Row, verdict: &Verdict, solver_error: Option<&str>) {
-    row.check = verdict.check();
-    row.wrong = verdict.wrong();
-    let why: Vec<&str> = verdict
-        .reason()
-        .into_iter()
-        .chain(solver_error)
-        .filter(|s| !s.is_empty())
-        .collect();
-    // One line: CSV readers cope with newlines, people reading the file less so.
-    row.error = why.join("; ").replace(['\n', '\r'], " ");
+/// The judged columns of a row: `check`, `wrong`, `error` and `solutions`, written by
+/// [`judge`] alone.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Judged {
+    /// What the check found (the `check` column).
+    pub check: Check,
+    /// A wrong answer.
+    pub wrong: bool,
+    /// Why, in one line: the check's reason, the solver's own error, later notes.
+    pub error: String,
+    /// With `--count`: how many solutions (the limit meaning at least that many).
+    pub solutions: Option<u32>,
 }
 
-/// Marks `row` wrong for a reason found after its check (a count that contradicts the
-/// answer, the corpus's record, another run's verified model): the check column keeps
-/// what the check of this answer found.
-pub fn mark_wrong(row: &mut Row, why: &str) {
-    row.wrong = true;
-    note(row, why);
-}
-
-/// Adds a note to the row's error column.
-fn note(row: &mut Row, text: &str) {
-    if !row.error.is_empty() {
-        row.error.push_str("; ");
+impl Judged {
+    /// The columns of a verdict (with the solver's own error, if it gave one).
+    pub fn of(verdict: &Verdict, solver_error: Option<&str>) -> Judged {
+        let why: Vec<&str> = verdict
+            .reason()
+            .into_iter()
+            .chain(solver_error)
+            .filter(|s| !s.is_empty())
+            .collect();
+        Judged {
+            check: verdict.check(),
+            wrong: verdict.wrong(),
+            // One line: CSV readers cope with newlines, people reading the file less so.
+            error: why.join("; ").replace(['\n', '\r'], " "),
+            solutions: None,
+        }
     }
-    row.error.push_str(text);
+
+    /// Marks the answer wrong for a reason found after its check (a count that
+    /// contradicts it, the corpus's record): `check` keeps what the check found.
+    fn mark_wrong(&mut self, why: &str) {
+        self.wrong = true;
+        self.note(why);
+    }
+
+    /// Adds a note to the error column.
+    fn note(&mut self, text: &str) {
+        if !self.error.is_empty() {
+            self.error.push_str("; ");
+        }
+        self.error.push_str(text);
+    }
+}
+
+/// The judgement of a finished run, the one function from it (and the corpus's records of
+/// its instance) to the judged columns: the check of the first answer, then what the
+/// count found (a wrong solution makes the answer wrong; a count cut short is noted), then
+/// the records. `puzzle` says the instance is a puzzle (a puzzle answered UNSAT has 0
+/// solutions when counted), `limit` is `--count`.
+pub fn judge(finished: &Finished, records: &[Expected], puzzle: bool, limit: u32) -> Judged {
+    let outcome = &finished.outcome;
+    let mut judged = Judged::of(&finished.checked, outcome.error.as_deref());
+    if let Some(counted) = &finished.count {
+        if let Some(why) = &counted.wrong {
+            judged = Judged::of(&Verdict::ModelWrong(why.clone()), None);
+        }
+        judged.solutions = counted.count;
+        if let Some(why) = &counted.stopped {
+            judged.note(&format!(
+                "the count stopped after {} solution(s): {why}",
+                counted.grids.len()
+            ));
+        }
+    }
+    let grids = verified(finished, &judged).first();
+    // A puzzle answered UNSAT has no solution: counted, that is 0.
+    if limit >= 2 && outcome.status == Status::Unsat && puzzle {
+        judged.solutions = Some(0);
+    }
+    for r in records {
+        hold_against_record(&mut judged, outcome.status, r, grids, limit);
+    }
+    judged
+}
+
+/// The solutions of a finished run that its judgement verified (none unless its check
+/// is `model-ok`): what `solutions/` keeps and the records are held against.
+pub fn verified<'a>(finished: &'a Finished, judged: &Judged) -> &'a [Puzzle] {
+    if judged.check == Check::ModelOk {
+        finished.solutions()
+    } else {
+        &[]
+    }
 }
 
 /// With `--count`: what solution number `k` (from 2) found after blocking the earlier
@@ -105,76 +164,50 @@ pub fn count_step(seen: &[Puzzle], next: &Puzzle, k: usize) -> Result<(), String
     }
 }
 
-/// With `--count`: notes why a count did not finish (a solve of it gave no answer): the
-/// `solutions` column stays empty, the first answer stands.
-pub fn count_unfinished(row: &mut Row, found: usize, why: &str) {
-    note(
-        row,
-        &format!("the count stopped after {found} solution(s): {why}"),
-    );
-}
-
-/// Holds a row against every record the corpus holds of its instance (one per line that
-/// held the instance's content).
-pub fn hold_against_records(
-    row: &mut Row,
-    records: &[Expected],
-    grids: Option<&Puzzle>,
-    limit: u32,
-) {
-    // A puzzle answered UNSAT has no solution: counted, that is 0.
-    if limit >= 2 && row.status == Status::Unsat && row.kind.is_puzzle() {
-        row.solutions = Some(0);
-    }
-    for r in records {
-        hold_against_record(row, r, grids, limit);
-    }
-}
-
-/// Holds a row against what the corpus records of the answer (`puzzle,solution`,
+/// Holds an answer against what the corpus records of it (`puzzle,solution`,
 /// `puzzle:count:solution`). A claim the solver cannot back is WRONG when the record
 /// contradicts it: UNSAT, or fewer solutions than recorded (the recorded solution was
 /// checked against the rules and givens when read, so it is a witness). A verified model
 /// that disagrees with the record proves the record wrong, not the solver: it is noted.
 /// `grids` are the SAT answer's grids, `limit` the `--count` asked for.
-pub fn hold_against_record(row: &mut Row, expected: &Expected, grids: Option<&Puzzle>, limit: u32) {
-    if row.wrong || expected.is_empty() {
+fn hold_against_record(
+    judged: &mut Judged,
+    status: Status,
+    expected: &Expected,
+    grids: Option<&Puzzle>,
+    limit: u32,
+) {
+    if judged.wrong || expected.is_empty() {
         return;
     }
     let differs = match (grids, &expected.solution) {
         (Some(g), Some(s)) => g != s,
         _ => false,
     };
-    match row.status {
+    match status {
         Status::Unsat => {
             if expected.solution.is_some() {
-                mark_wrong(row, "UNSAT, but the corpus records a solution");
+                judged.mark_wrong("UNSAT, but the corpus records a solution");
             } else if let Some(c) = expected.count.filter(|&c| c > 0) {
-                mark_wrong(row, &format!("UNSAT, but the corpus records {c} solutions"));
+                judged.mark_wrong(&format!("UNSAT, but the corpus records {c} solutions"));
             }
         }
-        Status::Sat if row.check == Check::ModelOk => {
+        Status::Sat if judged.check == Check::ModelOk => {
             if expected.count == Some(0) {
-                note(
-                    row,
+                judged.note(
                     "the corpus records no solution: this verified model proves the record wrong",
                 );
             }
-            match (row.solutions, expected.count) {
-                (Some(1), _) if differs => mark_wrong(
-                    row,
+            match (judged.solutions, expected.count) {
+                (Some(1), _) if differs => judged.mark_wrong(
                     "claims a unique solution, but the corpus records another one",
                 ),
-                (Some(k), Some(c)) if u64::from(k) < c.min(u64::from(limit)) => mark_wrong(
-                    row,
-                    &format!("found {k} solution(s), the corpus records {c}"),
-                ),
-                (Some(k), Some(c)) if u64::from(k) > c => note(
-                    row,
-                    &format!("{k} verified solutions, the corpus records {c}: the record is wrong"),
-                ),
-                _ if differs && expected.count == Some(1) => note(
-                    row,
+                (Some(k), Some(c)) if u64::from(k) < c.min(u64::from(limit)) => judged
+                    .mark_wrong(&format!("found {k} solution(s), the corpus records {c}")),
+                (Some(k), Some(c)) if u64::from(k) > c => judged.note(&format!(
+                    "{k} verified solutions, the corpus records {c}: the record is wrong"
+                )),
+                _ if differs && expected.count == Some(1) => judged.note(
                     "a verified solution other than the corpus's: the puzzle is not unique as recorded",
                 ),
                 _ => {}
@@ -182,44 +215,6 @@ pub fn hold_against_record(row: &mut Row, expected: &Expected, grids: Option<&Pu
         }
         _ => {}
     }
-}
-
-/// Holds every UNSAT answer against the verified models of the same instance (by content
-/// hash): a contradicted UNSAT is WRONG. A model whose grids solve the puzzle refutes UNSAT
-/// under every encoding (all encodings of a puzzle have the same solutions); a model that
-/// only satisfies the clauses of an encoding that leaves the puzzle open refutes UNSAT
-/// under that encoding alone. Returns true if any row changed.
-pub fn cross_check_unsat(rows: &mut [Row]) -> bool {
-    // (instance, encoding or "" for every encoding) -> who witnessed a model.
-    let mut witnessed: BTreeMap<(String, String), String> = BTreeMap::new();
-    for r in rows.iter() {
-        if r.status != Status::Sat {
-            continue;
-        }
-        let scope = match r.check {
-            Check::ModelOk => String::new(),
-            Check::EncodingOpen => r.encoding.to_string(),
-            _ => continue,
-        };
-        witnessed
-            .entry((r.instance_key().to_string(), scope))
-            .or_insert_with(|| format!("{} ({})", r.solver, r.encoding));
-    }
-    let mut changed = false;
-    for r in rows.iter_mut() {
-        if r.status != Status::Unsat || r.wrong {
-            continue;
-        }
-        let by = witnessed
-            .get(&(r.instance_key().to_string(), String::new()))
-            .or_else(|| witnessed.get(&(r.instance_key().to_string(), r.encoding.to_string())));
-        if let Some(by) = by {
-            let why = format!("UNSAT contradicted by the verified model of {by}");
-            mark_wrong(r, &why);
-            changed = true;
-        }
-    }
-    changed
 }
 
 #[cfg(test)]
@@ -246,32 +241,15 @@ mod tests {
 
     #[test]
     fn the_columns_come_from_the_verdict_alone() {
-        let mut row = Row::default();
-        apply(
-            &mut row,
-            &Verdict::ModelWrong("clause 3".into()),
-            Some("exit 1"),
-        );
+        let judged = Judged::of(&Verdict::ModelWrong("clause 3".into()), Some("exit 1"));
         assert_eq!(
-            (row.check, row.wrong, row.error.as_str()),
+            (judged.check, judged.wrong, judged.error.as_str()),
             (Check::ModelWrong, true, "clause 3; exit 1")
         );
-        apply(&mut row, &Verdict::ModelOk, None);
+        let judged = Judged::of(&Verdict::ModelOk, None);
         assert_eq!(
-            (row.check, row.wrong, row.error.as_str()),
+            (judged.check, judged.wrong, judged.error.as_str()),
             (Check::ModelOk, false, "")
         );
-        row.status = Status::Unsat;
-        row.hash = "h".into();
-        let mut witness = Row {
-            status: Status::Sat,
-            solver: "kissat".into(),
-            hash: "h".into(),
-            ..Row::default()
-        };
-        apply(&mut witness, &Verdict::ModelOk, None);
-        let mut rows = vec![row, witness];
-        assert!(cross_check_unsat(&mut rows));
-        assert!(rows[0].wrong && rows[0].error.contains("verified model of kissat"));
     }
 }

@@ -438,15 +438,18 @@ fn formatter(header: bool) -> csv::Writer<Vec<u8>> {
         .from_writer(Vec::new())
 }
 
-/// Reads a results CSV. A last line cut short by a kill is dropped when `repair` is set
-/// (and cut from the file, so appending continues cleanly); any other bad row is an error
-/// naming `file:line`.
+/// Reads a results CSV, its rows cross-checked ([`cross_check_unsat`]). A last line cut
+/// short by a kill is dropped when `repair` is set (and cut from the file, so appending
+/// continues cleanly); any other bad row is an error naming `file:line`.
 pub fn read_rows(path: &Path, repair: bool) -> anyhow::Result<Vec<Row>> {
-    Ok(read_table(path, repair)?.0)
+    let mut rows = read_table(path, repair)?.0;
+    cross_check_unsat(&mut rows);
+    Ok(rows)
 }
 
-/// [`read_rows`], and whether the file's header names other columns than today's (a CSV
-/// of an older bench, to be rewritten before rows are appended to it).
+/// The rows of a results CSV as written (not cross-checked), and whether the file's header
+/// names other columns than today's (a CSV of an older bench, to be rewritten with
+/// [`write_table`] before rows are appended to it).
 pub(crate) fn read_table(path: &Path, repair: bool) -> anyhow::Result<(Vec<Row>, bool)> {
     let name = path.display().to_string();
     let mut file = File::open(path).with_context(|| format!("reading {name}"))?;
@@ -479,6 +482,70 @@ pub(crate) fn read_table(path: &Path, repair: bool) -> anyhow::Result<(Vec<Row>,
     let hint = lines.min((whole / MIN_ROW_BYTES) as usize);
     let (rows, current) = parse_reader(io::BufReader::new(file.take(whole)), &name, hint)?;
     Ok((rows, whole > 0 && !current))
+}
+
+/// Writes `rows` as a whole results CSV at `path` (a CSV of an older bench given today's
+/// columns, before a resumed run appends to it), through a temporary file and a rename.
+pub(crate) fn write_table(path: &Path, rows: &[Row]) -> anyhow::Result<()> {
+    let dir = path.parent().unwrap_or(Path::new("."));
+    let mut tmp = tempfile::NamedTempFile::new_in(dir)
+        .with_context(|| format!("writing in {}", dir.display()))?;
+    tmp.write_all(&header_line())?;
+    {
+        let mut w = ResultsWriter::append(tmp.path())?;
+        for r in rows {
+            w.write(r)?;
+        }
+    }
+    tmp.persist(path)
+        .with_context(|| format!("replacing {}", path.display()))?;
+    Ok(())
+}
+
+/// Holds every UNSAT answer against the verified models of the same instance (by content
+/// hash): a contradicted UNSAT is WRONG. A model whose grids solve the puzzle refutes UNSAT
+/// under every encoding (all encodings of a puzzle have the same solutions); a model that
+/// only satisfies the clauses of an encoding that leaves the puzzle open refutes UNSAT
+/// under that encoding alone. Applied wherever rows are read and wherever rows meet (a
+/// run's rows in memory, a resumed run's old rows with its new ones, the files of a
+/// report, the shards of a merge); it is never written back into a file. Returns how
+/// many rows it marked.
+pub fn cross_check_unsat(rows: &mut [Row]) -> usize {
+    // (instance, encoding or "" for every encoding) -> who witnessed a model.
+    let mut witnessed: std::collections::BTreeMap<(String, String), String> =
+        std::collections::BTreeMap::new();
+    for r in rows.iter() {
+        if r.status != Status::Sat {
+            continue;
+        }
+        let scope = match r.check {
+            Check::ModelOk => String::new(),
+            Check::EncodingOpen => r.encoding.to_string(),
+            _ => continue,
+        };
+        witnessed
+            .entry((r.instance_key().to_string(), scope))
+            .or_insert_with(|| format!("{} ({})", r.solver, r.encoding));
+    }
+    let mut marked = 0;
+    for r in rows.iter_mut() {
+        if r.status != Status::Unsat || r.wrong {
+            continue;
+        }
+        let by = witnessed
+            .get(&(r.instance_key().to_string(), String::new()))
+            .or_else(|| witnessed.get(&(r.instance_key().to_string(), r.encoding.to_string())));
+        if let Some(by) = by {
+            r.wrong = true;
+            if !r.error.is_empty() {
+                r.error.push_str("; ");
+            }
+            r.error
+                .push_str(&format!("UNSAT contradicted by the verified model of {by}"));
+            marked += 1;
+        }
+    }
+    marked
 }
 
 /// The fewest bytes a row of a results CSV takes (its commas alone are 25).
@@ -703,6 +770,35 @@ mod tests {
             err.starts_with("r.csv:2:") && err.contains("hexagon"),
             "{err}"
         );
+    }
+
+    #[test]
+    fn an_unsat_against_a_verified_model_is_wrong_when_read() {
+        let unsat = Row {
+            status: Status::Unsat,
+            solver: "liar".into(),
+            ..row("c.txt:1")
+        };
+        let witness = Row {
+            status: Status::Sat,
+            check: Check::ModelOk,
+            solver: "kissat".into(),
+            ..row("c.txt:1")
+        };
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("results.csv");
+        let mut w = ResultsWriter::append(&path).unwrap();
+        w.write(&unsat).unwrap();
+        w.write(&witness).unwrap();
+        drop(w);
+        let read = read_rows(&path, false).unwrap();
+        assert!(read[0].wrong && read[0].error.contains("verified model of kissat"));
+        assert!(!read[1].wrong);
+        // The file keeps the rows as written.
+        assert!(!read_table(&path, false).unwrap().0[0].wrong);
+        let mut rows = vec![unsat, witness];
+        assert_eq!(cross_check_unsat(&mut rows), 1);
+        assert_eq!(cross_check_unsat(&mut rows), 0, "once");
     }
 
     #[test]

@@ -1,4 +1,6 @@
-//! One run: solve, check the answer, and make the result row.
+//! Checking an answer: the model of SAT against the clauses and, for puzzles, the rules
+//! and the givens; the DRAT proof of UNSAT; and with `--count` the further solutions of a
+//! formula, each checked.
 //!
 //! SAT answers are checked against the clauses and, for puzzles, decoded and held against
 //! the rules and the givens. UNSAT answers come with a DRAT proof when `--proofs` is on and
@@ -16,7 +18,7 @@ use crate::encode::grid_var;
 use crate::encode::header::BenchHeader;
 use crate::judge::{self, Verdict};
 use crate::puzzle::Puzzle;
-use crate::results::Row;
+use crate::run::finished::Counted;
 use crate::solver::{Limits, Outcome, ProofStyle, Solver, SolverConfig, Status};
 
 /// A formula ready to solve, built once and shared by every solver of its instance.
@@ -164,77 +166,6 @@ pub fn verdict(
     }
 }
 
-/// Fills the measured columns of `row` from an outcome, and the judged ones from its
-/// verdict.
-pub fn fill_row(row: &mut Row, outcome: &Outcome, verdict: &Verdict) {
-    row.status = outcome.status;
-    row.wall_s = outcome.wall.as_secs_f64();
-    row.cpu_s = outcome.cpu.map(|d| d.as_secs_f64());
-    row.max_rss_kb = outcome.max_rss_kb;
-    row.exit_code = outcome.exit_code;
-    judge::apply(row, verdict, outcome.error.as_deref());
-}
-
-/// What a count of solutions found: the count, every solution's grids, and the solver's
-/// time over every solve of it (the first one, given, included).
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Counted {
-    /// `Some(k)`: k solutions (the limit meaning at least that many); None when a solve
-    /// gave no answer or the count cannot be read from the formula.
-    pub count: Option<u32>,
-    /// The grids of every solution found, the first one first, each checked and distinct.
-    pub grids: Vec<Puzzle>,
-    /// Wall-clock time of every solve, the first included.
-    pub wall: Duration,
-    /// CPU time of every solve, if each was measured.
-    pub cpu: Option<Duration>,
-    /// Why the count stopped short, when a solve of it gave no answer.
-    pub stopped: Option<String>,
-}
-
-impl Counted {
-    /// A count that starts from the first answer's outcome and grids.
-    pub fn start(first: &Outcome, grids: Puzzle) -> Counted {
-        Counted {
-            count: None,
-            grids: vec![grids],
-            wall: first.wall,
-            cpu: first.cpu,
-            stopped: None,
-        }
-    }
-
-    /// Adds one more solve's time.
-    pub fn add(&mut self, outcome: &Outcome) {
-        self.wall += outcome.wall;
-        self.cpu = self.cpu.zip(outcome.cpu).map(|(a, b)| a + b);
-    }
-
-    /// Writes the count and its time into `row`, and through the judge why a count
-    /// stopped short.
-    pub fn fill(&self, row: &mut Row) {
-        row.solutions = self.count;
-        row.count_wall_s = Some(self.wall.as_secs_f64());
-        row.count_cpu_s = self.cpu.map(|d| d.as_secs_f64());
-        if let Some(why) = &self.stopped {
-            judge::count_unfinished(row, self.grids.len(), why);
-        }
-    }
-
-    /// Records that solve `k` of the count gave no answer.
-    pub fn stop(&mut self, outcome: &Outcome) {
-        let k = self.grids.len() + 1;
-        self.stopped = Some(format!(
-            "solve {k} answered {}{}",
-            outcome.status,
-            outcome
-                .error
-                .as_deref()
-                .map_or(String::new(), |e| format!(" ({e})"))
-        ));
-    }
-}
-
 /// With `--count N`: blocks each verified solution and solves again, until the formula is
 /// UNSAT (the count is exact) or `limit` solutions are found (there are at least that
 /// many). Every solution is checked: it satisfies every clause, its grids solve the
@@ -365,13 +296,20 @@ mod tests {
         }
         let mut counted = Counted::start(&first, grids.clone());
         count_solutions(&Crash, &built, &mut counted, &Limits::default(), 5).unwrap();
-        let mut row = Row::default();
-        counted.fill(&mut row);
-        assert_eq!(row.solutions, None);
+        let finished = crate::run::finished::Finished {
+            mode: crate::results::Mode::Fresh,
+            size: (0, 0),
+            outcome: first.clone(),
+            checked: Verdict::ModelOk,
+            grids: Some(grids),
+            count: Some(counted),
+        };
+        let judged = judge::judge(&finished, &[], true, 5);
+        assert_eq!(judged.solutions, None);
         assert_eq!(
-            row.error,
+            judged.error,
             "the count stopped after 1 solution(s): solve 2 answered ERROR (exit code 134)"
         );
-        assert!(!row.wrong);
+        assert!(!judged.wrong);
     }
 }

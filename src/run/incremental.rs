@@ -23,13 +23,12 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::cnf::{ClauseSink, Lit};
 use crate::encode::decode::decode_full;
-use crate::encode::{EncodeOptions, Encoding, encode, grid_var};
+use crate::encode::{EncodeOptions, encode, grid_var};
 use crate::judge::{self, Verdict};
 use crate::puzzle::{Kind, Puzzle};
-use crate::results::{Mode, Row};
-use crate::run::RunOptions;
-use crate::run::corpus::{Instance, Source};
-use crate::run::exec::{Counted, fill_row};
+use crate::results::Mode;
+use crate::run::finished::{Counted, Finished};
+use crate::run::plan::Plan;
 use crate::solver::session::Session;
 use crate::solver::{Limits, Outcome, Solver, Status};
 
@@ -49,7 +48,8 @@ pub struct Loaded {
 /// would save little against solving anyway.
 pub const MAX_LOADED_CLAUSES: u64 = 4_000_000;
 
-type Key = (usize, Kind, usize, EncodeOptions);
+/// A session's key: (solver index, kind, side, encoding).
+pub type Key = (usize, Kind, usize, EncodeOptions);
 
 /// One worker's sessions, by (solver index, kind, side, encoding); `None` remembers a
 /// solver that has no session or rules too big to keep.
@@ -141,16 +141,6 @@ impl Sessions {
     }
 }
 
-/// What [`run_one`] did (returned, never stored: the row's size does not matter).
-#[allow(clippy::large_enum_variant)]
-pub enum Ran {
-    /// The run was done incrementally: its row and the grids of a verified solution, or
-    /// `None` when Ctrl-C stopped it.
-    Done(Option<(Row, Vec<Puzzle>)>),
-    /// Not an incremental run (no session, a DIMACS input, `pruned`, the mode off).
-    NotHere,
-}
-
 /// Counts the clauses on their way into a session.
 struct Loader<'a> {
     session: &'a mut dyn Session,
@@ -194,51 +184,49 @@ pub fn solution(puzzle: &Puzzle, outcome: &Outcome) -> Result<Puzzle, String> {
     Ok(grids)
 }
 
-/// Runs one (instance, encoding, solver, run) incrementally, when it can be.
-#[allow(clippy::too_many_arguments)]
-pub fn run_one(
+/// Runs one puzzle in the worker's session of `key` (loaded on first use): the givens as
+/// assumptions, the answer decoded and checked, and with `--count` the further solutions
+/// found under a fresh activation literal. None when Ctrl-C stopped it. A session that
+/// stopped without an answer, or that its solver marks unusable, is dropped.
+pub fn run_session(
     sessions: &mut Sessions,
-    opts: &RunOptions,
-    instance: &Instance,
-    encoding: Option<EncodeOptions>,
-    solver_index: usize,
+    key: Key,
+    plan: &Plan,
+    puzzle: &Puzzle,
     solver: &dyn Solver,
-    run: u32,
     interrupt: &Arc<AtomicBool>,
-) -> Ran {
-    let (Source::Puzzle(puzzle), Some(enc)) = (&instance.source, encoding) else {
-        return Ran::NotHere;
-    };
-    // With --proofs a solver that writes DRAT solves a fresh formula, so that its UNSAT
-    // answers come with a proof `rate` can check against that formula.
-    let wants_proof = opts.plan.proofs && solver.proof_style().is_some();
-    if !opts.plan.incremental
-        || enc.encoding == Encoding::Pruned
-        || !solver.in_process()
-        || wants_proof
-    {
-        return Ran::NotHere;
-    }
-    let key = (solver_index, puzzle.kind(), puzzle.side(), enc);
-    let Some(loaded) = sessions.get(key, solver, puzzle, enc, opts.plan.seed) else {
-        return Ran::NotHere;
+) -> Option<Finished> {
+    let enc = key.3;
+    let Some(loaded) = sessions.get(key, solver, puzzle, enc, plan.seed) else {
+        // The task's mode promised a session (see `task::mode_of`): an internal error.
+        return Some(Finished {
+            mode: Mode::Session,
+            size: (0, 0),
+            outcome: Outcome::error(format!(
+                "internal: no session of {} for this puzzle",
+                solver.name()
+            )),
+            checked: Verdict::Unchecked(None),
+            grids: None,
+            count: None,
+        });
     };
     let limits = Limits {
-        timeout: Some(opts.timeout),
+        timeout: Some(plan.timeout()),
         mem_limit_mb: None,
         interrupt: Some(interrupt.clone()),
         proof: None,
         binary_proof: false,
-        seed: opts.plan.seed,
+        seed: plan.seed,
     };
     let mut assumptions = crate::encode::given_lits(puzzle);
-    let outcome = loaded.session.solve(&assumptions, &limits);
+    let mut outcome = loaded.session.solve(&assumptions, &limits);
     if interrupt.load(Ordering::Relaxed) {
         sessions.remove(&key);
-        return Ran::Done(None);
+        return None;
     }
     let first = (outcome.status == Status::Sat).then(|| solution(puzzle, &outcome));
-    let verdict = match &first {
+    let checked = match &first {
         Some(Ok(_)) => Verdict::ModelOk,
         Some(Err(why)) => Verdict::ModelWrong(why.clone()),
         None => Verdict::Unchecked(None),
@@ -247,26 +235,13 @@ pub fn run_one(
         loaded.vars as u64,
         loaded.clauses + assumptions.len() as u64,
     );
-    let encoding = enc.encoding.as_str();
-    let mut row = crate::run::new_row(
-        opts,
-        instance,
-        encoding,
-        (solver.name(), Mode::Session),
-        run,
-        size,
-    );
-    fill_row(&mut row, &outcome, &verdict);
     let mut keep = outcome.status.is_solved() && loaded.session.usable();
-    let mut grids: Vec<Puzzle> = Vec::new();
-    if opts.plan.count >= 2 {
+    let grids = first.and_then(Result::ok);
+    let mut count = None;
+    if plan.count >= 2 {
         // The count's time starts with the first solve, whatever it answered.
-        let mut counted = Counted {
-            wall: outcome.wall,
-            cpu: outcome.cpu,
-            ..Counted::default()
-        };
-        if keep && let Some(Ok(found)) = &first {
+        let mut counted = Counted::after(&outcome);
+        if keep && let Some(found) = &grids {
             counted.grids.push(found.clone());
             match count_again(
                 loaded.session.as_mut(),
@@ -274,32 +249,33 @@ pub fn run_one(
                 &mut counted,
                 &mut assumptions,
                 &limits,
-                opts.plan.count,
+                plan.count,
             ) {
                 Ok(solved) => keep = solved && loaded.session.usable(),
                 Err(why) => {
-                    judge::apply(&mut row, &Verdict::ModelWrong(why), None);
+                    counted.wrong = Some(why);
                     keep = false;
                 }
             }
             if interrupt.load(Ordering::Relaxed) {
                 sessions.remove(&key);
-                return Ran::Done(None);
+                return None;
             }
         }
-        counted.fill(&mut row);
-        grids = counted.grids;
-    } else if let Some(Ok(found)) = first {
-        grids.push(found);
+        count = Some(counted);
     }
     if !keep {
         sessions.remove(&key);
     }
-    if row.wrong {
-        grids.clear();
-    }
-    judge::hold_against_records(&mut row, &instance.records, grids.first(), opts.plan.count);
-    Ran::Done(Some((row, grids)))
+    outcome.model = None;
+    Some(Finished {
+        mode: Mode::Session,
+        size,
+        outcome,
+        checked,
+        grids,
+        count,
+    })
 }
 
 /// `--count N` in a session: blocks each found solution by a clause under one fresh
@@ -378,7 +354,7 @@ mod tests {
     use super::*;
     use crate::cnf::{Cnf, Model, Var};
     use crate::puzzle::Grid;
-    use crate::results::Check;
+    use crate::results::{Check, Row};
     use crate::solver::SolverConfig;
 
     /// A solver that lies, which real solvers do not on demand: its session answers SAT
@@ -424,85 +400,70 @@ mod tests {
         }
     }
 
-    fn opts(count: u32) -> RunOptions {
-        let plan = crate::run::plan::plan_with(|p| {
+    fn plan(count: u32) -> Plan {
+        crate::run::plan::plan_with(|p| {
             p.timeout_s = 10.0;
             p.count = count;
-        });
-        RunOptions::new(plan, std::path::PathBuf::from("."), Vec::new())
+        })
     }
 
-    fn latin(cells: [u16; 9]) -> Instance {
+    fn latin(cells: [u16; 9]) -> Puzzle {
         let grid = Grid::from_cells(3, cells.to_vec()).unwrap();
-        Instance {
-            corpus: "t".into(),
-            id: "t:1".into(),
-            hash: "t:1".into(),
-            source: Source::Puzzle(Puzzle::new(Kind::Latin, vec![grid]).unwrap()),
-            records: Vec::new(),
-            format: None,
-        }
+        Puzzle::new(Kind::Latin, vec![grid]).unwrap()
     }
 
-    fn row(instance: &Instance, solver: &dyn Solver, count: u32) -> Row {
-        let mut sessions = Sessions::default();
-        let enc = Some(EncodeOptions::default());
-        let flag = Arc::new(AtomicBool::new(false));
-        match run_one(
-            &mut sessions,
-            &opts(count),
-            instance,
-            enc,
-            0,
+    fn key(solver: usize, puzzle: &Puzzle) -> Key {
+        (
             solver,
-            1,
-            &flag,
-        ) {
-            Ran::Done(Some((row, _))) => row,
-            _ => panic!("not run incrementally"),
+            puzzle.kind(),
+            puzzle.side(),
+            EncodeOptions::default(),
+        )
+    }
+
+    /// The run of `puzzle` in a session of `solver`, as judged.
+    fn row(puzzle: &Puzzle, solver: &dyn Solver, count: u32) -> Row {
+        let mut sessions = Sessions::default();
+        let flag = Arc::new(AtomicBool::new(false));
+        let plan = plan(count);
+        let finished = run_session(&mut sessions, key(0, puzzle), &plan, puzzle, solver, &flag)
+            .expect("not interrupted");
+        let judged = judge::judge(&finished, &[], true, count);
+        Row {
+            status: finished.outcome.status,
+            check: judged.check,
+            wrong: judged.wrong,
+            error: judged.error,
+            solutions: judged.solutions,
+            vars: finished.size.0,
+            clauses: finished.size.1,
+            ..Row::default()
         }
     }
 
     #[test]
-    fn sessions_beyond_the_cap_make_room_or_are_not_kept() {
+    fn sessions_beyond_the_cap_make_room() {
         let native = crate::solver::by_name("native", &SolverConfig::default()).unwrap();
         let flag = Arc::new(AtomicBool::new(false));
-        let instance = latin([1, 2, 3, 2, 0, 0, 0, 0, 0]);
+        let puzzle = latin([1, 2, 3, 2, 0, 0, 0, 0, 0]);
         let empty = Puzzle::empty(Kind::Latin, 3).unwrap();
         let (_, one) = crate::encode::count(&empty, EncodeOptions::default());
-        let enc = Some(EncodeOptions::default());
-        let ok = |ran: Ran| matches!(ran, Ran::Done(Some((r, _))) if r.check == Check::ModelOk);
-        // Room for one session: another solver's evicts it.
+        // Room for one session: another solver's evicts it. (Rules bigger than the cap
+        // are solved one formula per puzzle: the task's mode, `task::tests`.)
         let mut sessions = Sessions::with_cap(one);
         for solver_index in [0, 1, 0] {
-            let o = opts(1);
-            let ran = run_one(
+            let finished = run_session(
                 &mut sessions,
-                &o,
-                &instance,
-                enc,
-                solver_index,
+                key(solver_index, &puzzle),
+                &plan(1),
+                &puzzle,
                 native.as_ref(),
-                1,
                 &flag,
-            );
-            assert!(ok(ran));
+            )
+            .unwrap();
+            assert_eq!(finished.checked, Verdict::ModelOk);
             assert_eq!(sessions.loaded(), 1);
         }
-        // Rules bigger than the cap: one formula per puzzle.
-        let mut sessions = Sessions::with_cap(one - 1);
-        let ran = run_one(
-            &mut sessions,
-            &opts(1),
-            &instance,
-            enc,
-            0,
-            native.as_ref(),
-            1,
-            &flag,
-        );
-        assert!(matches!(ran, Ran::NotHere));
-        assert_eq!(sessions.loaded(), 0);
     }
 
     #[test]
@@ -532,11 +493,7 @@ mod tests {
         assert_eq!((r.check, r.solutions), (Check::ModelOk, Some(1)));
         // The formula's counts are those of the rules plus one unit a given.
         let (vars, clauses) = crate::encode::count(
-            &Puzzle::new(
-                Kind::Latin,
-                vec![Grid::from_cells(3, vec![1, 2, 3, 2, 0, 0, 0, 0, 0]).unwrap()],
-            )
-            .unwrap(),
+            &latin([1, 2, 3, 2, 0, 0, 0, 0, 0]),
             EncodeOptions::default(),
         );
         assert_eq!((r.vars, r.clauses), (vars as u64, clauses));

@@ -26,8 +26,8 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 
-use crate::judge::cross_check_unsat;
 use crate::report::{ReportOptions, write_report};
+use crate::results::cross_check_unsat;
 use crate::results::{Row, read_rows};
 use crate::run::shard::Shard;
 

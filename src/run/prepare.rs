@@ -1,0 +1,259 @@
+//! Making a run ready: its solvers found, its corpus read and held to the fingerprint
+//! expected, its output folder taken and locked, the rows an earlier run of it left read,
+//! its formulas and tasks (each with its mode) made, and its run.json written.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::time::SystemTime;
+
+use anyhow::{Context, bail};
+
+use crate::cnf::budget::{Account, machine_budget};
+use crate::results::{self, Row};
+use crate::solver::{Solver, by_name};
+use crate::text::terminal;
+
+use super::corpus::{self, Corpus, Instance};
+use super::task::{self, Task};
+use super::unit::{self, Unit};
+use super::{RunOptions, lock, meta, plan, pruned_among_others, record, shard};
+
+/// A run ready to execute: its solvers, instances, output folder (locked), the rows an
+/// earlier run of it left, the formulas and tasks still to do, and its run.json.
+pub(crate) struct Prepared {
+    pub solvers: Vec<Box<dyn Solver>>,
+    pub instances: Vec<Instance>,
+    /// Inputs left out, and inputs run under another name: the summary's notes.
+    pub skipped: Vec<String>,
+    pub duplicates: Vec<String>,
+    pub out_dir: PathBuf,
+    pub csv_path: PathBuf,
+    /// Rows of a resumed run.
+    pub earlier: Vec<Row>,
+    pub units: Vec<Unit>,
+    pub tasks: Vec<Task>,
+    pub record: record::Record,
+    /// What the summary must say about how the plan runs (the mode of its encodings).
+    pub notes: Vec<String>,
+    /// The reading budget, one account shared by the workers' reads in progress (None:
+    /// nothing known of the machine's memory).
+    pub read_budget: Option<Account>,
+    _lock: lock::FolderLock,
+}
+
+/// Makes the plan ready: solvers found, corpus read and held to the expected fingerprint,
+/// the output folder taken, what is done already subtracted, run.json written.
+pub(crate) fn prepare(opts: &RunOptions) -> anyhow::Result<Prepared> {
+    let solvers: Vec<Box<dyn Solver>> = opts
+        .plan
+        .solvers
+        .iter()
+        .map(|name| by_name(name, &opts.config))
+        .collect::<anyhow::Result<_>>()?;
+    let (corpus, fingerprint) = load_corpus(opts)?;
+    let containment = announce_containment(&solvers);
+    let mut notes = Vec::new();
+    if !opts.plan.incremental
+        && pruned_among_others(&opts.plan.encodings)
+        && solvers.iter().any(|s| s.in_process())
+    {
+        let note = "mode: in-process solvers solve every encoding fresh, one formula per \
+                    puzzle: pruned has no session (its givens are in its clauses), so the \
+                    encodings are compared within one mode (run.json: \"incremental\": false)";
+        eprintln!("bench: {note}");
+        notes.push(note.to_string());
+    }
+    let out_dir = out_dir(opts)?;
+    std::fs::create_dir_all(&out_dir).with_context(|| format!("creating {}", out_dir.display()))?;
+    let lock = lock::lock(&out_dir)?;
+    let csv_path = out_dir.join("results.csv");
+    let earlier = earlier_rows(opts, &csv_path, &corpus.instances)?;
+    let units = unit::units(&opts.plan, &corpus.instances);
+    let (tasks, planned) = task::tasks(&opts.plan, &units, &corpus.instances, &solvers, &earlier);
+    let measurement = crate::machine::Measurement::new(opts.plan.jobs, &opts.cores)?;
+    for warning in &measurement.warnings {
+        eprintln!("bench: warning: {}", terminal(warning));
+    }
+    let (start, _) = meta::utc_stamps(SystemTime::now());
+    let record = record::Record {
+        version: record::VERSION,
+        kind: record::RecordKind::Run,
+        plan: opts.plan.clone(),
+        cwd: opts.cwd.clone(),
+        fingerprint,
+        bench_version: env!("CARGO_PKG_VERSION").to_string(),
+        command_line: opts.command_line.clone(),
+        created: start.clone(),
+        shard: opts.shard,
+        layout: None,
+        execution: Some(record::Execution {
+            solvers: solvers
+                .iter()
+                .map(|s| meta::SolverMeta {
+                    name: s.name().to_string(),
+                    version: s.version(),
+                    path: s.path().map(|p| p.display().to_string()),
+                    sha256: s.path().and_then(|p| crate::machine::sha256_file(&p).ok()),
+                })
+                .collect(),
+            older_machine: None,
+            start,
+            end: None,
+            planned_runs: planned,
+            skipped_inputs: corpus.skipped.len(),
+            duplicate_inputs: corpus.duplicates.len(),
+            interrupted: false,
+            containment: containment.kind().to_string(),
+            containment_detail: containment.describe(),
+            measurement,
+        }),
+    };
+    record::write(&out_dir, &record)?;
+    eprintln!(
+        "bench: {} instances, {} runs to do ({} already done), {} jobs, results in {}",
+        corpus.instances.len(),
+        tasks.len(),
+        planned - tasks.len(),
+        opts.plan.jobs,
+        terminal(&out_dir.display().to_string())
+    );
+    Ok(Prepared {
+        solvers,
+        instances: corpus.instances,
+        skipped: corpus.skipped,
+        duplicates: corpus.duplicates,
+        out_dir,
+        csv_path,
+        earlier,
+        units,
+        tasks,
+        record,
+        notes,
+        read_budget: machine_budget(opts.plan.mem_limit_mb).map(Account::new),
+        _lock: lock,
+    })
+}
+
+/// The corpus of the plan (this shard's part of it), said on stderr, and the plan's
+/// fingerprint, which must be the one expected (a study's, a resumed shard's).
+fn load_corpus(opts: &RunOptions) -> anyhow::Result<(Corpus, String)> {
+    let mut corpus = corpus::load(&opts.cwd, &opts.plan.corpora, &opts.read, opts.plan.strict)?;
+    for s in &corpus.skipped {
+        eprintln!("bench: skipped {}", terminal(&s.to_string()));
+    }
+    for n in corpus.notes.iter().chain(&corpus.duplicates) {
+        eprintln!("bench: {}", terminal(&n.to_string()));
+    }
+    let fingerprint = plan::fingerprint(&opts.plan, &corpus.instances);
+    if let Some(expected) = opts.expected_fingerprint.as_ref()
+        && *expected != fingerprint
+    {
+        // A file of the plan that this machine cannot read is the likelier cause.
+        if !corpus.skipped.is_empty() {
+            bail!(
+                "the plan cannot be kept here: {}",
+                corpus.skipped.join("; ")
+            );
+        }
+        bail!(
+            "the plan changed: its fingerprint is {fingerprint}, the study or the run being \
+             resumed has {expected} (the corpus contents or the options differ)"
+        );
+    }
+    if let Some(s) = opts.shard {
+        corpus.instances = shard::select(
+            std::mem::take(&mut corpus.instances),
+            opts.plan.encodings.len(),
+            s,
+        );
+    }
+    Ok((corpus, fingerprint))
+}
+
+/// How solver processes will be contained (said when any solver is one), after clearing
+/// what a killed bench left.
+fn announce_containment(
+    solvers: &[Box<dyn Solver>],
+) -> &'static crate::solver::external::run::Containment {
+    let containment = crate::solver::external::run::containment();
+    // Only solver processes are contained: a run of in-process solvers alone has nothing
+    // to say about it (run.json still records what the machine offers).
+    if solvers.iter().any(|s| !s.in_process()) {
+        eprintln!("bench: containment: {}", containment.describe());
+    }
+    let (stale_dirs, stale_groups) = crate::solver::external::run::remove_stale();
+    if stale_dirs + stale_groups > 0 {
+        eprintln!(
+            "bench: removed {stale_dirs} temporary folder(s) and {stale_groups} control group(s) \
+             left by a bench that was killed"
+        );
+    }
+    containment
+}
+
+/// The output folder: the resumed one, `--out` (which must not hold results yet), or a
+/// new one under `reports/`.
+fn out_dir(opts: &RunOptions) -> anyhow::Result<PathBuf> {
+    Ok(match (&opts.resume, &opts.out) {
+        (Some(dir), _) => dir.clone(),
+        (None, Some(dir)) => {
+            if dir.join("results.csv").exists() {
+                bail!(
+                    "{} already holds a results.csv: choose another --out, or --resume it",
+                    dir.display()
+                );
+            }
+            dir.clone()
+        }
+        (None, None) => default_out_dir(&opts.plan.corpora),
+    })
+}
+
+/// The rows a resumed run already has, as written. Rows of a CSV written before bench
+/// recorded hashes are known by their id in this plan, and a CSV of an older bench is
+/// given today's columns before anything runs, so that new rows match its header.
+fn earlier_rows(
+    opts: &RunOptions,
+    csv_path: &Path,
+    instances: &[Instance],
+) -> anyhow::Result<Vec<Row>> {
+    if opts.resume.is_none() || !csv_path.exists() {
+        return Ok(Vec::new());
+    }
+    // A CSV of an older bench (no `hash`, `mode` or count columns) is rewritten with
+    // today's columns, so that the rows appended to it match its header.
+    let (mut rows, old_columns) = results::read_table(csv_path, true)?;
+    if old_columns || rows.iter().any(|r| r.hash.is_empty()) {
+        let by_id: HashMap<&str, &str> = instances
+            .iter()
+            .map(|i| (i.id.as_str(), i.hash.as_str()))
+            .collect();
+        for r in rows.iter_mut().filter(|r| r.hash.is_empty()) {
+            if let Some(&hash) = by_id.get(r.instance.as_str()) {
+                r.hash = hash.into();
+            }
+        }
+        results::write_table(csv_path, &rows)?;
+    }
+    Ok(rows)
+}
+
+/// A new folder under `reports/` named after the first corpus and the time.
+fn default_out_dir(corpora: &[PathBuf]) -> PathBuf {
+    let stem = corpora
+        .first()
+        .and_then(|p| p.file_stem())
+        .and_then(|s| s.to_str())
+        .unwrap_or("run")
+        .trim_end_matches(".cnf")
+        .to_string();
+    let (_, stamp) = meta::utc_stamps(SystemTime::now());
+    let base = PathBuf::from("reports").join(format!("{stem}-{stamp}"));
+    let mut dir = base.clone();
+    let mut i = 2;
+    while dir.exists() {
+        dir = PathBuf::from(format!("{}-{i}", base.display()));
+        i += 1;
+    }
+    dir
+}
