@@ -120,7 +120,13 @@ fn a_plain_run_writes_results_run_json_and_summary() {
     );
     let meta: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(out.join("run.json")).unwrap()).unwrap();
-    assert!(meta["end"].is_string() && meta["machine"]["cores"].as_u64().unwrap() >= 1);
+    assert!(
+        meta["end"].is_string()
+            && meta["measurement"]["machine"]["logical_cpus"]
+                .as_u64()
+                .unwrap()
+                >= 1
+    );
     assert_eq!(meta["skipped_inputs"], 1);
     let summary = std::fs::read_to_string(out.join("summary.md")).unwrap();
     assert!(
