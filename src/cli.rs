@@ -245,7 +245,7 @@ pub struct RunArgs {
     /// Puzzle files, DIMACS files (.cnf, .cnf.gz, .cnf.xz) and folders of them.
     pub corpora: Vec<PathBuf>,
     /// Comma-separated solver names.
-    #[arg(long, default_value = "native")]
+    #[arg(long, default_value = "native", long_help = solvers_long_help())]
     pub solvers: String,
     /// Comma-separated encodings for puzzles.
     #[arg(long, default_value = "extended", value_delimiter = ',')]
@@ -498,4 +498,24 @@ fn parse_count(s: &str) -> Result<u32, String> {
             ranges::MAX_COUNT
         )),
     }
+}
+
+/// `--solvers --help`: the solver list's syntax and native's settings, from the engine's
+/// options table (`cdcl_engine::options::SETTINGS`).
+fn solvers_long_help() -> String {
+    let defaults = cdcl_engine::Options::default();
+    let mut help = String::from(
+        "Comma-separated solver names (`bench solvers` lists them). `NAME:key=value,...` is \
+         a configuration, a solver of its own in every table (cadical-lib takes `config` \
+         and its integer options). native's settings, with their default:\n",
+    );
+    for s in cdcl_engine::options::SETTINGS {
+        help.push_str(&format!(
+            "  {:<19} {}; default {}\n",
+            s.key,
+            s.allowed(),
+            s.value_in(&defaults)
+        ));
+    }
+    help
 }
