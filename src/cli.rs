@@ -295,7 +295,8 @@ pub struct RunArgs {
     /// stay the first solve's; each solve has the full timeout). N is 1 to 1000000.
     #[arg(long, default_value = "1", value_name = "N|all", value_parser = parse_count)]
     pub count: u32,
-    /// A malformed puzzle stops the run instead of being skipped.
+    /// A malformed puzzle or DIMACS file stops the run instead of being skipped (either
+    /// way it is reported as file:line).
     #[arg(long)]
     pub strict: bool,
     /// Keep the solved grids: one file per corpus, solver and encoding under solutions/ of

@@ -218,13 +218,8 @@ pub fn render_report(rows: &[Row], opts: &ReportOptions) -> anyhow::Result<Vec<R
         .fold((f64::INFINITY, 0.0f64), |(lo, hi), t| {
             (lo.min(t), hi.max(t))
         });
-    if opts.timeout.is_none() && shortest < longest {
-        notes.push(format!(
-            "runs had different timeouts ({shortest} to {longest} s): each run is scored \
-             against its own, the charts mark the longest; pass --timeout to use one for all"
-        ));
-    }
     let timeout = opts.timeout.unwrap_or(longest);
+    let shortest_timeout = opts.timeout.unwrap_or(shortest.min(longest));
     notes.extend(modes.notes());
 
     let names = (solvers.clone(), encodings.clone());
@@ -275,6 +270,7 @@ pub fn render_report(rows: &[Row], opts: &ReportOptions) -> anyhow::Result<Vec<R
         solvers,
         encodings,
         timeout_s: timeout,
+        shortest_timeout_s: shortest_timeout,
         timeout_given: opts.timeout.is_some(),
         scores: score::scores(rows, scoring),
         virtual_best,

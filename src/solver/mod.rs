@@ -351,7 +351,7 @@ pub fn by_name(name: &str, config: &SolverConfig) -> anyhow::Result<Box<dyn Solv
             Ok(Box::new(if inner == "native" {
                 solver.with_adapter(&external::adapters::BENCH_NATIVE)
             } else {
-                solver
+                solver.with_adapter(&external::adapters::BENCH_DPLL)
             }))
         }
         _ => external::find(name, config),

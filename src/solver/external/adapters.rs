@@ -225,6 +225,22 @@ pub static BENCH_NATIVE: Adapter = Adapter {
         text: Some(&[]),
         skip_unit_deletions: false,
     }),
+    ..BENCH_CHILD
+};
+
+/// bench's own dpll solver run as a child (`dpll-proc`).
+pub static BENCH_DPLL: Adapter = Adapter {
+    name: "dpll-proc",
+    ..BENCH_CHILD
+};
+
+/// bench run as a child solver: the competition format; its version is bench's
+/// (`bench --version` prints `bench 0.1.0`).
+const BENCH_CHILD: Adapter = Adapter {
+    version: Some(VersionProbe {
+        args: &["--version"],
+        marker: "bench ",
+    }),
     ..COMPETITION
 };
 
