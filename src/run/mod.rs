@@ -153,11 +153,11 @@ fn finish(
         eprintln!("bench: skipped {}", terminal(&e.to_string()));
         prepared.skipped.push(e);
     }
-    let mut rows = prepared.earlier;
-    rows.extend(executed.rows);
-    // The summary's rows as every reader of results.csv sees them (the file keeps the
-    // rows as written).
-    results::cross_check_unsat(&mut rows);
+    // The summary's rows are results.csv's as every reader sees them (cross-checked, times
+    // as written), so that `bench report` on the file gives every figure of the run's own
+    // report. Rows kept in memory (unrounded) would not.
+    drop((prepared.earlier, executed.rows));
+    let rows = results::read_rows(&prepared.out_dir.join("results.csv"), false)?;
     if let Some(e) = prepared.record.execution.as_mut() {
         e.end = Some(meta::utc_stamps(SystemTime::now()).0);
         e.skipped_inputs = prepared.skipped.len();
