@@ -158,12 +158,14 @@ fn finish(
     // report. Rows kept in memory (unrounded) would not.
     drop((prepared.earlier, executed.rows));
     let rows = results::read_rows(&prepared.out_dir.join("results.csv"), false)?;
-    if let Some(e) = prepared.record.execution.as_mut() {
-        e.end = Some(meta::utc_stamps(SystemTime::now()).0);
-        e.skipped_inputs = prepared.skipped.len();
-        e.interrupted = interrupted;
+    if !prepared.record_kept {
+        if let Some(e) = prepared.record.execution.as_mut() {
+            e.end = Some(meta::utc_stamps(SystemTime::now()).0);
+            e.skipped_inputs = prepared.skipped.len();
+            e.interrupted = interrupted;
+        }
+        record::write(&prepared.out_dir, &prepared.record)?;
     }
-    record::write(&prepared.out_dir, &prepared.record)?;
     Ok(RunSummary {
         out_dir: prepared.out_dir,
         rows,

@@ -33,6 +33,8 @@ pub(crate) struct Prepared {
     pub units: Vec<Unit>,
     pub tasks: Vec<Task>,
     pub record: record::Record,
+    /// The record is a finished run's, kept as it was (a resume with nothing to do).
+    pub record_kept: bool,
     /// What the summary must say about how the plan runs (the mode of its encodings).
     pub notes: Vec<String>,
     /// The reading budget, one account shared by the workers' reads in progress (None:
@@ -74,41 +76,25 @@ pub(crate) fn prepare(opts: &RunOptions) -> anyhow::Result<Prepared> {
     for warning in &measurement.warnings {
         eprintln!("bench: warning: {}", terminal(warning));
     }
-    let (start, _) = meta::utc_stamps(SystemTime::now());
-    let record = record::Record {
-        version: record::VERSION,
-        kind: record::RecordKind::Run,
-        plan: opts.plan.clone(),
-        cwd: opts.cwd.clone(),
-        fingerprint,
-        bench_version: env!("CARGO_PKG_VERSION").to_string(),
-        command_line: opts.command_line.clone(),
-        created: start.clone(),
-        shard: opts.shard,
-        layout: None,
-        execution: Some(record::Execution {
-            solvers: solvers
-                .iter()
-                .map(|s| meta::SolverMeta {
-                    name: s.name().to_string(),
-                    version: s.version(),
-                    path: s.path().map(|p| p.display().to_string()),
-                    sha256: s.path().and_then(|p| crate::machine::sha256_file(&p).ok()),
-                })
-                .collect(),
-            older_machine: None,
-            start,
-            end: None,
-            planned_runs: planned,
-            skipped_inputs: corpus.skipped.len(),
-            duplicate_inputs: corpus.duplicates.len(),
-            interrupted: false,
-            containment: containment.kind().to_string(),
-            containment_detail: containment.describe(),
+    // A resume with nothing left to do leaves the record of the run it would finish as it
+    // is (its command, dates and machine); any other run records itself.
+    let kept = (opts.resume.is_some() && tasks.is_empty())
+        .then(|| record::read_run(&out_dir))
+        .flatten();
+    let record_kept = kept.is_some();
+    let record = match kept {
+        Some(record) => record,
+        None => new_record(
+            opts,
+            (&solvers, containment),
+            &corpus,
+            (fingerprint, planned),
             measurement,
-        }),
+        ),
     };
-    record::write(&out_dir, &record)?;
+    if !record_kept {
+        record::write(&out_dir, &record)?;
+    }
     eprintln!(
         "bench: {} instances, {} runs to do ({} already done), {} jobs, results in {}",
         corpus.instances.len(),
@@ -128,6 +114,7 @@ pub(crate) fn prepare(opts: &RunOptions) -> anyhow::Result<Prepared> {
         units,
         tasks,
         record,
+        record_kept,
         notes,
         read_budget: machine_budget(opts.plan.mem_limit_mb).map(Account::new),
         _lock: lock,
@@ -256,4 +243,51 @@ fn default_out_dir(corpora: &[PathBuf]) -> PathBuf {
         i += 1;
     }
     dir
+}
+
+/// The record of a run about to start: its plan, fingerprint, command, and what it runs on.
+fn new_record(
+    opts: &RunOptions,
+    (solvers, containment): (
+        &[Box<dyn Solver>],
+        &crate::solver::external::run::Containment,
+    ),
+    corpus: &super::corpus::Corpus,
+    (fingerprint, planned): (String, usize),
+    measurement: crate::machine::Measurement,
+) -> record::Record {
+    let (start, _) = meta::utc_stamps(SystemTime::now());
+    record::Record {
+        version: record::VERSION,
+        kind: record::RecordKind::Run,
+        plan: opts.plan.clone(),
+        cwd: opts.cwd.clone(),
+        fingerprint,
+        bench_version: env!("CARGO_PKG_VERSION").to_string(),
+        command_line: opts.command_line.clone(),
+        created: start.clone(),
+        shard: opts.shard,
+        layout: None,
+        execution: Some(record::Execution {
+            solvers: solvers
+                .iter()
+                .map(|s| meta::SolverMeta {
+                    name: s.name().to_string(),
+                    version: s.version(),
+                    path: s.path().map(|p| p.display().to_string()),
+                    sha256: s.path().and_then(|p| crate::machine::sha256_file(&p).ok()),
+                })
+                .collect(),
+            older_machine: None,
+            start,
+            end: None,
+            planned_runs: planned,
+            skipped_inputs: corpus.skipped.len(),
+            duplicate_inputs: corpus.duplicates.len(),
+            interrupted: false,
+            containment: containment.kind().to_string(),
+            containment_detail: containment.describe(),
+            measurement,
+        }),
+    }
 }
