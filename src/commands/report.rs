@@ -127,6 +127,7 @@ fn folder_of(file: &Path) -> PathBuf {
 /// The `run.json` beside a single results CSV (a report of one run), if readable.
 fn run_json_beside(results: &[PathBuf]) -> Option<serde_json::Value> {
     let [csv] = results else { return None };
-    let text = std::fs::read_to_string(folder_of(csv).join("run.json")).ok()?;
+    let path = folder_of(csv).join("run.json");
+    let text = crate::bounded::read_to_string(&path, crate::bounded::MAX_RUN_JSON).ok()?;
     serde_json::from_str(&text).ok()
 }

@@ -4,6 +4,8 @@
 //! bench), and a `.bench.lock` planted as a symlink to another file is refused with that
 //! file untouched.
 
+use std::path::{Path, PathBuf};
+
 use crate::support::{bench, root};
 
 /// `bench slurm` on the repository's easy corpus with `extra` arguments, in `cwd`.
@@ -89,4 +91,113 @@ fn a_lock_file_planted_as_a_symlink_is_refused_and_its_target_untouched() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("not a plain file"), "{stderr}");
     assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious\n");
+}
+
+/// The first `n` puzzles of the repository's easy corpus, as `dir/easy.txt`.
+fn easy(dir: &Path, n: usize) -> PathBuf {
+    let text = std::fs::read_to_string(root().join("corpora/easy.txt")).unwrap();
+    let lines: Vec<&str> = text
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .take(n)
+        .collect();
+    let path = dir.join("easy.txt");
+    std::fs::write(&path, lines.join("\n") + "\n").unwrap();
+    path
+}
+
+/// stdout then stderr of a finished command, as text, after checking its exit code.
+fn exit(o: &std::process::Output, code: i32) -> String {
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert_eq!(o.status.code(), Some(code), "{text}");
+    text
+}
+
+/// A row that says SAT, whose check found the model wrong, but whose `wrong` column says
+/// false (an edited file, or one received as is): `bench report`, `--compare`, `bench
+/// merge`, `bench status` and a resumed run each refuse it, naming the file and line; none
+/// counts it as solved.
+#[test]
+fn a_row_whose_columns_contradict_is_refused_by_every_reader() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let corpus = easy(d, 2);
+    let study = d.join("study");
+    let o = bench()
+        .arg("slurm")
+        .arg(&corpus)
+        .args([
+            "--solvers",
+            "native",
+            "--jobs",
+            "1",
+            "--shards",
+            "1",
+            "--out",
+        ])
+        .arg(&study)
+        .output()
+        .unwrap();
+    exit(&o, 0);
+    let shard = || {
+        bench()
+            .arg("run")
+            .arg("--study")
+            .arg(&study)
+            .args(["--shard", "0/1"])
+            .output()
+            .unwrap()
+    };
+    exit(&shard(), 0);
+    let csv = study.join("shards/0-of-1/results.csv");
+    let good = std::fs::read_to_string(&csv).unwrap();
+    assert!(good.lines().nth(2).unwrap().contains(",SAT,model-ok,"));
+    let lines: Vec<String> = good
+        .lines()
+        .enumerate()
+        .map(|(i, l)| {
+            if i == 2 {
+                l.replacen(",SAT,model-ok,", ",SAT,model-wrong,", 1)
+            } else {
+                l.to_string()
+            }
+        })
+        .collect();
+    std::fs::write(&csv, lines.join("\n") + "\n").unwrap();
+    let named = format!("{}:3: check model-wrong with wrong=false", csv.display());
+
+    let report = bench()
+        .arg("report")
+        .arg(&csv)
+        .arg("--out")
+        .arg(d.join("r"))
+        .output()
+        .unwrap();
+    assert!(exit(&report, 2).contains(&named));
+    let other = d.join("other.csv");
+    std::fs::write(&other, &good).unwrap();
+    let compare = bench()
+        .args(["report", "--compare"])
+        .arg(&other)
+        .arg(&csv)
+        .args(["--fail-on-regression", "2", "--out"])
+        .arg(d.join("c"))
+        .output()
+        .unwrap();
+    assert!(exit(&compare, 2).contains(&named));
+    let merge = bench().arg("merge").arg(&study).output().unwrap();
+    assert!(exit(&merge, 2).contains(&named));
+    let status = bench().arg("status").arg(&study).output().unwrap();
+    let text = exit(&status, 0);
+    assert!(text.contains("corrupt") && text.contains(&named), "{text}");
+    assert!(exit(&shard(), 2).contains(&named));
+    // The file is left as it was found.
+    assert_eq!(
+        std::fs::read_to_string(&csv).unwrap(),
+        lines.join("\n") + "\n"
+    );
 }
