@@ -201,3 +201,187 @@ fn a_row_whose_columns_contradict_is_refused_by_every_reader() {
         lines.join("\n") + "\n"
     );
 }
+
+/// `bench run` of the easy puzzles in `dir` with native, one job, into `dir/out`.
+fn run_native(dir: &Path, corpus: &Path) -> PathBuf {
+    let out = dir.join("out");
+    let o = bench()
+        .current_dir(dir)
+        .arg("run")
+        .arg(corpus)
+        .args(["--solvers", "native", "--jobs", "1", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    exit(&o, 0);
+    out
+}
+
+fn resume(out: &Path) -> std::process::Output {
+    bench()
+        .arg("run")
+        .arg("--resume")
+        .arg(out)
+        .output()
+        .unwrap()
+}
+
+/// A plain `--resume` holds the plan as a shard does: a corpus whose content changed is
+/// refused naming the instance, a missing corpus is refused, and so is a run.json whose
+/// plan was edited (its fingerprint no longer matches) or whose fingerprint was zeroed;
+/// nothing is appended.
+#[test]
+fn resume_refuses_a_changed_or_missing_corpus_and_an_edited_plan() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let corpus = easy(d, 3);
+    let out = run_native(d, &corpus);
+    let csv = std::fs::read_to_string(out.join("results.csv")).unwrap();
+    assert_eq!(csv.lines().count(), 4);
+    let original = std::fs::read_to_string(&corpus).unwrap();
+    let mut lines: Vec<&str> = original.lines().collect();
+    lines.swap(0, 2);
+    std::fs::write(&corpus, lines.join("\n") + "\n").unwrap();
+    let text = exit(&resume(&out), 2);
+    assert!(
+        text.contains("the plan changed") && text.contains("easy.txt:1 has other content"),
+        "{text}"
+    );
+    std::fs::remove_file(&corpus).unwrap();
+    let text = exit(&resume(&out), 2);
+    assert!(text.contains("easy.txt"), "{text}");
+    std::fs::write(&corpus, &original).unwrap();
+    // The plan as written: nothing to do.
+    let text = exit(&resume(&out), 0);
+    assert!(text.contains("0 runs to do (3 already done)"), "{text}");
+    let record = out.join("run.json");
+    let json = std::fs::read_to_string(&record).unwrap();
+    let mut value: serde_json::Value = serde_json::from_str(&json).unwrap();
+    value["plan"]["timeout_s"] = serde_json::json!(30.0);
+    std::fs::write(&record, value.to_string()).unwrap();
+    let text = exit(&resume(&out), 2);
+    assert!(text.contains("the plan changed"), "{text}");
+    let mut value: serde_json::Value = serde_json::from_str(&json).unwrap();
+    value["fingerprint"] = serde_json::json!("0");
+    std::fs::write(&record, value.to_string()).unwrap();
+    let text = exit(&resume(&out), 2);
+    assert!(text.contains("the plan changed"), "{text}");
+    assert_eq!(
+        std::fs::read_to_string(out.join("results.csv")).unwrap(),
+        csv
+    );
+}
+
+/// Every value run.json gives the plan passes the command line's range: a timeout of
+/// 1e308 or −1, 4e9 repetitions, 100,000 jobs are refused naming the field, before any
+/// worker starts; a 6 GiB run.json or `--families` file is refused unread (under an
+/// address-space limit far below its size).
+#[test]
+fn run_json_values_pass_the_command_lines_door_and_big_files_are_refused_unread() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let corpus = easy(d, 1);
+    let out = run_native(d, &corpus);
+    let record = out.join("run.json");
+    let json = std::fs::read_to_string(&record).unwrap();
+    for (field, value) in [
+        ("timeout_s", serde_json::json!(1e308)),
+        ("timeout_s", serde_json::json!(-1.0)),
+        ("repeat", serde_json::json!(4_000_000_000u64)),
+        ("jobs", serde_json::json!(100_000)),
+        ("count", serde_json::json!(0)),
+    ] {
+        let mut v: serde_json::Value = serde_json::from_str(&json).unwrap();
+        v["plan"][field] = value.clone();
+        std::fs::write(&record, v.to_string()).unwrap();
+        let text = exit(&resume(&out), 2);
+        assert!(
+            text.contains(&format!("plan.{field}: ")) && text.contains("out of range")
+                || text.contains("not a count"),
+            "{field} = {value}: {text}"
+        );
+    }
+    // Sparse files: six GiB that take no disk.
+    let huge = |path: &Path| {
+        std::fs::File::create(path)
+            .unwrap()
+            .set_len(6 << 30)
+            .unwrap();
+    };
+    huge(&record);
+    let limited = |args: &str| {
+        std::process::Command::new("sh")
+            .arg("-c")
+            .arg(format!(
+                "ulimit -v 1000000; exec '{}' {args}",
+                env!("CARGO_BIN_EXE_bench")
+            ))
+            .current_dir(d)
+            .output()
+            .unwrap()
+    };
+    let text = exit(&limited("run --resume out"), 2);
+    assert!(text.contains("6442450944 bytes, more than"), "{text}");
+    let families = d.join("families.csv");
+    huge(&families);
+    let text = exit(
+        &limited("report out/results.csv --out rep --families families.csv"),
+        2,
+    );
+    assert!(
+        text.contains("families.csv: 6442450944 bytes, more than"),
+        "{text}"
+    );
+}
+
+/// A custom solver whose binary vanishes during the run: the runs it could not start
+/// leave no row (they are not the solver's errors), the run says so, and once the binary
+/// is back `--resume` names the recorded command and runs exactly those runs.
+#[test]
+fn runs_the_machine_could_not_start_are_run_by_resume() {
+    use std::os::unix::fs::PermissionsExt;
+    let Some(kissat) = crate::support::require_tool("kissat") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let corpus = easy(d, 3);
+    // The solver removes its own binary as it runs: every later run finds none.
+    let script = d.join("solver.sh");
+    let install = |vanish: &str| {
+        let body = format!("#!/bin/sh\n{vanish}exec '{}' \"$@\"\n", kissat.display());
+        std::fs::write(&script, body).unwrap();
+        std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    };
+    install("rm -f \"$0\"\n");
+    let out = d.join("out");
+    let o = bench()
+        .current_dir(d)
+        .arg("run")
+        .arg(&corpus)
+        .args(["--solvers", "mine", "--jobs", "1", "--solver"])
+        .arg(format!("mine={} {{cnf}}", script.display()))
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    let text = exit(&o, 0);
+    assert!(
+        text.contains("2 run(s) not started") && text.contains("No such file"),
+        "{text}"
+    );
+    let rows = bench::results::read_rows(&out.join("results.csv"), false).unwrap();
+    assert_eq!(rows.len(), 1, "{rows:?}");
+    assert_eq!(rows[0].status, bench::solver::Status::Sat);
+    install("");
+    let text = exit(&resume(&out), 0);
+    assert!(
+        text.contains("--resume runs the command recorded in")
+            && text.contains(&format!("--solver mine='{} {{cnf}}'", script.display())),
+        "{text}"
+    );
+    assert!(text.contains("2 runs to do (1 already done)"), "{text}");
+    let rows = bench::results::read_rows(&out.join("results.csv"), false).unwrap();
+    assert_eq!(rows.len(), 3, "{rows:?}");
+    assert!(rows.iter().all(|r| r.status == bench::solver::Status::Sat));
+}
