@@ -59,8 +59,8 @@ pub(super) fn run(args: ReportArgs) -> anyhow::Result<i32> {
     println!(
         "report: {} files in {} (open {})",
         files.files.len(),
-        files.dir.display(),
-        files.index().display()
+        crate::text::terminal(&files.dir.display().to_string()),
+        crate::text::terminal(&files.index().display().to_string())
     );
     Ok(0)
 }
@@ -104,7 +104,7 @@ fn compare(args: &ReportArgs, sides: &[String]) -> anyhow::Result<i32> {
     println!(
         "comparison: {} files in {} (open {})",
         files.files.len(),
-        files.dir.display(),
+        crate::text::terminal(&files.dir.display().to_string()),
         files.dir.join("compare.html").display()
     );
     let failing = args.fail_on_regression.is_some() && comparison.counts.regressions > 0;

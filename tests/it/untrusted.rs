@@ -385,3 +385,66 @@ fn runs_the_machine_could_not_start_are_run_by_resume() {
     assert_eq!(rows.len(), 3, "{rows:?}");
     assert!(rows.iter().all(|r| r.status == bench::solver::Status::Sat));
 }
+
+/// Rows whose names hold ESC and BEL, whose families collide once made file-safe (`a/b`,
+/// `a_b`) or run to 300 characters, and whose solvers collide too: `bench report --by
+/// family` writes every chart under a name of its own, and neither the page, the other
+/// files nor the terminal holds a control byte other than a line break or a tab.
+#[test]
+fn names_with_controls_or_colliding_make_a_whole_report_with_no_control_byte() {
+    use crate::support::report::{row, write_csv};
+    let dir = tempfile::tempdir().unwrap();
+    let long = "f".repeat(300);
+    let families = ["a/b", "a_b", long.as_str(), "fam\u{1b}]0;title\u{7}"];
+    let solvers = ["x/y", "x_y", "so\u{1b}[2Jlver"];
+    let mut rows = Vec::new();
+    for (i, family) in families.iter().enumerate() {
+        for (s, solver) in solvers.iter().enumerate() {
+            let mut r = row(
+                &format!("i\u{7}{i}.cnf"),
+                "extended",
+                solver,
+                "SAT",
+                0.01 * (1 + i + s) as f64,
+            );
+            r.corpus = "c\u{1b}[31m.txt".into();
+            r.family = (*family).into();
+            if i == 0 && s == 2 {
+                r.check = bench::results::Check::ModelWrong;
+                r.wrong = true;
+                r.error = "bad \u{1b}[2J model".into();
+            }
+            rows.push(r);
+        }
+    }
+    let csv = write_csv(&dir.path().join("results.csv"), &rows);
+    let out = dir.path().join("r");
+    let o = bench()
+        .arg("report")
+        .arg(&csv)
+        .args(["--by", "family", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    let text = exit(&o, 0);
+    let controls = |bytes: &[u8]| bytes.iter().any(|&b| b < 0x20 && b != b'\n' && b != b'\t');
+    assert!(!controls(&o.stdout) && !controls(&o.stderr), "{text}");
+    let mut names = Vec::new();
+    for entry in std::fs::read_dir(&out).unwrap() {
+        let entry = entry.unwrap();
+        let name = entry.file_name().into_string().unwrap();
+        assert!(name.len() < 200, "{name}");
+        let bytes = std::fs::read(entry.path()).unwrap();
+        assert!(!controls(&bytes), "{name} holds a control byte");
+        names.push(name);
+    }
+    let family_charts = names
+        .iter()
+        .filter(|n| n.starts_with("cactus-family-"))
+        .count();
+    assert_eq!(family_charts, 4, "{names:?}");
+    let scatters = names.iter().filter(|n| n.starts_with("scatter-")).count();
+    assert_eq!(scatters, 3, "{names:?}");
+    let html = std::fs::read_to_string(out.join("index.html")).unwrap();
+    assert!(html.contains("so\\x1b[2Jlver"), "the name shows as text");
+}
