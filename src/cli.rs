@@ -469,7 +469,7 @@ pub struct GenArgs {
 }
 
 /// The largest count `--count all` asks for.
-pub const COUNT_ALL: u32 = 10_000;
+pub use crate::run::ranges::COUNT_ALL;
 
 /// `--count`: a positive number, or `all` ([`COUNT_ALL`]).
 /// What `bench report --by` breaks the report down by.
@@ -492,13 +492,13 @@ fn parse_count(s: &str) -> Result<u32, String> {
     if s == "all" {
         return Ok(COUNT_ALL);
     }
-    match s.parse::<u32>() {
-        Ok(n) if (1..=ranges::MAX_COUNT).contains(&n) => Ok(n),
-        _ => Err(format!(
+    let n = s.parse::<u32>().map_err(|_| {
+        format!(
             "`{s}` is not a count: give a number from 1 to {}, or `all` (up to {COUNT_ALL})",
             ranges::MAX_COUNT
-        )),
-    }
+        )
+    })?;
+    crate::run::ranges::count(n)
 }
 
 /// `--solvers --help`: the solver list's syntax and native's settings, from the engine's

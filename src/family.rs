@@ -14,7 +14,7 @@
 use std::collections::HashMap;
 use std::path::Path;
 
-use anyhow::{Context, bail};
+use anyhow::bail;
 
 use crate::cnf::dimacs::is_dimacs_name;
 use crate::results::InstanceKind;
@@ -80,8 +80,7 @@ fn is_hash(s: &str) -> bool {
 impl Families {
     /// Reads a families file; a bad line is an error naming `file:line`.
     pub fn read(path: &Path) -> anyhow::Result<Families> {
-        let text =
-            std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+        let text = crate::bounded::read_to_string(path, crate::bounded::MAX_FAMILIES)?;
         Families::parse(&text, &path.display().to_string())
     }
 

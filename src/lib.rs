@@ -4,6 +4,7 @@
 //! answer → [`check`] → result row → CSV → report. Each module owns one stage;
 //! [`cli`] and [`commands`] are the command line on top.
 
+pub mod bounded;
 pub mod check;
 pub mod cli;
 pub mod cnf_gen;

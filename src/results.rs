@@ -18,6 +18,8 @@ use serde::{Deserialize, Serialize};
 use crate::puzzle::Kind;
 use crate::solver::Status;
 
+mod consistency;
+
 /// What the check of a run found (the `check` column).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -465,22 +467,14 @@ pub(crate) fn read_table(path: &Path, repair: bool) -> anyhow::Result<(Vec<Row>,
             .and_then(|f| f.set_len(whole))
             .with_context(|| format!("cutting the last, unfinished line of {name}"))?;
     }
-    // Streamed from the file, into a vector sized by the number of lines: a million rows
-    // are read without a copy of the text or a doubling of the vector. No row is shorter
-    // than MIN_ROW_BYTES, so blank lines cannot make the hint ask for more than the file.
+    // Streamed from the file: memory grows with the rows, never with the lines (blank
+    // lines, however many, cost nothing).
     file.seek(SeekFrom::Start(0))?;
-    let mut lines = 0usize;
-    let mut buffer = vec![0u8; 1 << 16];
-    loop {
-        let n = file.read(&mut buffer)?;
-        if n == 0 {
-            break;
-        }
-        lines += buffer[..n].iter().filter(|&&b| b == b'\n').count();
-    }
-    file.seek(SeekFrom::Start(0))?;
-    let hint = lines.min((whole / MIN_ROW_BYTES) as usize);
-    let (rows, current) = parse_reader(io::BufReader::new(file.take(whole)), &name, hint)?;
+    let mut rows = Vec::new();
+    let current = each_row(io::BufReader::new(file.take(whole)), &name, |row| {
+        rows.push(row);
+        Ok(())
+    })?;
     Ok((rows, whole > 0 && !current))
 }
 
@@ -548,30 +542,6 @@ pub fn cross_check_unsat(rows: &mut [Row]) -> usize {
     marked
 }
 
-/// The fewest bytes a row of a results CSV takes (its commas alone are 25).
-const MIN_ROW_BYTES: u64 = 32;
-
-/// Refuses a row whose times no run can have: NaN, infinite or negative.
-fn check_times(row: &Row) -> Result<(), String> {
-    let times = [
-        ("wall_s", Some(row.wall_s)),
-        ("cpu_s", row.cpu_s),
-        ("timeout_s", Some(row.timeout_s)),
-        ("count_wall_s", row.count_wall_s),
-        ("count_cpu_s", row.count_cpu_s),
-    ];
-    for (column, t) in times {
-        if let Some(t) = t
-            && !(t.is_finite() && t >= 0.0)
-        {
-            return Err(format!(
-                "{column} is {t}: a time is a finite number of seconds ≥ 0"
-            ));
-        }
-    }
-    Ok(())
-}
-
 /// The length of `file` up to and including its last newline: a last line without one was
 /// cut short by a kill.
 pub(crate) fn whole_lines(file: &mut File) -> io::Result<u64> {
@@ -593,20 +563,26 @@ pub(crate) fn whole_lines(file: &mut File) -> io::Result<u64> {
 
 /// Parses results CSV text; `name` names it in errors.
 pub fn parse_rows(text: &str, name: &str) -> anyhow::Result<Vec<Row>> {
-    Ok(parse_reader(text.as_bytes(), name, 0)?.0)
+    let mut rows = Vec::new();
+    each_row(text.as_bytes(), name, |row| {
+        rows.push(row);
+        Ok(())
+    })?;
+    Ok(rows)
 }
 
-/// Parses a results CSV from `reader` (`lines`: a capacity hint); `name` names it in
-/// errors; and whether its header names today's columns.
-fn parse_reader(
+/// Reads a results CSV from `reader` one row at a time, each held to the rules of
+/// [`consistency`] and handed to `take`; `name` names it in errors. Returns whether its
+/// header names today's columns (an empty file has none).
+pub(crate) fn each_row(
     reader: impl io::Read,
     name: &str,
-    lines: usize,
-) -> anyhow::Result<(Vec<Row>, bool)> {
+    mut take: impl FnMut(Row) -> anyhow::Result<()>,
+) -> anyhow::Result<bool> {
     let mut reader = csv::ReaderBuilder::new().from_reader(reader);
     // A bench killed before its first row leaves an empty file: nothing to resume from.
     let headers = match reader.headers() {
-        Ok(h) if h.iter().all(|f| f.trim().is_empty()) => return Ok((Vec::new(), false)),
+        Ok(h) if h.iter().all(|f| f.trim().is_empty()) => return Ok(false),
         Ok(h) => h.clone(),
         Err(e) => bail!("{name}:1: unreadable header ({e})"),
     };
@@ -622,7 +598,6 @@ fn parse_reader(
             bail!("{name}:1: not a results CSV: no `{column}` column");
         }
     }
-    let mut rows = Vec::with_capacity(lines.saturating_sub(1));
     let mut record = csv::StringRecord::new();
     loop {
         match reader.read_record(&mut record) {
@@ -643,13 +618,13 @@ fn parse_reader(
         let row: Row = record
             .deserialize(Some(&headers))
             .map_err(|e| anyhow::anyhow!("{name}:{line}: {e}"))?;
-        check_times(&row).map_err(|e| anyhow::anyhow!("{name}:{line}: {e}"))?;
-        rows.push(row);
+        consistency::check_row(&row).map_err(|e| anyhow::anyhow!("{name}:{line}: {e}"))?;
+        take(row)?;
     }
     let today = csv::Reader::from_reader(&header_line()[..])
         .headers()?
         .clone();
-    Ok((rows, headers == today))
+    Ok(headers == today)
 }
 
 #[cfg(test)]

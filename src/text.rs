@@ -18,6 +18,27 @@ pub fn terminal(text: &str) -> Cow<'_, str> {
     escape(text, true)
 }
 
+/// A whole document bench writes (an HTML page): every control character but the line
+/// break and the tab, which lay it out, as `\xNN`, so a name holding ESC or BEL shows as
+/// text in the browser and does nothing to a terminal that prints the file.
+pub fn document(text: &str) -> Cow<'_, str> {
+    if !text
+        .chars()
+        .any(|c| c.is_control() && c != '\n' && c != '\t')
+    {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if c.is_control() && c != '\n' && c != '\t' {
+            out.push_str(&format!("\\x{:02x}", c as u32));
+        } else {
+            out.push(c);
+        }
+    }
+    Cow::Owned(out)
+}
+
 fn escape(text: &str, keep_lines: bool) -> Cow<'_, str> {
     let unsafe_char = |c: char| c.is_control() && !(keep_lines && c == '\n');
     if !text.chars().any(unsafe_char) {

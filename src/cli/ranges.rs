@@ -3,40 +3,16 @@
 //! states each range), so nothing the command line accepts can overflow or panic later
 //! (`Duration::from_secs_f64(1e308)`, `k * k` of a huge box, a pool of 100,000 threads).
 
-use std::sync::OnceLock;
+use crate::run::ranges as plan;
+pub use crate::run::ranges::{
+    JOBS_PER_CORE, MAX_COUNT, MAX_MEM_LIMIT_MB, MAX_REPEAT, MAX_SHARDS, MAX_TIMEOUT_S,
+    MIN_MEM_LIMIT_MB, MIN_TIMEOUT_S, cores, max_jobs,
+};
 
-/// The longest `--timeout`: a year, in seconds.
-pub const MAX_TIMEOUT_S: f64 = 365.0 * 24.0 * 3600.0;
-/// The shortest `--timeout`: a millisecond.
-pub const MIN_TIMEOUT_S: f64 = 0.001;
-/// The smallest `--mem-limit`, MiB: below it no solver (and no dynamic loader) starts.
-pub const MIN_MEM_LIMIT_MB: u64 = 4;
-/// The largest `--mem-limit`, MiB (16 TiB): larger values overflow byte counts nowhere,
-/// but no machine has them.
-pub const MAX_MEM_LIMIT_MB: u64 = 16 << 20;
-/// `--jobs` may be up to this many times the cores (with a warning past the cores).
-pub const JOBS_PER_CORE: usize = 4;
-/// The largest `--repeat`.
-pub const MAX_REPEAT: u32 = 10_000;
-/// The largest `--count` as a number (`all` is [`super::COUNT_ALL`]).
-pub const MAX_COUNT: u32 = 1_000_000;
-/// The largest `--shards` and `--max-parallel`.
-pub const MAX_SHARDS: usize = 1_000_000;
 /// The largest `bench gen --count` and `--pool`.
 pub const MAX_GEN_COUNT: usize = 10_000_000;
 /// The largest `--shuffles`.
 pub const MAX_SHUFFLES: usize = 1_000;
-
-/// The cores bench may use (1 if unknown).
-pub fn cores() -> usize {
-    static CORES: OnceLock<usize> = OnceLock::new();
-    *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
-}
-
-/// The largest `--jobs` on this machine.
-pub fn max_jobs() -> usize {
-    cores() * JOBS_PER_CORE
-}
 
 fn number<T: std::str::FromStr>(s: &str, what: &str) -> Result<T, String> {
     s.trim().parse().map_err(|_| format!("`{s}` is not {what}"))
@@ -44,27 +20,13 @@ fn number<T: std::str::FromStr>(s: &str, what: &str) -> Result<T, String> {
 
 /// `--timeout`: seconds, from a millisecond to a year.
 pub fn timeout(s: &str) -> Result<f64, String> {
-    let t: f64 = number(s, "a number of seconds")?;
-    if (MIN_TIMEOUT_S..=MAX_TIMEOUT_S).contains(&t) {
-        Ok(t)
-    } else {
-        Err(format!(
-            "{s} s is out of range: give {MIN_TIMEOUT_S} to {MAX_TIMEOUT_S} seconds (a year)"
-        ))
-    }
+    plan::timeout(number(s, "a number of seconds")?)
 }
 
 /// `--jobs`: 1 to [`JOBS_PER_CORE`] times the cores; past the cores, runs share cores and
 /// their times suffer, which is said on stderr.
 pub fn jobs(s: &str) -> Result<usize, String> {
-    let n: usize = number(s, "a number of jobs")?;
-    let max = max_jobs();
-    if !(1..=max).contains(&n) {
-        return Err(format!(
-            "{s} is out of range: give 1 to {max} ({JOBS_PER_CORE} × the {} cores)",
-            cores()
-        ));
-    }
+    let n = plan::jobs(number(s, "a number of jobs")?)?;
     if n > cores() {
         eprintln!(
             "bench: warning: --jobs {n} is more than the {} cores: runs share cores, and \
@@ -77,14 +39,7 @@ pub fn jobs(s: &str) -> Result<usize, String> {
 
 /// `--mem-limit`: MiB, from [`MIN_MEM_LIMIT_MB`] to [`MAX_MEM_LIMIT_MB`].
 pub fn mem_limit(s: &str) -> Result<u64, String> {
-    let n: u64 = number(s, "a number of MiB")?;
-    if (MIN_MEM_LIMIT_MB..=MAX_MEM_LIMIT_MB).contains(&n) {
-        Ok(n)
-    } else {
-        Err(format!(
-            "{s} MiB is out of range: give {MIN_MEM_LIMIT_MB} to {MAX_MEM_LIMIT_MB} MiB"
-        ))
-    }
+    plan::mem_limit(number(s, "a number of MiB")?)
 }
 
 /// A whole number in `lo..=hi`.
@@ -92,12 +47,7 @@ fn ranged<T>(s: &str, lo: T, hi: T) -> Result<T, String>
 where
     T: std::str::FromStr + PartialOrd + std::fmt::Display + Copy,
 {
-    let n: T = number(s, "a whole number")?;
-    if n >= lo && n <= hi {
-        Ok(n)
-    } else {
-        Err(format!("{s} is out of range: give {lo} to {hi}"))
-    }
+    plan::ranged(number(s, "a whole number")?, lo, hi)
 }
 
 /// `--repeat`: 1 to [`MAX_REPEAT`].

@@ -105,7 +105,10 @@ pub(super) fn run(mut args: MergeArgs) -> anyhow::Result<i32> {
             "{}",
             crate::report::tables::text_table(&scores, TimeBasis::default())
         );
-        format!("report: {}", files.index().display())
+        format!(
+            "report: {}",
+            crate::text::terminal(&files.index().display().to_string())
+        )
     };
     for note in merged.notes() {
         eprintln!("bench: {}", crate::text::terminal(&note.to_string()));

@@ -59,8 +59,8 @@ pub(super) fn run(args: ReportArgs) -> anyhow::Result<i32> {
     println!(
         "report: {} files in {} (open {})",
         files.files.len(),
-        files.dir.display(),
-        files.index().display()
+        crate::text::terminal(&files.dir.display().to_string()),
+        crate::text::terminal(&files.index().display().to_string())
     );
     Ok(0)
 }
@@ -104,7 +104,7 @@ fn compare(args: &ReportArgs, sides: &[String]) -> anyhow::Result<i32> {
     println!(
         "comparison: {} files in {} (open {})",
         files.files.len(),
-        files.dir.display(),
+        crate::text::terminal(&files.dir.display().to_string()),
         files.dir.join("compare.html").display()
     );
     let failing = args.fail_on_regression.is_some() && comparison.counts.regressions > 0;
@@ -127,6 +127,7 @@ fn folder_of(file: &Path) -> PathBuf {
 /// The `run.json` beside a single results CSV (a report of one run), if readable.
 fn run_json_beside(results: &[PathBuf]) -> Option<serde_json::Value> {
     let [csv] = results else { return None };
-    let text = std::fs::read_to_string(folder_of(csv).join("run.json")).ok()?;
+    let path = folder_of(csv).join("run.json");
+    let text = crate::bounded::read_to_string(&path, crate::bounded::MAX_RUN_JSON).ok()?;
     serde_json::from_str(&text).ok()
 }

@@ -131,6 +131,29 @@ fn resume_plan(recorded: &Plan, args: &RunArgs, matches: Typed<'_>) -> anyhow::R
     Ok(recorded.clone())
 }
 
+/// Names on stderr, before anything runs, every program the plan recorded in `dir`'s
+/// run.json will start beyond the solvers bench knows: `--solver NAME='cmd'` commands
+/// and `--solver-path NAME=PATH` binaries. A folder received from someone else runs
+/// what they recorded.
+fn say_recorded_commands(plan: &Plan, dir: &std::path::Path) {
+    let commands = plan
+        .solver_commands
+        .iter()
+        .map(|(name, cmd)| format!("--solver {name}='{cmd}'"))
+        .chain(
+            plan.solver_paths
+                .iter()
+                .map(|(name, path)| format!("--solver-path {name}={}", path.display())),
+        );
+    for c in commands {
+        eprintln!(
+            "bench: --resume runs the command recorded in {}: {}",
+            record::path(dir).display(),
+            crate::text::terminal(&c)
+        );
+    }
+}
+
 /// Validates the arguments into the options of a run: a new plan, a resumed one
 /// (`--resume DIR`: the plan recorded there), or a study's shard (`--study DIR --shard
 /// K/N`, or `--shard K/N --out STUDY`).
@@ -161,14 +184,13 @@ pub(crate) fn options(args: RunArgs, matches: Typed<'_>) -> anyhow::Result<RunOp
     if let Some(dir) = &args.resume {
         let mut opts = match record::read(dir)? {
             record::Read::Record(r) => {
+                say_recorded_commands(&r.plan, dir);
                 let resumed = resume_plan(&r.plan, &args, matches)?;
                 let mut opts = RunOptions::new(resumed, r.cwd.clone(), argv);
-                // A shard resumes only the plan it started with (a plain run may resume a
-                // corpus that grew).
-                if let Some(s) = r.shard {
-                    opts.shard = Some(s);
-                    opts.expected_fingerprint = Some(r.fingerprint.clone());
-                }
+                // A run resumes only the plan it started with, a shard's or not: the
+                // corpus must hold what it held (no rows of another plan in one CSV).
+                opts.shard = r.shard;
+                opts.expected_fingerprint = Some(r.fingerprint.clone());
                 opts
             }
             record::Read::Legacy(recorded_argv) => {
@@ -182,7 +204,9 @@ pub(crate) fn options(args: RunArgs, matches: Typed<'_>) -> anyhow::Result<RunOp
                         record::path(dir).display()
                     ),
                 };
-                let resumed = resume_plan(&plan_of(&recorded)?, &args, matches)?;
+                let recorded = plan_of(&recorded)?;
+                say_recorded_commands(&recorded, dir);
+                let resumed = resume_plan(&recorded, &args, matches)?;
                 RunOptions::new(resumed, cwd()?, argv)
             }
         };

@@ -145,6 +145,11 @@ pub fn write_report(
 /// Writes `files` into `out_dir` (created if missing), through a staging folder inside it
 /// and renamed into place at the end, so an error leaves the folder as it was.
 pub fn write_files(files: &[ReportFile], out_dir: &Path) -> anyhow::Result<ReportFiles> {
+    // Two files of one name would overwrite each other: refused before anything is written.
+    let mut names = std::collections::HashSet::new();
+    if let Some(twice) = files.iter().find(|f| !names.insert(f.name.as_str())) {
+        bail!("internal: two report files named {}", twice.name);
+    }
     fs::create_dir_all(out_dir).with_context(|| format!("creating {}", out_dir.display()))?;
     let staging = tempfile::Builder::new()
         .prefix(".bench-report-")
@@ -224,16 +229,29 @@ pub fn render_report(rows: &[Row], opts: &ReportOptions) -> anyhow::Result<Vec<R
 
     let names = (solvers.clone(), encodings.clone());
     let data = ChartData::new(rows, &outcomes, names, timeout, opts.time);
+    // Every file's name, unique by construction (names that collide once made file-safe,
+    // or that are too long, get a short one of their own).
+    let mut file_names = charts::FileNames::new(&[
+        "cactus.svg",
+        "times.svg",
+        "encodings.svg",
+        "summary.md",
+        "summary.json",
+        "index.html",
+    ]);
     let mut charts: Vec<(String, String)> = vec![(
         "cactus.svg".into(),
         charts::cactus::cactus(&data, &virtual_best)?,
     )];
     for (x_solver, y_solver) in scatter_pairs(&solvers, opts.baseline.as_deref()) {
         charts.push((
-            format!(
-                "scatter-{}-vs-{}.svg",
-                charts::file_safe(y_solver),
-                charts::file_safe(x_solver)
+            file_names.unique(
+                &format!(
+                    "scatter-{}-vs-{}",
+                    charts::file_safe(y_solver),
+                    charts::file_safe(x_solver)
+                ),
+                "svg",
             ),
             charts::scatter::scatter(&data, x_solver, y_solver)?,
         ));
@@ -247,7 +265,7 @@ pub fn render_report(rows: &[Row], opts: &ReportOptions) -> anyhow::Result<Vec<R
             let data = ChartData::new(rows, outcomes, names, timeout, opts.time);
             let title = format!("Cactus plot of family {name}: instances solved within a time");
             charts.push((
-                format!("cactus-family-{}.svg", charts::file_safe(name)),
+                file_names.unique(&format!("cactus-family-{}", charts::file_safe(name)), "svg"),
                 charts::cactus::cactus_titled(&data, &vbs, &title)?,
             ));
         }
@@ -324,7 +342,7 @@ pub fn render_report(rows: &[Row], opts: &ReportOptions) -> anyhow::Result<Vec<R
     });
     files.push(ReportFile {
         name: "index.html".into(),
-        bytes: page.into_bytes(),
+        bytes: crate::text::document(&page).into_owned().into_bytes(),
     });
     Ok(files)
 }
@@ -347,5 +365,42 @@ fn scatter_pairs<'a>(solvers: &'a [String], baseline: Option<&'a str>) -> Vec<(&
             }
             pairs
         }
+    }
+}
+
+#[cfg(test)]
+mod write_tests {
+    use super::{ReportFile, write_files};
+
+    /// A report that fails while its files are written (here a name no file system
+    /// takes, or the same name twice) leaves the folder as it was: the earlier page
+    /// stands, and no staging folder is left behind.
+    #[test]
+    fn a_failed_write_leaves_the_folder_as_it_was() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("index.html"), "earlier").unwrap();
+        let file = |name: &str| ReportFile {
+            name: name.into(),
+            bytes: b"new".to_vec(),
+        };
+        for files in [
+            vec![
+                file("cactus.svg"),
+                file(&"x".repeat(300)),
+                file("index.html"),
+            ],
+            vec![file("a.svg"), file("a.svg"), file("index.html")],
+        ] {
+            assert!(write_files(&files, dir.path()).is_err());
+            let left: Vec<_> = std::fs::read_dir(dir.path())
+                .unwrap()
+                .map(|e| e.unwrap().file_name())
+                .collect();
+            assert_eq!(left, ["index.html"]);
+            let page = std::fs::read_to_string(dir.path().join("index.html")).unwrap();
+            assert_eq!(page, "earlier");
+        }
+        let written = write_files(&[file("cactus.svg"), file("index.html")], dir.path());
+        assert_eq!(written.unwrap().files.len(), 2);
     }
 }

@@ -19,7 +19,12 @@ pub fn row(instance: &str, encoding: &str, solver: &str, status: &str, wall: f64
         mode: None,
         run: 1,
         status: Status::parse(status).expect("a status"),
-        check: Check::Unchecked,
+        // Every SAT answer is checked (see `results::consistency`).
+        check: if status == "SAT" {
+            Check::ModelOk
+        } else {
+            Check::Unchecked
+        },
         wall_s: wall,
         cpu_s: None,
         max_rss_kb: None,

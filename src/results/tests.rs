@@ -122,6 +122,7 @@ fn kinds_read_and_write_as_their_names() {
 fn an_unsat_against_a_verified_model_is_wrong_when_read() {
     let unsat = Row {
         status: Status::Unsat,
+        check: Check::Unchecked,
         solver: "liar".into(),
         ..row("c.txt:1")
     };

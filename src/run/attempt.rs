@@ -30,6 +30,9 @@ pub(crate) enum Attempt {
     Unbuildable(String),
     /// Ctrl-C stopped it: no row (a resume redoes it).
     Interrupted,
+    /// The machine could not start the solver (its binary gone, exec refused): not the
+    /// solver's failure, so no row (a resume redoes it), with why.
+    NotStarted(String),
 }
 
 /// What a runner needs besides its task: the plan, where solvers are found, the reading
@@ -78,6 +81,9 @@ pub(crate) fn attempt(
     };
     unit.release();
     match finished {
+        Some(f) if f.outcome.not_started => {
+            Attempt::NotStarted(f.outcome.error.unwrap_or_default())
+        }
         Some(f) => Attempt::Finished(Box::new(f)),
         None => Attempt::Interrupted,
     }

@@ -18,12 +18,15 @@ use super::plan::Plan;
 use super::prepare::Prepared;
 use super::{RunOptions, incremental, progress, row, solutions};
 
-/// What executing the tasks gave: the new rows, and the inputs that could not be built.
+/// What executing the tasks gave: the new rows, the inputs that could not be built, and
+/// the runs the machine could not start.
 pub(crate) struct Executed {
     /// The new rows.
     pub rows: Vec<Row>,
     /// Why each formula that could not be built failed, by unit.
     pub failures: BTreeMap<usize, String>,
+    /// Runs not started (no row: a resume runs them), by why: how many.
+    pub not_started: BTreeMap<String, usize>,
 }
 
 /// Where each finished run goes: appended to results.csv at once (the one writer), its
@@ -122,6 +125,7 @@ pub(crate) fn execute(
         write_error: Mutex::new(None),
     };
     let failures: Mutex<BTreeMap<usize, String>> = Mutex::new(BTreeMap::new());
+    let not_started: Mutex<BTreeMap<String, usize>> = Mutex::new(BTreeMap::new());
     // Set when --strict meets an input that cannot be built: no further task starts.
     let strict_stop = AtomicBool::new(false);
     let next = AtomicUsize::new(0);
@@ -183,6 +187,10 @@ pub(crate) fn execute(
                                 strict_stop.store(true, Ordering::Relaxed);
                             }
                         }
+                        Attempt::NotStarted(why) => {
+                            *lock_any(&not_started).entry(why).or_insert(0) += 1;
+                            progress.skip();
+                        }
                         Attempt::Interrupted => {}
                     }
                 }
@@ -194,5 +202,6 @@ pub(crate) fn execute(
     Ok(Executed {
         rows,
         failures: failures.into_inner().unwrap_or_else(|p| p.into_inner()),
+        not_started: not_started.into_inner().unwrap_or_else(|p| p.into_inner()),
     })
 }

@@ -20,6 +20,7 @@ pub mod meta;
 pub mod plan;
 mod prepare;
 pub mod progress;
+pub mod ranges;
 pub mod record;
 mod row;
 pub mod shard;
@@ -153,6 +154,16 @@ fn finish(
         eprintln!("bench: skipped {}", terminal(&e.to_string()));
         prepared.skipped.push(e);
     }
+    let not_started: usize = executed.not_started.values().sum();
+    for (why, n) in &executed.not_started {
+        let note = format!(
+            "{n} run(s) not started, the machine's failure and not the solver's ({why}): \
+             not recorded; `bench run --resume {}` runs them",
+            prepared.out_dir.display()
+        );
+        eprintln!("bench: {}", terminal(&note));
+        prepared.notes.push(note);
+    }
     // The summary's rows are results.csv's as every reader sees them (cross-checked, times
     // as written), so that `bench report` on the file gives every figure of the run's own
     // report. Rows kept in memory (unrounded) would not.
@@ -163,6 +174,7 @@ fn finish(
             e.end = Some(meta::utc_stamps(SystemTime::now()).0);
             e.skipped_inputs = prepared.skipped.len();
             e.interrupted = interrupted;
+            e.not_started = not_started;
         }
         record::write(&prepared.out_dir, &prepared.record)?;
     }

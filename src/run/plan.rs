@@ -133,6 +133,23 @@ impl Plan {
         }
     }
 
+    /// Holds every numeric value to the range the command line holds it to (the one
+    /// validation, [`super::ranges`]): a plan read from run.json passes the same door.
+    /// `Err` names the field (`plan.timeout_s`) and the range.
+    pub fn check_ranges(&self) -> Result<(), String> {
+        use super::ranges;
+        let field = |name: &str, r: Result<(), String>| r.map_err(|e| format!("plan.{name}: {e}"));
+        field("timeout_s", ranges::timeout(self.timeout_s).map(drop))?;
+        field("jobs", ranges::jobs(self.jobs).map(drop))?;
+        field("repeat", ranges::repeat(self.repeat).map(drop))?;
+        if let Some(mb) = self.mem_limit_mb {
+            field("mem_limit_mb", ranges::mem_limit(mb).map(drop))?;
+        }
+        field("count", ranges::count(self.count).map(drop))?;
+        field("shards", ranges::shards(self.shards).map(drop))?;
+        Ok(())
+    }
+
     /// Refuses options given on the command line (`given`, those `matches` says were typed)
     /// that differ from this recorded plan, naming the option and both values.
     pub fn check_given(&self, given: &Plan, explicit: &dyn Fn(&str) -> bool) -> anyhow::Result<()> {

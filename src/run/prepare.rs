@@ -142,9 +142,17 @@ fn load_corpus(opts: &RunOptions) -> anyhow::Result<(Corpus, String)> {
                 corpus.skipped.join("; ")
             );
         }
+        let changes = changed_instances(opts, &corpus.instances);
+        let what = if changes.is_empty() {
+            "the corpus contents (instances not run yet, or their order) or the plan \
+             recorded in run.json differ"
+                .to_string()
+        } else {
+            changes.join("; ")
+        };
         bail!(
             "the plan changed: its fingerprint is {fingerprint}, the study or the run being \
-             resumed has {expected} (the corpus contents or the options differ)"
+             resumed has {expected}: {what}"
         );
     }
     if let Some(s) = opts.shard {
@@ -155,6 +163,44 @@ fn load_corpus(opts: &RunOptions) -> anyhow::Result<(Corpus, String)> {
         );
     }
     Ok((corpus, fingerprint))
+}
+
+/// What a resumed run's rows say changed in its corpus: an instance run before whose
+/// content is another now, or that is gone (at most a few named, then how many more).
+fn changed_instances(opts: &RunOptions, instances: &[Instance]) -> Vec<String> {
+    let Some(dir) = &opts.resume else {
+        return Vec::new();
+    };
+    let Ok((rows, _)) = results::read_table(&dir.join("results.csv"), false) else {
+        return Vec::new();
+    };
+    let now: HashMap<&str, &str> = instances
+        .iter()
+        .map(|i| (i.id.as_str(), i.hash.as_str()))
+        .collect();
+    let mut seen = std::collections::BTreeSet::new();
+    let mut changes = Vec::new();
+    for r in &rows {
+        if !seen.insert(r.instance.as_str()) {
+            continue;
+        }
+        match now.get(r.instance.as_str()) {
+            None => changes.push(format!("{} is gone from the corpus", terminal(&r.instance))),
+            Some(&hash) if !r.hash.is_empty() && hash != r.hash => changes.push(format!(
+                "{} has other content (hash {hash}, {} when it ran)",
+                terminal(&r.instance),
+                r.hash
+            )),
+            Some(_) => {}
+        }
+    }
+    const SHOWN: usize = 5;
+    if changes.len() > SHOWN {
+        let more = changes.len() - SHOWN;
+        changes.truncate(SHOWN);
+        changes.push(format!("and {more} more"));
+    }
+    changes
 }
 
 /// How solver processes will be contained (said when any solver is one), after clearing
@@ -285,6 +331,7 @@ fn new_record(
             skipped_inputs: corpus.skipped.len(),
             duplicate_inputs: corpus.duplicates.len(),
             interrupted: false,
+            not_started: 0,
             containment: containment.kind().to_string(),
             containment_detail: containment.describe(),
             measurement,

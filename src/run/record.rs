@@ -96,6 +96,10 @@ pub struct Execution {
     pub duplicate_inputs: usize,
     /// True if a stop (Ctrl-C, SIGTERM) ended the run before the plan was done.
     pub interrupted: bool,
+    /// Runs the machine could not start (a solver's binary gone, exec refused): not
+    /// recorded in results.csv, run again by `--resume`.
+    #[serde(default)]
+    pub not_started: usize,
     /// How external runs were contained (one name, the one bench prints).
     pub containment: String,
     /// The containment in words.
@@ -162,14 +166,17 @@ pub enum Read {
 /// Reads `dir/run.json`.
 pub fn read(dir: &Path) -> anyhow::Result<Read> {
     let path = path(dir);
-    let text =
-        std::fs::read_to_string(&path).with_context(|| format!("reading {}", path.display()))?;
+    let text = crate::bounded::read_to_string(&path, crate::bounded::MAX_RUN_JSON)?;
     let value: serde_json::Value =
         serde_json::from_str(&text).with_context(|| format!("{}: not JSON", path.display()))?;
     match value.get("version").and_then(|v| v.as_u64()) {
         Some(v) if v == u64::from(VERSION) => {
             let record: Record = serde_json::from_value(value)
                 .with_context(|| format!("{}: not a bench run.json", path.display()))?;
+            // The door the command line passes: a value it refuses is refused here too.
+            if let Err(why) = record.plan.check_ranges() {
+                bail!("{}: {why}", path.display());
+            }
             Ok(Read::Record(Box::new(record)))
         }
         Some(v) => bail!(

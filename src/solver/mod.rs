@@ -148,6 +148,10 @@ pub struct Outcome {
     pub exit_code: Option<i32>,
     /// Solver statistics (`conflicts`, `decisions`, ...), printed as `c` lines.
     pub stats: Vec<(String, u64)>,
+    /// The solver never ran: the machine could not start it (its binary gone, exec
+    /// refused, no temporary folder). Not the solver's answer: the run is not recorded,
+    /// and `--resume` runs it again.
+    pub not_started: bool,
 }
 
 impl Outcome {
@@ -162,6 +166,15 @@ impl Outcome {
             max_rss_kb: None,
             exit_code: None,
             stats: Vec::new(),
+            not_started: false,
+        }
+    }
+
+    /// A solver the machine could not start, with why (see [`Outcome::not_started`]).
+    pub fn not_started(reason: impl Into<String>) -> Outcome {
+        Outcome {
+            not_started: true,
+            ..Outcome::error(reason)
         }
     }
 

@@ -29,7 +29,9 @@ pub struct ShardStatus {
 /// Complete rows in a results CSV: the records after the header up to the last newline
 /// (a last row cut short by a kill does not count, as [`results::read_rows`] drops it).
 /// Records, not lines: a quoted field may hold newlines; streamed, so a big shard is not
-/// read into memory. `Err` names a file that two writers made: a second header.
+/// read into memory. Every row is held to the rules every reader holds it to
+/// ([`results::each_row`]): `Err` names the file and line of a row that breaks one, or of
+/// a second header (two writers made the file).
 pub fn count_rows(path: &Path) -> Result<usize, String> {
     use std::io::{Read, Seek, SeekFrom};
     let Ok(mut file) = std::fs::File::open(path) else {
@@ -41,20 +43,13 @@ pub fn count_rows(path: &Path) -> Result<usize, String> {
     if file.seek(SeekFrom::Start(0)).is_err() {
         return Ok(0);
     }
-    let mut reader = csv::Reader::from_reader(file.take(whole));
-    let header = reader.byte_headers().cloned().unwrap_or_default();
     let mut n = 0;
-    for record in reader.byte_records() {
-        let Ok(record) = record else { break };
-        if record == header {
-            let line = record.position().map_or(0, |p| p.line());
-            return Err(format!(
-                "{}:{line}: a second header: two bench processes wrote this file at once",
-                path.display()
-            ));
-        }
+    let reader = std::io::BufReader::new(file.take(whole));
+    results::each_row(reader, &path.display().to_string(), |_| {
         n += 1;
-    }
+        Ok(())
+    })
+    .map_err(|e| e.to_string())?;
     Ok(n)
 }
 
@@ -147,17 +142,38 @@ mod tests {
     fn rows_are_records_and_a_cut_last_one_does_not_count() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("results.csv");
+        let header = String::from_utf8(crate::results::header_line()).unwrap();
+        let mut row = crate::results::Row {
+            status: crate::solver::Status::Timeout,
+            timeout_s: 1.0,
+            ..Default::default()
+        };
+        let line = |row: &crate::results::Row| {
+            let mut w = csv::WriterBuilder::new()
+                .has_headers(false)
+                .from_writer(Vec::new());
+            w.serialize(row).unwrap();
+            String::from_utf8(w.into_inner().unwrap()).unwrap()
+        };
+        let plain = line(&row);
+        row.instance = "two\nlines".into();
+        let quoted = line(&row);
+        assert!(quoted.matches('\n').count() > 1, "{quoted}");
         let count = |text: &str| {
             std::fs::write(&path, text).unwrap();
-            count_rows(&path).unwrap()
+            count_rows(&path)
         };
         assert_eq!(count_rows(&dir.path().join("missing.csv")), Ok(0));
-        assert_eq!(count(""), 0);
-        assert_eq!(count("a,b,error\n"), 0);
+        assert_eq!(count(""), Ok(0));
+        assert_eq!(count(&header), Ok(0));
         // A quoted newline is one row, not two.
-        assert_eq!(count("a,b,error\n1,2,\"two\nlines\"\n3,4,\n"), 2);
+        assert_eq!(count(&format!("{header}{quoted}{plain}")), Ok(2));
         // Killed while writing: the last row has no newline, whole fields or not.
-        assert_eq!(count("a,b,error\n1,2,x\n3,4,cut"), 1);
-        assert_eq!(count("a,b,error\n1,2,x\n3,"), 1);
+        assert_eq!(count(&format!("{header}{plain}{}", &plain[..20])), Ok(1));
+        // A row whose columns contradict each other: named by file and line.
+        let wrong = plain.replacen("TIMEOUT,unchecked", "SAT,model-wrong", 1);
+        assert_ne!(wrong, plain);
+        let err = count(&format!("{header}{plain}{wrong}")).unwrap_err();
+        assert!(err.contains("results.csv:3: check model-wrong"), "{err}");
     }
 }

@@ -104,19 +104,54 @@ impl Ranged for Linear {
 /// A log axis with chosen ticks.
 pub type LogAxis = WithKeyPoints<LogCoord<f64>>;
 
-/// A log axis over `lo..hi` whose ticks are [`log_ticks`].
+/// A log axis over `lo..hi` whose ticks are [`log_ticks`] (the range made finite first,
+/// see [`log_range`]).
 pub fn log_axis(lo: f64, hi: f64) -> LogAxis {
+    let (lo, hi) = log_range(lo, hi);
     (lo..hi).log_scale().with_key_points(log_ticks(lo, hi))
 }
 
-/// Tick values of a log axis: every power of ten inside `lo..hi` (every other one only
-/// beyond 14 decades), so that every decade the data spans is labelled; with 2 and 5 × 10ᵏ
-/// in between when there are fewer than four powers of ten; round linear steps when the
-/// range lies within about one decade.
+/// The smallest and largest values a log axis shows: 1e-300 and 1e300.
+const LOG_LIMITS: (f64, f64) = (1e-300, 1e300);
+
+/// A range a log axis can show, from any `lo..hi`: each end finite, positive and within
+/// [`LOG_LIMITS`], and `hi` above `lo` (a decade above it if not). A NaN, an infinite or a
+/// non-positive end (data no reader lets through, guarded here all the same) never reaches
+/// the ticks.
+pub fn log_range(lo: f64, hi: f64) -> (f64, f64) {
+    let (min, max) = LOG_LIMITS;
+    let usable = |v: f64| v.is_finite() && v > 0.0;
+    let lo = if usable(lo) {
+        lo.clamp(min, max / 10.0)
+    } else {
+        1e-3
+    };
+    let hi = if usable(hi) {
+        hi.clamp(min, max)
+    } else {
+        lo * 1e3
+    };
+    if hi > lo {
+        (lo, hi)
+    } else {
+        (lo, (lo * 10.0).min(max))
+    }
+}
+
+/// Tick values of a log axis: every power of ten inside `lo..hi` (beyond 14 decades, every
+/// other one, or fewer, so that about 14 are labelled), so that every decade the data
+/// spans is labelled; with 2 and 5 × 10ᵏ in between when there are fewer than four powers
+/// of ten; round linear steps when the range lies within about one decade. The range is
+/// made finite first ([`log_range`]): at most 600 decades are ever looked at.
 pub fn log_ticks(lo: f64, hi: f64) -> Vec<f64> {
+    let (lo, hi) = log_range(lo, hi);
     let (first, last) = (lo.log10().floor() as i32, hi.log10().ceil() as i32);
     let inside = |v: &f64| *v >= lo * (1.0 - 1e-9) && *v <= hi * (1.0 + 1e-9);
-    let every = if last - first > 14 { 2 } else { 1 };
+    let every = if last - first > 14 {
+        (last - first + 13) / 14
+    } else {
+        1
+    };
     let decades: Vec<f64> = (first..=last)
         .filter(|e| (e - first) % every == 0)
         .map(|e| 10f64.powi(e))
@@ -144,6 +179,10 @@ pub fn log_ticks(lo: f64, hi: f64) -> Vec<f64> {
 
 /// Tick values of a linear axis: about `how_many` steps of 1, 2 or 5 × 10ᵏ.
 pub fn linear_ticks(lo: f64, hi: f64, how_many: f64) -> Vec<f64> {
+    // Only finite data makes an axis: no range, no ticks.
+    if !(lo.is_finite() && hi.is_finite() && hi > lo && how_many >= 1.0) {
+        return if lo.is_finite() { vec![lo] } else { Vec::new() };
+    }
     let raw = (hi - lo) / how_many;
     let magnitude = 10f64.powf(raw.log10().floor());
     let step = [1.0, 2.0, 5.0, 10.0]
@@ -513,6 +552,33 @@ mod tests {
         );
         // Many decades: each one.
         assert_eq!(log_ticks(1e-5, 1e4).len(), 10);
+    }
+
+    #[test]
+    fn axes_are_made_of_finite_data_alone() {
+        // Each of these once walked the whole i32 range, or made no axis at all.
+        for (lo, hi) in [
+            (1e-5, f64::INFINITY),
+            (f64::NAN, 10.0),
+            (0.0, 0.0),
+            (-1.0, 5.0),
+            (5.0, 1.0),
+            (f64::MIN_POSITIVE, f64::MAX),
+        ] {
+            let ticks = log_ticks(lo, hi);
+            assert!(
+                !ticks.is_empty() && ticks.len() <= 40,
+                "{lo}..{hi}: {ticks:?}"
+            );
+            assert!(ticks.iter().all(|t| t.is_finite() && *t > 0.0), "{ticks:?}");
+            let (a, b) = log_range(lo, hi);
+            assert!(
+                a.is_finite() && b.is_finite() && 0.0 < a && a < b,
+                "{a}..{b}"
+            );
+        }
+        assert!(linear_ticks(0.0, f64::INFINITY, 6.0).len() <= 1);
+        assert!(linear_ticks(f64::NAN, 1.0, 6.0).is_empty());
     }
 
     #[test]

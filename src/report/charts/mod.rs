@@ -206,6 +206,44 @@ fn range_of(outcomes: &[Outcome], timeout: f64) -> (f64, f64) {
     (bottom.min(top / 10.0), top)
 }
 
+/// The names of a report's files, unique by construction: a name is kept as made
+/// (file-safe, see [`file_safe`]) unless it is taken or too long; then it is cut to
+/// [`FileNames::LONGEST`] bytes and numbered (`-2`, `-3`, …) until it is free. Two
+/// families `a/b` and `a_b` get two files, a family of 300 characters one a file system
+/// takes.
+pub struct FileNames {
+    taken: std::collections::HashSet<String>,
+}
+
+impl FileNames {
+    /// The longest stem kept, bytes (file systems take 255 for the whole name).
+    pub const LONGEST: usize = 120;
+
+    /// No name taken but `reserved` (the report's fixed files).
+    pub fn new(reserved: &[&str]) -> FileNames {
+        FileNames {
+            taken: reserved.iter().map(|s| s.to_string()).collect(),
+        }
+    }
+
+    /// A free name for `stem` with extension `ext`, taken from now on.
+    pub fn unique(&mut self, stem: &str, ext: &str) -> String {
+        let mut cut = stem.len().min(Self::LONGEST);
+        while !stem.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        let stem = &stem[..cut];
+        let mut name = format!("{stem}.{ext}");
+        let mut k = 2;
+        while self.taken.contains(&name) {
+            name = format!("{stem}-{k}.{ext}");
+            k += 1;
+        }
+        self.taken.insert(name.clone());
+        name
+    }
+}
+
 /// A name made safe for a file name: letters, digits, `-`, `_` and `.` kept, the rest `_`.
 pub fn file_safe(name: &str) -> String {
     name.chars()

@@ -24,7 +24,13 @@ const SLOWER: RGBColor = rgb(0xD55E00);
 
 /// The chart as SVG.
 pub fn speedups(c: &Comparison) -> anyhow::Result<String> {
-    let mut ratios: Vec<f64> = c.instances.iter().filter_map(|i| i.speedup).collect();
+    // Only finite, positive ratios make the axis (a time of 0 gives an infinite one).
+    let mut ratios: Vec<f64> = c
+        .instances
+        .iter()
+        .filter_map(|i| i.speedup)
+        .filter(|r| r.is_finite() && *r > 0.0)
+        .collect();
     ratios.sort_by(f64::total_cmp);
     let n = ratios.len();
     let floor = c.factor.filter(|f| f.is_finite()).map(|f| 1.0 / f);

@@ -191,7 +191,7 @@ pub fn page(c: &Comparison, svg: &str) -> String {
         th,td{border:1px solid #ccc;padding:4px 8px}th{background:#f0f0f0;text-align:left}\
         td.n{text-align:right;font-variant-numeric:tabular-nums}.note{font-size:14px;color:#444}\
         figure svg{max-width:100%;height:auto}";
-    html! {
+    let page = html! {
         (DOCTYPE)
         html lang="en" {
             head {
@@ -209,8 +209,8 @@ pub fn page(c: &Comparison, svg: &str) -> String {
             }
         }
     }
-    .into_string()
-        + "\n"
+    .into_string();
+    crate::text::document(&page).into_owned() + "\n"
 }
 
 /// Every file of the comparison: `compare-speedups.svg`, `compare.md`, `compare.json` and

@@ -284,7 +284,9 @@ impl Solver for ExternalSolver {
     fn solve(&self, cnf: &Cnf, limits: &Limits) -> Outcome {
         let dir = match run::temp_dir() {
             Ok(d) => d,
-            Err(e) => return Outcome::error(format!("cannot create a temporary directory: {e}")),
+            Err(e) => {
+                return Outcome::not_started(format!("cannot create a temporary directory: {e}"));
+            }
         };
         let input = dir.path().join("input.cnf");
         // A header that claims far more variables than the clauses use (`p cnf 2000000000
@@ -294,7 +296,7 @@ impl Solver for ExternalSolver {
         let bounds = ModelBounds::for_formula(cnf.num_vars(), cnf.max_var_used());
         let vars = bounds.keep;
         if let Err(e) = write_input(&input, cnf, vars) {
-            return Outcome::error(format!("cannot write {}: {e}", input.display()));
+            return Outcome::not_started(format!("cannot write {}: {e}", input.display()));
         }
         let res = dir.path().join("result.txt");
         let values = Values {
@@ -335,7 +337,9 @@ impl Solver for ExternalSolver {
                     ..Outcome::new(Status::Memout)
                 };
             }
-            Err(e) => return Outcome::error(format!("cannot run {}: {e}", self.program.display())),
+            Err(e) => {
+                return Outcome::not_started(format!("cannot run {}: {e}", self.program.display()));
+            }
         };
         // minisat's result file, streamed like stdout: the model into an assignment, no
         // copy of the file kept. A missing file reads as empty (no result).
