@@ -13,8 +13,10 @@ use anyhow::{Context, bail};
 
 use crate::cnf::dimacs::{is_dimacs_name, looks_like_dimacs};
 use crate::puzzle::Puzzle;
-use crate::puzzle::format::{Expected, Format, ReadOptions, read_path};
+use crate::puzzle::format::{Expected, Format, PuzzleError, ReadOptions, read_path};
 use crate::results::InstanceKind;
+
+use super::skip::Skip;
 
 /// Where an instance's formula comes from.
 #[derive(Clone, Debug)]
@@ -80,8 +82,8 @@ impl Instance {
 pub struct Corpus {
     /// Instances in command-line and file order, each content once.
     pub instances: Vec<Instance>,
-    /// One `file:line: message` per input left out.
-    pub skipped: Vec<String>,
+    /// One per input left out, located.
+    pub skipped: Vec<Skip>,
     /// One `file:line: message` per puzzle whose givens clash (it has no solution).
     pub notes: Vec<String>,
     /// One line per input whose content is an instance already planned under another
@@ -161,6 +163,14 @@ pub fn load(
         let name = given.display().to_string();
         let resolved = super::plan::resolve(base, given);
         let path = &resolved;
+        // A corpus named on the command line that is not there is a typo: the run stops
+        // before anything is made (a file that fails to read costs only itself).
+        if let Err(e) = std::fs::metadata(path) {
+            match e.kind() {
+                std::io::ErrorKind::NotFound => bail!("{name}: no such file or folder"),
+                _ => bail!("{name}: {e}"),
+            }
+        }
         if path.is_dir() {
             let files = files_below(path)?;
             let before = found.len();
@@ -179,9 +189,9 @@ pub fn load(
                         &mut found,
                     );
                     skip_unless_strict(read, strict, &mut corpus.skipped, |e| {
-                        format!(
-                            "{}: neither DIMACS nor a puzzle file: {e:#}",
-                            given.join(&rel).display()
+                        Skip::file(
+                            given.join(&rel).display().to_string(),
+                            format!("neither DIMACS nor a puzzle file: {e}"),
                         )
                     })?;
                 }
@@ -190,9 +200,6 @@ pub fn load(
                 bail!("{name}: no DIMACS or puzzle file bench can read in this folder");
             }
         } else if looks_like_dimacs(path) {
-            if !path.exists() {
-                bail!("{name}: no such file");
-            }
             let id = path
                 .file_name()
                 .and_then(|n| n.to_str())
@@ -214,7 +221,7 @@ pub fn load(
                 &mut corpus,
                 &mut found,
             );
-            skip_unless_strict(read, strict, &mut corpus.skipped, |e| format!("{e:#}"))?;
+            skip_unless_strict(read, strict, &mut corpus.skipped, Skip::from)?;
         }
     }
     hash_dimacs(&mut found, strict, &mut corpus.skipped)?;
@@ -253,15 +260,15 @@ pub fn load(
 /// An unreadable or malformed puzzle file costs only itself, as a bad DIMACS file does:
 /// its failure is skipped (said by `note`), or with `strict` stops the run.
 fn skip_unless_strict(
-    result: anyhow::Result<()>,
+    result: Result<(), PuzzleError>,
     strict: bool,
-    skipped: &mut Vec<String>,
-    note: impl FnOnce(&anyhow::Error) -> String,
+    skipped: &mut Vec<Skip>,
+    note: impl FnOnce(PuzzleError) -> Skip,
 ) -> anyhow::Result<()> {
     match result {
-        Err(e) if strict => Err(e),
+        Err(e) if strict => Err(e.into()),
         Err(e) => {
-            skipped.push(note(&e));
+            skipped.push(note(e));
             Ok(())
         }
         Ok(()) => Ok(()),
@@ -288,10 +295,10 @@ fn dimacs(corpus: &str, file: &Path, base: String, folders: Vec<String>) -> Foun
 fn hash_dimacs(
     found: &mut Vec<Found>,
     strict: bool,
-    skipped: &mut Vec<String>,
+    skipped: &mut Vec<Skip>,
 ) -> anyhow::Result<()> {
     use rayon::prelude::*;
-    let failed: Vec<(usize, String)> = found
+    let failed: Vec<(usize, Skip)> = found
         .par_iter_mut()
         .enumerate()
         .filter_map(|(i, f)| match &f.instance.source {
@@ -300,7 +307,10 @@ fn hash_dimacs(
                     f.instance.hash = hash;
                     None
                 }
-                Err(e) => Some((i, format!("{}: not readable: {e}", path.display()))),
+                Err(e) => Some((
+                    i,
+                    Skip::file(path.display().to_string(), format!("not readable: {e}")),
+                )),
             },
             Source::Puzzle(_) => None,
         })
@@ -325,7 +335,7 @@ fn puzzles(
     strict: bool,
     corpus: &mut Corpus,
     found: &mut Vec<Found>,
-) -> anyhow::Result<()> {
+) -> Result<(), PuzzleError> {
     let file = read_path(path, read)?;
     let shown = path.display().to_string();
     for entry in file.entries {
@@ -353,8 +363,8 @@ fn puzzles(
                     },
                 });
             }
-            Err(e) if strict => bail!("{e}"),
-            Err(e) => corpus.skipped.push(e.to_string()),
+            Err(e) if strict => return Err(e),
+            Err(e) => corpus.skipped.push(Skip::from(e)),
         }
     }
     Ok(())

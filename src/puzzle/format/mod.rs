@@ -87,9 +87,10 @@ pub struct ReadOptions {
     pub alphabet: Option<Alphabet>,
 }
 
-/// A malformed puzzle or file, located: displays as `file:line: message`.
+/// A malformed puzzle or file, located: displays as `file:line: message`, or `file:
+/// message` for an error about the whole file (line 0).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{file}:{line}: {message}")]
+#[error("{file}{}: {message}", located(*line))]
 pub struct PuzzleError {
     /// The file as the user named it.
     pub file: String,
@@ -97,6 +98,15 @@ pub struct PuzzleError {
     pub line: usize,
     /// What is wrong.
     pub message: String,
+}
+
+/// `:LINE`, or nothing for line 0 (the whole file).
+fn located(line: usize) -> String {
+    if line == 0 {
+        String::new()
+    } else {
+        format!(":{line}")
+    }
 }
 
 /// One puzzle read from a file, with where it starts.
