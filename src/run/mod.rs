@@ -27,6 +27,7 @@ pub mod skip;
 pub mod solutions;
 mod task;
 mod unit;
+mod walk;
 
 use std::path::PathBuf;
 use std::sync::Arc;

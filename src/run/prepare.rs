@@ -242,6 +242,7 @@ fn earlier_rows(
 fn default_out_dir(corpora: &[PathBuf]) -> PathBuf {
     let stem = corpora
         .first()
+        .filter(|p| !crate::cnf::input::is_stdin(p))
         .and_then(|p| p.file_stem())
         .and_then(|s| s.to_str())
         .unwrap_or("run")
