@@ -326,7 +326,11 @@ fn draw_report(summary: &crate::run::RunSummary) -> anyhow::Result<()> {
                 &summary.rows,
                 &scores,
                 TimeBasis::default(),
-                &summary.skipped,
+                &summary
+                    .skipped
+                    .iter()
+                    .map(ToString::to_string)
+                    .collect::<Vec<_>>(),
             ),
         )?;
     }

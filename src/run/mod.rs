@@ -24,9 +24,11 @@ pub mod ranges;
 pub mod record;
 mod row;
 pub mod shard;
+pub mod skip;
 pub mod solutions;
 mod task;
 mod unit;
+mod walk;
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -104,7 +106,7 @@ pub struct RunSummary {
     /// Every row of results.csv (earlier rows of a resumed run included).
     pub rows: Vec<Row>,
     /// Inputs left out.
-    pub skipped: Vec<String>,
+    pub skipped: Vec<skip::Skip>,
     /// What the summary notes: inputs left out, inputs run under another name.
     pub notes: Vec<String>,
     /// Ctrl-C stopped the run early.
@@ -150,10 +152,15 @@ fn finish(
     executed: execute::Executed,
     interrupted: bool,
 ) -> anyhow::Result<RunSummary> {
-    for (_, e) in executed.failures {
-        eprintln!("bench: skipped {}", terminal(&e.to_string()));
-        prepared.skipped.push(e);
+    let failed: Vec<skip::Skip> = executed
+        .failures
+        .into_values()
+        .map(skip::Skip::said)
+        .collect();
+    for line in skip::summarise(&failed) {
+        eprintln!("bench: skipped {}", terminal(&line));
     }
+    prepared.skipped.extend(failed);
     let not_started: usize = executed.not_started.values().sum();
     for (why, n) in &executed.not_started {
         let note = format!(
@@ -184,9 +191,9 @@ fn finish(
         notes: prepared
             .notes
             .iter()
-            .chain(&prepared.skipped)
-            .chain(&prepared.duplicates)
             .cloned()
+            .chain(skip::summarise(&prepared.skipped))
+            .chain(prepared.duplicates.iter().cloned())
             .collect(),
         skipped: prepared.skipped,
         interrupted,

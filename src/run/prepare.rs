@@ -24,7 +24,7 @@ pub(crate) struct Prepared {
     pub solvers: Vec<Box<dyn Solver>>,
     pub instances: Vec<Instance>,
     /// Inputs left out, and inputs run under another name: the summary's notes.
-    pub skipped: Vec<String>,
+    pub skipped: Vec<super::skip::Skip>,
     pub duplicates: Vec<String>,
     pub out_dir: PathBuf,
     pub csv_path: PathBuf,
@@ -125,8 +125,8 @@ pub(crate) fn prepare(opts: &RunOptions) -> anyhow::Result<Prepared> {
 /// fingerprint, which must be the one expected (a study's, a resumed shard's).
 fn load_corpus(opts: &RunOptions) -> anyhow::Result<(Corpus, String)> {
     let mut corpus = corpus::load(&opts.cwd, &opts.plan.corpora, &opts.read, opts.plan.strict)?;
-    for s in &corpus.skipped {
-        eprintln!("bench: skipped {}", terminal(&s.to_string()));
+    for line in super::skip::summarise(&corpus.skipped) {
+        eprintln!("bench: skipped {}", terminal(&line));
     }
     for n in corpus.notes.iter().chain(&corpus.duplicates) {
         eprintln!("bench: {}", terminal(&n.to_string()));
@@ -139,7 +139,7 @@ fn load_corpus(opts: &RunOptions) -> anyhow::Result<(Corpus, String)> {
         if !corpus.skipped.is_empty() {
             bail!(
                 "the plan cannot be kept here: {}",
-                corpus.skipped.join("; ")
+                super::skip::summarise(&corpus.skipped).join("; ")
             );
         }
         let changes = changed_instances(opts, &corpus.instances);
@@ -275,6 +275,7 @@ fn earlier_rows(
 fn default_out_dir(corpora: &[PathBuf]) -> PathBuf {
     let stem = corpora
         .first()
+        .filter(|p| !crate::cnf::input::is_stdin(p))
         .and_then(|p| p.file_stem())
         .and_then(|s| s.to_str())
         .unwrap_or("run")

@@ -15,6 +15,7 @@ mod counts;
 mod design_map;
 mod encode_check;
 mod generate;
+mod inputs;
 mod modes;
 mod option_ranges;
 mod pinning;

@@ -37,6 +37,17 @@ use super::{DratFormat, Limits, Outcome, ProofStyle, Solver, SolverConfig, Statu
 use adapters::{ADAPTERS, Adapter, GENERIC, RATE};
 use command::Values;
 
+/// The known name closest to a mistyped `name`, if one is close: the Jaro similarity
+/// above 0.7 that clap uses to suggest an option's value.
+pub fn did_you_mean<'a>(name: &str, known: &[&'a str]) -> Option<&'a str> {
+    known
+        .iter()
+        .map(|k| (strsim::jaro(name, k), *k))
+        .filter(|(score, _)| *score > 0.7)
+        .max_by(|a, b| a.0.total_cmp(&b.0))
+        .map(|(_, k)| k)
+}
+
 /// Finds an external solver by name: a `--solver NAME=CMD` command first, then a known
 /// solver (at its `--solver-path`, or found by [`locate`]'s search), then a
 /// `--solver-path` with an unknown name (run as a competition-format solver).
@@ -65,10 +76,14 @@ pub fn find(name: &str, config: &SolverConfig) -> anyhow::Result<Box<dyn Solver>
         let known: Vec<&str> = crate::solver::BUILT_IN
             .iter()
             .copied()
+            .chain(crate::solver::LIBRARY.iter().map(|(n, _)| *n))
             .chain(ADAPTERS.iter().map(|a| a.name))
             .collect();
+        let hint = did_you_mean(name, &known)
+            .map(|n| format!(" (did you mean `{n}`?)"))
+            .unwrap_or_default();
         bail!(
-            "unknown solver `{name}`; known: {}; any other solver that speaks the \
+            "unknown solver `{name}`{hint}; known: {}; any other solver that speaks the \
              competition format: --solver {name}='/path/to/solver {{cnf}} --flags'",
             known.join(", ")
         );
