@@ -18,6 +18,7 @@ mod generate;
 mod modes;
 mod option_ranges;
 mod pinning;
+mod proof_chain;
 mod public_shapes;
 mod puzzle_formats;
 mod readme;
