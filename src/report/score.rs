@@ -309,6 +309,26 @@ mod tests {
     }
 
     #[test]
+    fn certified_counts_only_checked_models_and_verified_proofs() {
+        use crate::results::{Check, Trust};
+        let mut rows = vec![
+            row("a", "SAT", 1.0, false),
+            row("a", "UNSAT", 2.0, false),
+            row("a", "UNSAT", 3.0, false),
+            row("a", "UNSAT", 4.0, false),
+        ];
+        rows[0].check = Check::ModelOk;
+        rows[1].trust = Some(Trust::ProofVerified);
+        rows[2].trust = Some(Trust::ProofChecked);
+        // The fourth has no trust column: unchecked UNSAT derives to cross-checked.
+        let s = &scores(&rows, Scoring::default())[0];
+        assert_eq!((s.solved, s.certified), (4, 2));
+        assert!((s.par2 - 2.5).abs() < 1e-9);
+        // (1 + 2 + 20 + 20) / 4
+        assert!((s.certified_par2 - 10.75).abs() < 1e-9);
+    }
+
+    #[test]
     fn a_shorter_report_timeout_turns_late_answers_into_timeouts() {
         let rows = vec![row("a", "SAT", 1.0, false), row("a", "UNSAT", 3.0, false)];
         let scoring = Scoring {
