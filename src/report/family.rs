@@ -143,7 +143,8 @@ pub fn families(
 }
 
 /// The note under the tables.
-const NOTE: &str = "Per instance: solved only if every repetition was; PAR-2 over the \
+const NOTE: &str = "Per instance: solved only if every repetition was (every right answer \
+                    counts, certified or not); PAR-2 over the \
                     family's instances the configuration ran, the time if solved, else twice \
                     the timeout. Families: the corpus file for puzzles, the first folder level \
                     for DIMACS files, or a --families file.";
