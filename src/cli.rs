@@ -282,9 +282,15 @@ pub struct RunArgs {
     /// processes); an in-process solver's formula and clauses; reading a DIMACS file.
     #[arg(long = "mem-limit", value_name = "MB", value_parser = ranges::mem_limit)]
     pub mem_limit: Option<u64>,
-    /// Have native, kissat, cadical and glucose write DRAT proofs; `rate` checks each UNSAT.
+    /// Have native, kissat, cadical and glucose write DRAT proofs; `rate` checks each
+    /// UNSAT's and writes it as LRAT, which cake_lpr (a verified checker) checks.
     #[arg(long)]
     pub proofs: bool,
+    /// The proof checkers' time limit in seconds, `rate` and cake_lpr together (0.001 to
+    /// 31536000; default: 9 times --timeout). A check past it leaves the row
+    /// `proof-timeout`: neither wrong nor certified.
+    #[arg(long = "checker-timeout", value_name = "SECS", value_parser = ranges::timeout)]
+    pub checker_timeout: Option<f64>,
     /// Seed for randomised solvers.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,

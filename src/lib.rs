@@ -22,6 +22,7 @@ pub mod run;
 pub mod solver;
 pub mod study;
 pub mod text;
+pub mod trust;
 
 // The bottom layer, at its old paths: `crate::cnf::…` and `crate::rng::…`.
 pub use cnf_core as cnf;

@@ -17,6 +17,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::puzzle::Kind;
 use crate::solver::Status;
+pub use crate::trust::Trust;
 
 mod consistency;
 
@@ -272,6 +273,16 @@ pub struct Row {
     /// default rule).
     #[serde(default, with = "text_cell")]
     pub family: CompactString,
+    /// How far the answer is trusted ([`Trust`]); empty in CSVs written before bench
+    /// recorded it, where [`Row::trust`] derives it.
+    #[serde(default)]
+    pub trust: Option<Trust>,
+    /// CPU seconds of the proof checkers (`rate`, then cake_lpr), if a proof was checked.
+    #[serde(default, serialize_with = "seconds_opt")]
+    pub check_s: Option<f64>,
+    /// Peak memory of the proof checkers in KiB (the larger of the two), if measured.
+    #[serde(default)]
+    pub check_rss_kb: Option<u64>,
 }
 
 /// The name columns (corpus, instance, solver, family) as spreadsheet-safe cells: a name
@@ -295,6 +306,22 @@ impl Row {
     /// Solved and right: counts towards the solved total and PAR-2.
     pub fn solved(&self) -> bool {
         !self.wrong && self.status.is_solved()
+    }
+
+    /// How far the answer is trusted: the `trust` column, or in a CSV without it the
+    /// level its other columns give; a wrong answer is trusted at no level.
+    pub fn trust(&self) -> Trust {
+        match self.trust {
+            _ if self.wrong => Trust::Unchecked,
+            Some(t) => t,
+            None => Trust::derive(self.status, self.check, self.wrong),
+        }
+    }
+
+    /// Solved, right and certified (a checked model or a verified proof): counts towards
+    /// the certified solved total and PAR-2.
+    pub fn certified(&self) -> bool {
+        self.solved() && self.trust().certified()
     }
 
     /// The run's time on `basis`: CPU time, or wall time where no CPU time was measured
@@ -531,6 +558,7 @@ pub fn cross_check_unsat(rows: &mut [Row]) -> usize {
             .or_else(|| witnessed.get(&(r.instance_key().to_string(), r.encoding.to_string())));
         if let Some(by) = by {
             r.wrong = true;
+            r.trust = Some(Trust::Unchecked);
             if !r.error.is_empty() {
                 r.error.push_str("; ");
             }

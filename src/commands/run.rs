@@ -91,6 +91,7 @@ pub(crate) fn plan_of(args: &RunArgs) -> anyhow::Result<Plan> {
         repeat: args.repeat,
         mem_limit_mb: args.mem_limit,
         proofs: args.proofs,
+        checker_timeout_s: args.checker_timeout,
         seed: args.seed,
         count: args.count,
         strict: args.strict,

@@ -75,6 +75,7 @@ fn check_times(row: &Row) -> Result<(), String> {
         ("timeout_s", Some(row.timeout_s)),
         ("count_wall_s", row.count_wall_s),
         ("count_cpu_s", row.count_cpu_s),
+        ("check_s", row.check_s),
     ];
     for (column, t) in times {
         if let Some(t) = t

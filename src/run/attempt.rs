@@ -8,7 +8,6 @@
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Duration;
 
 use crate::cnf::budget::{Account, ReadLimits};
 use crate::results::Mode;
@@ -19,6 +18,7 @@ use super::exec::{self, Built};
 use super::finished::{Counted, Finished};
 use super::incremental::{self, Sessions};
 use super::plan::Plan;
+use super::proof::ChainLimits;
 use super::task::Task;
 use super::unit::{BuildError, Unit};
 
@@ -114,12 +114,16 @@ fn run_formula(
     if cx.interrupt.load(Ordering::Relaxed) {
         return None;
     }
-    let proof_limit = plan
-        .timeout()
-        .saturating_mul(10)
-        .max(Duration::from_secs(60));
+    let chain = ChainLimits {
+        timeout: plan.checker_timeout(),
+        mem_limit_mb: plan.mem_limit_mb,
+        interrupt: Some(cx.interrupt.as_ref()),
+    };
     let proof_to_check = proof.as_deref().zip(proof_style);
-    let checked = exec::verdict(built, &outcome, proof_to_check, proof_limit, cx.config);
+    let checked = exec::verdict(built, &outcome, proof_to_check, &chain, cx.config);
+    if cx.interrupt.load(Ordering::Relaxed) {
+        return None;
+    }
     let mut count = None;
     if plan.count >= 2 && built.header.is_some() {
         // The count's time starts with the first solve, whatever it answered.
@@ -143,6 +147,7 @@ fn run_formula(
         size: (built.cnf.num_vars() as u64, built.cnf.num_clauses() as u64),
         outcome,
         checked: checked.verdict,
+        checker: checked.checker,
         grids: checked.grids,
         count,
     })

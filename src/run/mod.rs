@@ -20,6 +20,7 @@ pub mod meta;
 pub mod plan;
 mod prepare;
 pub mod progress;
+pub mod proof;
 pub mod ranges;
 pub mod record;
 mod row;

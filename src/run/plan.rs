@@ -45,8 +45,12 @@ pub struct Plan {
     pub repeat: u32,
     /// Memory limit, MiB.
     pub mem_limit_mb: Option<u64>,
-    /// DRAT proofs checked by `rate`.
+    /// DRAT proofs checked by `rate`, and as LRAT by cake_lpr.
     pub proofs: bool,
+    /// The proof checkers' time limit, seconds (`--checker-timeout`; None: 9 times the
+    /// solver's).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub checker_timeout_s: Option<f64>,
     /// Seed for randomised solvers.
     pub seed: u64,
     /// Solutions counted up to this many (1: none).
@@ -93,6 +97,7 @@ const OPTIONS: &[OptionName] = &[
     opt("repeat", "--repeat", "repeat"),
     opt("mem_limit", "--mem-limit", "mem_limit_mb"),
     opt("proofs", "--proofs", "proofs"),
+    opt("checker_timeout", "--checker-timeout", "checker_timeout_s"),
     opt("seed", "--seed", "seed"),
     opt("count", "--count", "count"),
     opt("strict", "--strict", "strict"),
@@ -114,6 +119,15 @@ impl Plan {
     /// The per-run time limit.
     pub fn timeout(&self) -> std::time::Duration {
         std::time::Duration::from_secs_f64(self.timeout_s)
+    }
+
+    /// The proof checkers' time limit (`rate` and cake_lpr together): `--checker-timeout`,
+    /// else 9 times the solver's, the SAT Competition's ratio.
+    pub fn checker_timeout(&self) -> std::time::Duration {
+        match self.checker_timeout_s {
+            Some(s) => std::time::Duration::from_secs_f64(s),
+            None => self.timeout().saturating_mul(9),
+        }
     }
 
     /// Where solvers are found.
@@ -297,6 +311,7 @@ pub(crate) fn plan_with(edit: impl FnOnce(&mut Plan)) -> Plan {
         repeat: 1,
         mem_limit_mb: None,
         proofs: false,
+        checker_timeout_s: None,
         seed: 0,
         count: 1,
         strict: false,

@@ -65,6 +65,10 @@ pub(crate) fn prepare(opts: &RunOptions) -> anyhow::Result<Prepared> {
         eprintln!("bench: {note}");
         notes.push(note.to_string());
     }
+    if let Some(note) = missing_checker(opts, &solvers) {
+        eprintln!("bench: {note}");
+        notes.push(note);
+    }
     let out_dir = out_dir(opts)?;
     std::fs::create_dir_all(&out_dir).with_context(|| format!("creating {}", out_dir.display()))?;
     let lock = lock::lock(&out_dir)?;
@@ -201,6 +205,29 @@ fn changed_instances(opts: &RunOptions, instances: &[Instance]) -> Vec<String> {
         changes.push(format!("and {more} more"));
     }
     changes
+}
+
+/// With `--proofs`, a proof checker missing from the machine, said once for the run:
+/// without `rate` UNSAT answers stay `cross-checked`, without cake_lpr `proof-checked`.
+fn missing_checker(opts: &RunOptions, solvers: &[Box<dyn Solver>]) -> Option<String> {
+    if !opts.plan.proofs || solvers.iter().all(|s| s.proof_style().is_none()) {
+        return None;
+    }
+    if crate::solver::external::find_rate(&opts.config).is_none() {
+        return Some(
+            "proofs: rate not found (cargo install rate): no proof is checked, \
+             UNSAT answers stay cross-checked"
+                .into(),
+        );
+    }
+    if crate::run::proof::find_cake_lpr(&opts.config).is_none() {
+        return Some(
+            "proofs: cake_lpr not found (the README says how to build it: one gcc command): proofs are \
+             checked by rate alone, UNSAT answers are proof-checked, never proof-verified"
+                .into(),
+        );
+    }
+    None
 }
 
 /// How solver processes will be contained (said when any solver is one), after clearing

@@ -48,5 +48,8 @@ pub(crate) fn build(plan: &Plan, which: &Which<'_>, finished: &Finished, judged:
         count_cpu_s: count.and_then(|c| c.cpu.map(|d| d.as_secs_f64())),
         givens: instance.givens(),
         family: instance.family().into(),
+        trust: judged.trust,
+        check_s: finished.checker.map(|c| c.cpu.as_secs_f64()),
+        check_rss_kb: finished.checker.and_then(|c| c.max_rss_kb),
     }
 }

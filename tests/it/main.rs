@@ -19,6 +19,7 @@ mod inputs;
 mod modes;
 mod option_ranges;
 mod pinning;
+mod proof_chain;
 mod public_shapes;
 mod puzzle_formats;
 mod readme;

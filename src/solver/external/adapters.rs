@@ -290,6 +290,14 @@ pub static RATE: Tool = Tool {
     }),
 };
 
+/// The verified LRAT checker: `cake_lpr CNF LRAT` prints `s VERIFIED UNSAT` when it
+/// verifies the proof, and exits 0 when it rejects it too. It has no version flag.
+pub static CAKE_LPR: Tool = Tool {
+    name: "cake_lpr",
+    binaries: &["cake_lpr"],
+    version: None,
+};
+
 /// The adapter called `name`, if bench knows one (binary names count too:
 /// `cryptominisat5` is `cryptominisat`).
 pub fn adapter(name: &str) -> Option<&'static Adapter> {
