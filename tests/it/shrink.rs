@@ -1,0 +1,175 @@
+//! `bench shrink` on a real solver with a planted fault: minisat behind a wrapper that
+//! claims UNSAT whenever the formula holds one given clause (`1 -2 3 0`), else answers as
+//! minisat does. A satisfiable formula of more than 1,000 clauses shrinks to at most 20
+//! that still fail as bench judges it (native's checked model refutes the UNSAT), from
+//! the CNF and from the WRONG row of a `bench run`, whose summary prints the command; the
+//! printed reproducing command shows the WRONG answer again.
+
+use std::path::{Path, PathBuf};
+use std::process::Output;
+
+use crate::support::external::{random_3sat_with, script};
+use crate::support::{bench, require_tool};
+
+/// The wrapper around `minisat`: the competition's output, and UNSAT on the planted clause.
+fn liar(dir: &Path, minisat: &Path) -> PathBuf {
+    script(
+        dir,
+        "liar.sh",
+        &format!(
+            "if grep -qx -- '1 -2 3 0' \"$1\"; then echo 's UNSATISFIABLE'; exit 20; fi\n\
+             out=$(mktemp)\n\
+             '{}' -verb=0 \"$1\" \"$out\" >/dev/null 2>&1\n\
+             code=$?\n\
+             case \"$(head -n 1 \"$out\")\" in\n\
+             SAT) echo 's SATISFIABLE'; echo \"v $(sed -n 2p \"$out\")\" ;;\n\
+             UNSAT) echo 's UNSATISFIABLE' ;;\n\
+             *) echo 's UNKNOWN' ;;\n\
+             esac\n\
+             rm -f \"$out\"\n\
+             exit $code",
+            minisat.display()
+        ),
+    )
+}
+
+/// A satisfiable random 3-SAT formula of 300 variables and 1,050 clauses with the planted
+/// clause in the middle, written to `dir/big.cnf`.
+fn planted(dir: &Path) -> PathBuf {
+    let base = random_3sat_with(300, 1050);
+    let mut clauses: Vec<Vec<i32>> = base
+        .clauses()
+        .map(|c| c.iter().map(|l| l.dimacs() as i32).collect())
+        .collect();
+    clauses.insert(613, vec![1, -2, 3]);
+    let cnf = bench::cnf::Cnf::from_dimacs_clauses(300, &clauses);
+    let native = bench::solver::by_name("native", &Default::default()).unwrap();
+    let answer = native.solve(&cnf, &Default::default());
+    assert_eq!(
+        answer.status,
+        bench::solver::Status::Sat,
+        "the formula is SAT"
+    );
+    let path = dir.join("big.cnf");
+    bench::cnf::dimacs::write_cnf(std::fs::File::create(&path).unwrap(), &cnf, &[]).unwrap();
+    path
+}
+
+fn text(out: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
+
+/// The clauses of a DIMACS file.
+fn clauses_of(path: &Path) -> Vec<Vec<i32>> {
+    let d = bench::cnf::dimacs::read_path(path, Default::default()).unwrap();
+    d.cnf
+        .clauses()
+        .map(|c| c.iter().map(|l| l.dimacs() as i32).collect())
+        .collect()
+}
+
+/// The value after `label` on a line of `out`.
+fn after(out: &str, label: &str) -> String {
+    out.lines()
+        .find_map(|l| l.trim().strip_prefix(label))
+        .unwrap_or_else(|| panic!("no `{label}` in:\n{out}"))
+        .trim()
+        .to_string()
+}
+
+/// Runs a printed `bench …` command line in `cwd`.
+fn run_printed(command: &str, cwd: &Path) -> Output {
+    let words = shell_words::split(command).unwrap();
+    assert_eq!(words[0], "bench", "{command}");
+    bench().args(&words[1..]).current_dir(cwd).output().unwrap()
+}
+
+#[test]
+fn a_planted_wrong_unsat_shrinks_to_a_few_clauses() {
+    let Some(minisat) = require_tool("minisat") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let liar = liar(dir.path(), &minisat);
+    let big = planted(dir.path());
+    let small = dir.path().join("small.cnf");
+    let out = bench()
+        .args(["shrink", "--cnf"])
+        .arg(&big)
+        .arg("--solver")
+        .arg(format!("liar='{}' {{cnf}}", liar.display()))
+        .args(["--timeout", "30", "-o"])
+        .arg(&small)
+        .output()
+        .unwrap();
+    let said = text(&out);
+    assert_eq!(out.status.code(), Some(0), "{said}");
+    let clauses = clauses_of(&small);
+    assert!(
+        !clauses.is_empty() && clauses.len() <= 20,
+        "{} clauses: {said}",
+        clauses.len()
+    );
+    assert!(clauses.contains(&vec![1, -2, 3]), "{clauses:?}");
+    assert!(said.contains("a wrong UNSAT"), "{said}");
+    // The printed command shows the WRONG answer on the small formula.
+    let again = run_printed(&after(&said, "reproduce:"), dir.path());
+    let shown = text(&again);
+    assert_eq!(again.status.code(), Some(1), "{shown}");
+    assert!(shown.contains("WRONG liar"), "{shown}");
+}
+
+#[test]
+fn the_wrong_row_of_a_run_shrinks_by_the_command_its_summary_prints() {
+    let Some(minisat) = require_tool("minisat") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let liar = liar(dir.path(), &minisat);
+    let big = planted(dir.path());
+    let run = dir.path().join("run");
+    let out = bench()
+        .arg("run")
+        .arg(&big)
+        .args(["--solvers", "native,liar", "--timeout", "30", "--jobs", "1"])
+        .arg("--solver")
+        .arg(format!("liar='{}' {{cnf}}", liar.display()))
+        .arg("--out")
+        .arg(&run)
+        .output()
+        .unwrap();
+    let said = text(&out);
+    assert_eq!(out.status.code(), Some(1), "{said}");
+    let command = after(&said, "shrink it:");
+    let row = command.rsplit_once("--row ").unwrap().1.to_string();
+    // The run's solver and limits come from its run.json: the command names neither.
+    let shrunk = run_printed(&command, dir.path());
+    let shown = text(&shrunk);
+    assert_eq!(shrunk.status.code(), Some(0), "{shown}");
+    let small = PathBuf::from(after(&shown, "written:"));
+    assert_eq!(small, run.join(format!("shrunk-row-{row}.cnf")));
+    let clauses = clauses_of(&small);
+    assert!(clauses.len() <= 20, "{} clauses: {shown}", clauses.len());
+    assert!(clauses.contains(&vec![1, -2, 3]), "{clauses:?}");
+}
+
+#[test]
+fn a_right_answer_has_nothing_to_shrink() {
+    let dir = tempfile::tempdir().unwrap();
+    let cnf = crate::support::root().join("corpora/cnf/rand3-150-639-s2.cnf");
+    let out = bench()
+        .args(["shrink", "--cnf"])
+        .arg(&cnf)
+        .args(["--solver", "native", "-o"])
+        .arg(dir.path().join("x.cnf"))
+        .output()
+        .unwrap();
+    let said = text(&out);
+    assert_ne!(out.status.code(), Some(0), "{said}");
+    assert!(said.contains("does not reproduce"), "{said}");
+    assert!(!dir.path().join("x.cnf").exists());
+}
