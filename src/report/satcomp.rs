@@ -223,13 +223,26 @@ pub fn machine_of(path: &Path) -> String {
 }
 
 /// One row of a competition file, as read.
+#[derive(Debug)]
 struct Read {
     solver: String,
     instance: String,
-    runtime: f64,
-    score: f64,
+    /// Empty for an unsolved row that gives none: the limit stands in.
+    runtime: Option<f64>,
+    /// Empty where the file gives none.
+    score: Option<f64>,
     status: Option<CompStatus>,
     raw_status: String,
+}
+
+impl Read {
+    /// Half the score of an unsolved row: the limit it was run under.
+    fn limit(&self) -> Option<f64> {
+        if self.status.is_some_and(CompStatus::solved) {
+            return None;
+        }
+        self.score.map(|s| s / 2.0).filter(|&l| l > 0.0)
+    }
 }
 
 /// Reads a competition file into result rows (see the module's notes): a malformed row is
@@ -238,7 +251,12 @@ struct Read {
 pub fn read(path: &Path) -> anyhow::Result<Vec<Row>> {
     let name = path.display().to_string();
     let text = std::fs::read_to_string(path).with_context(|| format!("reading {name}"))?;
-    let text = text.trim_start_matches('\u{feff}');
+    let read = parse(text.trim_start_matches('\u{feff}'), &name)?;
+    Ok(rows_of(read, &name, &machine_of(path)))
+}
+
+/// The rows of a competition file's text; `name` names it in errors.
+fn parse(text: &str, name: &str) -> anyhow::Result<Vec<Read>> {
     let mut reader = csv::ReaderBuilder::new()
         .comment(Some(b'#'))
         .trim(csv::Trim::All)
@@ -262,7 +280,10 @@ pub fn read(path: &Path) -> anyhow::Result<Vec<Row>> {
         let line = record.position().map_or(0, |p| p.line());
         let at = |what: String| anyhow::anyhow!("{name}:{line}: {what}");
         let field = |i: usize| record.get(i).unwrap_or("");
-        let seconds = |i: usize| -> anyhow::Result<f64> {
+        let seconds = |i: usize| -> anyhow::Result<Option<f64>> {
+            if field(i).is_empty() {
+                return Ok(None);
+            }
             let v: f64 = field(i)
                 .parse()
                 .map_err(|_| at(format!("{} `{}` is not a number", COLUMNS[i], field(i))))?;
@@ -272,31 +293,37 @@ pub fn read(path: &Path) -> anyhow::Result<Vec<Row>> {
                     COLUMNS[i]
                 )));
             }
-            Ok(v)
+            Ok(Some(v))
         };
         for i in [0, 1] {
             if field(i).is_empty() {
                 return Err(at(format!("no {}", COLUMNS[i])));
             }
         }
+        let status = CompStatus::parse(field(3), field(5));
+        let runtime = seconds(2)?;
+        if runtime.is_none() && status.is_some_and(|s| s.columns().0.is_solved()) {
+            return Err(at(format!("no runtime for an answer ({})", field(3))));
+        }
         read.push(Read {
             solver: field(0).to_string(),
             instance: field(1).to_string(),
-            runtime: seconds(2)?,
+            runtime,
             score: seconds(4)?,
-            status: CompStatus::parse(field(3), field(5)),
+            status,
             raw_status: field(3).to_string(),
         });
     }
-    let unsolved_limit =
-        |r: &Read| (!r.status.is_some_and(CompStatus::solved)).then(|| r.score / 2.0);
+    Ok(read)
+}
+
+/// Result rows of a competition file's rows, its solvers named `SOLVER@machine`.
+fn rows_of(read: Vec<Read>, name: &str, machine: &str) -> Vec<Row> {
     let limit = read
         .iter()
-        .filter_map(unsolved_limit)
-        .filter(|&l| l > 0.0)
+        .filter_map(Read::limit)
         .fold(None, |a: Option<f64>, l| Some(a.map_or(l, |a| a.max(l))))
         .unwrap_or(DEFAULT_LIMIT_S);
-    let machine = machine_of(path);
     let mut runs: BTreeMap<(String, String), u32> = BTreeMap::new();
     let mut rows = Vec::with_capacity(read.len());
     for r in read {
@@ -312,12 +339,9 @@ pub fn read(path: &Path) -> anyhow::Result<Vec<Row>> {
         if r.status.is_none() {
             let _ = write!(error, "the competition's status `{}`", r.raw_status);
         }
-        let timeout_s = match unsolved_limit(&r) {
-            Some(l) if l > 0.0 => l,
-            _ => limit,
-        };
+        let timeout_s = r.limit().unwrap_or(limit);
         rows.push(Row {
-            corpus: name.as_str().into(),
+            corpus: name.into(),
             instance: r.instance.as_str().into(),
             hash: r.instance.as_str().into(),
             kind: InstanceKind::Cnf,
@@ -327,7 +351,7 @@ pub fn read(path: &Path) -> anyhow::Result<Vec<Row>> {
             run: *run,
             status,
             check,
-            wall_s: r.runtime,
+            wall_s: r.runtime.unwrap_or(timeout_s),
             timeout_s,
             jobs: 1,
             error,
@@ -335,7 +359,7 @@ pub fn read(path: &Path) -> anyhow::Result<Vec<Row>> {
             ..Row::default()
         });
     }
-    Ok(rows)
+    rows
 }
 
 #[cfg(test)]
@@ -373,6 +397,34 @@ mod tests {
         assert_eq!(lines[3], "a,h3,3.0,unsat-unverified,20.0,unsat");
         assert_eq!(lines[4], "a,h4,10.0,solver-timeout,20.0,");
         assert_eq!(lines[5], "a,h5,0.5,sat-wrong,20.0,sat");
+    }
+
+    #[test]
+    fn an_unsolved_row_may_leave_its_runtime_and_score_empty() {
+        let text = "# a comment\n\
+                    solverid,instanceid,runtime,status,score,vresult\n\
+                    s,h1,,solver-timeout,,\n\
+                    s,h2,3.5,unsat-verified,3.5,unsat\n\
+                    s,h3,7,memout,600,\n\
+                    s,h1,1,bogus,1,\n";
+        let rows = rows_of(parse(text, "f.csv").unwrap(), "f.csv", "m");
+        assert_eq!(rows.len(), 4);
+        assert_eq!(rows[0].solver, "s@m");
+        assert_eq!((rows[0].status, rows[0].wall_s), (Status::Timeout, 300.0));
+        assert_eq!(
+            (rows[1].status, rows[1].check),
+            (Status::Unsat, Check::ProofOk)
+        );
+        assert_eq!(rows[2].timeout_s, 300.0);
+        // The same solver and instance again: a second run, the status kept.
+        assert_eq!((rows[3].run, rows[3].status), (2, Status::Unknown));
+        assert!(rows[3].error.contains("bogus"));
+        let err = parse(
+            "solverid,instanceid,runtime,status,score,vresult\ns,h,,sat-verified,,sat\n",
+            "f.csv",
+        )
+        .unwrap_err();
+        assert!(err.to_string().starts_with("f.csv:2: no runtime"), "{err}");
     }
 
     #[test]

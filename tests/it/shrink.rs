@@ -1,7 +1,8 @@
 //! `bench shrink` on a real solver with a planted fault: minisat behind a wrapper that
-//! claims UNSAT whenever the formula holds one given clause (`1 -2 3 0`), else answers as
-//! minisat does. A satisfiable formula of more than 1,000 clauses shrinks to at most 20
-//! that still fail as bench judges it (native's checked model refutes the UNSAT), from
+//! claims UNSAT, or negates minisat's model, whenever the formula holds one given clause
+//! (`1 -2 3 0`), else answers as minisat does. A satisfiable formula of more than 1,000
+//! clauses shrinks to at most 20 that still fail as bench judges it (the model breaks a
+//! clause; native's checked model refutes the UNSAT), from
 //! the CNF and from the WRONG row of a `bench run`, whose summary prints the command; the
 //! printed reproducing command shows the WRONG answer again.
 
@@ -11,18 +12,35 @@ use std::process::Output;
 use crate::support::external::{random_3sat_with, script};
 use crate::support::{bench, require_tool};
 
-/// The wrapper around `minisat`: the competition's output, and UNSAT on the planted clause.
-fn liar(dir: &Path, minisat: &Path) -> PathBuf {
+/// What the wrapper does wrong when the formula holds the planted clause.
+#[derive(Clone, Copy)]
+enum Fault {
+    /// Claims UNSAT.
+    Unsat,
+    /// Hands back minisat's model with every literal negated.
+    Flip,
+}
+
+/// The wrapper around `minisat`: the competition's output, and `fault` on the planted
+/// clause.
+fn liar(dir: &Path, minisat: &Path, fault: Fault) -> PathBuf {
+    let on_planted = match fault {
+        Fault::Unsat => "if [ $planted = 1 ]; then echo 's UNSATISFIABLE'; exit 20; fi\nflip=0",
+        Fault::Flip => "flip=$planted",
+    };
     script(
         dir,
         "liar.sh",
         &format!(
-            "if grep -qx -- '1 -2 3 0' \"$1\"; then echo 's UNSATISFIABLE'; exit 20; fi\n\
+            "planted=0\n\
+             grep -qx -- '1 -2 3 0' \"$1\" && planted=1\n\
+             {on_planted}\n\
              out=$(mktemp)\n\
              '{}' -verb=0 \"$1\" \"$out\" >/dev/null 2>&1\n\
              code=$?\n\
              case \"$(head -n 1 \"$out\")\" in\n\
-             SAT) echo 's SATISFIABLE'; echo \"v $(sed -n 2p \"$out\")\" ;;\n\
+             SAT) echo 's SATISFIABLE'\n\
+             sed -n 2p \"$out\" | awk -v flip=$flip '{{for (i = 1; i < NF; i++) if (flip) $i = -$i; print \"v \" $0}}' ;;\n\
              UNSAT) echo 's UNSATISFIABLE' ;;\n\
              *) echo 's UNKNOWN' ;;\n\
              esac\n\
@@ -90,11 +108,20 @@ fn run_printed(command: &str, cwd: &Path) -> Output {
 
 #[test]
 fn a_planted_wrong_unsat_shrinks_to_a_few_clauses() {
+    shrinks_to_a_few_clauses(Fault::Unsat, "a wrong UNSAT");
+}
+
+#[test]
+fn a_planted_wrong_model_shrinks_to_a_few_clauses() {
+    shrinks_to_a_few_clauses(Fault::Flip, "a wrong model");
+}
+
+fn shrinks_to_a_few_clauses(fault: Fault, shows: &str) {
     let Some(minisat) = require_tool("minisat") else {
         return;
     };
     let dir = tempfile::tempdir().unwrap();
-    let liar = liar(dir.path(), &minisat);
+    let liar = liar(dir.path(), &minisat, fault);
     let big = planted(dir.path());
     let small = dir.path().join("small.cnf");
     let out = bench()
@@ -115,7 +142,7 @@ fn a_planted_wrong_unsat_shrinks_to_a_few_clauses() {
         clauses.len()
     );
     assert!(clauses.contains(&vec![1, -2, 3]), "{clauses:?}");
-    assert!(said.contains("a wrong UNSAT"), "{said}");
+    assert!(said.contains(shows), "{said}");
     // The printed command shows the WRONG answer on the small formula.
     let again = run_printed(&after(&said, "reproduce:"), dir.path());
     let shown = text(&again);
@@ -129,7 +156,7 @@ fn the_wrong_row_of_a_run_shrinks_by_the_command_its_summary_prints() {
         return;
     };
     let dir = tempfile::tempdir().unwrap();
-    let liar = liar(dir.path(), &minisat);
+    let liar = liar(dir.path(), &minisat, Fault::Unsat);
     let big = planted(dir.path());
     let run = dir.path().join("run");
     let out = bench()
