@@ -19,6 +19,8 @@ enum Fault {
     Unsat,
     /// Hands back minisat's model with every literal negated.
     Flip,
+    /// Aborts (SIGABRT), as a failed assertion does.
+    Crash,
 }
 
 /// The wrapper around `minisat`: the competition's output, and `fault` on the planted
@@ -27,6 +29,7 @@ fn liar(dir: &Path, minisat: &Path, fault: Fault) -> PathBuf {
     let on_planted = match fault {
         Fault::Unsat => "if [ $planted = 1 ]; then echo 's UNSATISFIABLE'; exit 20; fi\nflip=0",
         Fault::Flip => "flip=$planted",
+        Fault::Crash => "if [ $planted = 1 ]; then kill -ABRT $$; fi\nflip=0",
     };
     script(
         dir,
@@ -116,6 +119,11 @@ fn a_planted_wrong_model_shrinks_to_a_few_clauses() {
     shrinks_to_a_few_clauses(Fault::Flip, "a wrong model");
 }
 
+#[test]
+fn a_planted_crash_shrinks_to_a_few_clauses() {
+    shrinks_to_a_few_clauses(Fault::Crash, "an ERROR");
+}
+
 fn shrinks_to_a_few_clauses(fault: Fault, shows: &str) {
     let Some(minisat) = require_tool("minisat") else {
         return;
@@ -143,11 +151,23 @@ fn shrinks_to_a_few_clauses(fault: Fault, shows: &str) {
     );
     assert!(clauses.contains(&vec![1, -2, 3]), "{clauses:?}");
     assert!(said.contains(shows), "{said}");
-    // The printed command shows the WRONG answer on the small formula.
+    // The printed command shows the failure on the small formula: a WRONG answer, or
+    // an ERROR row.
     let again = run_printed(&after(&said, "reproduce:"), dir.path());
     let shown = text(&again);
-    assert_eq!(again.status.code(), Some(1), "{shown}");
-    assert!(shown.contains("WRONG liar"), "{shown}");
+    if let Fault::Crash = fault {
+        assert_eq!(again.status.code(), Some(0), "{shown}");
+        let csv = dir.path().join(after(&shown, "results:"));
+        let rows = bench::results::read_rows(&csv, false).unwrap();
+        assert!(
+            rows.iter()
+                .any(|r| r.solver == "liar" && r.status == bench::solver::Status::Error),
+            "{rows:?}"
+        );
+    } else {
+        assert_eq!(again.status.code(), Some(1), "{shown}");
+        assert!(shown.contains("WRONG liar"), "{shown}");
+    }
 }
 
 #[test]
