@@ -220,3 +220,44 @@ fn a_right_answer_has_nothing_to_shrink() {
     assert!(said.contains("does not reproduce"), "{said}");
     assert!(!dir.path().join("x.cnf").exists());
 }
+
+#[test]
+fn a_puzzles_wrong_row_is_encoded_again_and_shrunk() {
+    // A liar that claims UNSAT of everything: its row on a solvable sudoku is WRONG
+    // (native's verified model contradicts it), and the row's formula is the puzzle
+    // encoded again under the row's encoding.
+    let dir = tempfile::tempdir().unwrap();
+    let liar = script(dir.path(), "liar.sh", "echo 's UNSATISFIABLE'\nexit 20");
+    let easy = std::fs::read_to_string(crate::support::root().join("corpora/easy.txt")).unwrap();
+    let one = dir.path().join("one.txt");
+    std::fs::write(
+        &one,
+        format!("{}\n", easy.lines().find(|l| !l.starts_with('#')).unwrap()),
+    )
+    .unwrap();
+    let run = dir.path().join("run");
+    let out = bench()
+        .arg("run")
+        .arg(&one)
+        .args(["--solvers", "native,liar", "--encodings", "minimal"])
+        .args(["--timeout", "30", "--jobs", "1"])
+        .arg("--solver")
+        .arg(format!("liar='{}' {{cnf}}", liar.display()))
+        .arg("--out")
+        .arg(&run)
+        .output()
+        .unwrap();
+    let said = text(&out);
+    assert_eq!(out.status.code(), Some(1), "{said}");
+    let shrunk = run_printed(&after(&said, "shrink it:"), dir.path());
+    let shown = text(&shrunk);
+    assert_eq!(shrunk.status.code(), Some(0), "{shown}");
+    assert!(shown.contains("a wrong UNSAT"), "{shown}");
+    // Every clause goes: the liar claims UNSAT of the empty formula too.
+    let small = PathBuf::from(after(&shown, "written:"));
+    assert!(clauses_of(&small).is_empty(), "{shown}");
+    assert!(
+        shown.contains("8829 clauses") || shown.contains("clauses over 729"),
+        "{shown}"
+    );
+}
