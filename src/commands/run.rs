@@ -289,11 +289,19 @@ pub(super) fn run(args: RunArgs, matches: Typed<'_>) -> anyhow::Result<i32> {
 /// The `bench shrink` of each wrong row of `rows`, in order: `--row N`, its number in
 /// the results CSV as written (None when the CSV cannot be read back).
 fn shrink_commands(rows: &[crate::results::Row], csv: &std::path::Path) -> Vec<Option<String>> {
+    if !rows.iter().any(|r| r.wrong) {
+        return Vec::new();
+    }
     let written = crate::results::read_rows(csv, false).unwrap_or_default();
+    let numbers: std::collections::HashMap<_, usize> = written
+        .iter()
+        .enumerate()
+        .map(|(i, w)| (w.key(), i + 1))
+        .collect();
     rows.iter()
         .filter(|r| r.wrong)
         .map(|r| {
-            let n = written.iter().position(|w| w.key() == r.key())? + 1;
+            let n = numbers.get(&r.key())?;
             let path = shell_words::quote(&csv.display().to_string()).into_owned();
             Some(crate::text::terminal(&format!("bench shrink {path} --row {n}")).into_owned())
         })
