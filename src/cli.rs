@@ -103,6 +103,18 @@ pub enum Command {
         (listed first on stderr). Exit status: 0; 1 under --fail-on-regression when NEW \
         has a regression (see docs/compare.md).")]
     Report(ReportArgs),
+    /// Shrink a WRONG answer (or an ERROR) to a small formula that still fails, as bench judges it.
+    #[command(after_help = "Examples:\n  \
+        bench shrink reports/run/results.csv --row 7           that row's formula and solver\n  \
+        bench shrink reports/run/results.csv --instance f.cnf --solver kissat\n  \
+        bench shrink --cnf f.cnf --solver liar='/opt/liar {cnf}' --timeout 10\n\n\
+        Drops clauses in halving chunks, then literals, then renumbers the variables, keeping \
+        only what still fails the same way: a model that breaks a clause, an UNSAT refuted by \
+        native's checked model of the smaller formula, an ERROR with the same exit code. A \
+        row's instance, solver and limits are found as its run found them (run.json beside \
+        the CSV). Writes the small DIMACS file (default: shrunk-row-N.cnf beside the CSV, \
+        F.shrunk.cnf beside a --cnf) and prints the `bench run` that shows the failure on it.")]
+    Shrink(ShrinkArgs),
     /// Generate puzzles with exactly one solution (locally minimal unless --givens).
     #[command(after_help = "Examples:\n  \
         bench gen --seed 7 --count 10                       ten minimal 9×9 sudokus\n  \
@@ -234,6 +246,41 @@ pub struct SolveArgs {
     /// How puzzle files are read.
     #[command(flatten)]
     pub input: PuzzleInputArgs,
+    /// A known solver at an explicit path: `NAME=PATH` (repeatable).
+    #[arg(long = "solver-path", value_name = "NAME=PATH")]
+    pub solver_path: Vec<String>,
+}
+
+/// `bench shrink`.
+#[derive(Debug, Args)]
+pub struct ShrinkArgs {
+    /// A results CSV of `bench run`: its row named by --row, or by --instance (and
+    /// --solver), or else its first WRONG or ERROR row.
+    #[arg(conflicts_with = "cnf", required_unless_present = "cnf")]
+    pub results: Option<PathBuf>,
+    /// The row to shrink: N counts the rows after the header from 1.
+    #[arg(long, requires = "results", conflicts_with = "instance")]
+    pub row: Option<usize>,
+    /// The instance id of the row to shrink (its first WRONG or ERROR row).
+    #[arg(long, requires = "results")]
+    pub instance: Option<String>,
+    /// A DIMACS file to shrink, with --solver.
+    #[arg(long, requires = "solver")]
+    pub cnf: Option<PathBuf>,
+    /// The solver: a name (native, minisat, … see `bench solvers`), or
+    /// `NAME='/path/solver {cnf} --flags'` for any solver speaking the competition format.
+    /// With a results CSV it picks the row's solver; the run's own is found from run.json.
+    #[arg(long)]
+    pub solver: Option<String>,
+    /// Wall-clock limit of each solve, seconds (default: the row's, or 100 with --cnf).
+    #[arg(long, value_parser = ranges::timeout)]
+    pub timeout: Option<f64>,
+    /// Memory limit in MiB of each solve (default: the run's).
+    #[arg(long = "mem-limit", value_name = "MB", value_parser = ranges::mem_limit)]
+    pub mem_limit: Option<u64>,
+    /// Where to write the small formula.
+    #[arg(long, short = 'o')]
+    pub out: Option<PathBuf>,
     /// A known solver at an explicit path: `NAME=PATH` (repeatable).
     #[arg(long = "solver-path", value_name = "NAME=PATH")]
     pub solver_path: Vec<String>,
@@ -390,9 +437,14 @@ pub struct MergeArgs {
 /// `bench report`.
 #[derive(Debug, Args)]
 pub struct ReportArgs {
-    /// Results CSVs written by `bench run` (several merge by instance id).
+    /// Results CSVs written by `bench run` (several merge by instance id), and SAT
+    /// Competition results files (`scores.csv`, told by their header), joined by GBD hash.
     #[arg(required_unless_present = "compare")]
     pub results: Vec<PathBuf>,
+    /// Write the rows in another format instead of the report: `satcomp FILE`, the SAT
+    /// Competition's `scores.csv` (solverid,instanceid,runtime,status,score,vresult).
+    #[arg(long, num_args = 2, value_names = ["FORMAT", "FILE"], conflicts_with = "compare")]
+    pub export: Option<Vec<String>>,
     /// Compare two runs: OLD and NEW results CSVs, or two solvers of the results CSV given.
     #[arg(long, num_args = 2, value_names = ["OLD", "NEW"])]
     pub compare: Option<Vec<String>>,

@@ -19,6 +19,7 @@ pub mod puzzle;
 pub mod report;
 pub mod results;
 pub mod run;
+pub mod shrink;
 pub mod solver;
 pub mod study;
 pub mod text;

@@ -8,6 +8,7 @@ mod generate;
 mod merge;
 mod report;
 mod run;
+mod shrink;
 mod slurm;
 mod solve;
 mod solvers;
@@ -32,6 +33,7 @@ pub fn run(cli: Cli, matches: Option<&clap::ArgMatches>) -> anyhow::Result<i32> 
         Command::Solve(args) => solve::run(args),
         Command::Run(args) => run::run(args, sub),
         Command::Report(args) => report::run(args),
+        Command::Shrink(args) => shrink::run(args),
         Command::Gen(args) => generate::run(args),
         Command::Solvers(args) => solvers::run(args),
         Command::Slurm(args) => slurm::run(args),

@@ -20,6 +20,7 @@ pub mod mode;
 pub mod outcome;
 pub mod provenance;
 pub mod ratios;
+pub mod satcomp;
 pub mod score;
 pub mod speedup;
 pub mod stats;
