@@ -32,6 +32,7 @@ fn row(instance: &str) -> Row {
         count_cpu_s: None,
         givens: Some(30),
         family: "c.txt".into(),
+        ..Row::default()
     }
 }
 

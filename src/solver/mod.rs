@@ -10,9 +10,11 @@ pub mod dpll;
 pub mod external;
 pub mod native;
 pub mod output;
+pub mod puzzle;
 #[cfg(feature = "rustsat-solvers")]
 pub mod rustsat;
 pub mod session;
+pub mod work;
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -237,6 +239,17 @@ pub trait Solver: Send + Sync {
     fn session(&self, _seed: u64) -> Option<Box<dyn Session>> {
         None
     }
+
+    /// True for a dedicated puzzle solver: it takes puzzles, not formulas (mode
+    /// `dedicated`, encoding `none`), through [`Solver::puzzle_session`].
+    fn reads_puzzles(&self) -> bool {
+        false
+    }
+
+    /// A worker's handle on a dedicated puzzle solver; `None` for SAT solvers.
+    fn puzzle_session(&self) -> Option<Box<dyn puzzle::PuzzleSession>> {
+        None
+    }
 }
 
 /// Runs `f`, then stamps the outcome with the wall time and this thread's CPU time (added
@@ -277,7 +290,13 @@ pub struct SolverConfig {
 /// The built-in solvers, always available. `native` and `dpll` run inside bench; the
 /// `-proc` forms run `bench solve` as a child process, measured exactly as an external
 /// solver is (spawn, temporary file, rusage), for comparisons where that matters.
-pub const BUILT_IN: &[&str] = &["native", "dpll", "native-proc", "dpll-proc"];
+pub const BUILT_IN: &[&str] = &[
+    "native",
+    "dpll",
+    "native-proc",
+    "dpll-proc",
+    dedicated::NAME,
+];
 
 /// The `bench` executable, for the `-proc` solvers: this process when it is bench; from
 /// another program built on the library (a test, a criterion bench), the `bench` that
@@ -336,6 +355,7 @@ pub fn by_name(name: &str, config: &SolverConfig) -> anyhow::Result<Box<dyn Solv
             &Spec::parse(name)?,
         )?))),
         "dpll" => Ok(Box::new(InProcess(dpll::DpllSolver))),
+        dedicated::NAME => Ok(Box::new(dedicated::Gridsolve)),
         "native-proc" | "dpll-proc" => {
             let exe = own_executable()?;
             let exe = exe.to_str().filter(|p| !p.contains('\'')).ok_or_else(|| {

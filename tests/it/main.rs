@@ -12,6 +12,7 @@ mod contain;
 mod corpora_wild;
 mod count_zero;
 mod counts;
+mod dedicated;
 mod design_map;
 mod encode_check;
 mod generate;
