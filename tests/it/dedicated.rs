@@ -113,3 +113,53 @@ fn gridsolve_runs_in_its_own_mode_and_agrees_with_native() {
     let md = std::fs::read_to_string(out_dir.join("summary.md")).unwrap();
     assert!(md.contains(note), "the summary says it once too");
 }
+
+#[test]
+fn work_counters_fill_their_columns_and_old_csvs_still_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let hard = first_lines(dir.path(), "hard.txt", "hard.txt", 6, "");
+    let (rows, _) = run(
+        dir.path(),
+        "out",
+        &[&hard, "--solvers", "gridsolve,native", "--timeout", "60"],
+    );
+    for r in &rows {
+        let w = r.work();
+        if r.solver == "gridsolve" {
+            assert!(w.guesses.is_some() && w.conflicts.is_none(), "{r:?}");
+        } else {
+            assert!(w.guesses.is_none(), "{r:?}");
+            assert!(w.conflicts.is_some() && w.decisions.is_some() && w.propagations.is_some());
+        }
+    }
+    let out_dir = dir.path().join("out");
+    for file in ["summary.md", "index.html"] {
+        let text = std::fs::read_to_string(out_dir.join(file)).unwrap();
+        assert!(text.contains("Work counters"), "{file}");
+        assert!(text.contains("guesses / puzzle") && text.contains("solved without a guess"));
+        assert!(text.contains("median conflicts"));
+    }
+    let json = std::fs::read_to_string(out_dir.join("summary.json")).unwrap();
+    assert!(json.contains("\"guesses_per_puzzle\""));
+    // The same CSV without the work columns (an older bench's) reads, counters empty.
+    let csv = std::fs::read_to_string(out_dir.join("results.csv")).unwrap();
+    let old: Vec<String> = csv
+        .lines()
+        .map(|l| {
+            let cells: Vec<&str> = l.split(',').collect();
+            cells[..cells.len() - 4].join(",")
+        })
+        .collect();
+    assert!(old[0].ends_with(",family"), "{}", old[0]);
+    let old_path = dir.path().join("old.csv");
+    std::fs::write(&old_path, old.join("\n") + "\n").unwrap();
+    let back = bench::results::read_rows(&old_path, false).unwrap();
+    assert_eq!(back.len(), rows.len());
+    assert!(back.iter().all(|r| r.work() == Default::default()));
+    let report = crate::support::bench()
+        .args(["report", old_path.to_str().unwrap(), "--out"])
+        .arg(dir.path().join("report"))
+        .output()
+        .unwrap();
+    assert!(report.status.success(), "{report:?}");
+}
