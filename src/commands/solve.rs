@@ -44,7 +44,10 @@ fn closed_pipe(e: &anyhow::Error) -> bool {
 }
 
 fn solve(args: SolveArgs) -> anyhow::Result<i32> {
-    let is_cnf = crate::cnf::dimacs::looks_like_dimacs(&args.file);
+    let Some(file) = args.file.clone() else {
+        return super::serve::run(&args);
+    };
+    let is_cnf = crate::cnf::dimacs::looks_like_dimacs(&file);
     // Puzzles go to the dedicated solver unless a solver is named; a CNF to native.
     let named = args
         .solver
@@ -65,6 +68,7 @@ fn solve(args: SolveArgs) -> anyhow::Result<i32> {
     let config = super::solver_config(&SolverLookupArgs {
         solver_path: args.solver_path.clone(),
         solver_cmd: commands,
+        puzzle_solver_cmd: Vec::new(),
     })?;
     let solver = by_name(&name, &config)?;
     let timeout = match args.timeout {
@@ -82,7 +86,7 @@ fn solve(args: SolveArgs) -> anyhow::Result<i32> {
         seed: 0,
     };
     if is_cnf {
-        solve_cnf(&args.file, solver.as_ref(), &limits)
+        solve_cnf(&file, solver.as_ref(), &limits)
     } else {
         let by = if named == dedicated::NAME {
             By::Dedicated {
@@ -91,7 +95,7 @@ fn solve(args: SolveArgs) -> anyhow::Result<i32> {
         } else {
             By::Sat
         };
-        solve_puzzles(&args, solver.as_ref(), &limits, by)
+        solve_puzzles(&args, &file, solver.as_ref(), &limits, by)
     }
 }
 
@@ -196,12 +200,13 @@ struct Output<'a> {
 
 fn solve_puzzles(
     args: &SolveArgs,
+    path: &Path,
     solver: &dyn Solver,
     limits: &Limits,
     by: By,
 ) -> anyhow::Result<i32> {
     let read = super::read_options(&args.input)?;
-    let file = format::read_path(&args.file, &read)?;
+    let file = format::read_path(path, &read)?;
     let mut out = Output {
         out: io::stdout().lock(),
         format: file.format,
@@ -218,7 +223,7 @@ fn solve_puzzles(
             }
         };
         // The instance id, as `bench run` names it: the file name and the line.
-        let place = format!("{}:{}", file_name(&args.file), entry.line);
+        let place = format!("{}:{}", file_name(path), entry.line);
         let solved = match by {
             By::Dedicated { fallback } if !fallback || dedicated::supports(&entry.puzzle) => {
                 solve_dedicated(&entry, &place, limits, &mut out)?

@@ -8,6 +8,7 @@ pub mod config;
 pub mod dedicated;
 pub mod dpll;
 pub mod external;
+pub mod lines;
 pub mod native;
 pub mod output;
 pub mod puzzle;
@@ -285,6 +286,9 @@ pub struct SolverConfig {
     pub paths: Vec<(String, PathBuf)>,
     /// `--solver NAME='cmd {cnf} ...'`: a solver speaking the competition format.
     pub commands: Vec<(String, String)>,
+    /// `--puzzle-solver NAME='cmd ...'`: a dedicated solver speaking the puzzle line
+    /// protocol ([`lines`]).
+    pub puzzle_commands: Vec<(String, String)>,
 }
 
 /// The built-in solvers, always available. `native` and `dpll` run inside bench; the
@@ -333,7 +337,11 @@ pub const LIBRARY_HOWTO: &str = "build bench with `--features rustsat-solvers` (
 /// external binary. `NAME:key=value,...` is a configured solver (native and the library
 /// solvers; see [`config`]), validated here.
 pub fn by_name(name: &str, config: &SolverConfig) -> anyhow::Result<Box<dyn Solver>> {
-    // A `--solver NAME='cmd'` of the user's wins over every name bench knows.
+    // A `--puzzle-solver NAME='cmd'` or `--solver NAME='cmd'` of the user's wins over
+    // every name bench knows.
+    if let Some((_, cmd)) = config.puzzle_commands.iter().find(|(n, _)| n == name) {
+        return Ok(Box::new(lines::LineSolver::from_command(name, cmd)?));
+    }
     let user_command = config.commands.iter().any(|(n, _)| n == name);
     if name.contains(':') && !user_command {
         let spec = Spec::parse(name)?;
