@@ -230,7 +230,8 @@ impl PuzzleSession for LineSession {
                 "this puzzle has no line form: {e}"
             )));
         }
-        let line = String::from_utf8_lossy(&text).trim_end().to_string();
+        // Blanks as `.` (tdoku reads `0` as no blank); no value is written `0`.
+        let line = String::from_utf8_lossy(&text).trim_end().replace('0', ".");
         let (answer, timing) = self.exchange(&line, limits);
         let mut read = match answer {
             Ok(answer) => read_answer(puzzle, &answer),
