@@ -166,6 +166,10 @@ pub struct SolverLookupArgs {
     /// (repeatable).
     #[arg(long = "solver", value_name = "NAME=CMD")]
     pub solver_cmd: Vec<String>,
+    /// Any dedicated puzzle solver: `NAME='/path/solver --flags'`, a program that reads
+    /// puzzle lines on stdin and answers a line each (repeatable; see the README).
+    #[arg(long = "puzzle-solver", value_name = "NAME=CMD")]
+    pub puzzle_solver_cmd: Vec<String>,
 }
 
 /// How puzzle files are read, for every command that reads them.
@@ -217,7 +221,13 @@ pub struct CheckArgs {
 #[derive(Debug, Args)]
 pub struct SolveArgs {
     /// A DIMACS file (.cnf, .cnf.gz, .cnf.xz) or a puzzle file.
-    pub file: PathBuf,
+    #[arg(required_unless_present = "serve")]
+    pub file: Option<PathBuf>,
+    /// Serve the puzzle line protocol with gridsolve: read puzzles, one a line, on stdin,
+    /// and answer each with a line (its solution, or `none`) at once; `--kind`, `--format`
+    /// and `--timeout` (per puzzle) apply. What `--puzzle-solver` of `bench run` speaks.
+    #[arg(long, conflicts_with_all = ["file", "solver", "proof"])]
+    pub serve: bool,
     /// The solver: for puzzles `gridsolve` by default (bench's dedicated puzzle solver, no
     /// SAT encoding; a shape it does not take goes to native), for a CNF `native`; or
     /// native, dpll, an external one (see `bench solvers`), or

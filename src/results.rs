@@ -20,6 +20,7 @@ use crate::solver::Status;
 pub use crate::trust::Trust;
 
 mod consistency;
+use crate::solver::work::Work;
 
 /// What the check of a run found (the `check` column).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -73,11 +74,14 @@ pub enum Mode {
     /// A child process given a DIMACS file: its time includes the process start and the
     /// reading of the file.
     Process,
+    /// A dedicated puzzle solver given the puzzle itself, no formula (`gridsolve` in
+    /// bench's process, or a program reading puzzle lines): encoding `none`.
+    Dedicated,
 }
 
 impl Mode {
     /// Every mode, in the order tables list them.
-    pub const ALL: [Mode; 3] = [Mode::Session, Mode::Fresh, Mode::Process];
+    pub const ALL: [Mode; 4] = [Mode::Session, Mode::Fresh, Mode::Process, Mode::Dedicated];
 
     /// The name in the CSV and in every table and legend.
     pub fn as_str(self) -> &'static str {
@@ -85,12 +89,13 @@ impl Mode {
             Mode::Session => "session",
             Mode::Fresh => "fresh",
             Mode::Process => "process",
+            Mode::Dedicated => "dedicated",
         }
     }
 
-    /// True for the two modes that run inside bench (no process start).
+    /// True for the two modes that run a SAT solver inside bench (no process start).
     pub fn in_process(self) -> bool {
-        self != Mode::Process
+        matches!(self, Mode::Session | Mode::Fresh)
     }
 }
 
@@ -283,6 +288,20 @@ pub struct Row {
     /// Peak memory of the proof checkers in KiB (the larger of the two), if measured.
     #[serde(default)]
     pub check_rss_kb: Option<u64>,
+    /// The solver's own work ([`Work`]), each column empty where the solver gives none
+    /// (and in CSVs written before bench recorded it): conflicts, decisions and
+    /// propagations (CDCL), guesses (a dedicated puzzle solver).
+    #[serde(default)]
+    pub conflicts: Option<u64>,
+    /// Decisions (see `conflicts`).
+    #[serde(default)]
+    pub decisions: Option<u64>,
+    /// Propagations (see `conflicts`).
+    #[serde(default)]
+    pub propagations: Option<u64>,
+    /// Guesses (see `conflicts`).
+    #[serde(default)]
+    pub guesses: Option<u64>,
 }
 
 /// The name columns (corpus, instance, solver, family) as spreadsheet-safe cells: a name
@@ -303,6 +322,24 @@ mod text_cell {
 }
 
 impl Row {
+    /// The solver's work counters.
+    pub fn work(&self) -> Work {
+        Work {
+            conflicts: self.conflicts,
+            decisions: self.decisions,
+            propagations: self.propagations,
+            guesses: self.guesses,
+        }
+    }
+
+    /// Sets the work counters.
+    pub fn set_work(&mut self, work: Work) {
+        self.conflicts = work.conflicts;
+        self.decisions = work.decisions;
+        self.propagations = work.propagations;
+        self.guesses = work.guesses;
+    }
+
     /// Solved and right: counts towards the solved total and PAR-2.
     pub fn solved(&self) -> bool {
         !self.wrong && self.status.is_solved()

@@ -8,6 +8,7 @@ mod generate;
 mod merge;
 mod report;
 mod run;
+mod serve;
 mod shrink;
 mod slurm;
 mod solve;
@@ -75,6 +76,9 @@ pub(crate) fn solver_config(lookup: &SolverLookupArgs) -> anyhow::Result<SolverC
     }
     for c in commands {
         config.commands.push(split(c, "NAME=COMMAND")?);
+    }
+    for c in &lookup.puzzle_solver_cmd {
+        config.puzzle_commands.push(split(c, "NAME=COMMAND")?);
     }
     Ok(config)
 }

@@ -102,6 +102,7 @@ pub(crate) fn plan_of(args: &RunArgs) -> anyhow::Result<Plan> {
         alphabet: read.alphabet,
         solver_paths: config.paths,
         solver_commands: config.commands,
+        puzzle_solver_commands: config.puzzle_commands,
         shards,
     };
     // Solver paths mean the same from wherever the plan is run.

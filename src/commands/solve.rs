@@ -99,8 +99,11 @@ fn may_be_puzzle_text(text: &str) -> bool {
 }
 
 fn solve(args: SolveArgs) -> anyhow::Result<i32> {
+    let Some(path) = args.file.clone() else {
+        return super::serve::run(&args);
+    };
     let read = super::read_options(&args.input)?;
-    let given = Given::open(&args.file, &read)?;
+    let given = Given::open(&path, &read)?;
     let is_cnf = matches!(given, Given::Cnf(..));
     // Puzzles go to the dedicated solver unless a solver is named; a CNF to native.
     let named = args
@@ -122,6 +125,7 @@ fn solve(args: SolveArgs) -> anyhow::Result<i32> {
     let config = super::solver_config(&SolverLookupArgs {
         solver_path: args.solver_path.clone(),
         solver_cmd: commands,
+        puzzle_solver_cmd: Vec::new(),
     })?;
     let solver = by_name(&name, &config)?;
     let timeout = match args.timeout {

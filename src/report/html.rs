@@ -78,6 +78,10 @@ pub fn page(
                 (speedups(summary))
                 (crate::report::stats::render::html(&summary.stats))
                 (crate::report::family::html(&summary.families, summary.encodings.len() > 1))
+                @if !summary.work.is_empty() {
+                    h2 { "Work counters" }
+                    (Html.markup(&crate::report::work::table(&summary.work, summary.encodings.len() > 1)))
+                }
                 (crate::report::measurement::html(summary.run.as_ref()))
                 (charts_section(charts))
                 h2 id="per-instance" { "Per instance" }

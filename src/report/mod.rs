@@ -30,6 +30,7 @@ pub mod tables;
 #[cfg(test)]
 pub(crate) mod test_rows;
 pub mod vbs;
+pub mod work;
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -282,6 +283,7 @@ pub fn render_report(rows: &[Row], opts: &ReportOptions) -> anyhow::Result<Vec<R
     };
     let stats = stats::statistics(&outcomes, (&solvers, &encodings), &modes);
     let families = family::families(&by_family, &solvers, &encodings, &modes);
+    let work = work::figures(rows, &modes);
     let summary = Summary {
         wrong_answers: WrongAnswer::all(rows),
         rows: rows.len(),
@@ -297,6 +299,7 @@ pub fn render_report(rows: &[Row], opts: &ReportOptions) -> anyhow::Result<Vec<R
         speedups,
         stats,
         families,
+        work,
         run: opts.run_json.clone(),
         bootstrap: Summary::bootstrap_settings(),
         time: opts.time,

@@ -55,6 +55,8 @@ pub struct Summary {
     pub stats: crate::report::stats::Statistics,
     /// Solved counts and PAR-2 per instance family.
     pub families: Vec<crate::report::family::Family>,
+    /// The solvers' own work counters (guesses, conflicts, decisions).
+    pub work: Vec<crate::report::work::WorkFigures>,
     /// The run's record (machine, solvers and their checksums), if known; it is beside
     /// `summary.json` as `run.json`, not repeated in it.
     #[serde(skip)]
@@ -181,6 +183,12 @@ impl Summary {
 
         out += &crate::report::stats::render::markdown(&self.stats);
         out += &crate::report::family::markdown(&self.families, self.encodings.len() > 1);
+        if !self.work.is_empty() {
+            out.push_str("## Work counters\n\n");
+            let several = self.encodings.len() > 1;
+            out += &Markdown.table(&crate::report::work::table(&self.work, several));
+            out.push('\n');
+        }
         out += &crate::report::measurement::markdown(self.run.as_ref());
 
         if !self.charts.is_empty() {

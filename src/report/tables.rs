@@ -96,7 +96,8 @@ pub fn scores(scores: &[Score], time: TimeBasis) -> Table {
              Mean and median: over solved runs. Total: all runs. WRONG \
              answers never count as solved. Mode: session (in bench, the encoding's rules \
              loaded once, the givens assumed), fresh (in bench, a formula per instance), \
-             process (a child process: its time includes the process start).{count_note}",
+             process (a child process: its time includes the process start), dedicated (a \
+             puzzle solver given the puzzle itself, no formula: encoding none).{count_note}",
             time.words()
         )),
     }

@@ -32,9 +32,7 @@ fn row(instance: &str) -> Row {
         count_cpu_s: None,
         givens: Some(30),
         family: "c.txt".into(),
-        trust: None,
-        check_s: None,
-        check_rss_kb: None,
+        ..Row::default()
     }
 }
 

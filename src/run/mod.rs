@@ -11,6 +11,7 @@
 
 mod attempt;
 pub mod corpus;
+mod dedicated;
 pub mod exec;
 mod execute;
 pub mod finished;

@@ -71,6 +71,10 @@ pub struct Plan {
     pub solver_paths: Vec<(String, PathBuf)>,
     /// `--solver NAME=CMD`: solvers speaking the competition format.
     pub solver_commands: Vec<(String, String)>,
+    /// `--puzzle-solver NAME=CMD`: dedicated solvers speaking the puzzle line protocol
+    /// (left out of run.json when none, so a plan without one keeps its fingerprint).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub puzzle_solver_commands: Vec<(String, String)>,
     /// The parts the plan is run in (`--shard K/N`: N; 1 for a run in one piece).
     pub shards: usize,
 }
@@ -108,6 +112,11 @@ const OPTIONS: &[OptionName] = &[
     opt("alphabet", "--alphabet", "alphabet"),
     opt("solver_path", "--solver-path", "solver_paths"),
     opt("solver_cmd", "--solver", "solver_commands"),
+    opt(
+        "puzzle_solver_cmd",
+        "--puzzle-solver",
+        "puzzle_solver_commands",
+    ),
     opt("shard", "--shard", "shards"),
 ];
 
@@ -135,6 +144,7 @@ impl Plan {
         SolverConfig {
             paths: self.solver_paths.clone(),
             commands: self.solver_commands.clone(),
+            puzzle_commands: self.puzzle_solver_commands.clone(),
         }
     }
 
@@ -322,6 +332,7 @@ pub(crate) fn plan_with(edit: impl FnOnce(&mut Plan)) -> Plan {
         alphabet: None,
         solver_paths: Vec::new(),
         solver_commands: Vec::new(),
+        puzzle_solver_commands: Vec::new(),
         shards: 1,
     };
     edit(&mut plan);
@@ -342,6 +353,7 @@ mod tests {
             p.encodings = vec![Encoding::Minimal, Encoding::Pruned];
             p.mem_limit_mb = Some(100);
             p.solver_paths = vec![("kissat".into(), "/x/kissat".into())];
+            p.puzzle_solver_commands = vec![("gs".into(), "bench solve --serve".into())];
         });
         let value = serde_json::to_value(&plan).unwrap();
         let fields: Vec<&String> = value.as_object().unwrap().keys().collect();

@@ -74,7 +74,29 @@ pub(crate) fn prepare(opts: &RunOptions) -> anyhow::Result<Prepared> {
     let lock = lock::lock(&out_dir)?;
     let csv_path = out_dir.join("results.csv");
     let earlier = earlier_rows(opts, &csv_path, &corpus.instances)?;
-    let units = unit::units(&opts.plan, &corpus.instances);
+    let dedicated: Vec<&str> = solvers
+        .iter()
+        .filter(|s| s.reads_puzzles())
+        .map(|s| s.name())
+        .collect();
+    let cnfs = corpus
+        .instances
+        .iter()
+        .filter(|i| matches!(i.source, corpus::Source::Dimacs(_)))
+        .count();
+    if !dedicated.is_empty() && cnfs > 0 {
+        let (who, verb) = match dedicated.as_slice() {
+            [one] => (one.to_string(), "solves"),
+            many => (many.join(", "), "solve"),
+        };
+        let note = format!(
+            "{who} {verb} puzzles, not CNF formulas: the {cnfs} CNF instance(s) have no run \
+             of {who} (not applicable)"
+        );
+        eprintln!("bench: {}", terminal(&note));
+        notes.push(note);
+    }
+    let units = unit::units(&opts.plan, &corpus.instances, !dedicated.is_empty());
     let (tasks, planned) = task::tasks(&opts.plan, &units, &corpus.instances, &solvers, &earlier);
     let measurement = crate::machine::Measurement::new(opts.plan.jobs, &opts.cores)?;
     for warning in &measurement.warnings {

@@ -116,7 +116,7 @@ fn zchaff_when_available() {
     };
     let config = bench::solver::SolverConfig {
         paths: vec![("zchaff".into(), path.into())],
-        commands: Vec::new(),
+        ..Default::default()
     };
     let solver = bench::solver::external::find("zchaff", &config).expect("zchaff");
     let cnf = sudoku_cnf(SUDOKU_9);

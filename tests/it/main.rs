@@ -12,6 +12,8 @@ mod contain;
 mod corpora_wild;
 mod count_zero;
 mod counts;
+mod dedicated;
+mod dedicated_process;
 mod design_map;
 mod encode_check;
 mod generate;
