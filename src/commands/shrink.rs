@@ -128,6 +128,7 @@ fn lookup(args: &ShrinkArgs, mut base: SolverConfig) -> anyhow::Result<SolverCon
     let given = super::solver_config(&SolverLookupArgs {
         solver_path: args.solver_path.clone(),
         solver_cmd: commands,
+        puzzle_solver_cmd: Vec::new(),
     })?;
     // What is given now wins over what the run recorded.
     base.paths

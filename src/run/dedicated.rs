@@ -148,6 +148,7 @@ fn finished(plan: &Plan, outcome: Outcome, checked: Checked) -> Finished {
         checked: checked.verdict,
         grids: checked.grids.into_iter().next(),
         count,
+        checker: None,
     }
 }
 

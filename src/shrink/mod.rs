@@ -14,6 +14,14 @@ use std::time::Duration;
 use crate::cnf::Cnf;
 use crate::judge::Verdict;
 use crate::run::exec::{Built, verdict};
+use crate::run::proof::ChainLimits;
+
+/// The proof chain's limits where no proof is checked (shrinking judges models only).
+const NO_CHAIN: ChainLimits<'static> = ChainLimits {
+    timeout: Duration::ZERO,
+    mem_limit_mb: None,
+    interrupt: None,
+};
 use crate::solver::{Limits, Outcome, Solver, SolverConfig, Status};
 use reduce::Formula;
 
@@ -110,7 +118,7 @@ impl<'a> Judge<'a> {
     }
 
     fn judge_sat(&self, built: &Built, outcome: &Outcome) -> Observed {
-        let checked = verdict(built, outcome, None, Duration::ZERO, &self.config);
+        let checked = verdict(built, outcome, None, &NO_CHAIN, &self.config);
         match checked.verdict {
             Verdict::ModelWrong(why) => Observed::Failed(Failure::WrongModel, why),
             _ => Observed::Fine("SAT, the model checked".into()),
@@ -123,7 +131,7 @@ impl<'a> Judge<'a> {
         let name = self.witness.name().to_string();
         match witness.status {
             Status::Sat => {
-                let checked = verdict(built, &witness, None, Duration::ZERO, &self.config);
+                let checked = verdict(built, &witness, None, &NO_CHAIN, &self.config);
                 if checked.verdict == Verdict::ModelOk {
                     Observed::Failed(
                         Failure::WrongUnsat,
