@@ -167,7 +167,8 @@ pub struct SolverLookupArgs {
     #[arg(long = "solver", value_name = "NAME=CMD")]
     pub solver_cmd: Vec<String>,
     /// Any dedicated puzzle solver: `NAME='/path/solver --flags'`, a program that reads
-    /// puzzle lines on stdin and answers a line each (repeatable; see the README).
+    /// puzzle lines on stdin and answers a line each (repeatable; see the README);
+    /// `bench solve --serve` speaks it with gridsolve.
     #[arg(long = "puzzle-solver", value_name = "NAME=CMD")]
     pub puzzle_solver_cmd: Vec<String>,
 }

@@ -133,6 +133,14 @@ fn work_counters_fill_their_columns_and_old_csvs_still_read() {
         }
     }
     let out_dir = dir.path().join("out");
+    // A resumed run knows the dedicated rows as done.
+    let resumed = crate::support::bench()
+        .args(["run", "--resume"])
+        .arg(&out_dir)
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&resumed.stderr);
+    assert!(said.contains(" 0 runs to do (12 already done)"), "{said}");
     for file in ["summary.md", "index.html"] {
         let text = std::fs::read_to_string(out_dir.join(file)).unwrap();
         assert!(text.contains("Work counters"), "{file}");
