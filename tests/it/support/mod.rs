@@ -59,8 +59,10 @@ pub fn require<T>(tool: &str, lookup: impl FnOnce() -> Result<T, String>) -> Opt
         Err(why) => {
             if tool_required(tool) {
                 panic!(
-                    "{tool} not found, and required here (BENCH_REQUIRE_TOOLS={}): {why}",
-                    std::env::var("BENCH_REQUIRE_TOOLS").unwrap_or_default()
+                    "{tool} not found, and required here (BENCH_REQUIRE_TOOLS={}, \
+                     BENCH_REQUIRE_CAKE_LPR={}): {why}",
+                    std::env::var("BENCH_REQUIRE_TOOLS").unwrap_or_default(),
+                    std::env::var("BENCH_REQUIRE_CAKE_LPR").unwrap_or_default()
                 );
             }
             let thread = std::thread::current();
@@ -100,5 +102,8 @@ pub fn find_tool(name: &str) -> Result<PathBuf, String> {
     dirs.into_iter()
         .map(|d| d.join(name))
         .find(|p| p.is_file())
-        .ok_or_else(|| "not on PATH: scripts/install-solvers.sh installs it".to_string())
+        .ok_or_else(|| match name {
+            "cake_lpr" => "not on PATH nor in .solvers/bin: the README says how to build it".into(),
+            _ => "not on PATH: scripts/install-solvers.sh installs it".to_string(),
+        })
 }
