@@ -322,6 +322,9 @@ fn run_json_values_pass_the_command_lines_door_and_big_files_are_refused_unread(
     };
     let text = exit(&limited("run --resume out"), 2);
     assert!(text.contains("6442450944 bytes, more than"), "{text}");
+    // A report beside it draws without it.
+    let text = exit(&limited("report out/results.csv --out rep0"), 0);
+    assert!(d.join("rep0/index.html").exists(), "{text}");
     let families = d.join("families.csv");
     huge(&families);
     let text = exit(
