@@ -22,6 +22,7 @@ gen pairs-4x4.csv       --seed 9  --kind pair --box 2 --count 10
 gen pairs-9x9.csv       --seed 10 --kind pair --box 3 --count 10
 gen nosolution.txt      --seed 11 --count 20 --variant unsolvable
 gen multisolution.txt   --seed 12 --count 20 --variant ambiguous
+gen gen-1000.txt        --seed 13 --count 1000
 
 for i in 1 2 3 4 5 6 7 8 9 10; do
   "$cnfgen" ksat 150 639 3 "$i" > "corpora/cnf/rand3-150-639-s$i.cnf"

@@ -103,6 +103,18 @@ pub enum Command {
         (listed first on stderr). Exit status: 0; 1 under --fail-on-regression when NEW \
         has a regression (see docs/compare.md).")]
     Report(ReportArgs),
+    /// Shrink a WRONG answer (or an ERROR) to a small formula that still fails, as bench judges it.
+    #[command(after_help = "Examples:\n  \
+        bench shrink reports/run/results.csv --row 7           that row's formula and solver\n  \
+        bench shrink reports/run/results.csv --instance f.cnf --solver kissat\n  \
+        bench shrink --cnf f.cnf --solver liar='/opt/liar {cnf}' --timeout 10\n\n\
+        Drops clauses in halving chunks, then literals, then renumbers the variables, keeping \
+        only what still fails the same way: a model that breaks a clause, an UNSAT refuted by \
+        native's checked model of the smaller formula, an ERROR with the same exit code. A \
+        row's instance, solver and limits are found as its run found them (run.json beside \
+        the CSV). Writes the small DIMACS file (default: shrunk-row-N.cnf beside the CSV, \
+        F.shrunk.cnf beside a --cnf) and prints the `bench run` that shows the failure on it.")]
+    Shrink(ShrinkArgs),
     /// Generate puzzles with exactly one solution (locally minimal unless --givens).
     #[command(after_help = "Examples:\n  \
         bench gen --seed 7 --count 10                       ten minimal 9×9 sudokus\n  \
@@ -154,6 +166,11 @@ pub struct SolverLookupArgs {
     /// (repeatable).
     #[arg(long = "solver", value_name = "NAME=CMD")]
     pub solver_cmd: Vec<String>,
+    /// Any dedicated puzzle solver: `NAME='/path/solver --flags'`, a program that reads
+    /// puzzle lines on stdin and answers a line each (repeatable; see the README);
+    /// `bench solve --serve` speaks it with gridsolve.
+    #[arg(long = "puzzle-solver", value_name = "NAME=CMD")]
+    pub puzzle_solver_cmd: Vec<String>,
 }
 
 /// How puzzle files are read, for every command that reads them.
@@ -205,7 +222,13 @@ pub struct CheckArgs {
 #[derive(Debug, Args)]
 pub struct SolveArgs {
     /// A DIMACS file (.cnf, .cnf.gz, .cnf.xz) or a puzzle file.
-    pub file: PathBuf,
+    #[arg(required_unless_present = "serve")]
+    pub file: Option<PathBuf>,
+    /// Serve the puzzle line protocol with gridsolve: read puzzles, one a line, on stdin,
+    /// and answer each with a line (its solution, or `none`) at once; `--kind`, `--format`
+    /// and `--timeout` (per puzzle) apply. What `--puzzle-solver` of `bench run` speaks.
+    #[arg(long, conflicts_with_all = ["file", "solver", "proof"])]
+    pub serve: bool,
     /// The solver: for puzzles `gridsolve` by default (bench's dedicated puzzle solver, no
     /// SAT encoding; a shape it does not take goes to native), for a CNF `native`; or
     /// native, dpll, an external one (see `bench solvers`), or
@@ -239,13 +262,48 @@ pub struct SolveArgs {
     pub solver_path: Vec<String>,
 }
 
+/// `bench shrink`.
+#[derive(Debug, Args)]
+pub struct ShrinkArgs {
+    /// A results CSV of `bench run`: its row named by --row, or by --instance (and
+    /// --solver), or else its first WRONG or ERROR row.
+    #[arg(conflicts_with = "cnf", required_unless_present = "cnf")]
+    pub results: Option<PathBuf>,
+    /// The row to shrink: N counts the rows after the header from 1.
+    #[arg(long, requires = "results", conflicts_with = "instance")]
+    pub row: Option<usize>,
+    /// The instance id of the row to shrink (its first WRONG or ERROR row).
+    #[arg(long, requires = "results")]
+    pub instance: Option<String>,
+    /// A DIMACS file to shrink, with --solver.
+    #[arg(long, requires = "solver")]
+    pub cnf: Option<PathBuf>,
+    /// The solver: a name (native, minisat, … see `bench solvers`), or
+    /// `NAME='/path/solver {cnf} --flags'` for any solver speaking the competition format.
+    /// With a results CSV it picks the row's solver; the run's own is found from run.json.
+    #[arg(long)]
+    pub solver: Option<String>,
+    /// Wall-clock limit of each solve, seconds (default: the row's, or 100 with --cnf).
+    #[arg(long, value_parser = ranges::timeout)]
+    pub timeout: Option<f64>,
+    /// Memory limit in MiB of each solve (default: the run's).
+    #[arg(long = "mem-limit", value_name = "MB", value_parser = ranges::mem_limit)]
+    pub mem_limit: Option<u64>,
+    /// Where to write the small formula.
+    #[arg(long, short = 'o')]
+    pub out: Option<PathBuf>,
+    /// A known solver at an explicit path: `NAME=PATH` (repeatable).
+    #[arg(long = "solver-path", value_name = "NAME=PATH")]
+    pub solver_path: Vec<String>,
+}
+
 /// `bench run`.
 #[derive(Debug, Args, Clone)]
 pub struct RunArgs {
     /// Puzzle files, DIMACS files (.cnf, .cnf.gz, .cnf.xz) and folders of them.
     pub corpora: Vec<PathBuf>,
     /// Comma-separated solver names.
-    #[arg(long, default_value = "native")]
+    #[arg(long, default_value = "native", long_help = solvers_long_help())]
     pub solvers: String,
     /// Comma-separated encodings for puzzles.
     #[arg(long, default_value = "extended", value_delimiter = ',')]
@@ -282,9 +340,15 @@ pub struct RunArgs {
     /// processes); an in-process solver's formula and clauses; reading a DIMACS file.
     #[arg(long = "mem-limit", value_name = "MB", value_parser = ranges::mem_limit)]
     pub mem_limit: Option<u64>,
-    /// Have native, kissat, cadical and glucose write DRAT proofs; `rate` checks each UNSAT.
+    /// Have native, kissat, cadical and glucose write DRAT proofs; `rate` checks each
+    /// UNSAT's and writes it as LRAT, which cake_lpr (a verified checker) checks.
     #[arg(long)]
     pub proofs: bool,
+    /// The proof checkers' time limit in seconds, `rate` and cake_lpr together (0.001 to
+    /// 31536000; default: 9 times --timeout). A check past it leaves the row
+    /// `proof-timeout`: neither wrong nor certified.
+    #[arg(long = "checker-timeout", value_name = "SECS", value_parser = ranges::timeout)]
+    pub checker_timeout: Option<f64>,
     /// Seed for randomised solvers.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
@@ -295,7 +359,8 @@ pub struct RunArgs {
     /// stay the first solve's; each solve has the full timeout). N is 1 to 1000000.
     #[arg(long, default_value = "1", value_name = "N|all", value_parser = parse_count)]
     pub count: u32,
-    /// A malformed puzzle stops the run instead of being skipped.
+    /// A malformed puzzle or DIMACS file stops the run instead of being skipped (either
+    /// way it is reported as file:line).
     #[arg(long)]
     pub strict: bool,
     /// Keep the solved grids: one file per corpus, solver and encoding under solutions/ of
@@ -383,9 +448,14 @@ pub struct MergeArgs {
 /// `bench report`.
 #[derive(Debug, Args)]
 pub struct ReportArgs {
-    /// Results CSVs written by `bench run` (several merge by instance id).
+    /// Results CSVs written by `bench run` (several merge by instance id), and SAT
+    /// Competition results files (`scores.csv`, told by their header), joined by GBD hash.
     #[arg(required_unless_present = "compare")]
     pub results: Vec<PathBuf>,
+    /// Write the rows in another format instead of the report: `satcomp FILE`, the SAT
+    /// Competition's `scores.csv` (solverid,instanceid,runtime,status,score,vresult).
+    #[arg(long, num_args = 2, value_names = ["FORMAT", "FILE"], conflicts_with = "compare")]
+    pub export: Option<Vec<String>>,
     /// Compare two runs: OLD and NEW results CSVs, or two solvers of the results CSV given.
     #[arg(long, num_args = 2, value_names = ["OLD", "NEW"])]
     pub compare: Option<Vec<String>>,
@@ -498,4 +568,24 @@ fn parse_count(s: &str) -> Result<u32, String> {
         )
     })?;
     crate::run::ranges::count(n)
+}
+
+/// `--solvers --help`: the solver list's syntax and native's settings, from the engine's
+/// options table (`cdcl_engine::options::SETTINGS`).
+fn solvers_long_help() -> String {
+    let defaults = cdcl_engine::Options::default();
+    let mut help = String::from(
+        "Comma-separated solver names (`bench solvers` lists them). `NAME:key=value,...` is \
+         a configuration, a solver of its own in every table (cadical-lib takes `config` \
+         and its integer options). native's settings, with their default:\n",
+    );
+    for s in cdcl_engine::options::SETTINGS {
+        help.push_str(&format!(
+            "  {:<19} {}; default {}\n",
+            s.key,
+            s.allowed(),
+            s.value_in(&defaults)
+        ));
+    }
+    help
 }

@@ -26,6 +26,11 @@ use crate::puzzle::Puzzle;
 /// file is closed, and a number that the end of the file cuts off (no whitespace after
 /// it) is dropped, as gbd-tools drops it. Text gbd-tools refuses (another character where
 /// a literal should be) has its line skipped here: such a file fails to parse anyway.
+///
+/// SATLIB's end marker `%` (uf50-218 and the other SATLIB archives end with lines `%` and
+/// `0`) ends the formula here as it does for bench's reader: the hash is the formula's
+/// that bench solves, which is gbd-tools' hash of the file with that trailer removed
+/// (gbd-tools refuses the file as it is).
 pub fn gbd_hash(mut input: impl BufRead) -> io::Result<String> {
     /// C's `isspace`.
     fn space(b: u8) -> bool {
@@ -35,7 +40,8 @@ pub fn gbd_hash(mut input: impl BufRead) -> io::Result<String> {
     let mut out: Vec<u8> = Vec::with_capacity(1 << 16);
     let mut number: Vec<u8> = Vec::with_capacity(16);
     let (mut in_number, mut skip_line, mut in_clause, mut joined) = (false, false, false, false);
-    loop {
+    let mut ended = false;
+    while !ended {
         let buf = input.fill_buf()?;
         if buf.is_empty() {
             break;
@@ -62,6 +68,10 @@ pub fn gbd_hash(mut input: impl BufRead) -> io::Result<String> {
             }
             if space(b) {
                 continue;
+            }
+            if b == b'%' {
+                ended = true;
+                break;
             }
             if b == b'-' || b == b'+' || b.is_ascii_digit() {
                 if !in_clause {
@@ -176,6 +186,14 @@ mod tests {
 
     fn h(text: &str) -> String {
         gbd_hash(text.as_bytes()).unwrap()
+    }
+
+    #[test]
+    fn satlibs_trailer_is_not_formula() {
+        let clean = h("p cnf 3 2\n1 -2 0\n2 3 0\n");
+        assert_eq!(h("p cnf 3 2\n1 -2 0\n2 3 0\n%\n0\n\n"), clean);
+        assert_eq!(h("p cnf 3 2\n1 -2 0\n2 3 0\n%\n0\n"), clean);
+        assert_ne!(h("p cnf 3 2\n1 -2 0\n2 3 0\n0\n"), clean);
     }
 
     #[test]

@@ -12,7 +12,7 @@
 
 use crate::puzzle::Puzzle;
 use crate::puzzle::format::Expected;
-use crate::results::Check;
+use crate::results::{Check, Trust};
 use crate::run::finished::Finished;
 use crate::solver::Status;
 
@@ -26,10 +26,16 @@ pub enum Verdict {
     EncodingOpen(String),
     /// The model is wrong: why.
     ModelWrong(String),
-    /// `rate` verified the DRAT proof of UNSAT.
-    ProofOk,
-    /// `rate` rejected the proof: why.
+    /// `rate` verified the DRAT proof of UNSAT, and no verified checker did (none is
+    /// installed, or it failed: why).
+    ProofOk(Option<String>),
+    /// `rate` verified the DRAT proof and cake_lpr, a formally verified checker, the LRAT
+    /// proof `rate` made of it.
+    ProofVerified,
+    /// A checker rejected the proof: which and why.
     ProofFailed(String),
+    /// A checker ran out of its time or memory: neither wrong nor certified; which and why.
+    ProofTimeout(String),
     /// Nothing could be checked (UNSAT without a proof, no answer), with a note if any.
     Unchecked(Option<String>),
 }
@@ -41,9 +47,9 @@ impl Verdict {
             Verdict::ModelOk => Check::ModelOk,
             Verdict::EncodingOpen(_) => Check::EncodingOpen,
             Verdict::ModelWrong(_) => Check::ModelWrong,
-            Verdict::ProofOk => Check::ProofOk,
+            Verdict::ProofOk(_) | Verdict::ProofVerified => Check::ProofOk,
             Verdict::ProofFailed(_) => Check::ProofFailed,
-            Verdict::Unchecked(_) => Check::Unchecked,
+            Verdict::ProofTimeout(_) | Verdict::Unchecked(_) => Check::Unchecked,
         }
     }
 
@@ -55,21 +61,37 @@ impl Verdict {
     /// Why, if there is something to say.
     pub fn reason(&self) -> Option<&str> {
         match self {
-            Verdict::EncodingOpen(why) | Verdict::ModelWrong(why) | Verdict::ProofFailed(why) => {
-                Some(why)
-            }
-            Verdict::Unchecked(note) => note.as_deref(),
-            Verdict::ModelOk | Verdict::ProofOk => None,
+            Verdict::EncodingOpen(why)
+            | Verdict::ModelWrong(why)
+            | Verdict::ProofFailed(why)
+            | Verdict::ProofTimeout(why) => Some(why),
+            Verdict::Unchecked(note) | Verdict::ProofOk(note) => note.as_deref(),
+            Verdict::ModelOk | Verdict::ProofVerified => None,
+        }
+    }
+
+    /// How far an answer of `status` with this verdict is trusted, when nothing else
+    /// makes it wrong.
+    pub fn trust(&self, status: Status) -> Trust {
+        match (self, status) {
+            (Verdict::ModelOk, Status::Sat) => Trust::ModelChecked,
+            (Verdict::ProofVerified, Status::Unsat) => Trust::ProofVerified,
+            (Verdict::ProofOk(_), Status::Unsat) => Trust::ProofChecked,
+            (Verdict::ProofTimeout(_), Status::Unsat) => Trust::ProofTimeout,
+            (Verdict::Unchecked(_), Status::Unsat) => Trust::CrossChecked,
+            _ => Trust::Unchecked,
         }
     }
 }
 
-/// The judged columns of a row: `check`, `wrong`, `error` and `solutions`, written by
-/// [`judge`] alone.
+/// The judged columns of a row: `check`, `trust`, `wrong`, `error` and `solutions`,
+/// written by [`judge`] alone.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Judged {
     /// What the check found (the `check` column).
     pub check: Check,
+    /// How far the answer is trusted (the `trust` column).
+    pub trust: Option<Trust>,
     /// A wrong answer.
     pub wrong: bool,
     /// Why, in one line: the check's reason, the solver's own error, later notes.
@@ -89,6 +111,7 @@ impl Judged {
             .collect();
         Judged {
             check: verdict.check(),
+            trust: None,
             wrong: verdict.wrong(),
             // One line: CSV readers cope with newlines, people reading the file less so.
             error: why.join("; ").replace(['\n', '\r'], " "),
@@ -140,6 +163,11 @@ pub fn judge(finished: &Finished, records: &[Expected], puzzle: bool, limit: u32
     for r in records {
         hold_against_record(&mut judged, outcome.status, r, grids, limit);
     }
+    judged.trust = Some(if judged.wrong {
+        Trust::Unchecked
+    } else {
+        finished.checked.trust(outcome.status)
+    });
     judged
 }
 

@@ -19,9 +19,11 @@ pub mod puzzle;
 pub mod report;
 pub mod results;
 pub mod run;
+pub mod shrink;
 pub mod solver;
 pub mod study;
 pub mod text;
+pub mod trust;
 
 // The bottom layer, at its old paths: `crate::cnf::…` and `crate::rng::…`.
 pub use cnf_core as cnf;

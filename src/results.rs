@@ -17,8 +17,10 @@ use serde::{Deserialize, Serialize};
 
 use crate::puzzle::Kind;
 use crate::solver::Status;
+pub use crate::trust::Trust;
 
 mod consistency;
+use crate::solver::work::Work;
 
 /// What the check of a run found (the `check` column).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -72,11 +74,14 @@ pub enum Mode {
     /// A child process given a DIMACS file: its time includes the process start and the
     /// reading of the file.
     Process,
+    /// A dedicated puzzle solver given the puzzle itself, no formula (`gridsolve` in
+    /// bench's process, or a program reading puzzle lines): encoding `none`.
+    Dedicated,
 }
 
 impl Mode {
     /// Every mode, in the order tables list them.
-    pub const ALL: [Mode; 3] = [Mode::Session, Mode::Fresh, Mode::Process];
+    pub const ALL: [Mode; 4] = [Mode::Session, Mode::Fresh, Mode::Process, Mode::Dedicated];
 
     /// The name in the CSV and in every table and legend.
     pub fn as_str(self) -> &'static str {
@@ -84,12 +89,13 @@ impl Mode {
             Mode::Session => "session",
             Mode::Fresh => "fresh",
             Mode::Process => "process",
+            Mode::Dedicated => "dedicated",
         }
     }
 
-    /// True for the two modes that run inside bench (no process start).
+    /// True for the two modes that run a SAT solver inside bench (no process start).
     pub fn in_process(self) -> bool {
-        self != Mode::Process
+        matches!(self, Mode::Session | Mode::Fresh)
     }
 }
 
@@ -272,6 +278,30 @@ pub struct Row {
     /// default rule).
     #[serde(default, with = "text_cell")]
     pub family: CompactString,
+    /// How far the answer is trusted ([`Trust`]); empty in CSVs written before bench
+    /// recorded it, where [`Row::trust`] derives it.
+    #[serde(default)]
+    pub trust: Option<Trust>,
+    /// CPU seconds of the proof checkers (`rate`, then cake_lpr), if a proof was checked.
+    #[serde(default, serialize_with = "seconds_opt")]
+    pub check_s: Option<f64>,
+    /// Peak memory of the proof checkers in KiB (the larger of the two), if measured.
+    #[serde(default)]
+    pub check_rss_kb: Option<u64>,
+    /// The solver's own work ([`Work`]), each column empty where the solver gives none
+    /// (and in CSVs written before bench recorded it): conflicts, decisions and
+    /// propagations (CDCL), guesses (a dedicated puzzle solver).
+    #[serde(default)]
+    pub conflicts: Option<u64>,
+    /// Decisions (see `conflicts`).
+    #[serde(default)]
+    pub decisions: Option<u64>,
+    /// Propagations (see `conflicts`).
+    #[serde(default)]
+    pub propagations: Option<u64>,
+    /// Guesses (see `conflicts`).
+    #[serde(default)]
+    pub guesses: Option<u64>,
 }
 
 /// The name columns (corpus, instance, solver, family) as spreadsheet-safe cells: a name
@@ -292,9 +322,43 @@ mod text_cell {
 }
 
 impl Row {
+    /// The solver's work counters.
+    pub fn work(&self) -> Work {
+        Work {
+            conflicts: self.conflicts,
+            decisions: self.decisions,
+            propagations: self.propagations,
+            guesses: self.guesses,
+        }
+    }
+
+    /// Sets the work counters.
+    pub fn set_work(&mut self, work: Work) {
+        self.conflicts = work.conflicts;
+        self.decisions = work.decisions;
+        self.propagations = work.propagations;
+        self.guesses = work.guesses;
+    }
+
     /// Solved and right: counts towards the solved total and PAR-2.
     pub fn solved(&self) -> bool {
         !self.wrong && self.status.is_solved()
+    }
+
+    /// How far the answer is trusted: the `trust` column, or in a CSV without it the
+    /// level its other columns give; a wrong answer is trusted at no level.
+    pub fn trust(&self) -> Trust {
+        match self.trust {
+            _ if self.wrong => Trust::Unchecked,
+            Some(t) => t,
+            None => Trust::derive(self.status, self.check, self.wrong),
+        }
+    }
+
+    /// Solved, right and certified (a checked model or a verified proof): counts towards
+    /// the certified solved total and PAR-2.
+    pub fn certified(&self) -> bool {
+        self.solved() && self.trust().certified()
     }
 
     /// The run's time on `basis`: CPU time, or wall time where no CPU time was measured
@@ -531,6 +595,7 @@ pub fn cross_check_unsat(rows: &mut [Row]) -> usize {
             .or_else(|| witnessed.get(&(r.instance_key().to_string(), r.encoding.to_string())));
         if let Some(by) = by {
             r.wrong = true;
+            r.trust = Some(Trust::Unchecked);
             if !r.error.is_empty() {
                 r.error.push_str("; ");
             }

@@ -8,6 +8,8 @@ mod generate;
 mod merge;
 mod report;
 mod run;
+mod serve;
+mod shrink;
 mod slurm;
 mod solve;
 mod solvers;
@@ -32,6 +34,7 @@ pub fn run(cli: Cli, matches: Option<&clap::ArgMatches>) -> anyhow::Result<i32> 
         Command::Solve(args) => solve::run(args),
         Command::Run(args) => run::run(args, sub),
         Command::Report(args) => report::run(args),
+        Command::Shrink(args) => shrink::run(args),
         Command::Gen(args) => generate::run(args),
         Command::Solvers(args) => solvers::run(args),
         Command::Slurm(args) => slurm::run(args),
@@ -73,6 +76,9 @@ pub(crate) fn solver_config(lookup: &SolverLookupArgs) -> anyhow::Result<SolverC
     }
     for c in commands {
         config.commands.push(split(c, "NAME=COMMAND")?);
+    }
+    for c in &lookup.puzzle_solver_cmd {
+        config.puzzle_commands.push(split(c, "NAME=COMMAND")?);
     }
     Ok(config)
 }

@@ -4,6 +4,8 @@
 
 use std::path::{Path, PathBuf};
 
+use anyhow::Context;
+
 use crate::cli::{ReportArgs, ReportBy};
 use crate::family::Families;
 
@@ -20,6 +22,9 @@ pub(super) fn run(args: ReportArgs) -> anyhow::Result<i32> {
     // Every CSV is read (strictly) before anything is written: a malformed row stops the
     // command with `file:line` and leaves the output folder untouched.
     let merged = read_and_merge(&args.results)?;
+    if let Some(export) = &args.export {
+        return write_export(export, &merged.rows, &args);
+    }
     let out_dir = args.out.unwrap_or_else(|| folder_of(&args.results[0]));
     let time = args.time;
     let families = match &args.families {
@@ -37,6 +42,7 @@ pub(super) fn run(args: ReportArgs) -> anyhow::Result<i32> {
         provenance: args
             .results
             .iter()
+            .filter(|csv| !crate::report::satcomp::is_satcomp(csv).unwrap_or(false))
             .filter_map(|csv| crate::report::provenance::Provenance::beside(csv))
             .collect(),
         run_json: run_json_beside(&args.results),
@@ -61,6 +67,31 @@ pub(super) fn run(args: ReportArgs) -> anyhow::Result<i32> {
         files.files.len(),
         crate::text::terminal(&files.dir.display().to_string()),
         crate::text::terminal(&files.index().display().to_string())
+    );
+    Ok(0)
+}
+
+/// `bench report --export FORMAT FILE`: the rows in another format, nothing else written.
+fn write_export(
+    export: &[String],
+    rows: &[crate::results::Row],
+    args: &ReportArgs,
+) -> anyhow::Result<i32> {
+    let [format, file] = export else {
+        anyhow::bail!("--export takes a format and a file");
+    };
+    if format != "satcomp" {
+        anyhow::bail!("--export {format}: unknown format (formats: satcomp)");
+    }
+    let scoring = Scoring {
+        time: args.time,
+        timeout: args.timeout,
+    };
+    let text = crate::report::satcomp::export(rows, scoring)?;
+    std::fs::write(file, text).with_context(|| format!("writing {file}"))?;
+    println!(
+        "exported {} rows in the SAT Competition's format to {file}",
+        rows.len()
     );
     Ok(0)
 }

@@ -91,6 +91,7 @@ pub(crate) fn plan_of(args: &RunArgs) -> anyhow::Result<Plan> {
         repeat: args.repeat,
         mem_limit_mb: args.mem_limit,
         proofs: args.proofs,
+        checker_timeout_s: args.checker_timeout,
         seed: args.seed,
         count: args.count,
         strict: args.strict,
@@ -101,6 +102,7 @@ pub(crate) fn plan_of(args: &RunArgs) -> anyhow::Result<Plan> {
         alphabet: read.alphabet,
         solver_paths: config.paths,
         solver_commands: config.commands,
+        puzzle_solver_commands: config.puzzle_commands,
         shards,
     };
     // Solver paths mean the same from wherever the plan is run.
@@ -252,8 +254,12 @@ pub(super) fn run(args: RunArgs, matches: Typed<'_>) -> anyhow::Result<i32> {
     })?;
     draw_report(&summary)?;
     let wrong = score::wrong_lines(&summary.rows);
-    for w in &wrong {
+    let shrink = shrink_commands(&summary.rows, &summary.out_dir.join("results.csv"));
+    for (w, shrink) in wrong.iter().zip(shrink) {
         println!("{w}");
+        if let Some(command) = shrink {
+            println!("  shrink it: {command}");
+        }
     }
     if !wrong.is_empty() {
         println!();
@@ -306,6 +312,28 @@ pub(super) fn run(args: RunArgs, matches: Typed<'_>) -> anyhow::Result<i32> {
     })
 }
 
+/// The `bench shrink` of each wrong row of `rows`, in order: `--row N`, its number in
+/// the results CSV as written (None when the CSV cannot be read back).
+fn shrink_commands(rows: &[crate::results::Row], csv: &std::path::Path) -> Vec<Option<String>> {
+    if !rows.iter().any(|r| r.wrong) {
+        return Vec::new();
+    }
+    let written = crate::results::read_rows(csv, false).unwrap_or_default();
+    let numbers: std::collections::HashMap<_, usize> = written
+        .iter()
+        .enumerate()
+        .map(|(i, w)| (w.key(), i + 1))
+        .collect();
+    rows.iter()
+        .filter(|r| r.wrong)
+        .map(|r| {
+            let n = numbers.get(&r.key())?;
+            let path = shell_words::quote(&csv.display().to_string()).into_owned();
+            Some(crate::text::terminal(&format!("bench shrink {path} --row {n}")).into_owned())
+        })
+        .collect()
+}
+
 /// The report of a finished run (charts, summary.md/json, index.html): a view of the rows.
 /// If it fails, the results stay, and a plain summary stands in for it.
 fn draw_report(summary: &crate::run::RunSummary) -> anyhow::Result<()> {
@@ -326,7 +354,11 @@ fn draw_report(summary: &crate::run::RunSummary) -> anyhow::Result<()> {
                 &summary.rows,
                 &scores,
                 TimeBasis::default(),
-                &summary.skipped,
+                &summary
+                    .skipped
+                    .iter()
+                    .map(ToString::to_string)
+                    .collect::<Vec<_>>(),
             ),
         )?;
     }

@@ -4,6 +4,9 @@
 //! checked before it is printed; a wrong model is never passed on as SAT. A reader that
 //! closes the pipe early (`bench solve … | head`) ends the command quietly, with the exit
 //! status of a filter killed by SIGPIPE.
+//!
+//! The input is a file, `-` (standard input), a pipe or a FIFO, each read once, or the
+//! puzzle itself given as the argument when no file has that name (see [`Given`]).
 
 use std::io::{self, Write};
 use std::path::Path;
@@ -16,10 +19,13 @@ use anyhow::bail;
 use crate::check::{Reading, check_model, check_puzzle_model, read_grids};
 use crate::cli::{SolveArgs, SolverLookupArgs};
 use crate::cnf::Cnf;
-use crate::cnf::dimacs::{ParseOptions, read_path};
+use crate::cnf::budget::ReadLimits;
+use crate::cnf::dimacs::{ParseOptions, looks_like_dimacs_input, read_input_within};
+use crate::cnf::input::{Input, is_stdin};
 use crate::encode::encode;
 use crate::encode::header::BenchHeader;
 use crate::puzzle::format;
+use crate::run::skip::Skip;
 use crate::solver::output::{competition_exit_code, write_competition};
 use crate::solver::{Limits, Outcome, Solver, Status, by_name, dedicated};
 
@@ -43,8 +49,62 @@ fn closed_pipe(e: &anyhow::Error) -> bool {
     })
 }
 
+/// What `bench solve` was given: an input opened (a file, standard input, a pipe), with the
+/// name its instances take, or the puzzle itself as text.
+enum Given {
+    Cnf(Input, String),
+    Puzzles(Input, String),
+    Text(String),
+}
+
+impl Given {
+    /// Opens `path` once: a DIMACS input by its name or first bytes, else puzzles. An
+    /// argument that names nothing and reads as puzzles (at least 16 symbols, no `/`) is
+    /// the puzzle text itself.
+    fn open(path: &Path, read: &format::ReadOptions) -> anyhow::Result<Given> {
+        let name = if is_stdin(path) {
+            "stdin".to_string()
+        } else {
+            path.display().to_string()
+        };
+        let input = match Input::open(path) {
+            Ok(input) => input,
+            Err(e) => {
+                let text = path.to_string_lossy();
+                if e.kind() == io::ErrorKind::NotFound && may_be_puzzle_text(&text) {
+                    let read = format::read_str(&text, "puzzle", read);
+                    if read.is_ok_and(|f| f.entries.iter().any(Result::is_ok)) {
+                        return Ok(Given::Text(text.into_owned()));
+                    }
+                }
+                bail!("{name}: {e}")
+            }
+        };
+        Ok(if looks_like_dimacs_input(path, &input) {
+            Given::Cnf(input, name)
+        } else {
+            Given::Puzzles(input, name)
+        })
+    }
+}
+
+/// True when `text` could be puzzles written out (symbols, blanks, spaces and the line
+/// format's separators, 16 of them at least, the fewest of a 4×4 puzzle) rather than a
+/// path (no `/`).
+fn may_be_puzzle_text(text: &str) -> bool {
+    text.chars().filter(|c| !c.is_whitespace()).count() >= 16
+        && text
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c.is_whitespace() || ".,:|-+*".contains(c))
+}
+
 fn solve(args: SolveArgs) -> anyhow::Result<i32> {
-    let is_cnf = crate::cnf::dimacs::looks_like_dimacs(&args.file);
+    let Some(path) = args.file.clone() else {
+        return super::serve::run(&args);
+    };
+    let read = super::read_options(&args.input)?;
+    let given = Given::open(&path, &read)?;
+    let is_cnf = matches!(given, Given::Cnf(..));
     // Puzzles go to the dedicated solver unless a solver is named; a CNF to native.
     let named = args
         .solver
@@ -65,6 +125,7 @@ fn solve(args: SolveArgs) -> anyhow::Result<i32> {
     let config = super::solver_config(&SolverLookupArgs {
         solver_path: args.solver_path.clone(),
         solver_cmd: commands,
+        puzzle_solver_cmd: Vec::new(),
     })?;
     let solver = by_name(&name, &config)?;
     let timeout = match args.timeout {
@@ -81,22 +142,28 @@ fn solve(args: SolveArgs) -> anyhow::Result<i32> {
         binary_proof: args.binary_proof,
         seed: 0,
     };
-    if is_cnf {
-        solve_cnf(&args.file, solver.as_ref(), &limits)
+    let by = if named == dedicated::NAME {
+        By::Dedicated {
+            fallback: args.solver.is_none(),
+        }
     } else {
-        let by = if named == dedicated::NAME {
-            By::Dedicated {
-                fallback: args.solver.is_none(),
-            }
-        } else {
-            By::Sat
-        };
-        solve_puzzles(&args, solver.as_ref(), &limits, by)
-    }
+        By::Sat
+    };
+    let (file, name) = match given {
+        Given::Cnf(input, name) => return solve_cnf(input, &name, solver.as_ref(), &limits),
+        Given::Puzzles(input, name) => (format::read_input(input, &name, &read)?, name),
+        Given::Text(text) => (format::read_str(&text, "puzzle", &read)?, "puzzle".into()),
+    };
+    solve_puzzles(&args, (&file, &name), solver.as_ref(), &limits, by)
 }
 
-fn solve_cnf(path: &Path, solver: &dyn Solver, limits: &Limits) -> anyhow::Result<i32> {
-    let dimacs = read_path(path, ParseOptions::default())?;
+fn solve_cnf(
+    input: Input,
+    name: &str,
+    solver: &dyn Solver,
+    limits: &Limits,
+) -> anyhow::Result<i32> {
+    let dimacs = read_input_within(input, name, ParseOptions::default(), &ReadLimits::default())?;
     let header = dimacs
         .bench_header
         .as_deref()
@@ -196,38 +263,43 @@ struct Output<'a> {
 
 fn solve_puzzles(
     args: &SolveArgs,
+    (file, name): (&format::PuzzleFile, &str),
     solver: &dyn Solver,
     limits: &Limits,
     by: By,
 ) -> anyhow::Result<i32> {
     let read = super::read_options(&args.input)?;
-    let file = format::read_path(&args.file, &read)?;
     let mut out = Output {
         out: io::stdout().lock(),
         format: file.format,
         alphabet: read.alphabet.as_ref(),
     };
     let mut failures = 0;
-    for entry in file.entries {
+    let mut bad = Vec::new();
+    for entry in &file.entries {
         let entry = match entry {
             Ok(e) => e,
             Err(e) => {
-                eprintln!("{}", crate::text::terminal(&e.to_string()));
+                bad.push(Skip::from(e.clone()));
                 failures += 1;
                 continue;
             }
         };
         // The instance id, as `bench run` names it: the file name and the line.
-        let place = format!("{}:{}", file_name(&args.file), entry.line);
+        let place = format!("{}:{}", file_name(Path::new(name)), entry.line);
         let solved = match by {
             By::Dedicated { fallback } if !fallback || dedicated::supports(&entry.puzzle) => {
-                solve_dedicated(&entry, &place, limits, &mut out)?
+                solve_dedicated(entry, &place, limits, &mut out)?
             }
-            _ => solve_sat(args, &entry, &place, solver, limits, &mut out)?,
+            _ => solve_sat(args, entry, &place, solver, limits, &mut out)?,
         };
         if !solved {
             failures += 1;
         }
+    }
+    // A fault repeated on many lines is said once.
+    for line in crate::run::skip::summarise(&bad) {
+        eprintln!("{}", crate::text::terminal(&line));
     }
     Ok(if failures > 0 { 1 } else { 0 })
 }

@@ -50,9 +50,9 @@ pub(super) fn run(args: SolverLookupArgs) -> anyhow::Result<i32> {
     }
     println!(
         "Configured solvers: NAME:key=value,... (native: {}; cadical-lib: its own options).",
-        crate::solver::config::NATIVE_KEYS
+        cdcl_engine::options::SETTINGS
             .iter()
-            .map(|(k, _)| *k)
+            .map(|s| s.key)
             .collect::<Vec<_>>()
             .join(", ")
     );

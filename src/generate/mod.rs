@@ -131,7 +131,7 @@ pub fn random_solution(empty: &Puzzle, rng: &mut SplitMix64) -> Puzzle {
         seed: rng.next_u64() | 1,
         random_var_freq: 0.5,
         random_polarity: true,
-        ..Options::default()
+        ..Options::plain()
     };
     let mut solver = CdclSolver::with_options(options);
     load_rules(&mut solver, empty);

@@ -36,7 +36,7 @@ pub fn rate(puzzle: &Puzzle, shuffles: usize, rng: &mut SplitMix64) -> Rating {
         let vars = encode(&copy, EncodeOptions::default(), &mut cnf);
         let mut solver = CdclSolver::with_options(Options {
             seed: rng.next_u64() | 1,
-            ..Options::default()
+            ..Options::plain()
         });
         solver.ensure_vars(vars);
         for c in cnf.clauses() {

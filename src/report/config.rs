@@ -9,14 +9,15 @@ use serde::Serialize;
 
 use crate::results::Mode;
 
-/// The modes the runs of a configuration took: any of `session`, `fresh`, `process`, and
-/// `in-process` (session or fresh, not recorded, in a CSV of an older bench). Written as
-/// each, in that order, joined by `+` (`session+fresh`); empty when nothing ran.
+/// The modes the runs of a configuration took: any of `session`, `fresh`, `process`,
+/// `dedicated` (a dedicated puzzle solver, encoding `none`), and `in-process` (session or
+/// fresh, not recorded, in a CSV of an older bench). Written as each, in that order,
+/// joined by `+` (`session+fresh`); empty when nothing ran.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct ModeLabel(u8);
 
 /// The names of the bits of a [`ModeLabel`], lowest first.
-const NAMES: [&str; 4] = ["session", "fresh", "process", "in-process"];
+const NAMES: [&str; 5] = ["session", "fresh", "process", "in-process", "dedicated"];
 
 impl ModeLabel {
     /// Run in-process, in a mode not recorded.
@@ -28,6 +29,7 @@ impl ModeLabel {
             Mode::Session => 1,
             Mode::Fresh => 1 << 1,
             Mode::Process => 1 << 2,
+            Mode::Dedicated => 1 << 4,
         })
     }
 
@@ -115,6 +117,7 @@ mod tests {
         let both = ModeLabel::of(Mode::Fresh).with(ModeLabel::of(Mode::Session));
         assert_eq!(both.to_string(), "session+fresh");
         assert_eq!(ModeLabel::IN_PROCESS.to_string(), "in-process");
+        assert_eq!(ModeLabel::of(Mode::Dedicated).to_string(), "dedicated");
         assert_eq!(ModeLabel::default().to_string(), "");
         let c = Config::new("native", "extended", both);
         assert_eq!(c.label(true), "native · extended · session+fresh");

@@ -28,7 +28,7 @@ td.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
 .wrong{background:#fde8e8;border:2px solid #c00000;padding:8px 14px;margin:12px 0}
 .wrong h2{color:#c00000;border:none;margin-top:6px}
 .ok{color:#1e7b34}
-figure{margin:20px 0;overflow-x:auto}figure svg{max-width:100%;height:auto;display:block}
+.scroll{overflow-x:auto}figure{margin:20px 0;overflow-x:auto}figure svg{max-width:100%;height:auto;display:block}
 figcaption{font-size:13px;color:#555;margin-top:4px}
 .note{font-size:14px;color:#444}
 table.about th{background:none;border:none;padding:2px 12px 2px 0;vertical-align:top;white-space:nowrap}
@@ -78,6 +78,10 @@ pub fn page(
                 (speedups(summary))
                 (crate::report::stats::render::html(&summary.stats))
                 (crate::report::family::html(&summary.families, summary.encodings.len() > 1))
+                @if !summary.work.is_empty() {
+                    h2 { "Work counters" }
+                    (Html.markup(&crate::report::work::table(&summary.work, summary.encodings.len() > 1)))
+                }
                 (crate::report::measurement::html(summary.run.as_ref()))
                 (charts_section(charts))
                 h2 id="per-instance" { "Per instance" }

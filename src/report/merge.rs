@@ -113,10 +113,17 @@ pub fn merge(sources: Vec<(String, Vec<Row>)>) -> Merged {
 }
 
 /// Reads every CSV (strictly: a malformed row is an error naming `file:line`) and merges.
+/// A SAT Competition results file (told by its header) is read as the rows of another
+/// machine (see [`crate::report::satcomp`]).
 pub fn read_and_merge(paths: &[PathBuf]) -> anyhow::Result<Merged> {
     let mut sources = Vec::new();
     for path in paths {
-        sources.push((display(path), read_rows(path, false)?));
+        let rows = if crate::report::satcomp::is_satcomp(path)? {
+            crate::report::satcomp::read(path)?
+        } else {
+            read_rows(path, false)?
+        };
+        sources.push((display(path), rows));
     }
     Ok(merge(sources))
 }

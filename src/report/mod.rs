@@ -20,6 +20,7 @@ pub mod mode;
 pub mod outcome;
 pub mod provenance;
 pub mod ratios;
+pub mod satcomp;
 pub mod score;
 pub mod speedup;
 pub mod stats;
@@ -29,6 +30,7 @@ pub mod tables;
 #[cfg(test)]
 pub(crate) mod test_rows;
 pub mod vbs;
+pub mod work;
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -223,13 +225,8 @@ pub fn render_report(rows: &[Row], opts: &ReportOptions) -> anyhow::Result<Vec<R
         .fold((f64::INFINITY, 0.0f64), |(lo, hi), t| {
             (lo.min(t), hi.max(t))
         });
-    if opts.timeout.is_none() && shortest < longest {
-        notes.push(format!(
-            "runs had different timeouts ({shortest} to {longest} s): each run is scored \
-             against its own, the charts mark the longest; pass --timeout to use one for all"
-        ));
-    }
     let timeout = opts.timeout.unwrap_or(longest);
+    let shortest_timeout = opts.timeout.unwrap_or(shortest.min(longest));
     notes.extend(modes.notes());
 
     let names = (solvers.clone(), encodings.clone());
@@ -286,6 +283,7 @@ pub fn render_report(rows: &[Row], opts: &ReportOptions) -> anyhow::Result<Vec<R
     };
     let stats = stats::statistics(&outcomes, (&solvers, &encodings), &modes);
     let families = family::families(&by_family, &solvers, &encodings, &modes);
+    let work = work::figures(rows, &modes);
     let summary = Summary {
         wrong_answers: WrongAnswer::all(rows),
         rows: rows.len(),
@@ -293,6 +291,7 @@ pub fn render_report(rows: &[Row], opts: &ReportOptions) -> anyhow::Result<Vec<R
         solvers,
         encodings,
         timeout_s: timeout,
+        shortest_timeout_s: shortest_timeout,
         timeout_given: opts.timeout.is_some(),
         scores: score::scores(rows, scoring),
         virtual_best,
@@ -300,6 +299,7 @@ pub fn render_report(rows: &[Row], opts: &ReportOptions) -> anyhow::Result<Vec<R
         speedups,
         stats,
         families,
+        work,
         run: opts.run_json.clone(),
         bootstrap: Summary::bootstrap_settings(),
         time: opts.time,

@@ -3,7 +3,10 @@
 //! Per solver × encoding: runs, solved (SAT + UNSAT, wrong answers excluded), timeouts,
 //! memouts, errors, WRONG, PAR-2 (the mean over runs of the time for a solved run and
 //! twice the timeout otherwise), the mean and median time of solved runs, and the total
-//! time of all runs, the time being CPU or wall time ([`Scoring`]). Wrong answers are
+//! time of all runs, the time being CPU or wall time ([`Scoring`]). Beside them, the
+//! certified solved count and PAR-2, the SAT Competition's rule: only answers whose model
+//! was checked or whose proof a verified checker accepted count as solved (the `trust`
+//! column, [`crate::trust::Trust`]). Wrong answers are
 //! listed before anything else.
 //!
 //! The timeout is each row's own `timeout_s`, unless the report is given one
@@ -41,6 +44,11 @@ pub struct Score {
     pub wrong: usize,
     /// Penalised average runtime, seconds.
     pub par2: f64,
+    /// Certified answers, the SAT Competition's rule: right SAT answers whose model was
+    /// checked and right UNSAT answers whose proof a verified checker accepted.
+    pub certified: usize,
+    /// PAR-2 with only the certified answers counted as solved, seconds.
+    pub certified_par2: f64,
     /// Mean time of the solved runs, seconds (0 if none).
     pub mean_s: f64,
     /// Median time of the solved runs, seconds (0 if none).
@@ -127,6 +135,12 @@ impl Scoring {
     pub fn solved(&self, row: &Row) -> bool {
         !row.wrong && self.status_of(row).is_solved()
     }
+
+    /// Solved and certified (a checked model, a verified proof): counts towards the
+    /// certified total and PAR-2.
+    pub fn certified(&self, row: &Row) -> bool {
+        self.solved(row) && row.trust().certified()
+    }
 }
 
 /// Scores per (solver, encoding), in name order.
@@ -146,6 +160,7 @@ pub fn scores(rows: &[Row], scoring: Scoring) -> Vec<Score> {
             };
             let mut solved_times = Vec::new();
             let mut penalised = 0.0;
+            let mut certified_penalised = 0.0;
             for r in &rows {
                 if let Some(n) = r.solutions {
                     *s.solutions.get_or_insert(0) += u64::from(n);
@@ -167,15 +182,23 @@ pub fn scores(rows: &[Row], scoring: Scoring) -> Vec<Score> {
                         Status::Unknown | Status::Error => s.errors += 1,
                     }
                 }
+                let unsolved = 2.0 * scoring.timeout_of(r);
                 if scoring.solved(r) {
                     solved_times.push(time);
                     penalised += time;
                 } else {
-                    penalised += 2.0 * scoring.timeout_of(r);
+                    penalised += unsolved;
+                }
+                if scoring.certified(r) {
+                    s.certified += 1;
+                    certified_penalised += time;
+                } else {
+                    certified_penalised += unsolved;
                 }
             }
             s.solved = s.sat + s.unsat;
             s.par2 = penalised / rows.len() as f64;
+            s.certified_par2 = certified_penalised / rows.len() as f64;
             s.mean_s = mean(&solved_times);
             s.median_s = median(&mut solved_times);
             s
@@ -283,6 +306,26 @@ mod tests {
         assert!((s.mean_s - 2.0).abs() < 1e-9);
         assert!((s.total_s - 14.5).abs() < 1e-9);
         assert_eq!(wrong_lines(&rows).len(), 1);
+    }
+
+    #[test]
+    fn certified_counts_only_checked_models_and_verified_proofs() {
+        use crate::results::{Check, Trust};
+        let mut rows = vec![
+            row("a", "SAT", 1.0, false),
+            row("a", "UNSAT", 2.0, false),
+            row("a", "UNSAT", 3.0, false),
+            row("a", "UNSAT", 4.0, false),
+        ];
+        rows[0].check = Check::ModelOk;
+        rows[1].trust = Some(Trust::ProofVerified);
+        rows[2].trust = Some(Trust::ProofChecked);
+        // The fourth has no trust column: unchecked UNSAT derives to cross-checked.
+        let s = &scores(&rows, Scoring::default())[0];
+        assert_eq!((s.solved, s.certified), (4, 2));
+        assert!((s.par2 - 2.5).abs() < 1e-9);
+        // (1 + 2 + 20 + 20) / 4
+        assert!((s.certified_par2 - 10.75).abs() < 1e-9);
     }
 
     #[test]

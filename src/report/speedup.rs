@@ -38,18 +38,21 @@ pub fn speedups(
     (solvers, encodings): (&[String], &[String]),
     modes: &Modes,
 ) -> Vec<Speedup> {
-    let mut baseline_times: HashMap<(&str, &str), f64> = HashMap::new();
-    for o in outcomes {
-        if o.solver == baseline && o.answer.solved() {
-            baseline_times.insert((o.key, o.encoding), o.time);
-        }
+    // The baseline's runs by instance and encoding: its time when solved.
+    let mut baseline_runs: HashMap<(&str, &str), Option<f64>> = HashMap::new();
+    for o in outcomes.iter().filter(|o| o.solver == baseline) {
+        baseline_runs.insert((o.key, o.encoding), o.answer.solved().then_some(o.time));
     }
-    // Per solver × encoding that ran, its ratios in the outcomes' order.
+    // Per solver × encoding with an instance in common with the baseline, its ratios in
+    // the outcomes' order (a pair that shares no instance gets no row).
     let mut ratios: HashMap<(&str, &str), Vec<f64>> = HashMap::new();
     for o in outcomes.iter().filter(|o| o.solver != baseline) {
+        let Some(base) = baseline_runs.get(&(o.key, o.encoding)) else {
+            continue;
+        };
         let mine = ratios.entry((o.solver, o.encoding)).or_default();
         if o.answer.solved()
-            && let Some(base) = baseline_times.get(&(o.key, o.encoding))
+            && let Some(base) = base
         {
             mine.push(PairedRatios::ratio(*base, o.time));
         }
@@ -130,5 +133,26 @@ mod tests {
         assert_eq!(s[0].ratios.estimate(), Some(3.0));
         let (low, high) = s[0].ratios.interval().unwrap();
         assert!(low >= 2.0 && high <= 4.0);
+    }
+
+    #[test]
+    fn a_pair_without_an_instance_in_common_gets_no_row() {
+        let rows = vec![
+            row("i1", "e", "base", "SAT", 2.0),
+            row("i2", "e", "other", "SAT", 1.0),
+            row("i1", "e", "timed-out", "TIMEOUT", 10.0),
+        ];
+        let s = speedups(
+            &outcomes(&rows, crate::report::score::Scoring::default()),
+            "base",
+            (
+                &["base".into(), "other".into(), "timed-out".into()],
+                &["e".into()],
+            ),
+            &crate::report::mode::Modes::of(&rows),
+        );
+        let names: Vec<&str> = s.iter().map(|x| x.config.solver.as_str()).collect();
+        assert_eq!(names, ["timed-out"]);
+        assert_eq!(s[0].ratios.both_solved, 0);
     }
 }

@@ -35,8 +35,11 @@ pub struct Summary {
     pub solvers: Vec<String>,
     /// Encodings, in the order they first appear.
     pub encodings: Vec<String>,
-    /// The timeout the charts mark, seconds.
+    /// The timeout the charts mark, seconds (the longest, when runs had several).
     pub timeout_s: f64,
+    /// The shortest timeout of a run, seconds (equal to `timeout_s` unless runs had
+    /// different ones and the report was given none).
+    pub shortest_timeout_s: f64,
     /// True when `--timeout` set it; false when it came from the rows (each run's own
     /// timeout then scores that run).
     pub timeout_given: bool,
@@ -52,6 +55,8 @@ pub struct Summary {
     pub stats: crate::report::stats::Statistics,
     /// Solved counts and PAR-2 per instance family.
     pub families: Vec<crate::report::family::Family>,
+    /// The solvers' own work counters (guesses, conflicts, decisions).
+    pub work: Vec<crate::report::work::WorkFigures>,
     /// The run's record (machine, solvers and their checksums), if known; it is beside
     /// `summary.json` as `run.json`, not repeated in it.
     #[serde(skip)]
@@ -92,20 +97,25 @@ impl Summary {
                 String::new()
             }
         };
+        let timeout = if self.timeout_given {
+            format!("timeout {} s (set for the report)", self.timeout_s)
+        } else if self.shortest_timeout_s < self.timeout_s {
+            format!(
+                "timeouts {} to {} s (each run scored against its own, the charts mark the \
+                 longest; --timeout sets one for all)",
+                self.shortest_timeout_s, self.timeout_s
+            )
+        } else {
+            format!("timeout {} s", self.timeout_s)
+        };
         format!(
-            "{} runs of {} solver(s){} × {} encoding(s){} on {} instances; timeout {} s{}.",
+            "{} runs of {} solver(s){} × {} encoding(s){} on {} instances; {timeout}.",
             self.rows,
             self.solvers.len(),
             list(&self.solvers),
             self.encodings.len(),
             list(&self.encodings),
             self.instances,
-            self.timeout_s,
-            if self.timeout_given {
-                " (set for the report)"
-            } else {
-                ""
-            }
         )
     }
 
@@ -173,6 +183,12 @@ impl Summary {
 
         out += &crate::report::stats::render::markdown(&self.stats);
         out += &crate::report::family::markdown(&self.families, self.encodings.len() > 1);
+        if !self.work.is_empty() {
+            out.push_str("## Work counters\n\n");
+            let several = self.encodings.len() > 1;
+            out += &Markdown.table(&crate::report::work::table(&self.work, several));
+            out.push('\n');
+        }
         out += &crate::report::measurement::markdown(self.run.as_ref());
 
         if !self.charts.is_empty() {

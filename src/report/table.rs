@@ -172,7 +172,7 @@ impl Html {
     pub fn markup(&self, table: &Table) -> Markup {
         let numeric = |i: usize| table.columns.get(i).is_some_and(|c| c.1 == Align::Right);
         html! {
-            table {
+            div.scroll { table {
                 tr { @for (name, _) in &table.columns { th { (name) } } }
                 @for row in &table.rows {
                     tr {
@@ -187,7 +187,7 @@ impl Html {
                         }
                     }
                 }
-            }
+            } }
             @if let Some(note) = &table.note { p class="note" { (note) } }
         }
     }

@@ -37,6 +37,8 @@ pub fn scores(scores: &[Score], time: TimeBasis) -> Table {
         ("memouts", Right),
         ("errors", Right),
         ("PAR-2 (s)", Right),
+        ("certified", Right),
+        ("certified PAR-2 (s)", Right),
         ("mean (s)", Right),
         ("median (s)", Right),
         ("total (s)", Right),
@@ -68,7 +70,10 @@ pub fn scores(scores: &[Score], time: TimeBasis) -> Table {
                     s.runs, s.solved, s.sat, s.unsat, s.timeouts, s.memouts, s.errors,
                 ];
                 row.extend(counts.map(Cell::Count));
-                row.extend([s.par2, s.mean_s, s.median_s, s.total_s].map(Cell::Seconds));
+                row.push(Cell::Seconds(s.par2));
+                row.push(Cell::Count(s.certified));
+                row.push(Cell::Seconds(s.certified_par2));
+                row.extend([s.mean_s, s.median_s, s.total_s].map(Cell::Seconds));
                 if counting {
                     row.push(Cell::Text(
                         s.solutions
@@ -84,10 +89,15 @@ pub fn scores(scores: &[Score], time: TimeBasis) -> Table {
             .collect(),
         note: Some(format!(
             "Ranked by solved, then PAR-2. Times are {} in seconds. PAR-2: the mean over runs \
-             of the time if solved, else twice the timeout. Mean and median: over solved runs. Total: all runs. WRONG \
+             of the time if solved, else twice the timeout. Solved and PAR-2 count every right \
+             answer; certified and certified PAR-2 only the certified ones, the SAT \
+             Competition's rule: SAT with a checked model, UNSAT with a proof a verified \
+             checker (cake_lpr) accepted (the trust column: model-checked, proof-verified). \
+             Mean and median: over solved runs. Total: all runs. WRONG \
              answers never count as solved. Mode: session (in bench, the encoding's rules \
              loaded once, the givens assumed), fresh (in bench, a formula per instance), \
-             process (a child process: its time includes the process start).{count_note}",
+             process (a child process: its time includes the process start), dedicated (a \
+             puzzle solver given the puzzle itself, no formula: encoding none).{count_note}",
             time.words()
         )),
     }
@@ -138,7 +148,11 @@ pub fn virtual_best(v: &VirtualBest) -> Table {
             .map(|c| (c, Right))
             .collect(),
         rows: vec![row],
-        note: None,
+        note: Some(
+            "Solved: every right answer, certified or not (the scores table gives the \
+             certified counts)."
+                .into(),
+        ),
     }
 }
 

@@ -38,5 +38,6 @@ pub fn row(instance: &str, encoding: &str, solver: &str, status: &str, wall: f64
         count_cpu_s: None,
         givens: None,
         family: String::new().into(),
+        ..Row::default()
     }
 }

@@ -13,9 +13,10 @@
 //!   wrong;
 //! - a row is wrong for another reason (a count or the corpus's record contradicting it)
 //!   only if it is an answer (SAT or UNSAT) and its `error` column says why;
+//! - a stored trust level claims no more than status, check and wrong bear;
 //! - every time is a finite number of seconds, ≥ 0.
 
-use super::{Check, Row};
+use super::{Check, Row, Trust};
 use crate::solver::Status;
 
 impl Check {
@@ -51,6 +52,15 @@ pub(crate) fn check_row(row: &Row) -> Result<(), String> {
             "check {check} with wrong=false: an answer its check found wrong is wrong"
         ));
     }
+    if let Some(trust) = row.trust
+        && !trust_fits(trust, row)
+    {
+        return Err(format!(
+            "trust {trust} with status {status}, check {check} and wrong={}: the columns \
+             do not bear that much trust",
+            row.wrong
+        ));
+    }
     if row.wrong && !check.found_wrong() {
         if !status.is_solved() {
             return Err(format!(
@@ -67,6 +77,20 @@ pub(crate) fn check_row(row: &Row) -> Result<(), String> {
     Ok(())
 }
 
+/// A stored trust level claims no more than the row's status, check and wrong columns
+/// bear: `proof-verified` only where a proof was checked, `proof-timeout` only for an
+/// UNSAT whose proof went unchecked; less trust than they bear (`unchecked`) is allowed.
+fn trust_fits(trust: Trust, row: &Row) -> bool {
+    let bears = Trust::derive(row.status, row.check, row.wrong);
+    trust == bears
+        || trust == Trust::Unchecked
+        || matches!(
+            (trust, bears),
+            (Trust::ProofVerified, Trust::ProofChecked)
+                | (Trust::ProofTimeout, Trust::CrossChecked)
+        )
+}
+
 /// Refuses a row whose times no run can have: NaN, infinite or negative.
 fn check_times(row: &Row) -> Result<(), String> {
     let times = [
@@ -75,6 +99,7 @@ fn check_times(row: &Row) -> Result<(), String> {
         ("timeout_s", Some(row.timeout_s)),
         ("count_wall_s", row.count_wall_s),
         ("count_cpu_s", row.count_cpu_s),
+        ("check_s", row.check_s),
     ];
     for (column, t) in times {
         if let Some(t) = t
@@ -113,7 +138,16 @@ mod tests {
             (Status::Sat, Verdict::EncodingOpen("open".into())),
             (Status::Sat, Verdict::ModelWrong("clause 3".into())),
             (Status::Sat, Verdict::ModelWrong(String::new())),
-            (Status::Unsat, Verdict::ProofOk),
+            (Status::Unsat, Verdict::ProofOk(None)),
+            (
+                Status::Unsat,
+                Verdict::ProofOk(Some("cake_lpr not found".into())),
+            ),
+            (Status::Unsat, Verdict::ProofVerified),
+            (
+                Status::Unsat,
+                Verdict::ProofTimeout("cake_lpr: out of time".into()),
+            ),
             (Status::Unsat, Verdict::ProofFailed("rate".into())),
             (Status::Unsat, Verdict::Unchecked(None)),
             (
@@ -128,7 +162,14 @@ mod tests {
         for (status, verdict) in verdicts {
             // A model claimed wrong without a reason gets the solver's own error.
             let judged = Judged::of(&verdict, Some("exit 1"));
-            let r = row(status, judged.check, judged.wrong, &judged.error);
+            let mut r = row(status, judged.check, judged.wrong, &judged.error);
+            assert_eq!(check_row(&r), Ok(()), "{r:?}");
+            // With the trust level the judgement gives it (as `judge::judge` does).
+            r.trust = Some(if judged.wrong {
+                Trust::Unchecked
+            } else {
+                verdict.trust(status)
+            });
             assert_eq!(check_row(&r), Ok(()), "{r:?}");
         }
         for (status, check) in [
@@ -150,7 +191,23 @@ mod tests {
 
     #[test]
     fn contradicting_columns_are_refused() {
+        let trusting = |status, check, trust| Row {
+            trust: Some(trust),
+            ..row(status, check, false, "")
+        };
         let bad = [
+            (
+                trusting(Status::Unsat, Check::Unchecked, Trust::ProofVerified),
+                "trust proof-verified",
+            ),
+            (
+                trusting(Status::Sat, Check::EncodingOpen, Trust::ModelChecked),
+                "trust model-checked",
+            ),
+            (
+                trusting(Status::Unsat, Check::ProofOk, Trust::ProofTimeout),
+                "trust proof-timeout",
+            ),
             (
                 row(Status::Sat, Check::ModelWrong, false, ""),
                 "wrong=false",

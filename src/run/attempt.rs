@@ -1,5 +1,6 @@
 //! The runners: one task in, one [`Finished`] out, whichever way it runs. A session task
-//! goes to the worker's session ([`super::incremental`]); a fresh or process task solves
+//! goes to the worker's session ([`super::incremental`]), a dedicated task to the worker's
+//! dedicated solver ([`super::dedicated`]); a fresh or process task solves
 //! the formula built once for every solver of its instance ([`super::unit`]), a formula
 //! too big for memory being a MEMOUT without a solve. The answer is checked here (the
 //! model of SAT against the clauses and the puzzle, the DRAT proof of UNSAT with
@@ -8,17 +9,18 @@
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Duration;
 
 use crate::cnf::budget::{Account, ReadLimits};
 use crate::results::Mode;
 use crate::solver::{DratFormat, Limits, Solver, SolverConfig};
 
 use super::corpus::{Instance, Source};
+use super::dedicated::{self, PuzzleSessions};
 use super::exec::{self, Built};
 use super::finished::{Counted, Finished};
 use super::incremental::{self, Sessions};
 use super::plan::Plan;
+use super::proof::ChainLimits;
 use super::task::Task;
 use super::unit::{BuildError, Unit};
 
@@ -44,6 +46,13 @@ pub(crate) struct Context<'a> {
     pub interrupt: &'a Arc<AtomicBool>,
 }
 
+/// What a worker keeps between its tasks: its in-process sessions, its dedicated solvers.
+#[derive(Default)]
+pub(crate) struct WorkerState {
+    pub sessions: Sessions,
+    pub puzzles: PuzzleSessions,
+}
+
 /// Runs one task in its mode.
 pub(crate) fn attempt(
     cx: &Context<'_>,
@@ -51,9 +60,14 @@ pub(crate) fn attempt(
     unit: &Unit,
     instance: &Instance,
     solver: &dyn Solver,
-    sessions: &mut Sessions,
+    worker: &mut WorkerState,
 ) -> Attempt {
+    let sessions = &mut worker.sessions;
     let finished = match (task.mode, &instance.source, unit.encoding) {
+        (Mode::Dedicated, Source::Puzzle(puzzle), _) => {
+            let puzzles = &mut worker.puzzles;
+            dedicated::run(puzzles, task.solver, solver, cx.plan, puzzle, cx.interrupt)
+        }
         (Mode::Session, Source::Puzzle(puzzle), Some(enc)) => {
             let key = (task.solver, puzzle.kind(), puzzle.side(), enc);
             incremental::run_session(sessions, key, cx.plan, puzzle, solver, cx.interrupt)
@@ -114,12 +128,16 @@ fn run_formula(
     if cx.interrupt.load(Ordering::Relaxed) {
         return None;
     }
-    let proof_limit = plan
-        .timeout()
-        .saturating_mul(10)
-        .max(Duration::from_secs(60));
+    let chain = ChainLimits {
+        timeout: plan.checker_timeout(),
+        mem_limit_mb: plan.mem_limit_mb,
+        interrupt: Some(cx.interrupt.as_ref()),
+    };
     let proof_to_check = proof.as_deref().zip(proof_style);
-    let checked = exec::verdict(built, &outcome, proof_to_check, proof_limit, cx.config);
+    let checked = exec::verdict(built, &outcome, proof_to_check, &chain, cx.config);
+    if cx.interrupt.load(Ordering::Relaxed) {
+        return None;
+    }
     let mut count = None;
     if plan.count >= 2 && built.header.is_some() {
         // The count's time starts with the first solve, whatever it answered.
@@ -143,6 +161,7 @@ fn run_formula(
         size: (built.cnf.num_vars() as u64, built.cnf.num_clauses() as u64),
         outcome,
         checked: checked.verdict,
+        checker: checked.checker,
         grids: checked.grids,
         count,
     })

@@ -11,10 +11,15 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, bail};
 
-use crate::cnf::dimacs::{is_dimacs_name, looks_like_dimacs};
+use crate::cnf::dimacs::{is_dimacs_name, looks_like_dimacs_input};
+use crate::cnf::input::{Input, InputKind, is_stdin};
 use crate::puzzle::Puzzle;
-use crate::puzzle::format::{Expected, Format, ReadOptions, read_path};
+use crate::puzzle::format::{
+    Expected, Format, PuzzleError, PuzzleFile, ReadOptions, read_input, read_path,
+};
 use crate::results::InstanceKind;
+
+use super::skip::Skip;
 
 /// Where an instance's formula comes from.
 #[derive(Clone, Debug)]
@@ -80,8 +85,8 @@ impl Instance {
 pub struct Corpus {
     /// Instances in command-line and file order, each content once.
     pub instances: Vec<Instance>,
-    /// One `file:line: message` per input left out.
-    pub skipped: Vec<String>,
+    /// One per input left out, located.
+    pub skipped: Vec<Skip>,
     /// One `file:line: message` per puzzle whose givens clash (it has no solution).
     pub notes: Vec<String>,
     /// One line per input whose content is an instance already planned under another
@@ -94,39 +99,6 @@ struct Found {
     folders: Vec<String>,
     base: String,
     instance: Instance,
-}
-
-/// Every file below `dir`, sorted, with its path relative to it (hidden files and
-/// folders, such as `.git`, are left out).
-fn files_below(dir: &Path) -> anyhow::Result<Vec<(PathBuf, String)>> {
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for entry in
-            std::fs::read_dir(&d).with_context(|| format!("reading folder {}", d.display()))?
-        {
-            let path = entry?.path();
-            if path
-                .file_name()
-                .and_then(|n| n.to_str())
-                .is_some_and(|n| n.starts_with('.'))
-            {
-                continue;
-            }
-            if path.is_dir() {
-                stack.push(path);
-            } else {
-                let rel = path
-                    .strip_prefix(dir)
-                    .unwrap_or(&path)
-                    .display()
-                    .to_string();
-                out.push((path, rel));
-            }
-        }
-    }
-    out.sort();
-    Ok(out)
 }
 
 /// The folders of `path` as components (`e1/sub/a.cnf` → `["e1", "sub"]`).
@@ -159,62 +131,28 @@ pub fn load(
     let mut found: Vec<Found> = Vec::new();
     for given in paths {
         let name = given.display().to_string();
-        let resolved = super::plan::resolve(base, given);
-        let path = &resolved;
+        if is_stdin(given) {
+            let input = Input::open(given).context("reading standard input")?;
+            load_input((given, given), input, read, strict, &mut corpus, &mut found)?;
+            continue;
+        }
+        let path = &super::plan::resolve(base, given);
+        // A corpus named on the command line that is not there is a typo: the run stops
+        // before anything is made (a file that fails to read costs only itself).
+        if let Err(e) = std::fs::metadata(path) {
+            match e.kind() {
+                std::io::ErrorKind::NotFound => bail!("{name}: no such file or folder"),
+                _ => bail!("{name}: {e}"),
+            }
+        }
         if path.is_dir() {
-            let files = files_below(path)?;
-            let before = found.len();
-            for (file, rel) in files {
-                let base_folders = folders_of(&given.join(&rel));
-                if is_dimacs_name(&file) {
-                    found.push(dimacs(&name, &file, rel, base_folders));
-                } else {
-                    let read = puzzles(
-                        &name,
-                        (&file, base_folders),
-                        &rel,
-                        read,
-                        strict,
-                        &mut corpus,
-                        &mut found,
-                    );
-                    skip_unless_strict(read, strict, &mut corpus.skipped, |e| {
-                        format!(
-                            "{}: neither DIMACS nor a puzzle file: {e:#}",
-                            given.join(&rel).display()
-                        )
-                    })?;
-                }
-            }
-            if found.len() == before {
-                bail!("{name}: no DIMACS or puzzle file bench can read in this folder");
-            }
-        } else if looks_like_dimacs(path) {
-            if !path.exists() {
-                bail!("{name}: no such file");
-            }
-            let id = path
-                .file_name()
-                .and_then(|n| n.to_str())
-                .unwrap_or(&name)
-                .to_string();
-            found.push(dimacs(&name, path, id, folders_of(given)));
-        } else {
-            let stem = path
-                .file_name()
-                .and_then(|n| n.to_str())
-                .unwrap_or(&name)
-                .to_string();
-            let read = puzzles(
-                &name,
-                (path, folders_of(given)),
-                &stem,
-                read,
-                strict,
-                &mut corpus,
-                &mut found,
-            );
-            skip_unless_strict(read, strict, &mut corpus.skipped, |e| format!("{e:#}"))?;
+            load_folder(given, path, read, strict, &mut corpus, &mut found)?;
+            continue;
+        }
+        match Input::open(path) {
+            Ok(input) => load_input((given, path), input, read, strict, &mut corpus, &mut found)?,
+            Err(e) if strict => bail!("{name}: {e}"),
+            Err(e) => corpus.skipped.push(Skip::file(&name, e.to_string())),
         }
     }
     hash_dimacs(&mut found, strict, &mut corpus.skipped)?;
@@ -250,18 +188,108 @@ pub fn load(
     Ok(corpus)
 }
 
+/// Every file below the folder `given` (found at `path`): DIMACS by name, else puzzles; a
+/// file that is neither, and what is not a regular file, is left out and said so.
+fn load_folder(
+    given: &Path,
+    path: &Path,
+    read: &ReadOptions,
+    strict: bool,
+    corpus: &mut Corpus,
+    found: &mut Vec<Found>,
+) -> anyhow::Result<()> {
+    let name = given.display().to_string();
+    let walk = super::walk::files_below(path, given)?;
+    corpus.skipped.extend(walk.left_out);
+    let before = found.len();
+    for (file, rel) in walk.files {
+        let folders = folders_of(&given.join(&rel));
+        if is_dimacs_name(&file) {
+            found.push(dimacs(&name, &file, rel, folders));
+            continue;
+        }
+        let shown = file.display().to_string();
+        let read = read_path(&file, read)
+            .and_then(|f| puzzles(&name, (&shown, folders), &rel, f, strict, corpus, found));
+        skip_unless_strict(read, strict, &mut corpus.skipped, |e| {
+            Skip::file(
+                given.join(&rel).display().to_string(),
+                format!("neither DIMACS nor a puzzle file: {e}"),
+            )
+        })?;
+    }
+    if found.len() == before {
+        bail!("{name}: no DIMACS or puzzle file bench can read in this folder");
+    }
+    Ok(())
+}
+
+/// One input named on the command line (`given`, found at `path`), opened: a DIMACS file, or puzzles (from a file,
+/// a pipe or standard input, read once). A formula is read again when it runs, so a
+/// DIMACS formula on a pipe is refused.
+fn load_input(
+    (given, path): (&Path, &Path),
+    input: Input,
+    read: &ReadOptions,
+    strict: bool,
+    corpus: &mut Corpus,
+    found: &mut Vec<Found>,
+) -> anyhow::Result<()> {
+    let name = if is_stdin(given) {
+        "stdin".to_string()
+    } else {
+        given.display().to_string()
+    };
+    let stem = if is_stdin(given) {
+        name.clone()
+    } else {
+        given
+            .file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or(&name)
+            .to_string()
+    };
+    if looks_like_dimacs_input(given, &input) {
+        if input.kind() == InputKind::Stream {
+            bail!(
+                "{name}: a DIMACS formula on a pipe: bench run reads each formula again when it \
+                 runs it; save it to a file (or give it to `bench solve`)"
+            );
+        }
+        found.push(dimacs(&name, path, stem, folders_of(given)));
+        return Ok(());
+    }
+    let shown = if is_stdin(given) {
+        stem.clone()
+    } else {
+        name.clone()
+    };
+    let read = read_input(input, &shown, read).and_then(|f| {
+        puzzles(
+            &name,
+            (&shown, folders_of(given)),
+            &stem,
+            f,
+            strict,
+            corpus,
+            found,
+        )
+    });
+    skip_unless_strict(read, strict, &mut corpus.skipped, Skip::from)
+}
+
 /// An unreadable or malformed puzzle file costs only itself, as a bad DIMACS file does:
 /// its failure is skipped (said by `note`), or with `strict` stops the run.
 fn skip_unless_strict(
-    result: anyhow::Result<()>,
+    result: Result<(), PuzzleError>,
     strict: bool,
-    skipped: &mut Vec<String>,
-    note: impl FnOnce(&anyhow::Error) -> String,
+    skipped: &mut Vec<Skip>,
+    note: impl FnOnce(PuzzleError) -> Skip,
 ) -> anyhow::Result<()> {
     match result {
-        Err(e) if strict => Err(e),
+        Err(e) if strict => Err(e.into()),
         Err(e) => {
-            skipped.push(note(&e));
+            skipped.push(note(e));
             Ok(())
         }
         Ok(()) => Ok(()),
@@ -288,10 +316,10 @@ fn dimacs(corpus: &str, file: &Path, base: String, folders: Vec<String>) -> Foun
 fn hash_dimacs(
     found: &mut Vec<Found>,
     strict: bool,
-    skipped: &mut Vec<String>,
+    skipped: &mut Vec<Skip>,
 ) -> anyhow::Result<()> {
     use rayon::prelude::*;
-    let failed: Vec<(usize, String)> = found
+    let failed: Vec<(usize, Skip)> = found
         .par_iter_mut()
         .enumerate()
         .filter_map(|(i, f)| match &f.instance.source {
@@ -300,7 +328,10 @@ fn hash_dimacs(
                     f.instance.hash = hash;
                     None
                 }
-                Err(e) => Some((i, format!("{}: not readable: {e}", path.display()))),
+                Err(e) => Some((
+                    i,
+                    Skip::file(path.display().to_string(), format!("not readable: {e}")),
+                )),
             },
             Source::Puzzle(_) => None,
         })
@@ -319,15 +350,13 @@ fn hash_dimacs(
 /// The puzzles of one file, hashed; a malformed one is skipped unless `strict`.
 fn puzzles(
     corpus_name: &str,
-    (path, folders): (&Path, Vec<String>),
+    (shown, folders): (&str, Vec<String>),
     stem: &str,
-    read: &ReadOptions,
+    file: PuzzleFile,
     strict: bool,
     corpus: &mut Corpus,
     found: &mut Vec<Found>,
-) -> anyhow::Result<()> {
-    let file = read_path(path, read)?;
-    let shown = path.display().to_string();
+) -> Result<(), PuzzleError> {
     for entry in file.entries {
         match entry {
             Ok(e) => {
@@ -353,8 +382,8 @@ fn puzzles(
                     },
                 });
             }
-            Err(e) if strict => bail!("{e}"),
-            Err(e) => corpus.skipped.push(e.to_string()),
+            Err(e) if strict => return Err(e),
+            Err(e) => corpus.skipped.push(Skip::from(e)),
         }
     }
     Ok(())

@@ -4,12 +4,11 @@
 //!
 //! SAT answers are checked against the clauses and, for puzzles, decoded and held against
 //! the rules and the givens. UNSAT answers come with a DRAT proof when `--proofs` is on and
-//! the solver can write one; `rate` checks it (run through the helper like a solver, so it
-//! too ends when bench dies). With `--count 2`, a verified solution is
+//! the solver can write one; the proof chain checks it (`rate`, then cake_lpr, see
+//! [`super::proof`]). With `--count 2`, a verified solution is
 //! blocked and the instance solved again to learn whether the solution is unique.
 
 use std::path::Path;
-use std::time::Duration;
 
 use crate::check::{Reading, check_model, check_puzzle_model, read_grids_used};
 use crate::cnf::{Cnf, Lit, Model};
@@ -19,6 +18,7 @@ use crate::encode::header::BenchHeader;
 use crate::judge::{self, Verdict};
 use crate::puzzle::Puzzle;
 use crate::run::finished::Counted;
+use crate::run::proof::{ChainLimits, CheckerCost, check_chain};
 use crate::solver::{Limits, Outcome, ProofStyle, Solver, SolverConfig, Status};
 
 /// A formula ready to solve, built once and shared by every solver of its instance.
@@ -59,41 +59,6 @@ pub fn check_sat(built: &Built, model: &Model) -> Result<SatCheck, String> {
     }
 }
 
-/// Runs `rate CNF PROOF` (the checker found as `bench solvers` shows it, `--solver-path
-/// rate=…` included) with a time limit (with `--skip-unit-deletions` for a solver whose
-/// proofs need drat-trim's reading); true for `s VERIFIED`.
-pub fn check_proof(
-    cnf: &Cnf,
-    proof: &Path,
-    style: ProofStyle,
-    limit: Duration,
-    config: &SolverConfig,
-) -> Result<bool, String> {
-    let rate = crate::solver::external::find_rate(config)
-        .ok_or("rate is not installed (cargo install rate)")?;
-    let dir = crate::solver::external::run::temp_dir().map_err(|e| e.to_string())?;
-    let cnf_path = dir.path().join("f.cnf");
-    let file = std::fs::File::create(&cnf_path).map_err(|e| e.to_string())?;
-    crate::cnf::dimacs::write_cnf(file, cnf, &[]).map_err(|e| e.to_string())?;
-    // Run like a solver (contained, ended with bench), with the proof's time limit.
-    let mut args: Vec<std::ffi::OsString> = Vec::new();
-    if style.skip_unit_deletions {
-        args.push("--skip-unit-deletions".into());
-    }
-    args.push(cnf_path.clone().into_os_string());
-    args.push(proof.as_os_str().to_owned());
-    let mut spec = crate::solver::external::run::Spec::new(&rate, &args);
-    spec.timeout = Some(limit);
-    spec.tmp_dir = Some(dir.path());
-    let done = crate::solver::external::run::run(&spec).map_err(|e| e.to_string())?;
-    if done.stopped.is_some() {
-        return Err(format!("rate did not finish within {} s", limit.as_secs()));
-    }
-    let out = String::from_utf8_lossy(&done.stdout);
-    Ok(done.exit == crate::solver::external::run::Exit::Code(0)
-        && out.lines().any(|l| l.trim() == "s VERIFIED"))
-}
-
 /// The clause that excludes a solved puzzle: not all of its grid literals again, over the
 /// grid variables the formula uses (`used`, [`Cnf::used_vars`]). A variable that occurs
 /// in no clause cannot carry the block (a solver would satisfy it by flipping that free
@@ -116,32 +81,37 @@ pub fn blocking_clause_of(solved: &crate::puzzle::Puzzle, used: &[bool]) -> Vec<
     clause
 }
 
-/// What checking one answer gave: the verdict, and the grids of a verified puzzle model
-/// (the solution the check read).
+/// What checking one answer gave: the verdict, the grids of a verified puzzle model
+/// (the solution the check read), and what the proof checkers cost.
 pub struct Checked {
     /// The judgement of the answer.
     pub verdict: Verdict,
     /// The grids of a verified puzzle model.
     pub grids: Option<Puzzle>,
+    /// The proof checkers' cost, when a proof was checked.
+    pub checker: Option<CheckerCost>,
 }
 
-/// Checks an outcome (the model of SAT, the proof of UNSAT when there is one).
+/// Checks an outcome (the model of SAT, the proof of UNSAT when there is one, through
+/// the proof chain under `chain`'s limits).
 pub fn verdict(
     built: &Built,
     outcome: &Outcome,
     proof: Option<(&Path, ProofStyle)>,
-    proof_limit: Duration,
+    chain: &ChainLimits<'_>,
     config: &SolverConfig,
 ) -> Checked {
     let verdict = |verdict| Checked {
         verdict,
         grids: None,
+        checker: None,
     };
     match outcome.status {
         Status::Sat => match outcome.model.as_ref().map(|m| check_sat(built, m)) {
             Some(Ok(SatCheck::Ok(grids))) => Checked {
                 verdict: Verdict::ModelOk,
                 grids,
+                checker: None,
             },
             Some(Ok(SatCheck::Open(why))) => verdict(Verdict::EncodingOpen(why)),
             Some(Err(e)) => verdict(Verdict::ModelWrong(e)),
@@ -153,13 +123,14 @@ pub fn verdict(
             })),
         },
         Status::Unsat => match proof.filter(|(p, _)| p.exists()) {
-            Some((p, style)) => match check_proof(&built.cnf, p, style, proof_limit, config) {
-                Ok(true) => verdict(Verdict::ProofOk),
-                Ok(false) => verdict(Verdict::ProofFailed(
-                    "rate did not verify the DRAT proof".into(),
-                )),
-                Err(e) => verdict(Verdict::Unchecked(Some(format!("proof not checked: {e}")))),
-            },
+            Some((p, style)) => {
+                let found = check_chain(&built.cnf, p, style, chain, config);
+                Checked {
+                    verdict: found.verdict,
+                    grids: None,
+                    checker: found.cost,
+                }
+            }
             None => verdict(Verdict::Unchecked(None)),
         },
         _ => verdict(Verdict::Unchecked(None)),
@@ -301,6 +272,7 @@ mod tests {
             size: (0, 0),
             outcome: first.clone(),
             checked: Verdict::ModelOk,
+            checker: None,
             grids: Some(grids),
             count: Some(counted),
         };

@@ -11,12 +11,12 @@ use crate::judge;
 use crate::results::{ResultsWriter, Row};
 use crate::text::terminal;
 
-use super::attempt::{Attempt, Context, attempt};
+use super::attempt::{Attempt, Context, WorkerState, attempt};
 use super::corpus::Source;
 use super::finished::Finished;
 use super::plan::Plan;
 use super::prepare::Prepared;
-use super::{RunOptions, incremental, progress, row, solutions};
+use super::{RunOptions, progress, row, solutions};
 
 /// What executing the tasks gave: the new rows, the inputs that could not be built, and
 /// the runs the machine could not start.
@@ -155,7 +155,7 @@ pub(crate) fn execute(
                 {
                     eprintln!("bench: could not pin worker {worker} to CPU {cpu}: {e}");
                 }
-                let mut sessions = incremental::Sessions::default();
+                let mut worker_state = WorkerState::default();
                 while !interrupt.load(Ordering::Relaxed)
                     && !sink.failed()
                     && !strict_stop.load(Ordering::Relaxed)
@@ -167,7 +167,7 @@ pub(crate) fn execute(
                     let unit = &prepared.units[task.unit];
                     let instance = &prepared.instances[unit.instance];
                     let solver = prepared.solvers[task.solver].as_ref();
-                    match attempt(&cx, task, unit, instance, solver, &mut sessions) {
+                    match attempt(&cx, task, unit, instance, solver, &mut worker_state) {
                         Attempt::Finished(finished) => {
                             let encoding = unit.encoding_name();
                             let which = row::Which {

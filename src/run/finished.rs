@@ -9,6 +9,7 @@ use std::time::Duration;
 use crate::judge::Verdict;
 use crate::puzzle::Puzzle;
 use crate::results::Mode;
+use crate::run::proof::CheckerCost;
 use crate::solver::{Outcome, Status};
 
 /// A finished run.
@@ -23,6 +24,8 @@ pub struct Finished {
     pub outcome: Outcome,
     /// What the check of the first answer found (the model of SAT, the proof of UNSAT).
     pub checked: Verdict,
+    /// What the proof checkers cost, when a proof was checked.
+    pub checker: Option<CheckerCost>,
     /// The grids of the first answer's verified puzzle model.
     pub grids: Option<Puzzle>,
     /// With `--count` on a puzzle: what the count found.
@@ -40,6 +43,7 @@ impl Finished {
                 ..Outcome::new(Status::Memout)
             },
             checked: Verdict::Unchecked(None),
+            checker: None,
             grids: None,
             count: None,
         }

@@ -207,6 +207,7 @@ pub fn run_session(
                 solver.name()
             )),
             checked: Verdict::Unchecked(None),
+            checker: None,
             grids: None,
             count: None,
         });
@@ -273,6 +274,7 @@ pub fn run_session(
         size,
         outcome,
         checked,
+        checker: None,
         grids,
         count,
     })

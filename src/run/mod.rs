@@ -11,6 +11,7 @@
 
 mod attempt;
 pub mod corpus;
+mod dedicated;
 pub mod exec;
 mod execute;
 pub mod finished;
@@ -20,13 +21,16 @@ pub mod meta;
 pub mod plan;
 mod prepare;
 pub mod progress;
+pub mod proof;
 pub mod ranges;
 pub mod record;
 mod row;
 pub mod shard;
+pub mod skip;
 pub mod solutions;
 mod task;
 mod unit;
+mod walk;
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -104,7 +108,7 @@ pub struct RunSummary {
     /// Every row of results.csv (earlier rows of a resumed run included).
     pub rows: Vec<Row>,
     /// Inputs left out.
-    pub skipped: Vec<String>,
+    pub skipped: Vec<skip::Skip>,
     /// What the summary notes: inputs left out, inputs run under another name.
     pub notes: Vec<String>,
     /// Ctrl-C stopped the run early.
@@ -150,10 +154,15 @@ fn finish(
     executed: execute::Executed,
     interrupted: bool,
 ) -> anyhow::Result<RunSummary> {
-    for (_, e) in executed.failures {
-        eprintln!("bench: skipped {}", terminal(&e.to_string()));
-        prepared.skipped.push(e);
+    let failed: Vec<skip::Skip> = executed
+        .failures
+        .into_values()
+        .map(skip::Skip::said)
+        .collect();
+    for line in skip::summarise(&failed) {
+        eprintln!("bench: skipped {}", terminal(&line));
     }
+    prepared.skipped.extend(failed);
     let not_started: usize = executed.not_started.values().sum();
     for (why, n) in &executed.not_started {
         let note = format!(
@@ -164,27 +173,29 @@ fn finish(
         eprintln!("bench: {}", terminal(&note));
         prepared.notes.push(note);
     }
-    let mut rows = prepared.earlier;
-    rows.extend(executed.rows);
-    // The summary's rows as every reader of results.csv sees them (the file keeps the
-    // rows as written).
-    results::cross_check_unsat(&mut rows);
-    if let Some(e) = prepared.record.execution.as_mut() {
-        e.end = Some(meta::utc_stamps(SystemTime::now()).0);
-        e.skipped_inputs = prepared.skipped.len();
-        e.interrupted = interrupted;
-        e.not_started = not_started;
+    // The summary's rows are results.csv's as every reader sees them (cross-checked, times
+    // as written), so that `bench report` on the file gives every figure of the run's own
+    // report. Rows kept in memory (unrounded) would not.
+    drop((prepared.earlier, executed.rows));
+    let rows = results::read_rows(&prepared.out_dir.join("results.csv"), false)?;
+    if !prepared.record_kept {
+        if let Some(e) = prepared.record.execution.as_mut() {
+            e.end = Some(meta::utc_stamps(SystemTime::now()).0);
+            e.skipped_inputs = prepared.skipped.len();
+            e.interrupted = interrupted;
+            e.not_started = not_started;
+        }
+        record::write(&prepared.out_dir, &prepared.record)?;
     }
-    record::write(&prepared.out_dir, &prepared.record)?;
     Ok(RunSummary {
         out_dir: prepared.out_dir,
         rows,
         notes: prepared
             .notes
             .iter()
-            .chain(&prepared.skipped)
-            .chain(&prepared.duplicates)
             .cloned()
+            .chain(skip::summarise(&prepared.skipped))
+            .chain(prepared.duplicates.iter().cloned())
             .collect(),
         skipped: prepared.skipped,
         interrupted,

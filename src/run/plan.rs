@@ -45,8 +45,12 @@ pub struct Plan {
     pub repeat: u32,
     /// Memory limit, MiB.
     pub mem_limit_mb: Option<u64>,
-    /// DRAT proofs checked by `rate`.
+    /// DRAT proofs checked by `rate`, and as LRAT by cake_lpr.
     pub proofs: bool,
+    /// The proof checkers' time limit, seconds (`--checker-timeout`; None: 9 times the
+    /// solver's).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub checker_timeout_s: Option<f64>,
     /// Seed for randomised solvers.
     pub seed: u64,
     /// Solutions counted up to this many (1: none).
@@ -67,6 +71,10 @@ pub struct Plan {
     pub solver_paths: Vec<(String, PathBuf)>,
     /// `--solver NAME=CMD`: solvers speaking the competition format.
     pub solver_commands: Vec<(String, String)>,
+    /// `--puzzle-solver NAME=CMD`: dedicated solvers speaking the puzzle line protocol
+    /// (left out of run.json when none, so a plan without one keeps its fingerprint).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub puzzle_solver_commands: Vec<(String, String)>,
     /// The parts the plan is run in (`--shard K/N`: N; 1 for a run in one piece).
     pub shards: usize,
 }
@@ -93,6 +101,7 @@ const OPTIONS: &[OptionName] = &[
     opt("repeat", "--repeat", "repeat"),
     opt("mem_limit", "--mem-limit", "mem_limit_mb"),
     opt("proofs", "--proofs", "proofs"),
+    opt("checker_timeout", "--checker-timeout", "checker_timeout_s"),
     opt("seed", "--seed", "seed"),
     opt("count", "--count", "count"),
     opt("strict", "--strict", "strict"),
@@ -103,6 +112,11 @@ const OPTIONS: &[OptionName] = &[
     opt("alphabet", "--alphabet", "alphabet"),
     opt("solver_path", "--solver-path", "solver_paths"),
     opt("solver_cmd", "--solver", "solver_commands"),
+    opt(
+        "puzzle_solver_cmd",
+        "--puzzle-solver",
+        "puzzle_solver_commands",
+    ),
     opt("shard", "--shard", "shards"),
 ];
 
@@ -116,11 +130,21 @@ impl Plan {
         std::time::Duration::from_secs_f64(self.timeout_s)
     }
 
+    /// The proof checkers' time limit (`rate` and cake_lpr together): `--checker-timeout`,
+    /// else 9 times the solver's, the SAT Competition's ratio.
+    pub fn checker_timeout(&self) -> std::time::Duration {
+        match self.checker_timeout_s {
+            Some(s) => std::time::Duration::from_secs_f64(s),
+            None => self.timeout().saturating_mul(9),
+        }
+    }
+
     /// Where solvers are found.
     pub fn solver_config(&self) -> SolverConfig {
         SolverConfig {
             paths: self.solver_paths.clone(),
             commands: self.solver_commands.clone(),
+            puzzle_commands: self.puzzle_solver_commands.clone(),
         }
     }
 
@@ -297,6 +321,7 @@ pub(crate) fn plan_with(edit: impl FnOnce(&mut Plan)) -> Plan {
         repeat: 1,
         mem_limit_mb: None,
         proofs: false,
+        checker_timeout_s: None,
         seed: 0,
         count: 1,
         strict: false,
@@ -307,6 +332,7 @@ pub(crate) fn plan_with(edit: impl FnOnce(&mut Plan)) -> Plan {
         alphabet: None,
         solver_paths: Vec::new(),
         solver_commands: Vec::new(),
+        puzzle_solver_commands: Vec::new(),
         shards: 1,
     };
     edit(&mut plan);
@@ -327,6 +353,7 @@ mod tests {
             p.encodings = vec![Encoding::Minimal, Encoding::Pruned];
             p.mem_limit_mb = Some(100);
             p.solver_paths = vec![("kissat".into(), "/x/kissat".into())];
+            p.puzzle_solver_commands = vec![("gs".into(), "bench solve --serve".into())];
         });
         let value = serde_json::to_value(&plan).unwrap();
         let fields: Vec<&String> = value.as_object().unwrap().keys().collect();

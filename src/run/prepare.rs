@@ -24,7 +24,7 @@ pub(crate) struct Prepared {
     pub solvers: Vec<Box<dyn Solver>>,
     pub instances: Vec<Instance>,
     /// Inputs left out, and inputs run under another name: the summary's notes.
-    pub skipped: Vec<String>,
+    pub skipped: Vec<super::skip::Skip>,
     pub duplicates: Vec<String>,
     pub out_dir: PathBuf,
     pub csv_path: PathBuf,
@@ -33,6 +33,8 @@ pub(crate) struct Prepared {
     pub units: Vec<Unit>,
     pub tasks: Vec<Task>,
     pub record: record::Record,
+    /// The record is a finished run's, kept as it was (a resume with nothing to do).
+    pub record_kept: bool,
     /// What the summary must say about how the plan runs (the mode of its encodings).
     pub notes: Vec<String>,
     /// The reading budget, one account shared by the workers' reads in progress (None:
@@ -63,53 +65,62 @@ pub(crate) fn prepare(opts: &RunOptions) -> anyhow::Result<Prepared> {
         eprintln!("bench: {note}");
         notes.push(note.to_string());
     }
+    if let Some(note) = missing_checker(opts, &solvers) {
+        eprintln!("bench: {note}");
+        notes.push(note);
+    }
     let out_dir = out_dir(opts)?;
     std::fs::create_dir_all(&out_dir).with_context(|| format!("creating {}", out_dir.display()))?;
     let lock = lock::lock(&out_dir)?;
     let csv_path = out_dir.join("results.csv");
     let earlier = earlier_rows(opts, &csv_path, &corpus.instances)?;
-    let units = unit::units(&opts.plan, &corpus.instances);
+    let dedicated: Vec<&str> = solvers
+        .iter()
+        .filter(|s| s.reads_puzzles())
+        .map(|s| s.name())
+        .collect();
+    let cnfs = corpus
+        .instances
+        .iter()
+        .filter(|i| matches!(i.source, corpus::Source::Dimacs(_)))
+        .count();
+    if !dedicated.is_empty() && cnfs > 0 {
+        let (who, verb) = match dedicated.as_slice() {
+            [one] => (one.to_string(), "solves"),
+            many => (many.join(", "), "solve"),
+        };
+        let note = format!(
+            "{who} {verb} puzzles, not CNF formulas: the {cnfs} CNF instance(s) have no run \
+             of {who} (not applicable)"
+        );
+        eprintln!("bench: {}", terminal(&note));
+        notes.push(note);
+    }
+    let units = unit::units(&opts.plan, &corpus.instances, !dedicated.is_empty());
     let (tasks, planned) = task::tasks(&opts.plan, &units, &corpus.instances, &solvers, &earlier);
     let measurement = crate::machine::Measurement::new(opts.plan.jobs, &opts.cores)?;
     for warning in &measurement.warnings {
         eprintln!("bench: warning: {}", terminal(warning));
     }
-    let (start, _) = meta::utc_stamps(SystemTime::now());
-    let record = record::Record {
-        version: record::VERSION,
-        kind: record::RecordKind::Run,
-        plan: opts.plan.clone(),
-        cwd: opts.cwd.clone(),
-        fingerprint,
-        bench_version: env!("CARGO_PKG_VERSION").to_string(),
-        command_line: opts.command_line.clone(),
-        created: start.clone(),
-        shard: opts.shard,
-        layout: None,
-        execution: Some(record::Execution {
-            solvers: solvers
-                .iter()
-                .map(|s| meta::SolverMeta {
-                    name: s.name().to_string(),
-                    version: s.version(),
-                    path: s.path().map(|p| p.display().to_string()),
-                    sha256: s.path().and_then(|p| crate::machine::sha256_file(&p).ok()),
-                })
-                .collect(),
-            older_machine: None,
-            start,
-            end: None,
-            planned_runs: planned,
-            skipped_inputs: corpus.skipped.len(),
-            duplicate_inputs: corpus.duplicates.len(),
-            interrupted: false,
-            not_started: 0,
-            containment: containment.kind().to_string(),
-            containment_detail: containment.describe(),
+    // A resume with nothing left to do leaves the record of the run it would finish as it
+    // is (its command, dates and machine); any other run records itself.
+    let kept = (opts.resume.is_some() && tasks.is_empty())
+        .then(|| record::read_run(&out_dir))
+        .flatten();
+    let record_kept = kept.is_some();
+    let record = match kept {
+        Some(record) => record,
+        None => new_record(
+            opts,
+            (&solvers, containment),
+            &corpus,
+            (fingerprint, planned),
             measurement,
-        }),
+        ),
     };
-    record::write(&out_dir, &record)?;
+    if !record_kept {
+        record::write(&out_dir, &record)?;
+    }
     eprintln!(
         "bench: {} instances, {} runs to do ({} already done), {} jobs, results in {}",
         corpus.instances.len(),
@@ -129,6 +140,7 @@ pub(crate) fn prepare(opts: &RunOptions) -> anyhow::Result<Prepared> {
         units,
         tasks,
         record,
+        record_kept,
         notes,
         read_budget: machine_budget(opts.plan.mem_limit_mb).map(Account::new),
         _lock: lock,
@@ -139,8 +151,8 @@ pub(crate) fn prepare(opts: &RunOptions) -> anyhow::Result<Prepared> {
 /// fingerprint, which must be the one expected (a study's, a resumed shard's).
 fn load_corpus(opts: &RunOptions) -> anyhow::Result<(Corpus, String)> {
     let mut corpus = corpus::load(&opts.cwd, &opts.plan.corpora, &opts.read, opts.plan.strict)?;
-    for s in &corpus.skipped {
-        eprintln!("bench: skipped {}", terminal(&s.to_string()));
+    for line in super::skip::summarise(&corpus.skipped) {
+        eprintln!("bench: skipped {}", terminal(&line));
     }
     for n in corpus.notes.iter().chain(&corpus.duplicates) {
         eprintln!("bench: {}", terminal(&n.to_string()));
@@ -153,7 +165,7 @@ fn load_corpus(opts: &RunOptions) -> anyhow::Result<(Corpus, String)> {
         if !corpus.skipped.is_empty() {
             bail!(
                 "the plan cannot be kept here: {}",
-                corpus.skipped.join("; ")
+                super::skip::summarise(&corpus.skipped).join("; ")
             );
         }
         let changes = changed_instances(opts, &corpus.instances);
@@ -215,6 +227,29 @@ fn changed_instances(opts: &RunOptions, instances: &[Instance]) -> Vec<String> {
         changes.push(format!("and {more} more"));
     }
     changes
+}
+
+/// With `--proofs`, a proof checker missing from the machine, said once for the run:
+/// without `rate` UNSAT answers stay `cross-checked`, without cake_lpr `proof-checked`.
+fn missing_checker(opts: &RunOptions, solvers: &[Box<dyn Solver>]) -> Option<String> {
+    if !opts.plan.proofs || solvers.iter().all(|s| s.proof_style().is_none()) {
+        return None;
+    }
+    if crate::solver::external::find_rate(&opts.config).is_none() {
+        return Some(
+            "proofs: rate not found (cargo install rate): no proof is checked, \
+             UNSAT answers stay cross-checked"
+                .into(),
+        );
+    }
+    if crate::run::proof::find_cake_lpr(&opts.config).is_none() {
+        return Some(
+            "proofs: cake_lpr not found (the README says how to build it: one gcc command): proofs are \
+             checked by rate alone, UNSAT answers are proof-checked, never proof-verified"
+                .into(),
+        );
+    }
+    None
 }
 
 /// How solver processes will be contained (said when any solver is one), after clearing
@@ -289,6 +324,7 @@ fn earlier_rows(
 fn default_out_dir(corpora: &[PathBuf]) -> PathBuf {
     let stem = corpora
         .first()
+        .filter(|p| !crate::cnf::input::is_stdin(p))
         .and_then(|p| p.file_stem())
         .and_then(|s| s.to_str())
         .unwrap_or("run")
@@ -303,4 +339,52 @@ fn default_out_dir(corpora: &[PathBuf]) -> PathBuf {
         i += 1;
     }
     dir
+}
+
+/// The record of a run about to start: its plan, fingerprint, command, and what it runs on.
+fn new_record(
+    opts: &RunOptions,
+    (solvers, containment): (
+        &[Box<dyn Solver>],
+        &crate::solver::external::run::Containment,
+    ),
+    corpus: &super::corpus::Corpus,
+    (fingerprint, planned): (String, usize),
+    measurement: crate::machine::Measurement,
+) -> record::Record {
+    let (start, _) = meta::utc_stamps(SystemTime::now());
+    record::Record {
+        version: record::VERSION,
+        kind: record::RecordKind::Run,
+        plan: opts.plan.clone(),
+        cwd: opts.cwd.clone(),
+        fingerprint,
+        bench_version: env!("CARGO_PKG_VERSION").to_string(),
+        command_line: opts.command_line.clone(),
+        created: start.clone(),
+        shard: opts.shard,
+        layout: None,
+        execution: Some(record::Execution {
+            solvers: solvers
+                .iter()
+                .map(|s| meta::SolverMeta {
+                    name: s.name().to_string(),
+                    version: s.version(),
+                    path: s.path().map(|p| p.display().to_string()),
+                    sha256: s.path().and_then(|p| crate::machine::sha256_file(&p).ok()),
+                })
+                .collect(),
+            older_machine: None,
+            start,
+            end: None,
+            planned_runs: planned,
+            skipped_inputs: corpus.skipped.len(),
+            duplicate_inputs: corpus.duplicates.len(),
+            interrupted: false,
+            not_started: 0,
+            containment: containment.kind().to_string(),
+            containment_detail: containment.describe(),
+            measurement,
+        }),
+    }
 }

@@ -1,5 +1,6 @@
 //! Progress while a benchmark runs: a bar on a terminal (done/total, solved, timeouts,
-//! errors, wrong, elapsed, ETA), plain lines every few seconds when stderr is not one.
+//! errors, wrong, elapsed, ETA), plain lines with the same figures every few seconds when
+//! stderr is not one.
 
 use std::io::IsTerminal;
 use std::sync::Mutex;
@@ -54,44 +55,51 @@ impl Progress {
 
     /// A run finished with this row.
     pub fn record(&self, row: &Row) {
+        self.count(|c| {
+            if row.wrong {
+                c.wrong += 1;
+            } else if row.solved() {
+                c.solved += 1;
+            } else if row.status == Status::Timeout {
+                c.timeouts += 1;
+            } else {
+                c.errors += 1;
+            }
+        });
+    }
+
+    /// A run that could not start (its input failed to build).
+    pub fn skip(&self) {
+        self.count(|c| c.errors += 1);
+    }
+
+    /// Counts one run done (`tally` says how it ended) and shows the counts: the bar's
+    /// position moves before its message, so the two never disagree.
+    fn count(&self, tally: impl FnOnce(&mut Counts)) {
         let mut guard = self.counts.lock().unwrap_or_else(|p| p.into_inner());
         let (c, last) = &mut *guard;
         c.done += 1;
-        if row.wrong {
-            c.wrong += 1;
-        } else if row.solved() {
-            c.solved += 1;
-        } else if row.status == Status::Timeout {
-            c.timeouts += 1;
-        } else {
-            c.errors += 1;
-        }
+        tally(c);
         let msg = format!(
             "solved {} timeouts {} errors {} WRONG {}",
             c.solved, c.timeouts, c.errors, c.wrong
         );
         match &self.bar {
             Some(bar) => {
-                bar.set_message(msg);
                 bar.inc(1);
+                bar.set_message(msg);
             }
             None if last.elapsed() >= PLAIN_EVERY || c.done == self.total => {
                 *last = Instant::now();
+                let elapsed = self.start.elapsed().as_secs_f64();
                 eprintln!(
-                    "bench: {}/{} runs, {msg}, {:.0} s",
+                    "bench: {}/{} runs, {msg}, {elapsed:.0} s{}",
                     c.done,
                     self.total,
-                    self.start.elapsed().as_secs_f64()
+                    eta(elapsed, c.done, self.total)
                 );
             }
             None => {}
-        }
-    }
-
-    /// A run that could not start (its input failed to build).
-    pub fn skip(&self) {
-        if let Some(bar) = &self.bar {
-            bar.inc(1);
         }
     }
 
@@ -100,5 +108,26 @@ impl Progress {
         if let Some(bar) = &self.bar {
             bar.finish_and_clear();
         }
+    }
+}
+
+/// `, ETA 12 s` from the pace so far; empty when done or nothing has finished.
+fn eta(elapsed: f64, done: usize, total: usize) -> String {
+    if done == 0 || done >= total {
+        return String::new();
+    }
+    let left = elapsed / done as f64 * (total - done) as f64;
+    format!(", ETA {left:.0} s")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::eta;
+
+    #[test]
+    fn the_plain_lines_eta_follows_the_pace() {
+        assert_eq!(eta(10.0, 1, 4), ", ETA 30 s");
+        assert_eq!(eta(10.0, 4, 4), "");
+        assert_eq!(eta(0.0, 0, 4), "");
     }
 }

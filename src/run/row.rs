@@ -21,7 +21,7 @@ pub(crate) fn build(plan: &Plan, which: &Which<'_>, finished: &Finished, judged:
     let instance = which.instance;
     let outcome = &finished.outcome;
     let count = finished.count.as_ref();
-    Row {
+    let mut row = Row {
         corpus: instance.corpus.as_str().into(),
         instance: instance.id.as_str().into(),
         hash: instance.hash.as_str().into(),
@@ -48,5 +48,11 @@ pub(crate) fn build(plan: &Plan, which: &Which<'_>, finished: &Finished, judged:
         count_cpu_s: count.and_then(|c| c.cpu.map(|d| d.as_secs_f64())),
         givens: instance.givens(),
         family: instance.family().into(),
-    }
+        trust: judged.trust,
+        check_s: finished.checker.map(|c| c.cpu.as_secs_f64()),
+        check_rss_kb: finished.checker.and_then(|c| c.max_rss_kb),
+        ..Row::default()
+    };
+    row.set_work(crate::solver::work::Work::of(&outcome.stats));
+    row
 }

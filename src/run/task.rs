@@ -3,7 +3,10 @@
 //! several jobs every solver shares the machine with every other, and none always runs
 //! first). Each task's mode is decided here, once, from the plan, the instance, the
 //! encoding and the solver: a child process ([`Mode::Process`]), an in-process solver on
-//! a formula of its own ([`Mode::Fresh`]), or an in-process session ([`Mode::Session`]).
+//! a formula of its own ([`Mode::Fresh`]), an in-process session ([`Mode::Session`]), or
+//! a dedicated puzzle solver given the puzzle itself ([`Mode::Dedicated`]). A dedicated
+//! solver runs only the puzzles' own units (encoding `none`), a SAT solver only formulas:
+//! a CNF instance has no dedicated run.
 
 use std::collections::{HashMap, HashSet};
 use std::sync::atomic::Ordering;
@@ -41,6 +44,8 @@ pub(crate) struct SolverModes {
     pub session: bool,
     /// With `--proofs` it writes DRAT, checked against one formula (so: no session).
     pub proofs: bool,
+    /// A dedicated puzzle solver: it takes puzzles, not formulas.
+    pub dedicated: bool,
 }
 
 impl SolverModes {
@@ -50,6 +55,7 @@ impl SolverModes {
             in_process: solver.in_process(),
             session: solver.in_process() && solver.session(plan.seed).is_some(),
             proofs: plan.proofs && solver.proof_style().is_some(),
+            dedicated: solver.reads_puzzles(),
         }
     }
 }
@@ -67,6 +73,9 @@ pub(crate) fn mode_of(
     rule_clauses: &mut dyn FnMut(&Puzzle, EncodeOptions) -> u64,
     cap: u64,
 ) -> Mode {
+    if solver.dedicated {
+        return Mode::Dedicated;
+    }
     if !solver.in_process {
         return Mode::Process;
     }
@@ -123,6 +132,9 @@ pub(crate) fn tasks(
         for run in 1..=plan.repeat {
             for k in 0..solvers.len() {
                 let solver = (u + k) % solvers.len();
+                if modes[solver].dedicated != unit.direct {
+                    continue;
+                }
                 planned += 1;
                 let key = (
                     instance.hash.as_str(),

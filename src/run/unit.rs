@@ -2,7 +2,9 @@
 //! DIMACS file, built (encoded or read) when its first run starts, shared by every solver
 //! of it, and dropped when its last run ends, so memory holds only the formulas in flight.
 //! A formula too big for memory is refused up front with its size (its runs are MEMOUT
-//! rows); one that cannot be read is skipped.
+//! rows); one that cannot be read is skipped. With a dedicated solver in the plan, each
+//! puzzle also has a unit of its own, unencoded (encoding `none`), that only dedicated
+//! solvers run.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -22,8 +24,10 @@ use super::plan::Plan;
 pub(crate) struct Unit {
     /// The instance, by index.
     pub instance: usize,
-    /// None for DIMACS input.
+    /// None for DIMACS input and for the puzzle itself.
     pub encoding: Option<EncodeOptions>,
+    /// The puzzle itself, for dedicated solvers: no formula is built.
+    pub direct: bool,
     state: Mutex<UnitState>,
     /// Runs of it still to do.
     pub remaining: AtomicUsize,
@@ -59,10 +63,14 @@ impl BuildError {
 }
 
 impl Unit {
-    /// The encoding column (`dimacs` for a DIMACS file).
+    /// The encoding column (`dimacs` for a DIMACS file, [`NO_ENCODING`] for the puzzle
+    /// itself).
     pub fn encoding_name(&self) -> String {
-        self.encoding
-            .map_or("dimacs".to_string(), |e| e.encoding.to_string())
+        match self.encoding {
+            Some(e) => e.encoding.to_string(),
+            None if self.direct => NO_ENCODING.to_string(),
+            None => "dimacs".to_string(),
+        }
     }
 
     /// The built formula, building it if this is the first run to need it.
@@ -175,10 +183,23 @@ fn build(
     }
 }
 
-/// Every formula of the plan: each puzzle under each encoding, each DIMACS file once.
-pub(crate) fn units(plan: &Plan, instances: &[Instance]) -> Vec<Unit> {
+/// The encoding column of a dedicated solver's runs: it is given the puzzle, no formula.
+pub const NO_ENCODING: &str = "none";
+
+/// Every formula of the plan: each puzzle under each encoding, each DIMACS file once; and
+/// with `dedicated` (a dedicated solver is in the plan) each puzzle itself.
+pub(crate) fn units(plan: &Plan, instances: &[Instance], dedicated: bool) -> Vec<Unit> {
     let mut units = Vec::new();
     for (i, inst) in instances.iter().enumerate() {
+        if dedicated && matches!(inst.source, Source::Puzzle(_)) {
+            units.push(Unit {
+                instance: i,
+                encoding: None,
+                direct: true,
+                state: Mutex::new(UnitState::Pending),
+                remaining: AtomicUsize::new(0),
+            });
+        }
         let encodings: Vec<Option<EncodeOptions>> = match inst.source {
             Source::Puzzle(_) => plan
                 .encodings
@@ -196,6 +217,7 @@ pub(crate) fn units(plan: &Plan, instances: &[Instance]) -> Vec<Unit> {
             units.push(Unit {
                 instance: i,
                 encoding,
+                direct: false,
                 state: Mutex::new(UnitState::Pending),
                 remaining: AtomicUsize::new(0),
             });

@@ -7,7 +7,8 @@
 //! default), so `--solvers native,native:elim=off,native:simplify=off` compares them
 //! side by side.
 
-use super::cdcl::{Options, RestartPolicy};
+use super::cdcl::Options;
+use cdcl_engine::options::{SettingError, known_settings};
 
 /// A solver name with its settings.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -107,248 +108,36 @@ pub fn split_solver_list(list: &str) -> Vec<String> {
     out
 }
 
-/// native's settings: key, allowed values (for the error).
-pub const NATIVE_KEYS: &[(&str, &str)] = &[
-    (
-        "restart",
-        "luby, glucose or never, or modes (focused and stable in turn)",
-    ),
-    (
-        "luby-unit",
-        "an integer 1..=1000000 (conflicts of the shortest Luby run)",
-    ),
-    ("phase", "saved or random"),
-    ("random-var-freq", "a number 0..=1"),
-    ("var-decay", "a number 0.5..1 (exclusive)"),
-    ("clause-decay", "a number 0.5..1 (exclusive)"),
-    (
-        "focused-decay",
-        "a number 0.5..1 (exclusive; var-decay in focused search under restart=modes)",
-    ),
-    ("first-reduce", "an integer 1..=100000000 (conflicts)"),
-    ("reduce-inc", "an integer 0..=100000000 (conflicts)"),
-    ("seed", "an integer 0..=18446744073709551615"),
-    (
-        "simplify",
-        "on or off (elim, subsume, probe and vivify at once)",
-    ),
-    ("elim", "on or off (bounded variable elimination)"),
-    (
-        "equiv",
-        "on or off (equivalent-literal substitution; with elim only)",
-    ),
-    ("subsume", "on or off (subsumption and strengthening)"),
-    ("probe", "on or off (failed-literal probing)"),
-    (
-        "vivify",
-        "on or off (vivification of tier-1 and tier-2 learnt clauses; off by default)",
-    ),
-    (
-        "vivify-effort",
-        "an integer 0..=10000 (per mille of search ticks)",
-    ),
-    (
-        "chrono",
-        "an integer 0..=1000000 (levels a backjump may undo at most; 0: any)",
-    ),
-    (
-        "vivify-irred",
-        "on or off (vivification of irredundant clauses; off by default)",
-    ),
-    (
-        "tiers",
-        "on or off (core/tier-2/local learnt clauses by LBD; off by default)",
-    ),
-    (
-        "rephase",
-        "on or off (target and best phases; off by default)",
-    ),
-    (
-        "target",
-        "on or off (target phases in stable search, without rephasing)",
-    ),
-    (
-        "bump-reasons",
-        "on or off (bump the variables of the learnt clause's reasons too)",
-    ),
-    (
-        "mode-scores",
-        "on or off (focused and stable search rank variables apart)",
-    ),
-    (
-        "reduce",
-        "activity or lbd (how learnt clauses are ranked for deletion)",
-    ),
-    (
-        "forget",
-        "on or off (a session keeps a call's learnt clauses for the next call only)",
-    ),
-    (
-        "elim-bound",
-        "an integer 0..=1000 (clauses an elimination may add)",
-    ),
-    (
-        "elim-lits",
-        "on or off (elimination may not add literals either)",
-    ),
-    (
-        "elim-slack",
-        "an integer 0..=1000 (literals an elimination may add under elim-lits)",
-    ),
-    ("elim-long", "on or off (nor clauses longer than 2)"),
-    (
-        "gates",
-        "on or off (elimination resolves only against a gate defining the variable)",
-    ),
-    (
-        "gate-bound",
-        "an integer 0..=1000 (clauses an elimination against a gate may add)",
-    ),
-    (
-        "ternary",
-        "on or off (hyper ternary resolution; with elim only; off by default)",
-    ),
-    (
-        "inprocess-first",
-        "an integer 0..=100000000 (conflicts before the first round; 0: preprocess)",
-    ),
-    (
-        "inprocess-interval",
-        "an integer 1..=100000000 (conflicts before the second round)",
-    ),
-    (
-        "inprocess-effort",
-        "an integer 0..=1000 (per mille of the search's propagations)",
-    ),
-];
-
-fn known(keys: &[(&str, &str)]) -> String {
-    keys.iter()
-        .map(|(k, r)| format!("{k} ({r})"))
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
-/// native's [`Options`] ([`Options::simplifying`], every technique on) with `settings`
-/// applied (later settings win).
+/// native's [`Options`] (`Options::default()`, what `native` runs) with `settings`
+/// applied through the engine's options table (`cdcl_engine::options`).
 pub fn native_options(solver: &str, settings: &[(String, String)]) -> Result<Options, ConfigError> {
-    let mut o = Options::simplifying();
-    let mut luby_unit: Option<u32> = None;
-    for (key, value) in settings {
-        let range = |r: &str| ConfigError::Range {
-            solver: solver.to_string(),
-            key: key.clone(),
-            value: value.clone(),
-            range: r.to_string(),
-        };
-        let allowed = NATIVE_KEYS
-            .iter()
-            .find(|(k, _)| k == key)
-            .map(|(_, r)| *r)
-            .ok_or_else(|| ConfigError::UnknownKey {
+    let pairs = settings.iter().map(|(k, v)| (k.as_str(), v.as_str()));
+    Options::default()
+        .with_settings(pairs)
+        .map_err(|e| match e {
+            SettingError::Unknown(key) => ConfigError::UnknownKey {
                 solver: solver.to_string(),
-                key: key.clone(),
-                known: known(NATIVE_KEYS),
-            })?;
-        let int = |lo: u64, hi: u64| {
-            value
-                .parse::<u64>()
-                .ok()
-                .filter(|x| (lo..=hi).contains(x))
-                .ok_or_else(|| range(allowed))
-        };
-        let switch = || match value.as_str() {
-            "on" | "true" | "1" => Ok(true),
-            "off" | "false" | "0" => Ok(false),
-            _ => Err(range(allowed)),
-        };
-        let real = |ok: &dyn Fn(f64) -> bool| {
-            value
-                .parse::<f64>()
-                .ok()
-                .filter(|x| x.is_finite() && ok(*x))
-                .ok_or_else(|| range(allowed))
-        };
-        match key.as_str() {
-            "restart" => {
-                o.restarts = match value.as_str() {
-                    "luby" => RestartPolicy::Luby { unit: 100 },
-                    "glucose" => RestartPolicy::Glucose,
-                    "never" => RestartPolicy::Never,
-                    "modes" => RestartPolicy::Modes { unit: 100 },
-                    _ => return Err(range(allowed)),
-                }
-            }
-            "luby-unit" => luby_unit = Some(int(1, 1_000_000)? as u32),
-            "phase" => {
-                o.random_polarity = match value.as_str() {
-                    "saved" => false,
-                    "random" => true,
-                    _ => return Err(range(allowed)),
-                }
-            }
-            "random-var-freq" => o.random_var_freq = real(&|x| (0.0..=1.0).contains(&x))?,
-            "var-decay" => o.var_decay = real(&|x| (0.5..1.0).contains(&x))?,
-            "clause-decay" => o.clause_decay = real(&|x| (0.5..1.0).contains(&x))?,
-            "focused-decay" => o.focused_decay = Some(real(&|x| (0.5..1.0).contains(&x))?),
-            "first-reduce" => o.first_reduce = int(1, 100_000_000)?,
-            "reduce-inc" => o.reduce_increment = int(0, 100_000_000)?,
-            "seed" => o.seed = int(0, u64::MAX)?,
-            "simplify" => o.inprocess = switch()?,
-            "elim" => o.elim = switch()?,
-            "equiv" => o.equiv = switch()?,
-            "subsume" => o.subsume = switch()?,
-            "probe" => o.probe = switch()?,
-            "vivify" => o.vivify = switch()?,
-            "vivify-effort" => o.vivify_effort = int(0, 10_000)?,
-            "chrono" => o.chrono = int(0, 1_000_000)? as u32,
-            "vivify-irred" => o.vivify_irred = switch()?,
-            "tiers" => o.tiers = switch()?,
-            "rephase" => o.rephase = switch()?,
-            "target" => o.target_phase = switch()?,
-            "mode-scores" => o.mode_scores = switch()?,
-            "bump-reasons" => o.bump_reasons = switch()?,
-            "forget" => o.forget_between_calls = switch()?,
-            "reduce" => {
-                o.reduce_activity = match value.as_str() {
-                    "activity" => true,
-                    "lbd" => false,
-                    _ => return Err(range(allowed)),
-                }
-            }
-            "elim-bound" => o.elim_bound = int(0, 1000)? as usize,
-            "elim-lits" => o.elim_lit_bound = switch()?,
-            "elim-slack" => o.elim_lit_slack = int(0, 1000)? as usize,
-            "elim-long" => o.elim_long_bound = switch()?,
-            "gates" => o.elim_gates = switch()?,
-            "gate-bound" => o.elim_gate_bound = int(0, 1000)? as usize,
-            "ternary" => o.ternary = switch()?,
-            "inprocess-first" => o.inprocess_first = int(0, 100_000_000)?,
-            "inprocess-interval" => o.inprocess_interval = int(1, 100_000_000)?,
-            "inprocess-effort" => o.inprocess_effort = int(0, 1000)?,
-            _ => unreachable!("every key of NATIVE_KEYS is handled"),
-        }
-    }
-    if let Some(unit) = luby_unit {
-        match o.restarts {
-            RestartPolicy::Luby { .. } => o.restarts = RestartPolicy::Luby { unit },
-            RestartPolicy::Modes { .. } => o.restarts = RestartPolicy::Modes { unit },
-            _ => {
-                return Err(ConfigError::Range {
-                    solver: solver.to_string(),
-                    key: "luby-unit".into(),
-                    value: unit.to_string(),
-                    range: "only with restart=luby or restart=modes".into(),
-                });
-            }
-        }
-    }
-    Ok(o)
+                key,
+                known: known_settings(),
+            },
+            SettingError::Value {
+                key,
+                value,
+                allowed,
+            } => ConfigError::Range {
+                solver: solver.to_string(),
+                key,
+                value,
+                range: allowed,
+            },
+        })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::solver::cdcl::RestartPolicy;
+    use cdcl_engine::options::SETTINGS;
 
     #[test]
     fn lists_keep_settings_with_their_solver() {
@@ -446,9 +235,22 @@ mod tests {
             err.contains("elim=maybe is out of range: on or off"),
             "{err}"
         );
-        for (key, _) in NATIVE_KEYS {
+        for setting in SETTINGS {
+            let key = setting.key;
             let known = native_options("n", &[(key.to_string(), "x".into())]).unwrap_err();
             assert!(matches!(known, ConfigError::Range { .. }), "{key}: {known}");
         }
+    }
+
+    #[test]
+    fn the_docs_table_is_the_engines_table() {
+        let doc = include_str!("../../docs/native-options.md");
+        let marker = "<!-- table: generated from cdcl_engine::options::markdown_table() -->\n";
+        let (_, table) = doc.split_once(marker).expect("the marker line");
+        assert_eq!(
+            table,
+            cdcl_engine::options::markdown_table(),
+            "docs/native-options.md: paste the table printed by this test's expected value"
+        );
     }
 }

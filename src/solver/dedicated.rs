@@ -1,14 +1,20 @@
 //! bench's adapter of the dedicated puzzle solver (the `gridsolve` crate): a [`Puzzle`] in,
 //! solutions out as puzzles, each one checked against the rules and the givens here before
 //! anyone sees it, exactly as a SAT solver's decoded model is. gridsolve knows nothing of
-//! bench; this file is all bench knows of it.
+//! bench; this file is all bench knows of it. As a [`Solver`] of `bench run` it is
+//! [`Gridsolve`]: a dedicated solver (mode `dedicated`), whose answers the run checks
+//! itself, with its guesses as the work counter.
 
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use gridsolve::{Limit, Shape, Stop};
 
+use crate::cnf::Cnf;
 use crate::puzzle::{Grid, Kind, Puzzle};
+
+use super::puzzle::{PuzzleAnswer, PuzzleSession};
+use super::{Limits, Outcome, Solver, Status};
 
 /// The dedicated solver's name, in `--solver` and in every table.
 pub const NAME: &str = "gridsolve";
@@ -96,17 +102,122 @@ pub fn solve(
 /// `boards` as a puzzle of `puzzle`'s kind, if they solve it (rules and givens).
 fn checked(puzzle: &Puzzle, boards: &[Vec<u16>]) -> Result<Puzzle, DedicatedError> {
     let wrong = |why: String| DedicatedError::Wrong(why);
-    let grids = boards
-        .iter()
-        .map(|cells| Grid::from_cells(puzzle.side(), cells.clone()))
-        .collect::<Option<Vec<_>>>()
-        .ok_or_else(|| wrong("a board of the wrong size or with a value out of range".into()))?;
-    let solved = Puzzle::new(puzzle.kind(), grids).map_err(|e| wrong(e.to_string()))?;
+    let solved = as_puzzle(puzzle, boards).map_err(wrong)?;
     // check_solution refuses a cell left blank too.
     puzzle
         .check_solution(&solved)
         .map_err(|e| wrong(e.to_string()))?;
     Ok(solved)
+}
+
+/// gridsolve as a solver of `bench run`: it takes puzzles, never formulas.
+pub struct Gridsolve;
+
+impl Solver for Gridsolve {
+    fn name(&self) -> &str {
+        NAME
+    }
+
+    fn version(&self) -> Option<String> {
+        Some(env!("CARGO_PKG_VERSION").to_string())
+    }
+
+    fn in_process(&self) -> bool {
+        true
+    }
+
+    fn solve(&self, _: &Cnf, _: &Limits) -> Outcome {
+        Outcome::error(format!("{NAME} solves puzzles, not CNF formulas"))
+    }
+
+    fn reads_puzzles(&self) -> bool {
+        true
+    }
+
+    fn puzzle_session(&self) -> Option<Box<dyn PuzzleSession>> {
+        Some(Box::new(GridsolveSession))
+    }
+}
+
+/// gridsolve in a worker: nothing kept between puzzles.
+struct GridsolveSession;
+
+impl PuzzleSession for GridsolveSession {
+    fn solve(&mut self, puzzle: &Puzzle, count: u32, limits: &Limits) -> PuzzleAnswer {
+        let mut answer = None;
+        let outcome = super::measured(|| {
+            let deadline = limits.timeout.map(|t| Instant::now() + t);
+            let found = solve_raw(puzzle, count, deadline, limits);
+            let outcome = found.outcome.clone();
+            answer = Some(found);
+            outcome
+        });
+        let mut answer = answer.unwrap_or_else(|| PuzzleAnswer::without(outcome.clone()));
+        answer.outcome = outcome;
+        answer
+    }
+}
+
+/// One search for up to `count` solutions, read as puzzles but not checked (the run
+/// checks them), with gridsolve's guesses and nodes as its counters.
+fn solve_raw(
+    puzzle: &Puzzle,
+    count: u32,
+    deadline: Option<Instant>,
+    limits: &Limits,
+) -> PuzzleAnswer {
+    let error = |e: String| PuzzleAnswer::without(Outcome::error(format!("{NAME}: {e}")));
+    let shape = match shape_of(puzzle) {
+        Ok(s) => s,
+        Err(e) => return error(e.to_string()),
+    };
+    let givens: Vec<u16> = puzzle
+        .boards()
+        .iter()
+        .flat_map(|b| b.cells().iter().copied())
+        .collect();
+    let mut stop = Stop::never();
+    if let Some(d) = deadline {
+        stop = stop.deadline(d);
+    }
+    if let Some(flag) = limits.interrupt.as_deref() {
+        stop = stop.interrupt(flag);
+    }
+    let limit = Limit::at_most(u64::from(count.max(1)));
+    let answer = match gridsolve::Solver::new(shape).solve_until(&givens, limit, stop) {
+        Ok(a) => a,
+        Err(e) => return error(e.to_string()),
+    };
+    let mut outcome = match answer.status {
+        // Solutions found before a stop still answer the puzzle (the count stays open).
+        gridsolve::Status::Solved => Outcome::new(Status::Sat),
+        gridsolve::Status::Stopped if !answer.solutions.is_empty() => Outcome::new(Status::Sat),
+        gridsolve::Status::NoSolution => Outcome::new(Status::Unsat),
+        gridsolve::Status::Stopped => Outcome::stopped(limits),
+    };
+    outcome.stats = vec![
+        ("guesses".into(), answer.stats.guesses),
+        ("nodes".into(), answer.stats.nodes),
+    ];
+    PuzzleAnswer {
+        outcome,
+        solutions: answer
+            .solutions
+            .iter()
+            .map(|s| as_puzzle(puzzle, &s.boards))
+            .collect(),
+        complete: answer.complete,
+    }
+}
+
+/// `boards` as a puzzle of `puzzle`'s kind and side (not checked against the rules).
+fn as_puzzle(puzzle: &Puzzle, boards: &[Vec<u16>]) -> Result<Puzzle, String> {
+    let grids = boards
+        .iter()
+        .map(|cells| Grid::from_cells(puzzle.side(), cells.clone()))
+        .collect::<Option<Vec<_>>>()
+        .ok_or_else(|| "a board of the wrong size or with a value out of range".to_string())?;
+    Puzzle::new(puzzle.kind(), grids).map_err(|e| e.to_string())
 }
 
 #[cfg(test)]

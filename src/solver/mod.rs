@@ -8,11 +8,14 @@ pub mod config;
 pub mod dedicated;
 pub mod dpll;
 pub mod external;
+pub mod lines;
 pub mod native;
 pub mod output;
+pub mod puzzle;
 #[cfg(feature = "rustsat-solvers")]
 pub mod rustsat;
 pub mod session;
+pub mod work;
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -250,6 +253,17 @@ pub trait Solver: Send + Sync {
     fn session(&self, _seed: u64) -> Option<Box<dyn Session>> {
         None
     }
+
+    /// True for a dedicated puzzle solver: it takes puzzles, not formulas (mode
+    /// `dedicated`, encoding `none`), through [`Solver::puzzle_session`].
+    fn reads_puzzles(&self) -> bool {
+        false
+    }
+
+    /// A worker's handle on a dedicated puzzle solver; `None` for SAT solvers.
+    fn puzzle_session(&self) -> Option<Box<dyn puzzle::PuzzleSession>> {
+        None
+    }
 }
 
 /// Runs `f`, then stamps the outcome with the wall time and this thread's CPU time (added
@@ -285,12 +299,21 @@ pub struct SolverConfig {
     pub paths: Vec<(String, PathBuf)>,
     /// `--solver NAME='cmd {cnf} ...'`: a solver speaking the competition format.
     pub commands: Vec<(String, String)>,
+    /// `--puzzle-solver NAME='cmd ...'`: a dedicated solver speaking the puzzle line
+    /// protocol ([`lines`]).
+    pub puzzle_commands: Vec<(String, String)>,
 }
 
 /// The built-in solvers, always available. `native` and `dpll` run inside bench; the
 /// `-proc` forms run `bench solve` as a child process, measured exactly as an external
 /// solver is (spawn, temporary file, rusage), for comparisons where that matters.
-pub const BUILT_IN: &[&str] = &["native", "dpll", "native-proc", "dpll-proc"];
+pub const BUILT_IN: &[&str] = &[
+    "native",
+    "dpll",
+    "native-proc",
+    "dpll-proc",
+    dedicated::NAME,
+];
 
 /// The `bench` executable, for the `-proc` solvers: this process when it is bench; from
 /// another program built on the library (a test, a criterion bench), the `bench` that
@@ -327,7 +350,11 @@ pub const LIBRARY_HOWTO: &str = "build bench with `--features rustsat-solvers` (
 /// external binary. `NAME:key=value,...` is a configured solver (native and the library
 /// solvers; see [`config`]), validated here.
 pub fn by_name(name: &str, config: &SolverConfig) -> anyhow::Result<Box<dyn Solver>> {
-    // A `--solver NAME='cmd'` of the user's wins over every name bench knows.
+    // A `--puzzle-solver NAME='cmd'` or `--solver NAME='cmd'` of the user's wins over
+    // every name bench knows.
+    if let Some((_, cmd)) = config.puzzle_commands.iter().find(|(n, _)| n == name) {
+        return Ok(Box::new(lines::LineSolver::from_command(name, cmd)?));
+    }
     let user_command = config.commands.iter().any(|(n, _)| n == name);
     if name.contains(':') && !user_command {
         let spec = Spec::parse(name)?;
@@ -349,6 +376,7 @@ pub fn by_name(name: &str, config: &SolverConfig) -> anyhow::Result<Box<dyn Solv
             &Spec::parse(name)?,
         )?))),
         "dpll" => Ok(Box::new(InProcess(dpll::DpllSolver))),
+        dedicated::NAME => Ok(Box::new(dedicated::Gridsolve)),
         "native-proc" | "dpll-proc" => {
             let exe = own_executable()?;
             let exe = exe.to_str().filter(|p| !p.contains('\'')).ok_or_else(|| {
@@ -364,7 +392,7 @@ pub fn by_name(name: &str, config: &SolverConfig) -> anyhow::Result<Box<dyn Solv
             Ok(Box::new(if inner == "native" {
                 solver.with_adapter(&external::adapters::BENCH_NATIVE)
             } else {
-                solver
+                solver.with_adapter(&external::adapters::BENCH_DPLL)
             }))
         }
         _ => external::find(name, config),

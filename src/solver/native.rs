@@ -22,10 +22,10 @@ pub struct NativeSolver {
 }
 
 impl Default for NativeSolver {
-    /// native's choice of techniques ([`Options::simplifying`]).
+    /// native's choice of techniques ([`Options::default`]).
     fn default() -> Self {
         NativeSolver {
-            options: Options::simplifying(),
+            options: Options::default(),
         }
     }
 }

@@ -3,7 +3,7 @@
 //!
 //! Resources follow from the plan. `--cpus-per-task` is the plan's jobs. `--time` is the
 //! worst case of the biggest shard, every run to its timeout: ⌈runs / jobs⌉ × timeout
-//! (× 2 with `--count 2`, × 2 with `--proofs` for checking the proofs), plus 10 % and
+//! (× 2 with `--count 2`; with `--proofs` plus the checkers' `--checker-timeout`), plus 10 % and
 //! 10 minutes for bench's own work. `--mem` is the memory limit × jobs plus 1 GiB for bench
 //! (the formulas in flight); without `--mem-limit` no `--mem` is written (the site default
 //! applies) and the script says so.
@@ -116,10 +116,12 @@ const BENCH_MEM_MB: u64 = 1024;
 pub fn time_limit(plan: &StudyPlan) -> Duration {
     let biggest = plan.shard_runs().iter().copied().max().unwrap_or(0) as f64;
     let rounds = (biggest / plan.plan.jobs.max(1) as f64).ceil();
-    let mut secs = rounds * plan.plan.timeout_s * f64::from(plan.plan.count.max(1));
+    let mut per_run = plan.plan.timeout_s * f64::from(plan.plan.count.max(1));
     if plan.plan.proofs {
-        secs *= 2.0;
+        // The proof checkers' own limit comes after the solve's.
+        per_run += plan.plan.checker_timeout().as_secs_f64();
     }
+    let secs = rounds * per_run;
     Duration::from_secs_f64(secs * 1.1 + 600.0)
 }
 

@@ -228,10 +228,10 @@ fn configs() -> Vec<(&'static str, Options)> {
         vivify: false,
         equiv: false,
         elim_gates: true,
-        ..Options::simplifying()
+        ..Options::default()
     };
     vec![
-        ("off", Options::default()),
+        ("off", Options::plain()),
         ("elim+gates", elim_only.clone()),
         (
             "elim+gates, bound 16, no literal bound",
@@ -245,14 +245,14 @@ fn configs() -> Vec<(&'static str, Options)> {
             "defaults, gates on",
             Options {
                 elim_gates: true,
-                ..Options::simplifying()
+                ..Options::default()
             },
         ),
         (
             "defaults, gates off",
             Options {
                 elim_gates: false,
-                ..Options::simplifying()
+                ..Options::default()
             },
         ),
         (
@@ -266,7 +266,7 @@ fn configs() -> Vec<(&'static str, Options)> {
                 vivify_irred: true,
                 first_reduce: 40,
                 reduce_increment: 20,
-                ..Options::simplifying()
+                ..Options::default()
             },
         ),
     ]
@@ -332,7 +332,7 @@ fn gates_are_found_and_used_on_circuits() {
 
 /// A fresh solver's answer to `cnf` plus `assumptions` as units, without simplification.
 fn plain_answer(cnf: &Cnf, assumptions: &[Lit]) -> SolveResult {
-    let mut s = CdclSolver::with_options(Options::default());
+    let mut s = CdclSolver::with_options(Options::plain());
     s.add_cnf(cnf);
     if assumptions.iter().all(|&a| s.add_clause(&[a])) {
         s.solve()
@@ -352,7 +352,7 @@ fn variables_eliminated_against_gates_come_back_for_clauses_and_assumptions() {
             elim_gates: true,
             elim_bound: 4,
             inprocess_interval: 10,
-            ..Options::simplifying()
+            ..Options::default()
         });
         s.add_cnf(&cnf);
         for call in 0..5 {

@@ -127,7 +127,7 @@ fn chronological_backtracking_keeps_assumptions_cores_and_enumeration_right() {
     // lower levels pile up above higher ones on the trail, under assumptions and across
     // calls with clauses added between them.
     let chrono = |base: Options| Options { chrono: 1, ..base };
-    for (k, options) in [chrono(Options::default()), chrono(Options::simplifying())]
+    for (k, options) in [chrono(Options::plain()), chrono(Options::default())]
         .into_iter()
         .enumerate()
     {
@@ -258,7 +258,7 @@ fn random_grid(k: usize, seed: u64) -> Puzzle {
         seed,
         random_polarity: true,
         random_var_freq: 0.05,
-        ..Options::default()
+        ..Options::plain()
     };
     let mut s = CdclSolver::with_options(options);
     for c in cnf.clauses() {

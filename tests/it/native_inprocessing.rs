@@ -4,7 +4,7 @@
 //! eliminated variables is tested), every UNSAT answer's DRAT proof verified by `rate`,
 //! elimination under assumptions and frozen variables, clauses added after elimination
 //! that mention eliminated variables, and a differential test against minisat and cadical.
-//! (`Options::default()` leaves simplification off; `Options::simplifying()` is native's.)
+//! (`Options::plain()` leaves simplification off; `Options::default()` is native's.)
 
 use crate::support::native::{brute_force_count, random_formula, rate, solve_checked};
 use std::path::Path;
@@ -27,7 +27,7 @@ fn eager() -> Options {
         vivify_irred: true,
         tiers: true,
         rephase: true,
-        ..Options::simplifying()
+        ..Options::default()
     }
 }
 
@@ -156,7 +156,7 @@ fn configs() -> Vec<(&'static str, Options)> {
             },
         ),
         ("all", all.clone()),
-        ("native's defaults", Options::simplifying()),
+        ("native's defaults", Options::default()),
         (
             "target-modes-often",
             Options {
@@ -165,7 +165,7 @@ fn configs() -> Vec<(&'static str, Options)> {
                 inprocess_interval: 25,
                 first_reduce: 40,
                 reduce_increment: 20,
-                ..Options::simplifying()
+                ..Options::default()
             },
         ),
         (
@@ -179,7 +179,7 @@ fn configs() -> Vec<(&'static str, Options)> {
                 first_reduce: 40,
                 reduce_increment: 20,
                 inprocess_interval: 25,
-                ..Options::simplifying()
+                ..Options::default()
             },
         ),
         (

@@ -14,7 +14,7 @@ use proptest::prelude::*;
 
 fn configs() -> Vec<(&'static str, Options)> {
     vec![
-        ("off", Options::default()),
+        ("off", Options::plain()),
         (
             "ternary alone",
             Options {
@@ -23,14 +23,14 @@ fn configs() -> Vec<(&'static str, Options)> {
                 probe: false,
                 equiv: false,
                 elim_occ_limit: 0,
-                ..Options::simplifying()
+                ..Options::default()
             },
         ),
         (
             "defaults + ternary",
             Options {
                 ternary: true,
-                ..Options::simplifying()
+                ..Options::default()
             },
         ),
         (
@@ -43,7 +43,7 @@ fn configs() -> Vec<(&'static str, Options)> {
                 vivify_irred: true,
                 first_reduce: 40,
                 reduce_increment: 20,
-                ..Options::simplifying()
+                ..Options::default()
             },
         ),
     ]

@@ -223,7 +223,7 @@ fn file_level_errors() {
     let err = read_str("# only a comment\n\n", "empty.txt", &ReadOptions::default()).unwrap_err();
     assert_eq!(
         err.to_string(),
-        "empty.txt:0: no puzzle: the file holds only blank lines and comments"
+        "empty.txt: no puzzle: the file holds only blank lines and comments"
     );
     let err = read_str("", "empty.txt", &ReadOptions::default()).unwrap_err();
     assert_eq!(err.line, 0);
@@ -259,7 +259,7 @@ fn file_level_errors() {
     )
     .unwrap_err();
     assert!(
-        err.to_string().starts_with("/nonexistent/puzzles.txt:0: "),
+        err.to_string().starts_with("/nonexistent/puzzles.txt: "),
         "{err}"
     );
 }

@@ -167,6 +167,7 @@ fn help(sub: Option<&str>) -> String {
 
 const SUBCOMMANDS: &[&str] = &[
     "run", "report", "solve", "check", "encode", "gen", "solvers", "slurm", "status", "merge",
+    "shrink",
 ];
 
 /// The `--options` in `text` (words starting with `--` and a letter, up to `=`).

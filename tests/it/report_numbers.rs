@@ -166,3 +166,44 @@ fn cpu_time_by_default_and_a_child_process_baseline() {
     assert_eq!(s["baseline"], "b");
     assert_eq!(summary(&ReportOptions::default())["baseline"], "a");
 }
+
+/// The summary.json a run writes is `bench report` on that run's own results.csv, figure
+/// for figure: every number comes from the file, none from times bench kept unrounded.
+#[test]
+fn a_runs_summary_is_bench_report_on_its_own_csv() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("run");
+    let status = crate::support::bench()
+        .args(["run", "corpora/easy.txt", "--solvers"])
+        .arg("native,native:restart=luby,dpll")
+        .arg("--out")
+        .arg(&out)
+        .current_dir(crate::support::root())
+        .output()
+        .unwrap();
+    assert!(status.status.success(), "{status:?}");
+    let report = dir.path().join("report");
+    let again = crate::support::bench()
+        .arg("report")
+        .arg(out.join("results.csv"))
+        .arg("--out")
+        .arg(&report)
+        .output()
+        .unwrap();
+    assert!(again.status.success(), "{again:?}");
+    let read = |p: &std::path::Path| -> Value {
+        let mut v: Value =
+            serde_json::from_str(&std::fs::read_to_string(p.join("summary.json")).unwrap())
+                .unwrap();
+        // What the two commands say about their inputs, not figures of the rows.
+        v.as_object_mut().unwrap().remove("notes");
+        v
+    };
+    let (run, report) = (read(&out), read(&report));
+    assert!(
+        run["stats"].to_string().contains("wilcoxon"),
+        "{}",
+        run["stats"]
+    );
+    assert_eq!(run, report);
+}

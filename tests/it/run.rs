@@ -142,6 +142,15 @@ fn a_plain_run_writes_results_run_json_and_summary() {
         .output()
         .unwrap();
     assert_eq!(again.status.code(), Some(2));
+    // A resume with nothing to do leaves the record of the run it would finish.
+    let recorded = std::fs::read(out.join("run.json")).unwrap();
+    let resumed = bench()
+        .args(["run", "--resume"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert_eq!(resumed.status.code(), Some(0), "{resumed:?}");
+    assert_eq!(std::fs::read(out.join("run.json")).unwrap(), recorded);
 }
 
 #[test]

@@ -211,6 +211,19 @@ fn the_hash_is_gbd_tools_own() {
         let ours = bench::identity::gbd_hash_file(file).unwrap();
         assert_eq!(ours, theirs, "{}", file.display());
     }
+    // A SATLIB file (gbd-tools refuses its `%` / `0` trailer): bench's hash is gbd-tools'
+    // of the file without the trailer, the formula bench reads.
+    let clean = dir.path().join("uf3-clean.cnf");
+    let body = std::fs::read_to_string(&files[0]).unwrap();
+    std::fs::write(&clean, &body).unwrap();
+    let satlib = write(&dir.path().join("uf3.cnf"), &format!("{body}%\n0\n\n"));
+    let out = Command::new(&python)
+        .args(["-c", script, clean.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let theirs = String::from_utf8(out.stdout).unwrap();
+    let ours = bench::identity::gbd_hash_file(&satlib).unwrap();
+    assert_eq!(ours, theirs.trim(), "{}", satlib.display());
 }
 
 #[test]

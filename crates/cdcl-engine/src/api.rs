@@ -130,11 +130,11 @@ mod tests {
     #[test]
     fn answers_counts_and_stops() {
         let sat = Cnf::from_dimacs_clauses(2, &[vec![1, 2], vec![-1]]);
-        let run = solve(&sat, Options::default(), Budget::default());
+        let run = solve(&sat, Options::plain(), Budget::default());
         assert_eq!(run.answer, Answer::Sat(Model::from_values([false, true])));
         let unsat = Cnf::from_dimacs_clauses(1, &[vec![1], vec![-1]]);
         assert_eq!(
-            solve(&unsat, Options::default(), Budget::default()).answer,
+            solve(&unsat, Options::plain(), Budget::default()).answer,
             Answer::Unsat
         );
         let stop = Arc::new(AtomicBool::new(true));
@@ -142,13 +142,13 @@ mod tests {
             interrupt: Some(stop),
             ..Budget::default()
         };
-        let run = solve(&sat, Options::default(), budget);
+        let run = solve(&sat, Options::plain(), budget);
         assert_eq!(run.answer, Answer::Stopped(Stop::Interrupted));
         let budget = Budget {
             deadline: Some(Instant::now()),
             ..Budget::default()
         };
-        let run = solve(&sat, Options::default(), budget);
+        let run = solve(&sat, Options::plain(), budget);
         assert_eq!(run.answer, Answer::Stopped(Stop::Deadline));
     }
 
@@ -172,7 +172,7 @@ mod tests {
             proof: Some((Box::new(out.clone()), false)),
             ..Budget::default()
         };
-        let run = solve(&unsat, Options::default(), budget);
+        let run = solve(&unsat, Options::plain(), budget);
         assert_eq!(run.answer, Answer::Unsat);
         assert!(run.proof.is_ok());
         assert!(run.stats.conflicts > 0);

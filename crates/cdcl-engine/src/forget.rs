@@ -58,7 +58,7 @@ mod tests {
     fn solver(forget: bool, clauses: &[Vec<Lit>]) -> CdclSolver {
         let mut s = CdclSolver::with_options(Options {
             forget_between_calls: forget,
-            ..Options::default()
+            ..Options::plain()
         });
         for c in clauses {
             s.add_clause(c);

@@ -324,7 +324,7 @@ mod tests {
     /// A solver holding `clauses` (DIMACS-style integers) with its occurrence lists, and
     /// the gate found for variable 1 (index 0).
     fn gate_of(clauses: &[&[i32]]) -> Option<GateKind> {
-        let mut s = CdclSolver::with_options(Options::default());
+        let mut s = CdclSolver::with_options(Options::plain());
         let mut refs = Vec::new();
         for clause in clauses {
             let lits: Vec<Lit> = clause

@@ -480,7 +480,7 @@ mod tests {
         let mut s = CdclSolver::with_options(Options {
             elim: false,
             probe: false,
-            ..Options::simplifying()
+            ..Options::default()
         });
         for c in clauses {
             assert!(s.add_clause(&clause(c)));
@@ -519,7 +519,7 @@ mod tests {
         // more than the six clauses, so the bound refuses it. The others are frozen.
         let mut s = CdclSolver::with_options(Options {
             probe: false,
-            ..Options::simplifying()
+            ..Options::default()
         });
         for c in [
             [1, 2, 3],

@@ -123,7 +123,7 @@ mod tests {
     }
 
     fn solver(clauses: &[Vec<Lit>]) -> CdclSolver {
-        let mut s = CdclSolver::with_options(Options::simplifying());
+        let mut s = CdclSolver::with_options(Options::default());
         for c in clauses {
             assert!(s.add_clause(c));
         }

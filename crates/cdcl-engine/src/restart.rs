@@ -21,7 +21,7 @@
 //! stable search with target phases finds models of satisfiable ones (colouring) that
 //! frequent restarts keep tearing down. A switch happens at the first restart point
 //! after the phase's conflicts are spent (the switch is itself a restart). Modes are
-//! native's default (with target phases); `Options::default()`, the plain engine the
+//! native's default (with target phases); `Options::plain()`, the plain engine the
 //! puzzle generator uses, keeps glucose's.
 
 /// Which restart policy the solver follows.

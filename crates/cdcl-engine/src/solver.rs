@@ -182,7 +182,7 @@ impl Default for CdclSolver {
 impl CdclSolver {
     /// A solver with no variables and no clauses, default options.
     pub fn new() -> CdclSolver {
-        CdclSolver::with_options(Options::default())
+        CdclSolver::with_options(Options::plain())
     }
 
     /// A solver with the given options.

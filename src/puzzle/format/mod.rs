@@ -30,6 +30,7 @@ pub mod line;
 pub mod prefixed;
 mod text;
 
+use crate::cnf::input::Input;
 use std::fmt;
 use std::io::{self, Write};
 use std::path::Path;
@@ -87,9 +88,10 @@ pub struct ReadOptions {
     pub alphabet: Option<Alphabet>,
 }
 
-/// A malformed puzzle or file, located: displays as `file:line: message`.
+/// A malformed puzzle or file, located: displays as `file:line: message`, or `file:
+/// message` for an error about the whole file (line 0).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{file}:{line}: {message}")]
+#[error("{file}{}: {message}", located(*line))]
 pub struct PuzzleError {
     /// The file as the user named it.
     pub file: String,
@@ -97,6 +99,15 @@ pub struct PuzzleError {
     pub line: usize,
     /// What is wrong.
     pub message: String,
+}
+
+/// `:LINE`, or nothing for line 0 (the whole file).
+fn located(line: usize) -> String {
+    if line == 0 {
+        String::new()
+    } else {
+        format!(":{line}")
+    }
 }
 
 /// One puzzle read from a file, with where it starts.
@@ -138,14 +149,14 @@ pub struct PuzzleFile {
     pub entries: Vec<Result<Entry, PuzzleError>>,
 }
 
-/// Reads puzzles from a file. A file larger than the memory bench may hold for it (see
+/// Reads puzzles from a file (`-`: standard input; a pipe or a FIFO is read once). A file
+/// larger than the memory bench may hold for it (see
 /// [`crate::cnf::budget::machine_budget`]; `/dev/zero` never ends) is an error, not an
 /// abort.
 pub fn read_path(path: &Path, opts: &ReadOptions) -> Result<PuzzleFile, PuzzleError> {
     let name = path.display().to_string();
-    let budget = crate::cnf::budget::machine_budget(None).unwrap_or(u64::MAX);
-    match read_within(path, budget) {
-        Ok(bytes) => read_bytes(&bytes, &name, opts),
+    match Input::open(path) {
+        Ok(input) => read_input(input, &name, opts),
         Err(e) => Err(PuzzleError {
             file: name,
             line: 0,
@@ -154,11 +165,23 @@ pub fn read_path(path: &Path, opts: &ReadOptions) -> Result<PuzzleFile, PuzzleEr
     }
 }
 
-/// The bytes of `path`, if they are at most `budget`.
-fn read_within(path: &Path, budget: u64) -> io::Result<Vec<u8>> {
+/// Reads puzzles from an opened input; `name` names it in errors.
+pub fn read_input(input: Input, name: &str, opts: &ReadOptions) -> Result<PuzzleFile, PuzzleError> {
+    let budget = crate::cnf::budget::machine_budget(None).unwrap_or(u64::MAX);
+    match read_within(input, budget) {
+        Ok(bytes) => read_bytes(&bytes, name, opts),
+        Err(e) => Err(PuzzleError {
+            file: name.to_string(),
+            line: 0,
+            message: e.to_string(),
+        }),
+    }
+}
+
+/// The bytes of `input`, if they are at most `budget`.
+fn read_within(input: Input, budget: u64) -> io::Result<Vec<u8>> {
     use std::io::Read;
-    let file = std::fs::File::open(path)?;
-    let size = file.metadata().map(|m| m.len()).unwrap_or(0);
+    let size = input.size().unwrap_or(0);
     let too_big = || {
         io::Error::other(format!(
             "larger than the {} MiB bench may hold for a puzzle file (half the memory available)",
@@ -172,7 +195,9 @@ fn read_within(path: &Path, budget: u64) -> io::Result<Vec<u8>> {
     bytes
         .try_reserve_exact(size as usize)
         .map_err(|_| too_big())?;
-    file.take(budget.saturating_add(1))
+    input
+        .into_read()
+        .take(budget.saturating_add(1))
         .read_to_end(&mut bytes)?;
     if bytes.len() as u64 > budget {
         return Err(too_big());

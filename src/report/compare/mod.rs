@@ -10,7 +10,9 @@
 //!
 //! What counts as a regression of NEW:
 //! - a **WRONG** answer in NEW (a WRONG in either side is listed before anything else);
-//! - an **answer changed** between SAT and UNSAT (one of the two is wrong, checked or not);
+//! - an **answer changed** between SAT and UNSAT where neither side's model was checked
+//!   (an UNSAT against a checked model of the other side is WRONG: the rows of both are
+//!   held against each other as wherever rows meet);
 //! - a **lost** instance: solved by OLD, not by NEW (timeout, memory-out, error). A timeout
 //!   where OLD itself took at least [`FLAPPING_SHARE`] of its timeout is named
 //!   **flapping** and not counted: at the limit, a timeout is noise, not a regression (as
@@ -202,7 +204,7 @@ pub fn compare(
         }
         Ok(rows)
     };
-    let (old_rows, new_rows) = (pick(old)?, pick(new)?);
+    let (old_rows, new_rows) = judged_together(pick(old)?, pick(new)?);
     let solvers =
         |rows: &[Row]| -> BTreeSet<String> { rows.iter().map(|r| r.solver.to_string()).collect() };
     let (old_solvers, new_solvers) = (solvers(&old_rows), solvers(&new_rows));
@@ -302,6 +304,18 @@ pub fn compare(
     })
 }
 
+/// OLD's and NEW's rows held against each other's verified models, as rows are wherever
+/// they meet: an UNSAT on either side of an instance with a checked model on the other is
+/// WRONG, not an "answer changed".
+fn judged_together(old: Vec<Row>, new: Vec<Row>) -> (Vec<Row>, Vec<Row>) {
+    let split = old.len();
+    let mut all = old;
+    all.extend(new);
+    crate::results::cross_check_unsat(&mut all);
+    let new = all.split_off(split);
+    (all, new)
+}
+
 /// What changed from `old` to `new`, and the speed-up when both solved.
 fn classify(old: Option<&Side>, new: Option<&Side>, factor: Option<f64>) -> (Change, Option<f64>) {
     let (old, new) = match (old, new) {
@@ -361,8 +375,11 @@ mod tests {
     /// | g        | SAT 1      | SAT 1 WRONG  | WRONG (a regression)      |
     /// | h        | SAT 0.001  | SAT 0.004    | both solved (noise floor) |
     /// | i        | SAT 1      | –            | only in OLD               |
+    /// | j        | SAT 1 (model checked) | UNSAT 1 | WRONG (the model refutes it) |
     #[test]
     fn every_kind_of_change_by_hand() {
+        let mut checked = row("j", "e", "s", "SAT", 1.0);
+        checked.check = crate::results::Check::ModelOk;
         let old = vec![
             row("a", "e", "s", "SAT", 1.0),
             row("b", "e", "s", "SAT", 1.0),
@@ -373,6 +390,7 @@ mod tests {
             row("g", "e", "s", "SAT", 1.0),
             row("h", "e", "s", "SAT", 0.001),
             row("i", "e", "s", "SAT", 1.0),
+            checked,
         ];
         let mut wrong = row("g", "e", "t", "SAT", 1.0);
         wrong.wrong = true;
@@ -385,6 +403,7 @@ mod tests {
             row("f", "e", "t", "UNSAT", 1.0),
             wrong,
             row("h", "e", "t", "SAT", 0.004),
+            row("j", "e", "t", "UNSAT", 1.0),
         ];
         let scoring = Scoring {
             time: crate::results::TimeBasis::Wall,
@@ -400,6 +419,7 @@ mod tests {
             got,
             [
                 ("g", Change::Wrong, true),
+                ("j", Change::Wrong, true),
                 ("f", Change::AnswerChanged, true),
                 ("c", Change::Lost, true),
                 ("b", Change::Slower, true),
@@ -410,7 +430,7 @@ mod tests {
                 ("i", Change::OnlyOld, false),
             ]
         );
-        assert_eq!((c.counts.compared, c.counts.regressions), (8, 4));
+        assert_eq!((c.counts.compared, c.counts.regressions), (9, 5));
         // Speed-ups over a, b, h: 2, 1/3, 0.25.
         assert_eq!(c.speedups.both_solved, 3);
         assert_eq!((c.speedups.faster, c.speedups.slower), (1, 2));
@@ -419,7 +439,7 @@ mod tests {
         assert!((g - (2.0f64 / 3.0 * 0.25).cbrt()).abs() < 1e-12);
         // Without a factor, b is no regression.
         let c = compare(&side("old", &old), &side("new", &new), scoring, None).unwrap();
-        assert_eq!(c.counts.regressions, 3);
+        assert_eq!(c.counts.regressions, 4);
     }
 
     #[test]

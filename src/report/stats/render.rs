@@ -22,11 +22,13 @@ fn signed(v: f64) -> String {
     }
 }
 
-/// A p-value: four decimals, or two significant digits below 0.0001.
+/// A p-value: four decimals, or two significant digits below 0.0001; one too small for a
+/// double (it underflowed to 0) is shown as below the least normal double.
 pub fn p_value(p: Option<f64>) -> String {
     match p {
         None => "–".into(),
-        Some(p) if p != 0.0 && p < 1e-4 => format!("{p:.1e}"),
+        Some(p) if p < f64::MIN_POSITIVE => "< 2.2e-308".into(),
+        Some(p) if p < 1e-4 => format!("{p:.1e}"),
         Some(p) => format!("{p:.4}"),
     }
 }
@@ -264,5 +266,18 @@ pub fn html(s: &Statistics) -> Markup {
                 (Html.markup(&contributions_table(&s.by_configuration)))
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::p_value;
+
+    #[test]
+    fn no_p_value_prints_as_zero() {
+        assert_eq!(p_value(Some(0.0)), "< 2.2e-308");
+        assert_eq!(p_value(Some(3.0e-12)), "3.0e-12");
+        assert_eq!(p_value(Some(0.04321)), "0.0432");
+        assert_eq!(p_value(None), "–");
     }
 }

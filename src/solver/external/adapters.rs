@@ -225,6 +225,22 @@ pub static BENCH_NATIVE: Adapter = Adapter {
         text: Some(&[]),
         skip_unit_deletions: false,
     }),
+    ..BENCH_CHILD
+};
+
+/// bench's own dpll solver run as a child (`dpll-proc`).
+pub static BENCH_DPLL: Adapter = Adapter {
+    name: "dpll-proc",
+    ..BENCH_CHILD
+};
+
+/// bench run as a child solver: the competition format; its version is bench's
+/// (`bench --version` prints `bench 0.1.0`).
+const BENCH_CHILD: Adapter = Adapter {
+    version: Some(VersionProbe {
+        args: &["--version"],
+        marker: "bench ",
+    }),
     ..COMPETITION
 };
 
@@ -272,6 +288,14 @@ pub static RATE: Tool = Tool {
         args: &["--version"],
         marker: "rate",
     }),
+};
+
+/// The verified LRAT checker: `cake_lpr CNF LRAT` prints `s VERIFIED UNSAT` when it
+/// verifies the proof, and exits 0 when it rejects it too. It has no version flag.
+pub static CAKE_LPR: Tool = Tool {
+    name: "cake_lpr",
+    binaries: &["cake_lpr"],
+    version: None,
 };
 
 /// The adapter called `name`, if bench knows one (binary names count too:

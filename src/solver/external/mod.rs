@@ -34,8 +34,20 @@ use crate::solver::output::{
 };
 
 use super::{DratFormat, Limits, Outcome, ProofStyle, Solver, SolverConfig, Status};
-use adapters::{ADAPTERS, Adapter, GENERIC, RATE};
+use adapters::{ADAPTERS, Adapter, GENERIC};
+pub use adapters::{CAKE_LPR, RATE, Tool};
 use command::Values;
+
+/// The known name closest to a mistyped `name`, if one is close: the Jaro similarity
+/// above 0.7 that clap uses to suggest an option's value.
+pub fn did_you_mean<'a>(name: &str, known: &[&'a str]) -> Option<&'a str> {
+    known
+        .iter()
+        .map(|k| (strsim::jaro(name, k), *k))
+        .filter(|(score, _)| *score > 0.7)
+        .max_by(|a, b| a.0.total_cmp(&b.0))
+        .map(|(_, k)| k)
+}
 
 /// Finds an external solver by name: a `--solver NAME=CMD` command first, then a known
 /// solver (at its `--solver-path`, or found by [`locate`]'s search), then a
@@ -65,10 +77,14 @@ pub fn find(name: &str, config: &SolverConfig) -> anyhow::Result<Box<dyn Solver>
         let known: Vec<&str> = crate::solver::BUILT_IN
             .iter()
             .copied()
+            .chain(crate::solver::LIBRARY.iter().map(|(n, _)| *n))
             .chain(ADAPTERS.iter().map(|a| a.name))
             .collect();
+        let hint = did_you_mean(name, &known)
+            .map(|n| format!(" (did you mean `{n}`?)"))
+            .unwrap_or_default();
         bail!(
-            "unknown solver `{name}`; known: {}; any other solver that speaks the \
+            "unknown solver `{name}`{hint}; known: {}; any other solver that speaks the \
              competition format: --solver {name}='/path/to/solver {{cnf}} --flags'",
             known.join(", ")
         );
@@ -113,7 +129,7 @@ pub fn discover(config: &SolverConfig) -> Vec<SolverInfo> {
         .map(|(n, _)| n)
         .chain(config.commands.iter().map(|(n, _)| n));
     for n in extra {
-        if n != RATE.name && !names.contains(&n.as_str()) {
+        if n != RATE.name && n != CAKE_LPR.name && !names.contains(&n.as_str()) {
             names.push(n);
         }
     }
@@ -132,14 +148,21 @@ pub fn discover(config: &SolverConfig) -> Vec<SolverInfo> {
         };
         infos.push(info);
     }
-    let rate = find_rate(config);
-    infos.push(SolverInfo {
-        name: RATE.name.to_string(),
-        version: rate
-            .as_deref()
-            .and_then(|p| locate::version(p, RATE.version.as_ref())),
-        path: rate,
-    });
+    for tool in [&RATE, &CAKE_LPR] {
+        let path = find_tool(tool, config);
+        let version = match &tool.version {
+            Some(probe) => path
+                .as_deref()
+                .and_then(|p| locate::version(p, Some(probe))),
+            // Said as it is: the binary cannot tell which release it is.
+            None => path.as_ref().map(|_| "no version flag".to_string()),
+        };
+        infos.push(SolverInfo {
+            name: tool.name.to_string(),
+            version,
+            path,
+        });
+    }
     infos
 }
 
@@ -157,9 +180,14 @@ fn solver_path(name: &str, config: &SolverConfig) -> Option<PathBuf> {
 
 /// The DRAT checker `rate`: at `--solver-path rate=PATH`, or found like the solvers.
 pub fn find_rate(config: &SolverConfig) -> Option<PathBuf> {
-    match config.paths.iter().rev().find(|(n, _)| n == RATE.name) {
+    find_tool(&RATE, config)
+}
+
+/// A tool (`rate`, cake_lpr): at `--solver-path NAME=PATH`, or found like the solvers.
+pub fn find_tool(tool: &Tool, config: &SolverConfig) -> Option<PathBuf> {
+    match config.paths.iter().rev().find(|(n, _)| n == tool.name) {
         Some((_, p)) => run::is_executable(p).then(|| p.clone()),
-        None => locate::find_binary(RATE.binaries),
+        None => locate::find_binary(tool.binaries),
     }
 }
 

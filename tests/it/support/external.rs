@@ -129,6 +129,7 @@ pub fn command_config(name: &str, script: &Path) -> SolverConfig {
     SolverConfig {
         paths: Vec::new(),
         commands: vec![(name.to_string(), format!("'{}' {{cnf}}", script.display()))],
+        ..SolverConfig::default()
     }
 }
 

@@ -25,14 +25,19 @@ pub fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// The tools that no install script provides (zchaff is built by hand): never required,
-/// not even by `BENCH_REQUIRE_TOOLS=1`, unless named in it.
-pub const OPTIONAL_TOOLS: &[&str] = &["zchaff"];
+/// The tools that no install script provides (zchaff is built by hand, cake_lpr from its
+/// source by `.ci/run`): never required, not even by `BENCH_REQUIRE_TOOLS=1`, unless named
+/// in it (or, for cake_lpr, `BENCH_REQUIRE_CAKE_LPR=1`).
+pub const OPTIONAL_TOOLS: &[&str] = &["zchaff", "cake_lpr"];
 
 /// Whether `tool` must be found here: `BENCH_REQUIRE_TOOLS` is `1` or `all` (every tool
 /// but [`OPTIONAL_TOOLS`]) or a comma-separated list of tool names, where `-name` exempts
 /// one (`all,-slurm`). scripts/test.sh sets it, having installed every tool.
 pub fn tool_required(tool: &str) -> bool {
+    // `.ci/run` builds cake_lpr and says so.
+    if tool == "cake_lpr" && std::env::var("BENCH_REQUIRE_CAKE_LPR").is_ok_and(|v| v == "1") {
+        return true;
+    }
     let Ok(value) = std::env::var("BENCH_REQUIRE_TOOLS") else {
         return false;
     };
@@ -54,8 +59,10 @@ pub fn require<T>(tool: &str, lookup: impl FnOnce() -> Result<T, String>) -> Opt
         Err(why) => {
             if tool_required(tool) {
                 panic!(
-                    "{tool} not found, and required here (BENCH_REQUIRE_TOOLS={}): {why}",
-                    std::env::var("BENCH_REQUIRE_TOOLS").unwrap_or_default()
+                    "{tool} not found, and required here (BENCH_REQUIRE_TOOLS={}, \
+                     BENCH_REQUIRE_CAKE_LPR={}): {why}",
+                    std::env::var("BENCH_REQUIRE_TOOLS").unwrap_or_default(),
+                    std::env::var("BENCH_REQUIRE_CAKE_LPR").unwrap_or_default()
                 );
             }
             let thread = std::thread::current();
@@ -95,5 +102,8 @@ pub fn find_tool(name: &str) -> Result<PathBuf, String> {
     dirs.into_iter()
         .map(|d| d.join(name))
         .find(|p| p.is_file())
-        .ok_or_else(|| "not on PATH: scripts/install-solvers.sh installs it".to_string())
+        .ok_or_else(|| match name {
+            "cake_lpr" => "not on PATH nor in .solvers/bin: the README says how to build it".into(),
+            _ => "not on PATH: scripts/install-solvers.sh installs it".to_string(),
+        })
 }

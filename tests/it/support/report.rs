@@ -51,6 +51,7 @@ pub fn row(instance: &str, encoding: &str, solver: &str, status: &str, wall: f64
         count_cpu_s: None,
         givens: Some(30),
         family: "hard.txt".into(),
+        ..Row::default()
     }
 }
 

@@ -28,12 +28,12 @@ mod parse;
 mod token;
 mod write;
 
-use std::fs::File;
 use std::io::{self, BufRead, BufReader, Read};
 use std::path::Path;
 
 use crate::Cnf;
 use crate::budget::{ReadLimits, XZ_MEMLIMIT};
+use crate::input::Input;
 use bytes::Bytes;
 use parse::Parser;
 pub use write::{DimacsWriter, write_cnf};
@@ -119,21 +119,26 @@ pub fn is_dimacs_name(path: &Path) -> bool {
     name.ends_with(".cnf") || name.ends_with(".dimacs")
 }
 
-/// True if `path` is DIMACS by its name ([`is_dimacs_name`]) or by its first bytes: gzip
-/// or xz magic, a `p cnf` header, or a `c ` comment. The one answer to "is this a DIMACS
-/// file" for every command.
+/// True if `path` is DIMACS by its name ([`is_dimacs_name`]) or, for a regular file, by
+/// its first bytes ([`looks_like_dimacs_input`]). A pipe or FIFO is never read here (its
+/// bytes come once): open it as an [`Input`] and ask [`looks_like_dimacs_input`].
 pub fn looks_like_dimacs(path: &Path) -> bool {
     if is_dimacs_name(path) {
         return true;
     }
-    let Ok(mut file) = File::open(path) else {
+    if !std::fs::metadata(path).is_ok_and(|m| m.is_file()) {
         return false;
-    };
-    let mut head = [0u8; 6];
-    let n = file.read(&mut head).unwrap_or(0);
-    let head = &head[..n];
-    head.starts_with(&[0x1f, 0x8b])
-        || head.starts_with(&[0xfd, b'7', b'z'])
+    }
+    Input::open(path).is_ok_and(|input| looks_like_dimacs_input(path, &input))
+}
+
+/// True if the input opened from `path` is DIMACS by its name or by its first bytes: gzip
+/// or xz magic, a `p cnf` header, or a `c ` comment. The one answer to "is this a DIMACS
+/// file" for every command.
+pub fn looks_like_dimacs_input(path: &Path, input: &Input) -> bool {
+    let head = input.head();
+    is_dimacs_name(path)
+        || input.is_compressed()
         || head.starts_with(b"p cnf")
         || head.starts_with(b"c ")
 }
@@ -141,14 +146,20 @@ pub fn looks_like_dimacs(path: &Path) -> bool {
 /// Opens a file for reading, decompressing gzip or xz by their magic bytes. The xz
 /// decoder may use at most [`XZ_MEMLIMIT`]; a file that needs more fails to read.
 pub fn open_maybe_compressed(path: &Path) -> io::Result<Box<dyn BufRead + Send>> {
-    let mut file = BufReader::with_capacity(1 << 16, File::open(path)?);
-    let magic = file.fill_buf()?;
-    if magic.starts_with(&[0x1f, 0x8b]) {
+    decompressed(Input::open(path)?)
+}
+
+/// The bytes of `input`, decompressed if its first bytes are a gzip or xz magic number
+/// (the xz decoder within [`XZ_MEMLIMIT`]).
+pub fn decompressed(input: Input) -> io::Result<Box<dyn BufRead + Send>> {
+    let head = input.head().to_vec();
+    let file = BufReader::with_capacity(1 << 16, input.into_read());
+    if head.starts_with(&[0x1f, 0x8b]) {
         Ok(Box::new(BufReader::with_capacity(
             1 << 16,
             flate2::bufread::MultiGzDecoder::new(file),
         )))
-    } else if magic.starts_with(&[0xfd, b'7', b'z', b'X', b'Z', 0]) {
+    } else if crate::input::is_compressed(&head) {
         let stream =
             xz2::stream::Stream::new_stream_decoder(XZ_MEMLIMIT, xz2::stream::CONCATENATED)
                 .map_err(io::Error::other)?;
@@ -167,18 +178,33 @@ pub fn read_path(path: &Path, opts: ParseOptions) -> Result<Dimacs, DimacsError>
     read_path_within(path, opts, &ReadLimits::default())
 }
 
-/// Reads a DIMACS file (plain, gzip or xz) within `limits`.
+/// Reads a DIMACS file (plain, gzip or xz; `-` is standard input) within `limits`.
 pub fn read_path_within(
     path: &Path,
     opts: ParseOptions,
     limits: &ReadLimits,
 ) -> Result<Dimacs, DimacsError> {
     let name = path.display().to_string();
-    let input = open_maybe_compressed(path).map_err(|source| DimacsError::Io {
+    let input = Input::open(path).map_err(|source| DimacsError::Io {
         file: name.clone(),
         source,
     })?;
-    parse_within(input, &name, opts, limits)
+    read_input_within(input, &name, opts, limits)
+}
+
+/// Reads DIMACS (plain, gzip or xz) from an opened input within `limits`; `name` names the
+/// source in errors.
+pub fn read_input_within(
+    input: Input,
+    name: &str,
+    opts: ParseOptions,
+    limits: &ReadLimits,
+) -> Result<Dimacs, DimacsError> {
+    let input = decompressed(input).map_err(|source| DimacsError::Io {
+        file: name.to_string(),
+        source,
+    })?;
+    parse_within(input, name, opts, limits)
 }
 
 /// Reads DIMACS from any reader within the machine's budget; `name` names the source in

@@ -90,6 +90,8 @@ fn helper_command(spec: &Spec, helper: &Path, group: Option<&Group>, fds: [RawFd
         command.arg("--tmp").arg(tmp);
     }
     command.arg("--").arg(spec.program).args(spec.args);
+    // The helper passes its environment on to the program.
+    command.envs(spec.env.iter().map(|(k, v)| (k, v)));
     command
         .stdin(Stdio::null())
         .stdout(Stdio::piped())

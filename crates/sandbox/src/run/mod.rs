@@ -92,6 +92,8 @@ pub struct Spec<'a> {
     /// The most processes (and threads) the run may have at once, where a control group
     /// can enforce it.
     pub pids_limit: Option<u64>,
+    /// Environment variables set for the program (beside the inherited ones).
+    pub env: &'a [(OsString, OsString)],
 }
 
 impl<'a> Spec<'a> {
@@ -108,6 +110,7 @@ impl<'a> Spec<'a> {
             use_helper: true,
             tmp_dir: None,
             pids_limit: Some(DEFAULT_PIDS_LIMIT),
+            env: &[],
         }
     }
 }
@@ -303,6 +306,7 @@ fn run_direct<C: StdoutConsumer + 'static>(
     let mut command = Command::new(spec.program);
     command
         .args(spec.args)
+        .envs(spec.env.iter().map(|(k, v)| (k, v)))
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

@@ -1,0 +1,324 @@
+//! Any dedicated puzzle solver as a process (`--puzzle-solver NAME='CMD'`), speaking the
+//! puzzle line protocol: bench writes one puzzle a line on the program's standard input,
+//! in bench's line format (`.` for a blank), and waits for its answer line before it
+//! sends the next. One process serves every puzzle of a worker. An answer line is
+//!
+//! - the solution, in the line format (both boards one after the other for a pair);
+//! - tdoku's `puzzle:count:solution` (count 0, or an empty solution: no solution);
+//! - `none` or `0`: the puzzle has no solution (UNSAT);
+//! - `error` and a reason: the solver could not answer (ERROR).
+//!
+//! Anything else is an answer that is no solution: wrong. Each answer is timed from the
+//! puzzle sent to the line read (wall, and the CPU time of the program's threads from the
+//! kernel's nanosecond counters, `/proc/PID/task/*/schedstat`). A program that does not
+//! answer within the timeout is killed with its process group (TIMEOUT) and started again
+//! for the next puzzle; one that ends, or closes its output, is an ERROR and started again.
+//! Its address space is limited by `--mem-limit`, as any external solver's is.
+
+use std::io::{BufRead, BufReader, Write};
+use std::os::unix::process::CommandExt;
+use std::path::PathBuf;
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::atomic::Ordering;
+use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, bail};
+
+use crate::cnf::Cnf;
+use crate::puzzle::Puzzle;
+use crate::puzzle::format::{self, Format, ReadOptions};
+
+use super::puzzle::{PuzzleAnswer, PuzzleSession};
+use super::{Limits, Outcome, Solver, Status};
+
+/// A program speaking the puzzle line protocol.
+pub struct LineSolver {
+    name: String,
+    program: PathBuf,
+    args: Vec<String>,
+}
+
+impl LineSolver {
+    /// The solver `name` running `command` (a program and its arguments, shell-quoted).
+    pub fn from_command(name: &str, command: &str) -> anyhow::Result<LineSolver> {
+        let mut words = shell_words::split(command)
+            .with_context(|| format!("--puzzle-solver {name}: cannot split `{command}`"))?;
+        if words.is_empty() {
+            bail!("--puzzle-solver {name}: empty command");
+        }
+        let first = words.remove(0);
+        let program = super::external::locate::resolve_program(&first).with_context(|| {
+            format!("--puzzle-solver {name}: `{first}` is not an executable file")
+        })?;
+        Ok(LineSolver {
+            name: name.to_string(),
+            program,
+            args: words,
+        })
+    }
+}
+
+impl Solver for LineSolver {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn path(&self) -> Option<PathBuf> {
+        Some(self.program.clone())
+    }
+
+    fn solve(&self, _: &Cnf, _: &Limits) -> Outcome {
+        Outcome::error(format!("{} solves puzzles, not CNF formulas", self.name))
+    }
+
+    fn reads_puzzles(&self) -> bool {
+        true
+    }
+
+    fn puzzle_session(&self) -> Option<Box<dyn PuzzleSession>> {
+        Some(Box::new(LineSession {
+            program: self.program.clone(),
+            args: self.args.clone(),
+            running: None,
+        }))
+    }
+}
+
+/// One worker's process of a line solver, started on first use and after a failure.
+struct LineSession {
+    program: PathBuf,
+    args: Vec<String>,
+    running: Option<Running>,
+}
+
+/// A started program: its input, and its output lines as a reader thread reads them.
+struct Running {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<std::io::Result<String>>,
+}
+
+impl Running {
+    /// Ends the program and everything it started (its process group).
+    fn kill(mut self) {
+        let pid = self.child.id() as libc::pid_t;
+        // SAFETY: signals the process group this session created for the child.
+        unsafe {
+            libc::kill(-pid, libc::SIGKILL);
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+
+    /// CPU time of the program's threads so far (nanosecond counters).
+    fn cpu(&self) -> Option<Duration> {
+        let dir = format!("/proc/{}/task", self.child.id());
+        let mut total = 0u64;
+        for task in std::fs::read_dir(dir).ok()? {
+            let stat = std::fs::read_to_string(task.ok()?.path().join("schedstat")).ok()?;
+            total += stat.split_whitespace().next()?.parse::<u64>().ok()?;
+        }
+        Some(Duration::from_nanos(total))
+    }
+}
+
+impl LineSession {
+    fn start(&self, limits: &Limits) -> std::io::Result<Running> {
+        let mut command = Command::new(&self.program);
+        command
+            .args(&self.args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .process_group(0);
+        let bytes = limits.mem_limit_mb.map(|mb| mb.saturating_mul(1 << 20));
+        // SAFETY: only setrlimit between fork and exec.
+        unsafe {
+            command.pre_exec(move || sandbox::reap::limit_child(bytes));
+        }
+        let mut child = command.spawn()?;
+        let stdin = child.stdin.take().ok_or(std::io::ErrorKind::BrokenPipe)?;
+        let stdout = child.stdout.take().ok_or(std::io::ErrorKind::BrokenPipe)?;
+        let (send, lines) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                if send.send(line).is_err() {
+                    return;
+                }
+            }
+        });
+        Ok(Running {
+            child,
+            stdin,
+            lines,
+        })
+    }
+
+    /// Sends `line`, waits for the answer within the timeout: the line, or the outcome
+    /// that ends the wait (TIMEOUT, ERROR, an interrupt).
+    fn exchange(&mut self, line: &str, limits: &Limits) -> (Result<String, Box<Outcome>>, Outcome) {
+        let mut timing = Outcome::new(Status::Unknown);
+        if self.running.is_none() {
+            match self.start(limits) {
+                Ok(r) => self.running = Some(r),
+                Err(e) => {
+                    let why = format!("cannot start: {e}");
+                    return (Err(Box::new(Outcome::error(why))), timing);
+                }
+            }
+        }
+        let Some(running) = self.running.as_mut() else {
+            return (Err(Box::new(Outcome::error("not started"))), timing);
+        };
+        let cpu_start = running.cpu();
+        let start = Instant::now();
+        let sent = writeln!(running.stdin, "{line}").and_then(|()| running.stdin.flush());
+        let answer = match sent {
+            Err(e) => Err(Box::new(Outcome::error(format!("the solver ended: {e}")))),
+            Ok(()) => wait_line(running, start, limits),
+        };
+        timing.wall = start.elapsed();
+        timing.cpu = cpu_start
+            .zip(running.cpu())
+            .map(|(a, b)| b.saturating_sub(a));
+        if answer.is_err()
+            && let Some(r) = self.running.take()
+        {
+            r.kill();
+        }
+        (answer, timing)
+    }
+}
+
+/// The next line of `running`'s output, within the timeout from `start`.
+fn wait_line(running: &Running, start: Instant, limits: &Limits) -> Result<String, Box<Outcome>> {
+    let slice = Duration::from_millis(50);
+    loop {
+        if limits
+            .interrupt
+            .as_ref()
+            .is_some_and(|f| f.load(Ordering::Relaxed))
+        {
+            return Err(Box::new(Outcome::stopped(limits)));
+        }
+        let wait = match limits.timeout {
+            Some(t) if start.elapsed() >= t => return Err(Box::new(Outcome::new(Status::Timeout))),
+            Some(t) => (t - start.elapsed()).min(slice),
+            None => slice,
+        };
+        match running.lines.recv_timeout(wait) {
+            Ok(Ok(line)) => return Ok(line),
+            Ok(Err(e)) => {
+                return Err(Box::new(Outcome::error(format!("reading its answer: {e}"))));
+            }
+            Err(RecvTimeoutError::Timeout) => continue,
+            Err(RecvTimeoutError::Disconnected) => {
+                return Err(Box::new(Outcome::error(
+                    "the solver ended, or closed its output, without answering",
+                )));
+            }
+        }
+    }
+}
+
+impl PuzzleSession for LineSession {
+    fn solve(&mut self, puzzle: &Puzzle, _count: u32, limits: &Limits) -> PuzzleAnswer {
+        let mut text = Vec::new();
+        if let Err(e) = format::write(&mut text, puzzle, Format::Line) {
+            return PuzzleAnswer::without(Outcome::error(format!(
+                "this puzzle has no line form: {e}"
+            )));
+        }
+        // Blanks as `.` (tdoku reads `0` as no blank); no value is written `0`.
+        let line = String::from_utf8_lossy(&text).trim_end().replace('0', ".");
+        let (answer, timing) = self.exchange(&line, limits);
+        let mut read = match answer {
+            Ok(answer) => read_answer(puzzle, &answer),
+            Err(outcome) => PuzzleAnswer::without(*outcome),
+        };
+        read.outcome.wall = timing.wall;
+        read.outcome.cpu = timing.cpu;
+        read
+    }
+}
+
+impl Drop for LineSession {
+    fn drop(&mut self) {
+        if let Some(r) = self.running.take() {
+            r.kill();
+        }
+    }
+}
+
+/// An answer line read (not checked: the run checks the solution).
+pub fn read_answer(puzzle: &Puzzle, answer: &str) -> PuzzleAnswer {
+    let answer = answer.trim();
+    if answer == "none" || answer == "0" {
+        return PuzzleAnswer::without(Outcome::new(Status::Unsat));
+    }
+    if let Some(why) = answer.strip_prefix("error") {
+        return PuzzleAnswer::without(Outcome::error(format!(
+            "the solver says: error{}",
+            crate::text::escape_controls(why)
+        )));
+    }
+    // tdoku's `puzzle:count:solution`.
+    let solution = match answer.split(':').collect::<Vec<_>>().as_slice() {
+        [_, count, solution] => {
+            if count.trim() == "0" || solution.trim().is_empty() {
+                return PuzzleAnswer::without(Outcome::new(Status::Unsat));
+            }
+            solution.trim()
+        }
+        _ => answer,
+    };
+    let opts = ReadOptions {
+        format: Some(Format::Line),
+        kind: Some(puzzle.kind()),
+        alphabet: None,
+    };
+    let grid = match format::read_str(solution, "answer", &opts) {
+        Ok(file) => match file.entries.into_iter().next() {
+            Some(Ok(entry)) if entry.puzzle.side() == puzzle.side() => Ok(entry.puzzle),
+            Some(Ok(entry)) => Err(format!(
+                "a grid of side {}, not {}",
+                entry.puzzle.side(),
+                puzzle.side()
+            )),
+            Some(Err(e)) => Err(e.to_string()),
+            None => Err("an empty answer line".into()),
+        },
+        Err(e) => Err(e.to_string()),
+    };
+    PuzzleAnswer {
+        outcome: Outcome::new(Status::Sat),
+        solutions: grid
+            .map(|g| vec![g])
+            .map_err(|e| format!("`{}`: {e}", crate::text::escape_controls(answer))),
+        complete: false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn answer_lines_of_each_shape() {
+        let puzzle = Puzzle::empty(crate::puzzle::Kind::Latin, 2).unwrap();
+        let latin = Puzzle::empty(crate::puzzle::Kind::Latin, 2).unwrap();
+        assert_eq!(read_answer(&puzzle, "none").outcome.status, Status::Unsat);
+        assert_eq!(read_answer(&puzzle, "x:0:").outcome.status, Status::Unsat);
+        assert_eq!(
+            read_answer(&puzzle, "error: no").outcome.status,
+            Status::Error
+        );
+        let bare = read_answer(&latin, "1221");
+        assert_eq!(bare.outcome.status, Status::Sat);
+        let tdoku = read_answer(&latin, "....:1:1221");
+        assert_eq!(tdoku.solutions, bare.solutions);
+        assert!(read_answer(&latin, "12").solutions.is_err());
+        assert!(read_answer(&latin, "hello").solutions.is_err());
+    }
+}
