@@ -31,7 +31,8 @@ pub struct Provenance {
 impl Provenance {
     /// The `run.json` in `dir`, if there is a readable one.
     pub fn in_dir(dir: &Path) -> Option<Provenance> {
-        let text = std::fs::read_to_string(dir.join("run.json")).ok()?;
+        let path = dir.join("run.json");
+        let text = crate::bounded::read_to_string(&path, crate::bounded::MAX_RUN_JSON).ok()?;
         let value: Value = serde_json::from_str(&text).ok()?;
         Some(Provenance::from_value(&value))
     }

@@ -67,8 +67,9 @@ pub fn lock(dir: &Path) -> Result<FolderLock, LockError> {
         Ok(()) => {}
         Err(TryLockError::WouldBlock) => {
             let mut pid = String::new();
-            if let Ok(mut f) = open_plain(&dir.join(LOCK_FILE), false) {
-                let _ = f.read_to_string(&mut pid);
+            // A pid, not whatever a planted file holds.
+            if let Ok(f) = open_plain(&dir.join(LOCK_FILE), false) {
+                let _ = f.take(64).read_to_string(&mut pid);
             }
             let pid = pid.trim();
             return Err(LockError::Held {

@@ -17,6 +17,7 @@ fn hostile_names_are_escaped_in_summary_md_and_the_terminal() {
     ];
     // A wrong answer puts the instance's name into the first table.
     rows[2].wrong = true;
+    rows[2].error = "UNSAT, but the corpus records a solution".into();
     let csv = write_csv(&dir.path().join("results.csv"), &rows);
     let out = bench()
         .arg("report")

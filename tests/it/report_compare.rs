@@ -7,7 +7,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::support::report::bench;
-use bench::results::{ResultsWriter, Row, read_rows};
+use bench::results::{Check, ResultsWriter, Row, Trust, read_rows};
 use bench::solver::Status;
 use serde_json::Value;
 
@@ -132,6 +132,8 @@ fn an_edited_csv_gives_exactly_the_planted_changes() {
     // Lost: php-7-6 times out.
     let i = find(&new, "php-7-6.cnf");
     new[i].status = Status::Timeout;
+    new[i].check = Check::Unchecked;
+    new[i].trust = Some(Trust::derive(Status::Timeout, Check::Unchecked, false));
     new[i].cpu_s = Some(10.0);
     // Slower: rand3-…-s1 five times slower and over the noise floor.
     let i = find(&new, "rand3-150-639-s1.cnf");
@@ -140,10 +142,17 @@ fn an_edited_csv_gives_exactly_the_planted_changes() {
     let i = find(&new, "rand3-150-639-s2.cnf");
     old_edit[i].cpu_s = Some(9.5);
     new[i].status = Status::Timeout;
+    new[i].check = Check::Unchecked;
+    new[i].trust = Some(Trust::derive(Status::Timeout, Check::Unchecked, false));
     new[i].cpu_s = Some(10.0);
     // WRONG in NEW on rand3-…-s3.
     let i = find(&new, "rand3-150-639-s3.cnf");
     new[i].wrong = true;
+    new[i].error = "planted".into();
+    if new[i].status == Status::Sat {
+        new[i].check = Check::ModelWrong;
+    }
+    new[i].trust = Some(Trust::derive(new[i].status, new[i].check, true));
     let old_csv = write(&dir.path().join("old.csv"), &old_edit);
     let new_csv = write(&dir.path().join("new.csv"), &new);
 

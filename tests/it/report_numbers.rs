@@ -15,6 +15,7 @@ use serde_json::Value;
 /// | i4       | SAT 4.0 WRONG| SAT 3.0     |
 fn rows() -> Vec<bench::results::Row> {
     let mut wrong = row("i4", "e", "a", "SAT", 4.0);
+    wrong.check = bench::results::Check::ModelWrong;
     wrong.wrong = true;
     vec![
         row("i1", "e", "a", "SAT", 1.0),

@@ -97,7 +97,9 @@ fn crafted() -> Vec<bench::results::Row> {
         let y = if (20..=25).contains(&i) { x } else { x * 1.3 };
         let mut r = timed(i, "y", y, i == 3 || i == 4 || i == 5);
         if i == 7 {
+            r.check = bench::results::Check::ModelWrong;
             r.wrong = true;
+            r.error = "clause 3 is false".into();
         }
         rows.push(r);
     }

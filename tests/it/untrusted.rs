@@ -1,8 +1,12 @@
-//! Values a hostile user controls never become commands or clobber files: a newline in
-//! `--out`, `--partition`, `--account` or the working directory is refused by `bench slurm`
-//! before anything is written (so no sbatch script holds a line that did not come from
-//! bench), and a `.bench.lock` planted as a symlink to another file is refused with that
-//! file untouched.
+//! Every file bench reads is input, held to the command line's standard, and values a
+//! hostile user controls never become commands or clobber files: a newline in `--out`,
+//! `--partition`, `--account` or the working directory is refused by `bench slurm` before
+//! anything is written, a `.bench.lock` planted as a symlink is refused with its target
+//! untouched; a results row whose columns contradict each other is refused by every reader
+//! naming file and line; `--resume` holds the recorded plan (corpus content, run.json's
+//! values and size), names the solver commands it will run, and runs again what the
+//! machine could not start; names with control characters, colliding or too long make a
+//! whole report with no control byte in it.
 
 use std::path::{Path, PathBuf};
 
@@ -322,6 +326,9 @@ fn run_json_values_pass_the_command_lines_door_and_big_files_are_refused_unread(
     };
     let text = exit(&limited("run --resume out"), 2);
     assert!(text.contains("6442450944 bytes, more than"), "{text}");
+    // A report beside it draws without it.
+    let text = exit(&limited("report out/results.csv --out rep0"), 0);
+    assert!(d.join("rep0/index.html").exists(), "{text}");
     let families = d.join("families.csv");
     huge(&families);
     let text = exit(
@@ -373,6 +380,9 @@ fn runs_the_machine_could_not_start_are_run_by_resume() {
     let rows = bench::results::read_rows(&out.join("results.csv"), false).unwrap();
     assert_eq!(rows.len(), 1, "{rows:?}");
     assert_eq!(rows[0].status, bench::solver::Status::Sat);
+    let record: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("run.json")).unwrap()).unwrap();
+    assert_eq!(record["not_started"], 2, "{record}");
     install("");
     let text = exit(&resume(&out), 0);
     assert!(
