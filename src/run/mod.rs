@@ -26,7 +26,7 @@ pub mod shard;
 pub mod skip;
 pub mod solutions;
 mod task;
-mod unit;
+pub(crate) mod unit;
 mod walk;
 
 use std::path::PathBuf;

@@ -9,3 +9,4 @@ mod support;
 
 mod hostile_input;
 mod huge_encoding;
+mod sizes;
