@@ -137,3 +137,38 @@ fn an_encoding_that_outlasts_the_time_limit_is_a_timeout_row() {
     assert_eq!(rows[0].status.as_str(), "TIMEOUT", "{rows:?}");
     eprintln!("row: wall {} s, {}", rows[0].wall_s, rows[0].error);
 }
+
+#[test]
+fn one_clause_of_ten_million_literals_is_a_row_not_an_abort() {
+    // 79 MB of DIMACS: native's per-variable state for 10⁷ variables does not fit half the
+    // address space the limit leaves, so it is refused up front (MEMOUT) instead of
+    // failing an allocation inside bench.
+    let dir = tempfile::tempdir().unwrap();
+    let n = 10_000_000u32;
+    let mut cnf = format!("p cnf {n} 1\n");
+    for v in 1..=n {
+        cnf += &v.to_string();
+        cnf.push(' ');
+    }
+    cnf += "0\n";
+    std::fs::write(dir.path().join("long.cnf"), cnf).unwrap();
+    let o = limited(
+        dir.path(),
+        &[
+            "run",
+            "long.cnf",
+            "--solvers",
+            "native",
+            "--timeout",
+            "20",
+            "--out",
+            "r",
+        ],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let rows = read_rows(&dir.path().join("r/results.csv"), true).unwrap();
+    assert_eq!(rows.len(), 1, "{rows:?}");
+    let status = rows[0].status.as_str();
+    assert!(matches!(status, "MEMOUT" | "SAT" | "TIMEOUT"), "{rows:?}");
+    eprintln!("native: {status} {}", rows[0].error);
+}
