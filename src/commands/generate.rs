@@ -8,6 +8,7 @@ use std::time::Instant;
 use anyhow::{Context, bail};
 
 use crate::cli::GenArgs;
+use crate::encode::EncodeOptions;
 use crate::generate::{GenOptions, Generated, Variant, generate};
 use crate::puzzle::format::{Format, write};
 use crate::puzzle::{Kind, exact_sqrt};
@@ -28,6 +29,7 @@ fn options(args: &GenArgs) -> anyhow::Result<(GenOptions, Format)> {
     if args.count == 0 {
         bail!("--count must be at least 1");
     }
+    refuse_too_big(kind, side)?;
     let format = match args.format {
         Some(f) => f,
         None if kind == Kind::Pair => Format::Csv,
@@ -52,6 +54,28 @@ fn options(args: &GenArgs) -> anyhow::Result<(GenOptions, Format)> {
         rating_shuffles: args.shuffles,
     };
     Ok((opts, format))
+}
+
+/// Refuses up front a shape whose rules (the extended encoding, held once as clauses and
+/// once in the solver) would not fit the memory bench may use, naming what they need.
+fn refuse_too_big(kind: Kind, side: usize) -> anyhow::Result<()> {
+    let empty = crate::puzzle::Puzzle::empty(kind, side)?;
+    let (clauses, lits) = crate::encode::size_bound(&empty, EncodeOptions::default());
+    // The flat formula (4 bytes a literal, 8 a clause) and the solver's copy with its
+    // watches (12 a literal, 32 a clause).
+    let need = lits
+        .saturating_mul(16)
+        .saturating_add(clauses.saturating_mul(40));
+    if let Some(budget) = crate::cnf::budget::machine_budget(None).filter(|&b| need > b) {
+        bail!(
+            "a {side}×{side} {kind} is too big to generate here: its rules are {clauses} \
+             clauses, about {} MiB held with the solver, more than the {} MiB bench may use \
+             (half the memory available, within ulimit -v)",
+            need >> 20,
+            budget >> 20
+        );
+    }
+    Ok(())
 }
 
 /// One puzzle in `format`, with its rating as an extra field (line formats) or a comment.

@@ -24,6 +24,7 @@ use crate::cnf::dimacs::{ParseOptions, looks_like_dimacs_input, read_input_withi
 use crate::cnf::input::{Input, is_stdin};
 use crate::encode::encode;
 use crate::encode::header::BenchHeader;
+use crate::encode::watched::Watched;
 use crate::puzzle::format;
 use crate::run::skip::Skip;
 use crate::solver::output::{competition_exit_code, write_competition};
@@ -368,9 +369,22 @@ fn solve_sat(
         encoding: args.encoding,
         amo: args.amo,
     };
+    if let Some((reason, _)) = crate::run::unit::too_big(&entry.puzzle, opts, args.mem_limit) {
+        writeln!(out.out, "# {place}: MEMOUT {reason}")?;
+        return Ok(false);
+    }
     {
+        let start = std::time::Instant::now();
+        let deadline = limits.timeout.and_then(|t| start.checked_add(t));
+        let interrupt = limits.interrupt.as_deref();
         let mut cnf = Cnf::new(0);
-        let vars = encode(&entry.puzzle, opts, &mut cnf);
+        let mut watched = Watched::new(&mut cnf, deadline, interrupt);
+        let vars = encode(&entry.puzzle, opts, &mut watched);
+        if watched.stop().is_some() {
+            let why = "the formula was not ready within the time limit";
+            writeln!(out.out, "# {place}: TIMEOUT {why}")?;
+            return Ok(false);
+        }
         cnf.ensure_vars(vars);
         let header = BenchHeader {
             puzzle: entry.puzzle.clone(),

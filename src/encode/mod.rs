@@ -16,6 +16,7 @@ pub mod amo;
 pub mod augmented;
 pub mod decode;
 pub mod header;
+pub mod watched;
 
 use std::fmt;
 
@@ -206,6 +207,9 @@ fn encode_rules(puzzle: &Puzzle, opts: EncodeOptions, sink: &mut dyn ClauseSink)
     for b in 0..puzzle.boards().len() {
         for r in 0..n {
             for c in 0..n {
+                if sink.stopped() {
+                    return vars.num_vars();
+                }
                 lits.clear();
                 lits.extend((0..n).map(|v| grid_var(n, b, r, c, v).pos()));
                 sink.add_clause(&lits);
@@ -216,6 +220,9 @@ fn encode_rules(puzzle: &Puzzle, opts: EncodeOptions, sink: &mut dyn ClauseSink)
         }
         for (_, cells) in &groups {
             for v in 0..n {
+                if sink.stopped() {
+                    return vars.num_vars();
+                }
                 lits.clear();
                 lits.extend(cells.iter().map(|&(r, c)| grid_var(n, b, r, c, v).pos()));
                 at_most_one(sink, &lits, opts.amo, &mut vars);
@@ -234,6 +241,9 @@ fn encode_rules(puzzle: &Puzzle, opts: EncodeOptions, sink: &mut dyn ClauseSink)
     }
     if puzzle.kind() == Kind::Pair {
         for r in 0..n {
+            if sink.stopped() {
+                return vars.num_vars();
+            }
             for c in 0..n {
                 for v in 0..n {
                     sink.add_clause(&[
@@ -337,6 +347,10 @@ impl ClauseSink for GivenFilter<'_> {
         let buf = std::mem::take(&mut self.buf);
         self.inner.add_clause(&buf);
         self.buf = buf;
+    }
+
+    fn stopped(&self) -> bool {
+        self.inner.stopped()
     }
 }
 

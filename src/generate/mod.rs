@@ -178,6 +178,10 @@ fn one(empty: &Puzzle, opts: &GenOptions, rng: &mut SplitMix64) -> Generated {
     }
 }
 
+/// How many puzzles in a row may miss `--min-rating` before `bench gen` gives up (a rating
+/// no puzzle of the shape reaches would make it search for ever).
+pub const MAX_MISSES: usize = 200;
+
 /// Generates puzzles, calling `emit` for each as soon as it is made (so a long run shows
 /// progress and a large `--count` never waits for the last puzzle). With a pool, the pool
 /// is made first and the hardest `count` are emitted, hardest first.
@@ -210,19 +214,24 @@ pub fn generate(
         return Ok(keep.len());
     }
     let mut made = 0;
-    let mut attempts = 0usize;
+    // Puzzles made since the last one that reached --min-rating, and the best of them.
+    let mut misses = 0usize;
+    let mut best = f64::NEG_INFINITY;
     while made < opts.count {
-        attempts += 1;
-        if opts.min_rating.is_some() && attempts > opts.count.saturating_mul(10_000).max(10_000) {
-            anyhow::bail!(
-                "gave up: only {made} of {} puzzles reached the rating after {attempts} attempts",
-                opts.count
-            );
-        }
         let g = one(&empty, opts, &mut rng);
-        if opts.min_rating.is_some_and(|min| g.rating.score() < min) {
+        if let Some(min) = opts.min_rating.filter(|&min| g.rating.score() < min) {
+            misses += 1;
+            best = best.max(g.rating.score());
+            if misses >= MAX_MISSES {
+                anyhow::bail!(
+                    "gave up: {made} of {} puzzles reached --min-rating {min}, and the last \
+                     {misses} made in a row did not (the highest rated {best:.1})",
+                    opts.count
+                );
+            }
             continue;
         }
+        misses = 0;
         emit(&g)?;
         made += 1;
     }

@@ -23,6 +23,7 @@ use super::plan::Plan;
 use super::proof::ChainLimits;
 use super::task::Task;
 use super::unit::{BuildError, Unit};
+use crate::encode::watched::Stop;
 
 /// What one task came to.
 pub(crate) enum Attempt {
@@ -77,7 +78,8 @@ pub(crate) fn attempt(
                 budget: cx.read_budget.map(Account::limit),
                 account: cx.read_budget,
                 interrupt: Some(cx.interrupt),
-                deadline: None,
+                // Encoding or reading the formula is held to the time limit too.
+                deadline: std::time::Instant::now().checked_add(cx.plan.timeout()),
             };
             match unit.get(instance, &read) {
                 Ok(built) => run_formula(cx, &built, solver, task.mode),
@@ -86,6 +88,13 @@ pub(crate) fn attempt(
                     vars,
                     clauses,
                 }) => Some(Finished::refused(task.mode, (vars, clauses), reason)),
+                Err(BuildError::Stopped {
+                    stop: Stop::Interrupted,
+                    ..
+                }) => None,
+                Err(e @ BuildError::Stopped { wall, .. }) => {
+                    Some(Finished::not_ready(task.mode, wall, e.message()))
+                }
                 Err(e) => {
                     unit.release();
                     return Attempt::Unbuildable(e.message());

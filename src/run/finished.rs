@@ -49,6 +49,24 @@ impl Finished {
         }
     }
 
+    /// A run whose formula was not ready within the time limit (its encoding or reading
+    /// stopped after `wall`): TIMEOUT with why.
+    pub fn not_ready(mode: Mode, wall: std::time::Duration, reason: String) -> Finished {
+        Finished {
+            mode,
+            size: (0, 0),
+            outcome: Outcome {
+                error: Some(reason),
+                wall,
+                ..Outcome::new(Status::Timeout)
+            },
+            checked: Verdict::Unchecked(None),
+            checker: None,
+            grids: None,
+            count: None,
+        }
+    }
+
     /// The verified solutions it found: every one the count found, else the first
     /// answer's.
     pub fn solutions(&self) -> &[Puzzle] {

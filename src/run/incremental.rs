@@ -97,7 +97,7 @@ impl Sessions {
         if !self.map.contains_key(&key) {
             let loaded = match Puzzle::empty(puzzle.kind(), puzzle.side()) {
                 Ok(empty) if solver.in_process() => {
-                    let (_, clauses) = crate::encode::count(&empty, enc);
+                    let (clauses, _) = crate::encode::size_bound(&empty, enc);
                     if clauses > self.cap {
                         None
                     } else {

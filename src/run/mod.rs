@@ -29,7 +29,7 @@ pub mod shard;
 pub mod skip;
 pub mod solutions;
 mod task;
-mod unit;
+pub(crate) mod unit;
 mod walk;
 
 use std::path::PathBuf;

@@ -2,19 +2,22 @@
 //! DIMACS file, built (encoded or read) when its first run starts, shared by every solver
 //! of it, and dropped when its last run ends, so memory holds only the formulas in flight.
 //! A formula too big for memory is refused up front with its size (its runs are MEMOUT
-//! rows); one that cannot be read is skipped. With a dedicated solver in the plan, each
-//! puzzle also has a unit of its own, unencoded (encoding `none`), that only dedicated
-//! solvers run.
+//! rows); one that cannot be read is skipped. Encoding and reading look at the time limit
+//! and at Ctrl-C/SIGTERM as they go: a formula not ready within the time limit makes every
+//! run of it a TIMEOUT row, said so. With a dedicated solver in the plan, each puzzle also
+//! has a unit of its own, unencoded (encoding `none`), that only dedicated solvers run.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 use crate::cnf::Cnf;
-use crate::cnf::budget::ReadLimits;
+use crate::cnf::budget::{ReadLimits, machine_budget};
 use crate::cnf::dimacs::{DimacsError, ParseOptions, read_path_within};
 use crate::encode::header::BenchHeader;
+use crate::encode::watched::{Stop, Watched};
 use crate::encode::{EncodeOptions, encode};
-use crate::solver::Limits;
+use crate::puzzle::Puzzle;
 
 use super::corpus::{Instance, Source};
 use super::exec::Built;
@@ -51,6 +54,9 @@ pub(crate) enum BuildError {
         vars: u64,
         clauses: u64,
     },
+    /// Building stopped: at the time limit (every run of it is a TIMEOUT row) or on
+    /// Ctrl-C (no row).
+    Stopped { stop: Stop, wall: Duration },
 }
 
 impl BuildError {
@@ -58,6 +64,15 @@ impl BuildError {
     pub fn message(&self) -> String {
         match self {
             BuildError::Bad(m) | BuildError::TooBig { reason: m, .. } => m.clone(),
+            BuildError::Stopped {
+                stop: Stop::Deadline,
+                wall,
+            } => format!(
+                "the formula was not ready within the time limit (encoding or reading it \
+                 stopped after {:.1} s)",
+                wall.as_secs_f64()
+            ),
+            BuildError::Stopped { .. } => "interrupted".to_string(),
         }
     }
 }
@@ -115,34 +130,21 @@ fn build(
 ) -> Result<Built, BuildError> {
     match (&instance.source, encoding) {
         (Source::Puzzle(p), Some(opts)) => {
-            let (clauses, lits) = crate::encode::size_bound(p, opts);
-            // The flat formula: 4 bytes a literal, 8 a clause start.
-            let bytes = lits
-                .saturating_mul(4)
-                .saturating_add(clauses.saturating_mul(8));
-            let budget = crate::solver::in_process_budget(&Limits::default()).map(|b| b / 2);
-            if let Some(budget) = budget.filter(|&b| bytes > b) {
+            if let Some((reason, clauses)) = too_big(p, opts, None) {
                 return Err(BuildError::TooBig {
-                    reason: format!(
-                        "refused: the {} encoding of this {}×{} puzzle has {}{clauses} clauses \
-                         ({} MiB in memory), more than half the memory available ({} MiB)",
-                        opts.encoding,
-                        p.side(),
-                        p.side(),
-                        if opts.encoding == crate::encode::Encoding::Pruned {
-                            "up to "
-                        } else {
-                            ""
-                        },
-                        bytes >> 20,
-                        budget >> 20
-                    ),
+                    reason,
                     vars: u64::from(crate::encode::grid_vars(p)),
                     clauses,
                 });
             }
+            let start = Instant::now();
             let mut cnf = Cnf::new(0);
-            let vars = encode(p, opts, &mut cnf);
+            let mut watched = Watched::new(&mut cnf, read.deadline, read.interrupt);
+            let vars = encode(p, opts, &mut watched);
+            if let Some(stop) = watched.stop() {
+                let wall = start.elapsed();
+                return Err(BuildError::Stopped { stop, wall });
+            }
             cnf.ensure_vars(vars);
             Ok(Built {
                 cnf,
@@ -153,7 +155,19 @@ fn build(
             })
         }
         (Source::Dimacs(path), _) => {
+            let start = Instant::now();
             let d = read_path_within(path, ParseOptions::default(), read).map_err(|e| match e {
+                DimacsError::Stopped { .. } => BuildError::Stopped {
+                    stop: if read
+                        .interrupt
+                        .is_some_and(|f| f.load(std::sync::atomic::Ordering::Relaxed))
+                    {
+                        Stop::Interrupted
+                    } else {
+                        Stop::Deadline
+                    },
+                    wall: start.elapsed(),
+                },
                 DimacsError::TooBig {
                     declared_vars,
                     declared_clauses,
@@ -181,6 +195,39 @@ fn build(
             "internal: a puzzle without an encoding".into(),
         )),
     }
+}
+
+/// Why the encoding of `p` under `opts` is refused up front, with its clause count: its
+/// flat formula (4 bytes a literal, 8 a clause start) would take more than the memory
+/// bench may hold for it ([`machine_budget`]: `mem_limit_mb`, else half the memory
+/// available, and never more than half the address space `ulimit -v` leaves). None when
+/// it fits, or nothing is known of the machine.
+pub(crate) fn too_big(
+    p: &Puzzle,
+    opts: EncodeOptions,
+    mem_limit_mb: Option<u64>,
+) -> Option<(String, u64)> {
+    let (clauses, lits) = crate::encode::size_bound(p, opts);
+    let bytes = lits
+        .saturating_mul(4)
+        .saturating_add(clauses.saturating_mul(8));
+    let budget = machine_budget(mem_limit_mb).filter(|&b| bytes > b)?;
+    let reason = format!(
+        "refused: the {} encoding of this {}×{} puzzle has {}{clauses} clauses ({} MiB in \
+         memory), more than the {} MiB bench may hold for it (half the memory available, \
+         within ulimit -v)",
+        opts.encoding,
+        p.side(),
+        p.side(),
+        if opts.encoding == crate::encode::Encoding::Pruned {
+            "up to "
+        } else {
+            ""
+        },
+        bytes >> 20,
+        budget >> 20
+    );
+    Some((reason, clauses))
 }
 
 /// The encoding column of a dedicated solver's runs: it is given the puzzle, no formula.

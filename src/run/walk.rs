@@ -51,7 +51,7 @@ pub fn files_below(dir: &Path, shown: &Path) -> anyhow::Result<Walk> {
                 Ok(m) => m,
                 Err(e) => {
                     walk.left_out
-                        .push(note(&format!("left out: a link to nothing ({e})")));
+                        .push(note(&format!("not readable: a link to nothing ({e})")));
                     continue;
                 }
             };
@@ -106,7 +106,7 @@ mod tests {
         assert!(
             notes
                 .iter()
-                .any(|n| n.starts_with("c/broken: left out: a link to nothing"))
+                .any(|n| n.starts_with("c/broken: not readable: a link to nothing"))
         );
         assert!(
             notes

@@ -405,14 +405,30 @@ pub fn by_name(name: &str, config: &SolverConfig) -> anyhow::Result<Box<dyn Solv
 const CLAIM_SLACK: u32 = 1 << 20;
 
 /// Bytes an in-process solver needs, about, for `cnf` (clause storage with headers and
-/// watches, per-variable state): what [`InProcess`] holds against the memory budget.
+/// watches, per-variable state): what [`InProcess`] holds against the memory budget. The
+/// per-variable part is measured: native on one clause over 2,000,000 variables peaks at
+/// 578 MB resident, 289 bytes a variable (its arrays grow by doubling).
 pub fn in_process_estimate(cnf: &Cnf, vars: u32) -> u64 {
-    cnf.num_lits() as u64 * 12 + cnf.num_clauses() as u64 * 32 + u64::from(vars) * 96
+    cnf.num_lits() as u64 * 12 + cnf.num_clauses() as u64 * 32 + u64::from(vars) * 320
 }
 
 /// The memory budget of an in-process solver, bytes: `--mem-limit` when given, else what
-/// the machine has available now (`MemAvailable`), since the solver's memory is bench's.
+/// the machine has available now (`MemAvailable`), since the solver's memory is bench's;
+/// never more than half the address space `ulimit -v` leaves bench (the formula and the
+/// other workers live there too), so that a solver too big is a MEMOUT, not an abort.
 pub fn in_process_budget(limits: &Limits) -> Option<u64> {
+    let wanted = memory_wanted(limits);
+    match (
+        wanted,
+        crate::cnf::budget::address_space_left().map(|b| b / 2),
+    ) {
+        (Some(w), Some(r)) => Some(w.min(r)),
+        (w, r) => w.or(r),
+    }
+}
+
+/// `--mem-limit`, else `MemAvailable`, bytes.
+fn memory_wanted(limits: &Limits) -> Option<u64> {
     if let Some(mb) = limits.mem_limit_mb {
         return Some(mb.saturating_mul(1 << 20));
     }

@@ -6,15 +6,20 @@ use std::process::Command;
 use assert_cmd::cargo::CommandCargoExt;
 use bench::cnf::dimacs::{ParseOptions, read_path};
 
-/// The peak RSS (KiB) of the largest child this process has reaped.
-fn children_max_rss_kb() -> i64 {
+/// Runs `cmd` to its end; its exit status and its own peak RSS (KiB), from `wait4` on its
+/// pid (not `RUSAGE_CHILDREN`, which the other tests' children of this process raise).
+fn run_measured(mut cmd: Command) -> (std::process::ExitStatus, i64) {
+    use std::os::unix::process::ExitStatusExt;
+    cmd.stdout(std::process::Stdio::null());
+    // Reaped by wait4 below, which gives the peak memory `Child::wait` does not.
+    #[allow(clippy::zombie_processes)]
+    let child = cmd.spawn().unwrap();
+    let pid = child.id() as libc::pid_t;
+    let mut status = 0;
+    // SAFETY: a zeroed rusage is valid; wait4 fills it for our own child.
     let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    // SAFETY: getrusage writes into the struct we own.
-    assert_eq!(
-        unsafe { libc::getrusage(libc::RUSAGE_CHILDREN, &mut usage) },
-        0
-    );
-    usage.ru_maxrss
+    assert_eq!(unsafe { libc::wait4(pid, &mut status, 0, &mut usage) }, pid);
+    (std::process::ExitStatus::from_raw(status), usage.ru_maxrss)
 }
 
 #[test]
@@ -31,20 +36,13 @@ fn sixty_four_by_sixty_four_streams() {
     }
     std::fs::write(&puzzle, rows.join("\n") + "\n").unwrap();
     let out = dir.path().join("out");
-    let status = Command::cargo_bin("bench")
-        .unwrap()
-        .args(["encode", "--format", "grid", "--encoding", "extended"])
+    let mut cmd = Command::cargo_bin("bench").unwrap();
+    cmd.args(["encode", "--format", "grid", "--encoding", "extended"])
         .arg(&puzzle)
         .arg("-o")
-        .arg(&out)
-        .output()
-        .unwrap();
-    assert!(
-        status.status.success(),
-        "{}",
-        String::from_utf8_lossy(&status.stderr)
-    );
-    let rss_kb = children_max_rss_kb();
+        .arg(&out);
+    let (status, rss_kb) = run_measured(cmd);
+    assert!(status.success(), "{status:?}");
     let cnf_path = out.join("big-1.cnf");
     let size = std::fs::metadata(&cnf_path).unwrap().len();
     let expected_clauses: usize = 4096 + 4096 * 2016 + 192 * 64 * 2016 + 192 * 64 + 1;

@@ -10,3 +10,4 @@ mod support;
 mod hostile_input;
 mod huge_encoding;
 mod padded_csv;
+mod sizes;

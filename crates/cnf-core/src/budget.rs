@@ -195,7 +195,7 @@ fn mem_available() -> Option<u64> {
 
 /// `RLIMIT_AS` less the address space bench already uses (`VmSize`), bytes; None when
 /// unlimited.
-fn address_space_left() -> Option<u64> {
+pub fn address_space_left() -> Option<u64> {
     let mut lim = libc::rlimit {
         rlim_cur: 0,
         rlim_max: 0,

@@ -11,6 +11,12 @@ use super::lit::{Lit, Var};
 pub trait ClauseSink {
     /// Adds one clause (a disjunction of `lits`).
     fn add_clause(&mut self, lits: &[Lit]);
+
+    /// True once the sink takes no more clauses (its deadline passed, a stop was asked):
+    /// a writer of many clauses looks at it between groups of them and ends early.
+    fn stopped(&self) -> bool {
+        false
+    }
 }
 
 /// A CNF formula: a variable count and a list of clauses.

@@ -118,16 +118,18 @@ impl<R: Read> Parser<'_, '_, R> {
         let mut seen = 0;
         let mut text: Option<Vec<u8>> = None;
         let mut over = false;
-        self.bytes.pass_line(|piece| {
+        self.bytes.pass_line(|mut piece| {
             if !want || over {
                 return;
             }
+            // The first 8 bytes may come in several pieces (a pipe gives what it has).
             if seen < 8 {
                 let n = piece.len().min(8 - seen);
                 head[seen..seen + n].copy_from_slice(&piece[..n]);
                 seen += n;
+                piece = &piece[n..];
                 if seen == 8 && &head == b"c bench " {
-                    text = Some(Vec::new());
+                    text = Some(head.to_vec());
                 }
             }
             if let Some(t) = text.as_mut() {

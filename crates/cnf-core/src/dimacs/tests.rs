@@ -126,7 +126,7 @@ impl Read for Dribble<'_> {
 
 #[test]
 fn the_fast_lane_and_the_careful_path_read_alike() {
-    let mut text = String::from("c x\np cnf 3000 20000\n");
+    let mut text = String::from("c bench kind=y\nc x\np cnf 3000 20000\n");
     for i in 0..20_000u32 {
         let a = i % 3000 + 1;
         let b = (i * 7) % 3000 + 1;
@@ -145,10 +145,11 @@ fn the_fast_lane_and_the_careful_path_read_alike() {
         )
         .unwrap();
         assert_eq!(d.cnf, whole);
+        assert_eq!(d.bench_header.as_deref(), Some("bench kind=y"), "{size}");
     }
     // Errors are found at the same line either way.
     let bad = text.replacen("c note", "x note", 1);
-    let expected = "t.cnf:4: expected a literal, found 'x' (`x`)";
+    let expected = "t.cnf:5: expected a literal, found 'x' (`x`)";
     assert_eq!(err(&bad), expected);
     let dribbled = parse(Dribble(bad.as_bytes(), 3), "t.cnf", ParseOptions::default());
     assert_eq!(dribbled.unwrap_err().to_string(), expected);
