@@ -200,7 +200,7 @@ mod tests {
         assert!(o.elim_lit_bound && o.elim_lit_slack == 1);
         assert!(o.bump_reasons && !o.mode_scores && !o.vivify_irred && o.focused_decay.is_none());
         assert_eq!(o.restarts, RestartPolicy::Modes { unit: 100 });
-        // The search native had before (issue 16's last rounds), by name.
+        // The plain engine's search choices, set by name.
         let spec = Spec::parse(
             "n:restart=glucose,target=off,elim-long=on,elim-slack=0,first-reduce=2000,bump-reasons=off",
         );
