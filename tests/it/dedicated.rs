@@ -158,7 +158,7 @@ fn work_counters_fill_their_columns_and_old_csvs_still_read() {
             cells[..cells.len() - 4].join(",")
         })
         .collect();
-    assert!(old[0].ends_with(",family"), "{}", old[0]);
+    assert!(old[0].ends_with(",check_rss_kb"), "{}", old[0]);
     let old_path = dir.path().join("old.csv");
     std::fs::write(&old_path, old.join("\n") + "\n").unwrap();
     let back = bench::results::read_rows(&old_path, false).unwrap();
