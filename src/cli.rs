@@ -292,6 +292,10 @@ pub struct ShrinkArgs {
     /// Where to write the small formula.
     #[arg(long, short = 'o')]
     pub out: Option<PathBuf>,
+    /// Ask the solver for a DRAT proof of each UNSAT and check it (rate, then cake_lpr): a
+    /// rejected proof is the failure to keep (a row whose proof failed implies it).
+    #[arg(long)]
+    pub proofs: bool,
     /// A known solver at an explicit path: `NAME=PATH` (repeatable).
     #[arg(long = "solver-path", value_name = "NAME=PATH")]
     pub solver_path: Vec<String>,

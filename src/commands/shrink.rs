@@ -12,9 +12,10 @@ use anyhow::{Context, bail};
 use crate::cli::{ShrinkArgs, SolverLookupArgs};
 use crate::cnf::Cnf;
 use crate::cnf::dimacs::{ParseOptions, read_path};
-use crate::results::{Row, read_rows};
+use crate::results::{Check, Row, read_rows};
 use crate::run::corpus::Source;
 use crate::run::plan::Plan;
+use crate::run::proof::ChainLimits;
 use crate::shrink::reduce::Formula;
 use crate::shrink::{Failure, Judge, formula_of};
 use crate::solver::{Limits, SolverConfig, Status};
@@ -53,6 +54,14 @@ pub(super) fn run(args: ShrinkArgs) -> anyhow::Result<i32> {
         ..Limits::default()
     };
     let mut judge = Judge::new(solver.as_ref(), limits, target.config.clone())?;
+    if args.proofs || target.expected == Some(Failure::RejectedProof) {
+        // The chain's own limit, as `bench run`'s default: 9× the solver's.
+        judge.proofs = Some(ChainLimits {
+            timeout: Duration::from_secs_f64(9.0 * target.timeout_s),
+            mem_limit_mb: target.mem_limit_mb,
+            interrupt: None,
+        });
+    }
     let start = formula_of(&target.cnf);
     let (clauses, vars) = (start.clauses.len(), start.num_vars);
     let shrunk = crate::shrink::shrink(&mut judge, start, target.expected, &mut |line| {
@@ -83,6 +92,7 @@ pub(super) fn run(args: ShrinkArgs) -> anyhow::Result<i32> {
 fn failure_of(row: &Row) -> Option<Failure> {
     match (row.status, row.wrong) {
         (Status::Sat, true) => Some(Failure::WrongModel),
+        (Status::Unsat, true) if row.check == Check::ProofFailed => Some(Failure::RejectedProof),
         (Status::Unsat, true) => Some(Failure::WrongUnsat),
         (Status::Error, _) => Some(Failure::Crash(row.exit_code)),
         _ => None,
@@ -262,6 +272,9 @@ fn reproduce(target: &Target, out: &Path, failure: Failure, witness: &str) -> St
     ];
     if let Some(mb) = target.mem_limit_mb {
         words.extend(["--mem-limit".into(), mb.to_string()]);
+    }
+    if failure == Failure::RejectedProof {
+        words.push("--proofs".into());
     }
     for (name, cmd) in &target.config.commands {
         if *name == target.solver {

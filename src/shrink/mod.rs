@@ -1,6 +1,6 @@
 //! `bench shrink`'s engine: what failure a solver shows on a formula, as bench's own
 //! judgement sees it ([`Failure`]: a model that breaks a clause, an UNSAT that a model of
-//! the same formula refutes, a crash), and the shrinking of the formula ([`reduce`]) while
+//! the same formula refutes, a proof of UNSAT a checker rejects, a crash), and the shrinking of the formula ([`reduce`]) while
 //! that failure stays. Every candidate is solved through the [`Solver`] bench runs (an
 //! external solver as a contained child process, under the run's limits), and a SAT
 //! answer is judged by [`crate::run::exec::verdict`], the check of `bench run`. An UNSAT
@@ -22,8 +22,9 @@ const NO_CHAIN: ChainLimits<'static> = ChainLimits {
     mem_limit_mb: None,
     interrupt: None,
 };
-use crate::solver::{Limits, Outcome, Solver, SolverConfig, Status};
+use crate::solver::{DratFormat, Limits, Outcome, ProofStyle, Solver, SolverConfig, Status};
 use reduce::Formula;
+use std::path::Path;
 
 /// A failure of a solver on a formula.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -32,6 +33,8 @@ pub enum Failure {
     WrongModel,
     /// UNSAT, where bench's own solver finds a model that satisfies every clause.
     WrongUnsat,
+    /// UNSAT with a DRAT proof that a checker (`rate`, then cake_lpr) rejects.
+    RejectedProof,
     /// An ERROR (a crash, a signal, unreadable output), with the exit code it had.
     Crash(Option<i32>),
 }
@@ -41,6 +44,7 @@ impl std::fmt::Display for Failure {
         match self {
             Failure::WrongModel => f.write_str("a wrong model"),
             Failure::WrongUnsat => f.write_str("a wrong UNSAT"),
+            Failure::RejectedProof => f.write_str("a rejected proof"),
             Failure::Crash(Some(code)) => write!(f, "an ERROR (exit code {code})"),
             Failure::Crash(None) => f.write_str("an ERROR"),
         }
@@ -68,6 +72,9 @@ pub struct Judge<'a> {
     pub config: SolverConfig,
     /// Solves run so far.
     pub solves: usize,
+    /// With limits for the proof chain: each UNSAT's DRAT proof is asked for and checked,
+    /// and a rejected one is a failure ([`Failure::RejectedProof`]).
+    pub proofs: Option<ChainLimits<'static>>,
 }
 
 impl<'a> Judge<'a> {
@@ -89,6 +96,7 @@ impl<'a> Judge<'a> {
             limits,
             config,
             solves: 0,
+            proofs: None,
         })
     }
 
@@ -97,10 +105,24 @@ impl<'a> Judge<'a> {
         let cnf = Cnf::from_dimacs_clauses(formula.num_vars, &formula.clauses);
         let built = Built { cnf, header: None };
         self.solves += 1;
-        let outcome = self.solver.solve(&built.cnf, &self.limits);
+        // With proofs, the solver writes one into a folder of this solve's own.
+        let style = self.proofs.as_ref().and(self.solver.proof_style());
+        let folder = style.and_then(|_| crate::solver::external::run::temp_dir().ok());
+        let proof = folder.as_ref().map(|d| d.path().join("proof.drat"));
+        let limits = Limits {
+            proof: proof.clone(),
+            binary_proof: style.is_some_and(|s| s.format == DratFormat::Binary),
+            ..self.limits.clone()
+        };
+        let outcome = self.solver.solve(&built.cnf, &limits);
         match outcome.status {
             Status::Sat => self.judge_sat(&built, &outcome),
-            Status::Unsat => self.refute_unsat(&built),
+            Status::Unsat => match self.refute_unsat(&built) {
+                Observed::Fine(answer) => {
+                    self.check_proof(&built, &outcome, proof.as_deref().zip(style), answer)
+                }
+                failed => failed,
+            },
             Status::Error => Observed::Failed(
                 Failure::Crash(outcome.exit_code),
                 outcome.error.unwrap_or_else(|| "ERROR".into()),
@@ -122,6 +144,23 @@ impl<'a> Judge<'a> {
         match checked.verdict {
             Verdict::ModelWrong(why) => Observed::Failed(Failure::WrongModel, why),
             _ => Observed::Fine("SAT, the model checked".into()),
+        }
+    }
+
+    /// An UNSAT no model refutes: its proof through the chain, when proofs are checked.
+    fn check_proof(
+        &self,
+        built: &Built,
+        outcome: &Outcome,
+        proof: Option<(&Path, ProofStyle)>,
+        answer: String,
+    ) -> Observed {
+        let (Some(chain), Some(proof)) = (&self.proofs, proof) else {
+            return Observed::Fine(answer);
+        };
+        match verdict(built, outcome, Some(proof), chain, &self.config).verdict {
+            Verdict::ProofFailed(why) => Observed::Failed(Failure::RejectedProof, why),
+            _ => Observed::Fine(format!("{answer}, its proof accepted")),
         }
     }
 

@@ -1,6 +1,7 @@
 //! `bench shrink` on a real solver with a planted fault: minisat behind a wrapper that
 //! claims UNSAT, or negates minisat's model, whenever the formula holds one given clause
-//! (`1 -2 3 0`), else answers as minisat does. A satisfiable formula of more than 1,000
+//! (`1 -2 3 0`), else answers as minisat does; and kissat behind a wrapper that spoils its
+//! proofs of UNSAT. A satisfiable formula of more than 1,000
 //! clauses shrinks to at most 20 that still fail as bench judges it (the model breaks a
 //! clause; native's checked model refutes the UNSAT), from
 //! the CNF and from the WRONG row of a `bench run`, whose summary prints the command; the
@@ -260,4 +261,71 @@ fn a_puzzles_wrong_row_is_encoded_again_and_shrunk() {
         shown.contains("8829 clauses") || shown.contains("clauses over 729"),
         "{shown}"
     );
+}
+
+/// A proof a checker rejects is a failure to keep: kissat behind a wrapper that replaces
+/// each proof of UNSAT with one that adds the empty clause at once (no unit propagation
+/// refutes a pigeonhole formula, so `rate` rejects it). Pigeonhole 4 into 3 among 1,050
+/// satisfiable clauses over other variables shrinks to the pigeonhole's 22 clauses or
+/// fewer, and the printed command (with `--proofs`) shows the WRONG row again.
+#[test]
+fn a_rejected_proof_shrinks_to_the_formula_that_needs_one() {
+    let (Some(kissat), Some(_rate)) = (require_tool("kissat"), require_tool("rate")) else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    // kissat's adapter runs `kissat -q CNF PROOF`: the proof is the third argument.
+    let wrapper = script(
+        dir.path(),
+        "kissat",
+        &format!(
+            "'{}' \"$@\"\ncode=$?\n[ $code = 20 ] && printf 'a\\000' > \"$3\"\nexit $code",
+            kissat.display()
+        ),
+    );
+    let php = crate::support::external::pigeonhole(4, 3);
+    let padding = random_3sat_with(300, 1050);
+    let offset = php.num_vars() as i32;
+    let mut clauses: Vec<Vec<i32>> = padding
+        .clauses()
+        .map(|c| {
+            c.iter()
+                .map(|l| {
+                    let d = l.dimacs() as i32;
+                    d.signum() * (d.abs() + offset)
+                })
+                .collect()
+        })
+        .collect();
+    for (i, c) in php.clauses().enumerate() {
+        clauses.insert(i * 40, c.iter().map(|l| l.dimacs() as i32).collect());
+    }
+    let cnf = bench::cnf::Cnf::from_dimacs_clauses(300 + php.num_vars(), &clauses);
+    let big = dir.path().join("big.cnf");
+    bench::cnf::dimacs::write_cnf(std::fs::File::create(&big).unwrap(), &cnf, &[]).unwrap();
+    let small = dir.path().join("small.cnf");
+    let out = bench()
+        .args(["shrink", "--proofs", "--solver", "kissat", "--solver-path"])
+        .arg(format!("kissat={}", wrapper.display()))
+        .arg("--cnf")
+        .arg(&big)
+        .args(["--timeout", "30", "-o"])
+        .arg(&small)
+        .output()
+        .unwrap();
+    let said = text(&out);
+    assert_eq!(out.status.code(), Some(0), "{said}");
+    assert!(said.contains("a rejected proof"), "{said}");
+    let kept = clauses_of(&small);
+    assert!(
+        !kept.is_empty() && kept.len() <= 22,
+        "{} clauses: {said}",
+        kept.len()
+    );
+    let command = after(&said, "reproduce:");
+    assert!(command.contains("--proofs"), "{command}");
+    let again = run_printed(&command, dir.path());
+    let shown = text(&again);
+    assert_eq!(again.status.code(), Some(1), "{shown}");
+    assert!(shown.contains("WRONG kissat"), "{shown}");
 }
