@@ -21,13 +21,21 @@ use crate::study;
 
 /// The process-wide interrupt flag, set by Ctrl-C, SIGTERM or SIGHUP (installed once):
 /// `scancel`, `timeout` and service managers stop with SIGTERM, a closed terminal with
-/// SIGHUP, and each is a stop like Ctrl-C.
+/// SIGHUP, and each is a stop like Ctrl-C. Before any task has started (the corpus being
+/// read) a stop ends bench at once: there is nothing to keep.
 fn interrupt_flag() -> Arc<AtomicBool> {
     static FLAG: OnceLock<Arc<AtomicBool>> = OnceLock::new();
     FLAG.get_or_init(|| {
         let flag = Arc::new(AtomicBool::new(false));
         let handler_flag = flag.clone();
         let _ = ctrlc::set_handler(move || {
+            if !crate::run::TASKS_STARTED.load(Ordering::SeqCst) {
+                eprintln!(
+                    "\nbench: interrupted (Ctrl-C, SIGTERM or SIGHUP) while the corpus was read: \
+                     no run had started"
+                );
+                std::process::exit(130);
+            }
             if handler_flag.swap(true, Ordering::SeqCst) {
                 // A second stop: the user means it (the helpers end the runs).
                 std::process::exit(130);

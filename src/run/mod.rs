@@ -122,12 +122,18 @@ impl RunSummary {
     }
 }
 
+/// Set once a run's tasks start. A stop (Ctrl-C, SIGTERM) before then, while the corpus is
+/// read and hashed and the plan made, has no row to keep and no solver to stop, so bench
+/// ends at once rather than after reading a large or endless input.
+pub static TASKS_STARTED: AtomicBool = AtomicBool::new(false);
+
 /// Runs the benchmark: the plan made ready ([`prepare`]), its runs executed in parallel
 /// ([`execute`]), the results finished ([`finish`]). `interrupt` is set by Ctrl-C: running
 /// solvers are stopped, their runs are not recorded (a resume redoes them), and the
 /// summary covers what finished. The report is the command's to draw.
 pub fn run(opts: &RunOptions, interrupt: Arc<AtomicBool>) -> anyhow::Result<RunSummary> {
     let prepared = prepare::prepare(opts)?;
+    TASKS_STARTED.store(true, Ordering::SeqCst);
     let executed = execute::execute(opts, &prepared, &interrupt)?;
     // Under --strict a malformed input is fatal: no run starts after it is found, the rows
     // already made are kept, and the run ends with an error naming it.

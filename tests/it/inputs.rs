@@ -417,3 +417,65 @@ fn a_corpus_folder_with_link_loops_and_a_fifo_is_walked_once() {
     assert_eq!(rows.len(), 1, "{rows:?}");
     assert_eq!(rows[0].instance.as_str(), "a/b/c/p.txt:1");
 }
+
+/// A stop while the corpus is read ends bench at once: here a FIFO whose writer never
+/// closes it, which bench would otherwise read forever. SIGTERM goes to bench once it has
+/// the FIFO open; it exits 130 saying no run had started.
+#[test]
+fn a_stop_while_the_corpus_is_read_ends_bench_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("endless");
+    mkfifo(&fifo);
+    // The test holds the write end open (read-write never waits) and never closes it.
+    let mut writer = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .open(&fifo)
+        .unwrap();
+    std::io::Write::write_all(&mut writer, format!("{PUZZLE}\n").as_bytes()).unwrap();
+    let mut child = bench()
+        .arg("run")
+        .arg(&fifo)
+        .arg("--out")
+        .arg(dir.path().join("r"))
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let fds = format!("/proc/{}/fd", child.id());
+    let start = std::time::Instant::now();
+    while !std::fs::read_dir(&fds).is_ok_and(|fds| {
+        fds.flatten()
+            .any(|fd| std::fs::read_link(fd.path()).is_ok_and(|l| l == fifo))
+    }) {
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "bench ended without opening the FIFO"
+        );
+        assert!(
+            start.elapsed().as_secs() < 120,
+            "bench never opened the FIFO"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    let pid = child.id().to_string();
+    let killed = std::process::Command::new("kill")
+        .args(["-TERM", &pid])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    // Without the early stop bench reads on for as long as the writer holds the FIFO:
+    // for ever. A generous bound tells the two apart.
+    let waited = std::time::Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        assert!(
+            waited.elapsed().as_secs() < 120,
+            "bench is still reading the FIFO after SIGTERM"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(o.status.code(), Some(130), "{}", text(&o));
+    assert!(stderr(&o).contains("no run had started"), "{}", text(&o));
+    drop(writer);
+}
