@@ -114,8 +114,10 @@ fn liars_are_wrong_and_a_silent_solver_times_out_and_is_restarted() {
             &format!("garbage={}", quote(&garbage)),
             "--puzzle-solver",
             &format!("silent={}", quote(&silent)),
+            // Far above what a line of `none` takes at any load; the silent puzzles
+            // wait it out.
             "--timeout",
-            "2",
+            "10",
         ],
     );
     let same = by_instance(&rows, "same");

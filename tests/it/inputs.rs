@@ -326,22 +326,7 @@ fn a_fifo_is_read_while_written_and_refused_without_a_writer() {
         .spawn()
         .unwrap();
     std::io::Write::write_all(&mut writer, format!("{PUZZLE}\n").as_bytes()).unwrap();
-    let fds = format!("/proc/{}/fd", child.id());
-    let start = std::time::Instant::now();
-    while !std::fs::read_dir(&fds).is_ok_and(|fds| {
-        fds.flatten()
-            .any(|fd| std::fs::read_link(fd.path()).is_ok_and(|l| l == fifo))
-    }) {
-        assert!(
-            child.try_wait().unwrap().is_none(),
-            "bench ended without opening the FIFO"
-        );
-        assert!(
-            start.elapsed().as_secs() < 120,
-            "bench never opened the FIFO"
-        );
-        std::thread::sleep(std::time::Duration::from_millis(10));
-    }
+    wait_until_open(&mut child, &fifo);
     drop(writer);
     let o = child.wait_with_output().unwrap();
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
@@ -442,22 +427,7 @@ fn a_stop_while_the_corpus_is_read_ends_bench_at_once() {
         .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
-    let fds = format!("/proc/{}/fd", child.id());
-    let start = std::time::Instant::now();
-    while !std::fs::read_dir(&fds).is_ok_and(|fds| {
-        fds.flatten()
-            .any(|fd| std::fs::read_link(fd.path()).is_ok_and(|l| l == fifo))
-    }) {
-        assert!(
-            child.try_wait().unwrap().is_none(),
-            "bench ended without opening the FIFO"
-        );
-        assert!(
-            start.elapsed().as_secs() < 120,
-            "bench never opened the FIFO"
-        );
-        std::thread::sleep(std::time::Duration::from_millis(10));
-    }
+    wait_until_open(&mut child, &fifo);
     let pid = child.id().to_string();
     let killed = std::process::Command::new("kill")
         .args(["-TERM", &pid])
@@ -478,4 +448,24 @@ fn a_stop_while_the_corpus_is_read_ends_bench_at_once() {
     assert_eq!(o.status.code(), Some(130), "{}", text(&o));
     assert!(stderr(&o).contains("no run had started"), "{}", text(&o));
     drop(writer);
+}
+
+/// Waits until `child` has `fifo` open (its `/proc` file descriptors say so).
+fn wait_until_open(child: &mut std::process::Child, fifo: &Path) {
+    let fds = format!("/proc/{}/fd", child.id());
+    let start = std::time::Instant::now();
+    while !std::fs::read_dir(&fds).is_ok_and(|fds| {
+        fds.flatten()
+            .any(|fd| std::fs::read_link(fd.path()).is_ok_and(|l| l == fifo))
+    }) {
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "bench ended without opening the FIFO"
+        );
+        assert!(
+            start.elapsed().as_secs() < 120,
+            "bench never opened the FIFO"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
 }
