@@ -9,12 +9,15 @@
 
 pub mod reduce;
 
+use std::path::Path;
 use std::time::Duration;
 
 use crate::cnf::Cnf;
 use crate::judge::Verdict;
 use crate::run::exec::{Built, verdict};
 use crate::run::proof::ChainLimits;
+use crate::solver::{DratFormat, Limits, Outcome, ProofStyle, Solver, SolverConfig, Status};
+use reduce::Formula;
 
 /// The proof chain's limits where no proof is checked (shrinking judges models only).
 const NO_CHAIN: ChainLimits<'static> = ChainLimits {
@@ -22,9 +25,6 @@ const NO_CHAIN: ChainLimits<'static> = ChainLimits {
     mem_limit_mb: None,
     interrupt: None,
 };
-use crate::solver::{DratFormat, Limits, Outcome, ProofStyle, Solver, SolverConfig, Status};
-use reduce::Formula;
-use std::path::Path;
 
 /// A failure of a solver on a formula.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -58,6 +58,27 @@ pub fn shape_of(puzzle: &Puzzle) -> Result<Shape, gridsolve::ShapeError> {
     }
 }
 
+/// The givens of every board of `puzzle`, cell by cell, as gridsolve reads them.
+fn givens_of(puzzle: &Puzzle) -> Vec<u16> {
+    puzzle
+        .boards()
+        .iter()
+        .flat_map(|b| b.cells().iter().copied())
+        .collect()
+}
+
+/// A search's stop: at `deadline`, or when `interrupt` is set.
+fn stop_at(deadline: Option<Instant>, interrupt: Option<&AtomicBool>) -> Stop<'_> {
+    let mut stop = Stop::never();
+    if let Some(d) = deadline {
+        stop = stop.deadline(d);
+    }
+    if let Some(flag) = interrupt {
+        stop = stop.interrupt(flag);
+    }
+    stop
+}
+
 /// Whether the dedicated solver takes `puzzle`'s shape.
 pub fn supports(puzzle: &Puzzle) -> bool {
     shape_of(puzzle).is_ok()
@@ -72,18 +93,8 @@ pub fn solve(
     interrupt: Option<&AtomicBool>,
 ) -> Result<Dedicated, DedicatedError> {
     let mut solver = gridsolve::Solver::new(shape_of(puzzle)?);
-    let givens: Vec<u16> = puzzle
-        .boards()
-        .iter()
-        .flat_map(|b| b.cells().iter().copied())
-        .collect();
-    let mut stop = Stop::never();
-    if let Some(d) = deadline {
-        stop = stop.deadline(d);
-    }
-    if let Some(flag) = interrupt {
-        stop = stop.interrupt(flag);
-    }
+    let givens = givens_of(puzzle);
+    let stop = stop_at(deadline, interrupt);
     let answer = solver.solve_until(&givens, limit, stop)?;
     let solutions = answer
         .solutions
@@ -171,18 +182,8 @@ fn solve_raw(
         Ok(s) => s,
         Err(e) => return error(e.to_string()),
     };
-    let givens: Vec<u16> = puzzle
-        .boards()
-        .iter()
-        .flat_map(|b| b.cells().iter().copied())
-        .collect();
-    let mut stop = Stop::never();
-    if let Some(d) = deadline {
-        stop = stop.deadline(d);
-    }
-    if let Some(flag) = limits.interrupt.as_deref() {
-        stop = stop.interrupt(flag);
-    }
+    let givens = givens_of(puzzle);
+    let stop = stop_at(deadline, limits.interrupt.as_deref());
     let limit = Limit::at_most(u64::from(count.max(1)));
     let answer = match gridsolve::Solver::new(shape).solve_until(&givens, limit, stop) {
         Ok(a) => a,
