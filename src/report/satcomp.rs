@@ -109,6 +109,16 @@ impl CompStatus {
         matches!(self, CompStatus::SatVerified | CompStatus::UnsatVerified)
     }
 
+    /// The trust a verified status carries: the competition verified the model or proof
+    /// (None: the row's columns tell, as for a row written before the column).
+    fn trust(self) -> Option<crate::results::Trust> {
+        match self {
+            CompStatus::SatVerified => Some(crate::results::Trust::ModelChecked),
+            CompStatus::UnsatVerified => Some(crate::results::Trust::ProofVerified),
+            _ => None,
+        }
+    }
+
     /// The status, check and wrongness of a row read with this status.
     fn columns(self) -> (Status, Check, bool) {
         match self {
@@ -356,6 +366,7 @@ fn rows_of(read: Vec<Read>, name: &str, machine: &str) -> Vec<Row> {
             jobs: 1,
             error,
             wrong,
+            trust: r.status.and_then(CompStatus::trust),
             ..Row::default()
         });
     }

@@ -42,7 +42,7 @@ fn scores(json: &serde_json::Value) -> Vec<(String, String, u64, f64)> {
 }
 
 /// Exports `csv`, reads the export back, and holds every solver's solved count and PAR-2
-/// against the original report's; `rename` names a configuration as read back.
+/// (and the certified total) against the original report's; `rename` names a configuration as read back.
 fn round_trip(dir: &Path, csv: &Path, rename: impl Fn(&str, &str) -> String) {
     let original = dir.join("original");
     ok(bench().arg("report").arg(csv).arg("--out").arg(&original));
@@ -60,8 +60,19 @@ fn round_trip(dir: &Path, csv: &Path, rename: impl Fn(&str, &str) -> String) {
     );
     let back = dir.join("back");
     ok(bench().arg("report").arg(&exported).arg("--out").arg(&back));
-    let before = scores(&summary(&original));
-    let after = scores(&summary(&back));
+    let (original, back) = (summary(&original), summary(&back));
+    // The certified counts too: a verified status read back is as certified as it was.
+    let certified = |json: &serde_json::Value| -> u64 {
+        json["scores"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s["certified"].as_u64().unwrap())
+            .sum()
+    };
+    assert_eq!(certified(&back), certified(&original), "certified");
+    let before = scores(&original);
+    let after = scores(&back);
     assert_eq!(before.len(), after.len(), "{before:?} vs {after:?}");
     for (solver, encoding, solved, par2) in &before {
         let name = rename(solver, encoding);
