@@ -25,7 +25,7 @@ use bench::puzzle::Puzzle;
 use bench::puzzle::format::{ReadOptions, read_path};
 use bench::run::incremental::{Loaded, load, solution};
 use bench::solver::thread_cpu_time;
-use bench::solver::{Limits, SolverConfig, Status, by_name};
+use bench::solver::{Limits, SolverConfig, Status, by_spec};
 
 const CHUNK: usize = 100;
 
@@ -48,9 +48,10 @@ fn main() -> anyhow::Result<()> {
     if corpora.is_empty() {
         bail!("usage: versus_inprocess [--solvers A,B] [--encodings E,F] CORPUS...");
     }
-    let solvers: Vec<_> = bench::solver::config::split_solver_list(&solvers)
+    let solvers: Vec<_> = bench::solver::config::parse_solver_list(&solvers)?
+        .0
         .iter()
-        .map(|n| by_name(n, &SolverConfig::default()))
+        .map(|spec| by_spec(spec, &SolverConfig::default()))
         .collect::<anyhow::Result<_>>()?;
     let encodings: Vec<Encoding> = encodings
         .split(',')

@@ -307,8 +307,9 @@ pub struct RunArgs {
     /// Puzzle files, DIMACS files (.cnf, .cnf.gz, .cnf.xz) and folders of them.
     pub corpora: Vec<PathBuf>,
     /// Comma-separated solver names.
-    #[arg(long, default_value = "native", long_help = solvers_long_help())]
-    pub solvers: String,
+    #[arg(long, default_value = "native", long_help = solvers_long_help(),
+          value_parser = crate::solver::config::parse_solver_list)]
+    pub solvers: crate::solver::config::SolverList,
     /// Comma-separated encodings for puzzles.
     #[arg(long, default_value = "extended", value_delimiter = ',')]
     pub encodings: Vec<Encoding>,
@@ -387,8 +388,8 @@ pub struct RunArgs {
     #[command(flatten)]
     pub lookup: SolverLookupArgs,
     /// Run only the K-th of N parts of the plan (K from 0), into OUT/shards/K-of-N.
-    #[arg(long, value_name = "K/N")]
-    pub shard: Option<String>,
+    #[arg(long, value_name = "K/N", value_parser = clap::value_parser!(crate::run::shard::Shard))]
+    pub shard: Option<crate::run::shard::Shard>,
     /// Run one shard of the study in DIR with its plan (DIR/run.json); needs --shard.
     /// Resumes the shard if it has started.
     #[arg(long, value_name = "DIR", requires = "shard", conflicts_with_all = ["resume", "out"])]

@@ -1,19 +1,19 @@
 //! The judgement of an answer, one place for it: what the check of a run's answer found
-//! ([`Verdict`]), and the one pure function ([`judge`]) from a finished run
-//! ([`Finished`]) and the corpus's records of its instance to the judged columns of its
+//! ([`Verdict`]), and the one pure function ([`judge`]) from a finished run's answer
+//! ([`Answer`]) and the corpus's records of its instance to the judged columns of its
 //! row ([`Judged`]: `check`, `wrong`, `error`, `solutions`). It weighs the check of the
 //! first answer, what the count of solutions found ([`count_step`] judges each solution
 //! as the count runs), and what the corpus records. Every runner (fresh formula, session,
-//! child process) leaves the same [`Finished`] value, so every answer is judged here alike.
+//! child process) leaves the same finished value, whose [`Answer`] is judged here alike.
 //!
 //! The cross-check of UNSAT answers against verified models of the same instance needs
 //! every row of a benchmark, so it runs where rows are read:
 //! [`crate::results::cross_check_unsat`].
 
+use crate::count::Counted;
 use crate::puzzle::Puzzle;
 use crate::puzzle::format::Expected;
 use crate::results::{Check, Trust};
-use crate::run::finished::Finished;
 use crate::solver::Status;
 
 /// What checking one answer found.
@@ -135,15 +135,31 @@ impl Judged {
     }
 }
 
+/// What the judgement reads of a finished run: the first solve's status and the solver's
+/// own error, what the check of its answer found, what the count found, and the solutions
+/// it found (every one the count found, else the first answer's grids).
+#[derive(Clone, Copy, Debug)]
+pub struct Answer<'a> {
+    /// The first solve's status.
+    pub status: Status,
+    /// The solver's own error, if any.
+    pub error: Option<&'a str>,
+    /// What the check of the first answer found.
+    pub checked: &'a Verdict,
+    /// With `--count` on a puzzle: what the count found.
+    pub count: Option<&'a Counted>,
+    /// The solutions found (checked by the runner; kept only if the judgement says so).
+    pub solutions: &'a [Puzzle],
+}
+
 /// The judgement of a finished run, the one function from it (and the corpus's records of
 /// its instance) to the judged columns: the check of the first answer, then what the
 /// count found (a wrong solution makes the answer wrong; a count cut short is noted), then
 /// the records. `puzzle` says the instance is a puzzle (a puzzle answered UNSAT has 0
 /// solutions when counted), `limit` is `--count`.
-pub fn judge(finished: &Finished, records: &[Expected], puzzle: bool, limit: u32) -> Judged {
-    let outcome = &finished.outcome;
-    let mut judged = Judged::of(&finished.checked, outcome.error.as_deref());
-    if let Some(counted) = &finished.count {
+pub fn judge(answer: &Answer<'_>, records: &[Expected], puzzle: bool, limit: u32) -> Judged {
+    let mut judged = Judged::of(answer.checked, answer.error);
+    if let Some(counted) = answer.count {
         if let Some(why) = &counted.wrong {
             judged = Judged::of(&Verdict::ModelWrong(why.clone()), None);
         }
@@ -155,27 +171,27 @@ pub fn judge(finished: &Finished, records: &[Expected], puzzle: bool, limit: u32
             ));
         }
     }
-    let grids = verified(finished, &judged).first();
+    let grids = verified(answer, &judged).first();
     // A puzzle answered UNSAT has no solution: counted, that is 0.
-    if limit >= 2 && outcome.status == Status::Unsat && puzzle {
+    if limit >= 2 && answer.status == Status::Unsat && puzzle {
         judged.solutions = Some(0);
     }
     for r in records {
-        hold_against_record(&mut judged, outcome.status, r, grids, limit);
+        hold_against_record(&mut judged, answer.status, r, grids, limit);
     }
     judged.trust = Some(if judged.wrong {
         Trust::Unchecked
     } else {
-        finished.checked.trust(outcome.status)
+        answer.checked.trust(answer.status)
     });
     judged
 }
 
 /// The solutions of a finished run that its judgement verified (none unless its check
 /// is `model-ok`): what `solutions/` keeps and the records are held against.
-pub fn verified<'a>(finished: &'a Finished, judged: &Judged) -> &'a [Puzzle] {
+pub fn verified<'a>(answer: &Answer<'a>, judged: &Judged) -> &'a [Puzzle] {
     if judged.check == Check::ModelOk {
-        finished.solutions()
+        answer.solutions
     } else {
         &[]
     }

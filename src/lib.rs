@@ -9,6 +9,7 @@ pub mod check;
 pub mod cli;
 pub mod cnf_gen;
 pub mod commands;
+pub mod count;
 pub mod encode;
 pub mod family;
 pub mod generate;

@@ -24,9 +24,8 @@ pub(super) fn run(mut args: MergeArgs) -> anyhow::Result<i32> {
     for (study, given) in args.studies.iter_mut().zip(&given) {
         *study = given.canonicalize()?;
     }
-    let opts = crate::run::RunOptions::new(first.plan.clone(), first.cwd.clone(), Vec::new());
     // The plan again, from the corpus as it is now: it must still be the study's.
-    let planned = plan::make(&opts, first.shards())?;
+    let planned = plan::make(&first.plan, &first.cwd, &[], first.shards())?;
     if planned.plan.fingerprint != first.fingerprint {
         eprintln!(
             "bench: {}",
@@ -57,12 +56,14 @@ pub(super) fn run(mut args: MergeArgs) -> anyhow::Result<i32> {
         }
         Ok(())
     };
+    // The row's solver column holds each solver's canonical name.
+    let solvers: Vec<String> = first.plan.solvers.iter().map(|s| s.name()).collect();
     let merged = match merge(
         &args.studies,
         &plans,
         &planned,
-        &opts.plan.solvers,
-        opts.plan.repeat,
+        &solvers,
+        first.plan.repeat,
         &mut sink,
     ) {
         Ok(m) => m,
@@ -72,13 +73,33 @@ pub(super) fn run(mut args: MergeArgs) -> anyhow::Result<i32> {
         }
         Err(e) => return Err(e),
     };
+    conclude(
+        &args,
+        &out,
+        first.shards(),
+        &merged,
+        results,
+        (&kept, wrong),
+    )
+}
+
+/// Says what is missing, commits results.csv (unless runs are missing without
+/// `--partial`), and draws the report of the `kept` rows (`wrong` of them wrong).
+fn conclude(
+    args: &MergeArgs,
+    out: &std::path::Path,
+    shards: usize,
+    merged: &crate::study::merge::Merged,
+    results: ResultsOut,
+    (kept, wrong): (&[Row], usize),
+) -> anyhow::Result<i32> {
     let script = args.studies[0].join("bench.sbatch");
     let missing = merged.missing_runs();
     if missing > 0 {
         let text = merged.missing_text(script.exists().then_some(script.as_path()));
         eprint!("{}", crate::text::terminal(&text));
         if !args.partial {
-            write_missing(&out, &merged)?;
+            write_missing(out, merged)?;
             eprintln!(
                 "bench: {missing} of {} runs missing (listed in {}): nothing merged; complete \
                  them with the commands above, or merge what there is with --partial",
@@ -89,18 +110,18 @@ pub(super) fn run(mut args: MergeArgs) -> anyhow::Result<i32> {
         }
     }
     results.commit()?;
-    write_side_files(&out, &merged)?;
+    write_side_files(out, merged)?;
     let report = if args.no_report {
         format!(
             "draw the report with: bench report {}",
             out.join("results.csv").display()
         )
     } else {
-        let files = write_report_of(&out, &kept, &merged, args.baseline.clone())?;
-        for line in score::wrong_lines(&kept) {
+        let files = write_report_of(out, kept, merged, args.baseline.clone())?;
+        for line in score::wrong_lines(kept) {
             eprintln!("{line}");
         }
-        let scores = score::scores(&kept, Scoring::default());
+        let scores = score::scores(kept, Scoring::default());
         print!(
             "{}",
             crate::report::tables::text_table(&scores, TimeBasis::default())
@@ -116,7 +137,7 @@ pub(super) fn run(mut args: MergeArgs) -> anyhow::Result<i32> {
     println!(
         "merged {} runs of {} shards{}{}: {} ({report})",
         merged.rows,
-        first.shards(),
+        shards,
         if missing > 0 { " (PARTIAL)" } else { "" },
         if wrong > 0 {
             format!(", {wrong} WRONG")

@@ -1,14 +1,14 @@
-//! `bench run`: validates the command line into [`RunOptions`], installs the Ctrl-C
-//! handler, runs the benchmark, and prints the summary (wrong answers first).
+//! `bench run`: validates the command line into a plan and its placement
+//! ([`crate::run::Placement`]), installs the Ctrl-C handler, runs the benchmark, and prints
+//! the summary (wrong answers first).
 
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, OnceLock};
 
 use anyhow::{Context, bail};
-use clap::Parser;
 
-use crate::cli::{Cli, Command, RunArgs};
+use crate::cli::RunArgs;
 use crate::report::TimeBasis;
 use crate::report::score;
 use crate::report::score::Scoring;
@@ -16,7 +16,7 @@ use crate::results::Check;
 use crate::run::plan::Plan;
 use crate::run::record;
 use crate::run::shard::Shard;
-use crate::run::{RunOptions, run as run_benchmark};
+use crate::run::{Placement, run as run_benchmark};
 use crate::study;
 
 /// The process-wide interrupt flag, set by Ctrl-C, SIGTERM or SIGHUP (installed once):
@@ -59,39 +59,20 @@ fn typed(matches: Typed<'_>, id: &str) -> bool {
     matches.is_none_or(|m| m.value_source(id) == Some(clap::parser::ValueSource::CommandLine))
 }
 
-/// The plan of a `bench run` command line, validated: the one place a command line
-/// becomes a plan.
+/// The plan of a `bench run` command line: the one place a command line becomes a plan
+/// (clap has typed and range-checked each value: solvers, shard, limits).
 pub(crate) fn plan_of(args: &RunArgs) -> anyhow::Result<Plan> {
     if args.corpora.is_empty() {
         bail!("no corpus given (a puzzle file, a DIMACS file or a folder)");
     }
-    // Commas also separate a configured solver's settings (`native:restart=luby,...`).
-    let mut solvers = crate::solver::config::split_solver_list(&args.solvers);
-    if solvers.is_empty() {
-        bail!("--solvers is empty");
-    }
-    solvers.dedup();
-    if !(args.timeout > 0.0 && args.timeout.is_finite()) {
-        bail!("--timeout must be a positive number of seconds");
-    }
     let jobs = args
         .jobs
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    if jobs == 0 {
-        bail!("--jobs must be at least 1");
-    }
-    if args.repeat == 0 {
-        bail!("--repeat must be at least 1");
-    }
     let config = super::solver_config(&args.lookup)?;
     let read = super::read_options(&args.input)?;
-    let shards = match &args.shard {
-        Some(s) => s.parse::<Shard>()?.n,
-        None => 1,
-    };
     let mut plan = Plan {
         corpora: args.corpora.clone(),
-        solvers,
+        solvers: args.solvers.0.clone(),
         encodings: args.encodings.clone(),
         amo: args.amo,
         timeout_s: args.timeout,
@@ -111,7 +92,7 @@ pub(crate) fn plan_of(args: &RunArgs) -> anyhow::Result<Plan> {
         solver_paths: config.paths,
         solver_commands: config.commands,
         puzzle_solver_commands: config.puzzle_commands,
-        shards,
+        shards: args.shard.map_or(1, |s| s.n),
     };
     // Solver paths mean the same from wherever the plan is run.
     for (_, path) in &mut plan.solver_paths {
@@ -127,7 +108,7 @@ fn cwd() -> anyhow::Result<PathBuf> {
 }
 
 /// The plan to resume from `recorded`, after holding the options this command typed
-/// against it.
+/// against it (typed plans compared field by field, [`Plan::check_given`]).
 fn resume_plan(recorded: &Plan, args: &RunArgs, matches: Typed<'_>) -> anyhow::Result<Plan> {
     let mut given_args = args.clone();
     if given_args.corpora.is_empty() {
@@ -164,95 +145,95 @@ fn say_recorded_commands(plan: &Plan, dir: &std::path::Path) {
     }
 }
 
-/// Validates the arguments into the options of a run: a new plan, a resumed one
-/// (`--resume DIR`: the plan recorded there), or a study's shard (`--study DIR --shard
-/// K/N`, or `--shard K/N --out STUDY`).
-pub(crate) fn options(args: RunArgs, matches: Typed<'_>) -> anyhow::Result<RunOptions> {
-    let argv: Vec<String> = std::env::args().collect();
-    if let Some(study) = &args.study {
-        let plan = study::plan::read(study)?;
-        let shard: Shard = args.shard.as_deref().unwrap_or_default().parse()?;
-        if shard.n != plan.shards() {
-            bail!(
-                "--shard {shard}: the study in {} has {} shards",
-                study.display(),
-                plan.shards()
-            );
-        }
-        let resumed = resume_plan(&plan.plan, &args, matches)?;
-        let study = study
-            .canonicalize()
-            .with_context(|| format!("resolving {}", study.display()))?;
-        let mut opts = RunOptions::new(resumed, plan.cwd.clone(), argv);
-        let dir = study::plan::shard_dir(&study, shard);
-        opts.resume = Some(dir.clone());
-        opts.out = Some(dir);
-        opts.shard = Some(shard);
-        opts.expected_fingerprint = Some(plan.fingerprint);
-        return Ok(opts);
-    }
-    if let Some(dir) = &args.resume {
-        let mut opts = match record::read(dir)? {
-            record::Read::Record(r) => {
-                say_recorded_commands(&r.plan, dir);
-                let resumed = resume_plan(&r.plan, &args, matches)?;
-                let mut opts = RunOptions::new(resumed, r.cwd.clone(), argv);
-                // A run resumes only the plan it started with, a shard's or not: the
-                // corpus must hold what it held (no rows of another plan in one CSV).
-                opts.shard = r.shard;
-                opts.expected_fingerprint = Some(r.fingerprint.clone());
-                opts
-            }
-            record::Read::Legacy(recorded_argv) => {
-                // A run.json from before plans were recorded: its command line, once.
-                let recorded = match Cli::try_parse_from(&recorded_argv) {
-                    Ok(Cli {
-                        command: Command::Run(a),
-                    }) => a,
-                    _ => bail!(
-                        "{}: the recorded command line is not a `bench run`",
-                        record::path(dir).display()
-                    ),
-                };
-                let recorded = plan_of(&recorded)?;
-                say_recorded_commands(&recorded, dir);
-                let resumed = resume_plan(&recorded, &args, matches)?;
-                RunOptions::new(resumed, cwd()?, argv)
-            }
-        };
-        opts.resume = Some(dir.clone());
-        return Ok(opts);
-    }
-    let plan = plan_of(&args)?;
-    let shard: Option<Shard> = args.shard.as_deref().map(str::parse).transpose()?;
-    let mut opts = RunOptions::new(plan, cwd()?, argv);
-    match (shard, &args.out) {
-        (Some(s), Some(study)) => {
-            // A fresh `--shard K/N --out STUDY`: the study gets its plan (the first shard
-            // writes it) and every shard must match it.
-            let planned = study::plan::make(&opts, s.n)?;
-            let plan = study::plan::write_new(study, &planned.plan)?;
-            opts.expected_fingerprint = Some(plan.fingerprint);
-            opts.out = Some(study::plan::shard_dir(study, s));
-            opts.shard = Some(s);
-        }
-        (Some(_), None) => {
-            bail!("--shard needs --out STUDY: the shard writes STUDY/shards/K-of-N/")
-        }
-        (None, out) => opts.out = out.clone(),
-    }
-    Ok(opts)
+/// `--study DIR --shard K/N`: the study's plan, run into its shard's folder (resumed if
+/// it has started).
+fn study_shard(
+    study: &std::path::Path,
+    shard: Option<Shard>,
+    args: &RunArgs,
+    matches: Typed<'_>,
+) -> anyhow::Result<(Plan, Placement)> {
+    let recorded = study::plan::read(study)?;
+    let Some(shard) = shard.filter(|s| s.n == recorded.shards()) else {
+        bail!(
+            "--shard {}: the study in {} has {} shards",
+            shard.map_or("none".into(), |s| s.to_string()),
+            study.display(),
+            recorded.shards()
+        );
+    };
+    let plan = resume_plan(&recorded.plan, args, matches)?;
+    let study = study
+        .canonicalize()
+        .with_context(|| format!("resolving {}", study.display()))?;
+    let dir = study::plan::shard_dir(&study, shard);
+    let at = Placement {
+        resume: Some(dir.clone()),
+        shard: Some(shard),
+        expected_fingerprint: Some(recorded.fingerprint),
+        ..Placement::new(recorded.cwd, Some(dir))
+    };
+    Ok((plan, at))
 }
 
-pub(super) fn run(args: RunArgs, matches: Typed<'_>) -> anyhow::Result<i32> {
+/// `--resume DIR`: the plan recorded in `DIR/run.json`, run into `DIR`. A run.json of an
+/// older bench (before plans were recorded) is refused by [`record::read_record`], which
+/// says what to do.
+fn resumed(
+    dir: &std::path::Path,
+    args: &RunArgs,
+    matches: Typed<'_>,
+) -> anyhow::Result<(Plan, Placement)> {
+    let recorded = record::read_record(dir)?;
+    say_recorded_commands(&recorded.plan, dir);
+    let plan = resume_plan(&recorded.plan, args, matches)?;
+    // A run resumes only the plan it started with, a shard's or not: the corpus must hold
+    // what it held (no rows of another plan in one CSV).
+    let at = Placement {
+        resume: Some(dir.to_path_buf()),
+        shard: recorded.shard,
+        expected_fingerprint: Some(recorded.fingerprint),
+        ..Placement::new(recorded.cwd, None)
+    };
+    Ok((plan, at))
+}
+
+/// Validates the arguments into the plan of a run and where it runs: a new plan, a
+/// resumed one (`--resume DIR`: the plan recorded there), or a study's shard (`--study DIR
+/// --shard K/N`, or `--shard K/N --out STUDY`).
+pub(crate) fn options(args: RunArgs, matches: Typed<'_>) -> anyhow::Result<(Plan, Placement)> {
     let cores = crate::machine::CoreChoice {
         cores: args.cores.clone().map(|c| c.0),
         allow_siblings: args.allow_siblings,
     };
-    let mut opts = options(args, matches)?;
-    opts.cores = cores;
+    let (plan, at) = if let Some(study) = &args.study {
+        study_shard(study, args.shard, &args, matches)?
+    } else if let Some(dir) = &args.resume {
+        resumed(dir, &args, matches)?
+    } else {
+        let plan = plan_of(&args)?;
+        let mut at = Placement::new(cwd()?, args.out.clone());
+        if let Some(s) = args.shard {
+            // A fresh `--shard K/N --out STUDY`: the study gets its plan (the first shard
+            // writes it) and every shard must match it.
+            let Some(study) = &args.out else {
+                bail!("--shard needs --out STUDY: the shard writes STUDY/shards/K-of-N/")
+            };
+            let planned = study::plan::make(&plan, &at.cwd, &at.command_line, s.n)?;
+            let recorded = study::plan::write_new(study, &planned.plan)?;
+            at.expected_fingerprint = Some(recorded.fingerprint);
+            at.out = Some(study::plan::shard_dir(study, s));
+            at.shard = Some(s);
+        }
+        (plan, at)
+    };
+    Ok((plan, Placement { cores, ..at }))
+}
+
+pub(super) fn run(args: RunArgs, matches: Typed<'_>) -> anyhow::Result<i32> {
+    let (plan, at) = options(args, matches)?;
     let interrupt = interrupt_flag();
-    let summary = run_benchmark(&opts, interrupt).map_err(|e| match opts.shard {
+    let summary = run_benchmark(&plan, &at, interrupt).map_err(|e| match at.shard {
         // A shard's error lands in a cluster log: say which shard, on which node.
         Some(s) => e.context(format!(
             "shard {s} on {}",

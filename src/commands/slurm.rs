@@ -7,7 +7,6 @@ use std::process::Command;
 use anyhow::{Context, bail};
 
 use crate::cli::SlurmArgs;
-use crate::run::RunOptions;
 use crate::study::plan;
 use crate::study::sbatch::{self, SlurmOptions};
 
@@ -39,10 +38,9 @@ pub(super) fn run(args: SlurmArgs) -> anyhow::Result<i32> {
     sbatch::script_path("the working directory", &cwd)?;
     sbatch::script_path("bench's own path", &bench)?;
     let argv: Vec<String> = std::env::args().collect();
-    let found = RunOptions::new(plan.clone(), cwd.clone(), argv.clone());
-    plan.solver_paths.extend(plan::pinned_solver_paths(&found)?);
-    let opts = RunOptions::new(plan, cwd, argv);
-    let planned = plan::make(&opts, args.shards)?;
+    let pinned = plan::pinned_solver_paths(&plan)?;
+    plan.solver_paths.extend(pinned);
+    let planned = plan::make(&plan, &cwd, &argv, args.shards)?;
     let p = plan::write_new(&study, &planned.plan)?;
     let study_abs = study
         .canonicalize()

@@ -276,7 +276,7 @@ mod tests {
             grids: Some(grids),
             count: Some(counted),
         };
-        let judged = judge::judge(&finished, &[], true, 5);
+        let judged = judge::judge(&finished.answer(), &[], true, 5);
         assert_eq!(judged.solutions, None);
         assert_eq!(
             judged.error,

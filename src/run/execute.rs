@@ -16,7 +16,7 @@ use super::corpus::Source;
 use super::finished::Finished;
 use super::plan::Plan;
 use super::prepare::Prepared;
-use super::{RunOptions, progress, row, solutions};
+use super::{progress, row, solutions};
 
 /// What executing the tasks gave: the new rows, the inputs that could not be built, and
 /// the runs the machine could not start.
@@ -46,8 +46,9 @@ impl Sink<'_> {
     fn take(&self, plan: &Plan, which: &row::Which<'_>, finished: &Finished) -> bool {
         let instance = which.instance;
         let puzzle = matches!(instance.source, Source::Puzzle(_));
-        let judged = judge::judge(finished, &instance.records, puzzle, plan.count);
-        let grids = judge::verified(finished, &judged);
+        let answer = finished.answer();
+        let judged = judge::judge(&answer, &instance.records, puzzle, plan.count);
+        let grids = judge::verified(&answer, &judged);
         let row = row::build(plan, which, finished, judged);
         if let Some(files) = &self.solution_files
             && row.run == 1
@@ -106,20 +107,19 @@ fn lock_any<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|p| p.into_inner())
 }
 
-/// Executes the tasks on `opts.jobs` workers that take them in plan order; every finished
+/// Executes the tasks on `plan.jobs` workers that take them in plan order; every finished
 /// run is written at once.
 pub(crate) fn execute(
-    opts: &RunOptions,
+    plan: &Plan,
     prepared: &Prepared,
     interrupt: &Arc<AtomicBool>,
 ) -> anyhow::Result<Executed> {
     let progress = progress::Progress::new(prepared.tasks.len());
     let sink = Sink {
         writer: Mutex::new(ResultsWriter::append(&prepared.csv_path)?),
-        solution_files: opts
-            .plan
+        solution_files: plan
             .solutions
-            .then(|| solutions::SolutionFiles::new(&prepared.out_dir, opts.read.alphabet)),
+            .then(|| solutions::SolutionFiles::new(&prepared.out_dir, plan.alphabet)),
         rows: Mutex::new(Vec::new()),
         progress: &progress,
         write_error: Mutex::new(None),
@@ -130,7 +130,7 @@ pub(crate) fn execute(
     let strict_stop = AtomicBool::new(false);
     let next = AtomicUsize::new(0);
     let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(opts.plan.jobs)
+        .num_threads(plan.jobs)
         .build()?;
     let cpus: &[usize] = prepared
         .record
@@ -138,15 +138,15 @@ pub(crate) fn execute(
         .as_ref()
         .map_or(&[], |e| &e.measurement.worker_cpus);
     let workers = AtomicUsize::new(0);
-    let config = opts.plan.solver_config();
+    let config = plan.solver_config();
     let cx = Context {
-        plan: &opts.plan,
+        plan,
         config: &config,
         read_budget: prepared.read_budget.as_ref(),
         interrupt,
     };
     pool.scope(|scope| {
-        for _ in 0..opts.plan.jobs {
+        for _ in 0..plan.jobs {
             scope.spawn(|_| {
                 // Each worker on its own core: the solvers it starts inherit the pin.
                 let worker = workers.fetch_add(1, Ordering::Relaxed);
@@ -176,14 +176,14 @@ pub(crate) fn execute(
                                 solver: solver.name(),
                                 run: task.run,
                             };
-                            if !sink.take(&opts.plan, &which, &finished) {
+                            if !sink.take(plan, &which, &finished) {
                                 break;
                             }
                         }
                         Attempt::Unbuildable(why) => {
                             lock_any(&failures).entry(task.unit).or_insert(why);
                             progress.skip();
-                            if opts.plan.strict {
+                            if plan.strict {
                                 strict_stop.store(true, Ordering::Relaxed);
                             }
                         }

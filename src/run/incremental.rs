@@ -430,7 +430,7 @@ mod tests {
         let plan = plan(count);
         let finished = run_session(&mut sessions, key(0, puzzle), &plan, puzzle, solver, &flag)
             .expect("not interrupted");
-        let judged = judge::judge(&finished, &[], true, count);
+        let judged = judge::judge(&finished.answer(), &[], true, count);
         Row {
             status: finished.outcome.status,
             check: judged.check,

@@ -35,60 +35,43 @@ mod walk;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, SystemTime};
+use std::time::SystemTime;
 
 use anyhow::bail;
 
 use crate::encode::Encoding;
-use crate::puzzle::format::ReadOptions;
 use crate::results::{self, Row};
-use crate::solver::SolverConfig;
 use crate::text::terminal;
 
-/// Everything `bench run` needs: the plan, and where and how this process runs it.
-#[derive(Clone, Debug)]
-pub struct RunOptions {
-    /// The plan (what run.json records and the fingerprint covers): read its fields here,
-    /// as `opts.plan.jobs`; `timeout`, `config` and `read` are derived from it once.
-    pub plan: plan::Plan,
+/// Where and how this process runs a plan: nothing here decides the runs (the plan
+/// does, [`plan::Plan`]), so nothing here is in the fingerprint.
+#[derive(Clone, Debug, Default)]
+pub struct Placement {
     /// The folder the plan's relative paths are relative to.
     pub cwd: PathBuf,
-    /// Per-run wall-clock limit (the plan's `timeout_s`).
-    pub timeout: Duration,
     /// Output folder (None: a new one under `reports/`).
     pub out: Option<PathBuf>,
     /// Resume the run in this folder.
     pub resume: Option<PathBuf>,
-    /// Where to find solvers (the plan's solver commands and paths).
-    pub config: SolverConfig,
-    /// How puzzle files are read (the plan's kind, format and alphabet).
-    pub read: ReadOptions,
-    /// The command line as typed, for run.json (never parsed again).
-    pub command_line: Vec<String>,
     /// Run only this part of the plan (`--shard K/N`).
     pub shard: Option<shard::Shard>,
-    /// Refuse to start unless the plan has this fingerprint (a study's, or the one a
-    /// resumed shard recorded): the corpus or the options changed since.
-    pub expected_fingerprint: Option<String>,
-    /// Where the workers run (`--cores`, `--allow-siblings`); not part of the plan.
+    /// Where the workers run (`--cores`, `--allow-siblings`).
     pub cores: crate::machine::CoreChoice,
+    /// Refuse to start unless the plan has this fingerprint (a study's, or the one a
+    /// resumed run recorded): the corpus or the options changed since.
+    pub expected_fingerprint: Option<String>,
+    /// The command line as typed, for run.json (never parsed again).
+    pub command_line: Vec<String>,
 }
 
-impl RunOptions {
-    /// The options of `plan`, made in `cwd`; where it runs is set by the caller.
-    pub fn new(plan: plan::Plan, cwd: PathBuf, command_line: Vec<String>) -> RunOptions {
-        RunOptions {
-            timeout: plan.timeout(),
-            out: None,
-            resume: None,
-            config: plan.solver_config(),
-            read: plan.read_options(),
-            command_line,
-            shard: None,
-            expected_fingerprint: None,
-            cores: Default::default(),
-            plan,
+impl Placement {
+    /// A new run of a plan made in `cwd`, into `out` (None: a new folder).
+    pub fn new(cwd: PathBuf, out: Option<PathBuf>) -> Placement {
+        Placement {
             cwd,
+            out,
+            command_line: std::env::args().collect(),
+            ..Placement::default()
         }
     }
 }
@@ -131,14 +114,17 @@ pub static TASKS_STARTED: AtomicBool = AtomicBool::new(false);
 /// ([`execute`]), the results finished ([`finish`]). `interrupt` is set by Ctrl-C: running
 /// solvers are stopped, their runs are not recorded (a resume redoes them), and the
 /// summary covers what finished. The report is the command's to draw.
-pub fn run(opts: &RunOptions, interrupt: Arc<AtomicBool>) -> anyhow::Result<RunSummary> {
-    let prepared = prepare::prepare(opts)?;
+pub fn run(
+    plan: &plan::Plan,
+    at: &Placement,
+    interrupt: Arc<AtomicBool>,
+) -> anyhow::Result<RunSummary> {
+    let prepared = prepare::prepare(plan, at)?;
     TASKS_STARTED.store(true, Ordering::SeqCst);
-    let executed = execute::execute(opts, &prepared, &interrupt)?;
+    let executed = execute::execute(plan, &prepared, &interrupt)?;
     // Under --strict a malformed input is fatal: no run starts after it is found, the rows
     // already made are kept, and the run ends with an error naming it.
-    let fatal = opts
-        .plan
+    let fatal = plan
         .strict
         .then(|| executed.failures.values().next().cloned())
         .flatten();

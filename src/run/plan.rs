@@ -24,6 +24,7 @@ use crate::puzzle::Kind;
 use crate::puzzle::format::{Format, ReadOptions};
 use crate::puzzle::symbols::Alphabet;
 use crate::solver::SolverConfig;
+use crate::solver::config::SolverSpec;
 
 /// The plan of a benchmark.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -31,8 +32,8 @@ pub struct Plan {
     /// Puzzle files, DIMACS files and folders, as named (relative to [`super::record`]'s
     /// `cwd`).
     pub corpora: Vec<PathBuf>,
-    /// The solvers, as specified (`native`, `native:restart=luby`, `kissat`), in order.
-    pub solvers: Vec<String>,
+    /// The solvers (`native`, `native:restart=luby`, `kissat`), in order.
+    pub solvers: Vec<SolverSpec>,
     /// Encodings for puzzles.
     pub encodings: Vec<Encoding>,
     /// The at-most-one sub-encoding.
@@ -79,49 +80,122 @@ pub struct Plan {
     pub shards: usize,
 }
 
-/// One option as the command line names it: the flag, and the plan field it sets.
+/// One option as the command line names it, and how two plans compare on it.
 struct OptionName {
     /// The clap argument id.
     id: &'static str,
     /// How a user types it (`--timeout`, or `corpus` for the positional arguments).
     flag: &'static str,
-    /// The plan's field (its key in the serialization).
-    field: &'static str,
+    /// The values of two plans as a person reads them, when they differ.
+    differ: fn(&Plan, &Plan) -> Option<(String, String)>,
 }
 
-/// Every option that decides the plan, by argument id: what [`Plan::check_given`]
-/// compares. A test checks that every field of [`Plan`] has its line.
-const OPTIONS: &[OptionName] = &[
-    opt("corpora", "corpus", "corpora"),
-    opt("solvers", "--solvers", "solvers"),
-    opt("encodings", "--encodings", "encodings"),
-    opt("amo", "--amo", "amo"),
-    opt("timeout", "--timeout", "timeout_s"),
-    opt("jobs", "--jobs", "jobs"),
-    opt("repeat", "--repeat", "repeat"),
-    opt("mem_limit", "--mem-limit", "mem_limit_mb"),
-    opt("proofs", "--proofs", "proofs"),
-    opt("checker_timeout", "--checker-timeout", "checker_timeout_s"),
-    opt("seed", "--seed", "seed"),
-    opt("count", "--count", "count"),
-    opt("strict", "--strict", "strict"),
-    opt("solutions", "--solutions", "solutions"),
-    opt("no_incremental", "--no-incremental", "incremental"),
-    opt("kind", "--kind", "kind"),
-    opt("format", "--format", "format"),
-    opt("alphabet", "--alphabet", "alphabet"),
-    opt("solver_path", "--solver-path", "solver_paths"),
-    opt("solver_cmd", "--solver", "solver_commands"),
-    opt(
-        "puzzle_solver_cmd",
-        "--puzzle-solver",
-        "puzzle_solver_commands",
-    ),
-    opt("shard", "--shard", "shards"),
-];
+/// `OPTIONS`, one line a field of [`Plan`] (clap's argument id, the flag, the field), and
+/// a destructuring of [`Plan`] that names every field: a field added to the plan without
+/// its line here does not compile.
+macro_rules! options {
+    ($($id:literal, $flag:literal, $field:ident;)*) => {
+        /// Every option that decides the plan, by argument id: what [`Plan::check_given`]
+        /// compares, field by field.
+        const OPTIONS: &[OptionName] = &[$(OptionName {
+            id: $id,
+            flag: $flag,
+            differ: |a, b| (a.$field != b.$field).then(|| (a.$field.shown(), b.$field.shown())),
+        }),*];
 
-const fn opt(id: &'static str, flag: &'static str, field: &'static str) -> OptionName {
-    OptionName { id, flag, field }
+        #[allow(dead_code)]
+        fn every_field_has_an_option(plan: &Plan) {
+            let Plan { $($field: _),* } = plan;
+        }
+    };
+}
+
+options! {
+    "corpora", "corpus", corpora;
+    "solvers", "--solvers", solvers;
+    "encodings", "--encodings", encodings;
+    "amo", "--amo", amo;
+    "timeout", "--timeout", timeout_s;
+    "jobs", "--jobs", jobs;
+    "repeat", "--repeat", repeat;
+    "mem_limit", "--mem-limit", mem_limit_mb;
+    "proofs", "--proofs", proofs;
+    "checker_timeout", "--checker-timeout", checker_timeout_s;
+    "seed", "--seed", seed;
+    "count", "--count", count;
+    "strict", "--strict", strict;
+    "solutions", "--solutions", solutions;
+    "no_incremental", "--no-incremental", incremental;
+    "kind", "--kind", kind;
+    "format", "--format", format;
+    "alphabet", "--alphabet", alphabet;
+    "solver_path", "--solver-path", solver_paths;
+    "solver_cmd", "--solver", solver_commands;
+    "puzzle_solver_cmd", "--puzzle-solver", puzzle_solver_commands;
+    "shard", "--shard", shards;
+}
+
+/// A plan's value as a person reads it, in a refusal: `5`, `native,kissat`, `none`.
+trait Shown {
+    fn shown(&self) -> String;
+}
+
+macro_rules! shown_by_display {
+    ($($t:ty),*) => {$(
+        impl Shown for $t {
+            fn shown(&self) -> String {
+                self.to_string()
+            }
+        }
+    )*};
+}
+shown_by_display!(usize, u32, u64, bool, String, SolverSpec);
+
+macro_rules! shown_by_name {
+    ($($t:ty),*) => {$(
+        impl Shown for $t {
+            fn shown(&self) -> String {
+                self.as_str().to_string()
+            }
+        }
+    )*};
+}
+shown_by_name!(Encoding, Amo, Kind, Format);
+
+impl Shown for f64 {
+    fn shown(&self) -> String {
+        format!("{self:?}")
+    }
+}
+
+impl Shown for PathBuf {
+    fn shown(&self) -> String {
+        self.display().to_string()
+    }
+}
+
+impl Shown for Alphabet {
+    fn shown(&self) -> String {
+        self.symbols()
+    }
+}
+
+impl<T: Shown> Shown for Option<T> {
+    fn shown(&self) -> String {
+        self.as_ref().map_or_else(|| "none".into(), Shown::shown)
+    }
+}
+
+impl<T: Shown> Shown for Vec<T> {
+    fn shown(&self) -> String {
+        self.iter().map(Shown::shown).collect::<Vec<_>>().join(",")
+    }
+}
+
+impl<A: Shown, B: Shown> Shown for (A, B) {
+    fn shown(&self) -> String {
+        format!("{}={}", self.0.shown(), self.1.shown())
+    }
 }
 
 impl Plan {
@@ -174,21 +248,20 @@ impl Plan {
         Ok(())
     }
 
-    /// Refuses options given on the command line (`given`, those `matches` says were typed)
-    /// that differ from this recorded plan, naming the option and both values.
+    /// Refuses options given on the command line (`given`, those `explicit` says were
+    /// typed) that differ from this recorded plan, naming the option and both values.
     pub fn check_given(&self, given: &Plan, explicit: &dyn Fn(&str) -> bool) -> anyhow::Result<()> {
-        let (ours, theirs) = (serde_json::to_value(self)?, serde_json::to_value(given)?);
-        let mut differ = Vec::new();
-        for o in OPTIONS {
-            if explicit(o.id) && ours[o.field] != theirs[o.field] {
-                differ.push(format!(
-                    "{}: the run has {}, this command gives {}",
-                    o.flag,
-                    shown(&ours[o.field]),
-                    shown(&theirs[o.field])
-                ));
-            }
-        }
+        let differ: Vec<String> = OPTIONS
+            .iter()
+            .filter(|o| explicit(o.id))
+            .filter_map(|o| {
+                let (ours, theirs) = (o.differ)(self, given)?;
+                Some(format!(
+                    "{}: the run has {ours}, this command gives {theirs}",
+                    o.flag
+                ))
+            })
+            .collect();
         if !differ.is_empty() {
             bail!(
                 "--resume runs the plan recorded in run.json; these differ from it:\n  {}\n\
@@ -197,16 +270,6 @@ impl Plan {
             );
         }
         Ok(())
-    }
-}
-
-/// A plan value as a person reads it: `5`, `native,kissat`, `none`.
-fn shown(v: &serde_json::Value) -> String {
-    match v {
-        serde_json::Value::Null => "none".into(),
-        serde_json::Value::String(s) => s.clone(),
-        serde_json::Value::Array(items) => items.iter().map(shown).collect::<Vec<_>>().join(","),
-        other => other.to_string(),
     }
 }
 
@@ -308,12 +371,18 @@ impl<'de> Deserialize<'de> for Alphabet {
     }
 }
 
+/// The solver `name` (for tests).
+#[cfg(test)]
+pub(crate) fn spec(name: &str) -> SolverSpec {
+    SolverSpec::parse(name).expect("a solver spec")
+}
+
 /// A plan as `bench run a.txt --jobs 1` makes it, with `edit` applied (for tests).
 #[cfg(test)]
 pub(crate) fn plan_with(edit: impl FnOnce(&mut Plan)) -> Plan {
     let mut plan = Plan {
         corpora: vec!["a.txt".into()],
-        solvers: vec!["native".into()],
+        solvers: vec![spec("native")],
         encodings: vec![Encoding::Extended],
         amo: Amo::default(),
         timeout_s: 100.0,
@@ -346,7 +415,12 @@ mod tests {
     #[test]
     fn every_field_is_an_option_and_round_trips() {
         let plan = plan_with(|p| {
-            p.solvers = vec!["native".into(), "minisat".into()];
+            p.solvers = vec![
+                spec("native"),
+                spec("minisat"),
+                spec("native: phase = random"),
+            ];
+            p.checker_timeout_s = Some(3.0);
             p.alphabet = Some(Alphabet::parse("ABCDEFGHI").unwrap());
             p.kind = Some(Kind::Latin);
             p.format = Some(Format::Line);
@@ -356,13 +430,16 @@ mod tests {
             p.puzzle_solver_commands = vec![("gs".into(), "bench solve --serve".into())];
         });
         let value = serde_json::to_value(&plan).unwrap();
-        let fields: Vec<&String> = value.as_object().unwrap().keys().collect();
-        for f in &fields {
-            assert!(
-                OPTIONS.iter().any(|o| o.field == f.as_str()),
-                "plan field `{f}` has no option in OPTIONS"
-            );
+        // Every field has its line in OPTIONS (`every_field_has_an_option` destructures
+        // the plan); each line compares its own field.
+        assert_eq!(value.as_object().unwrap().len(), OPTIONS.len());
+        for o in OPTIONS {
+            assert!((o.differ)(&plan, &plan).is_none(), "{}", o.flag);
         }
+        assert_eq!(
+            value["solvers"][2], "native:phase=random",
+            "the canonical name"
+        );
         let back: Plan = serde_json::from_value(value).unwrap();
         assert_eq!(back, plan);
     }
@@ -392,7 +469,7 @@ mod tests {
         let recorded = plan_with(|_| {});
         let given = plan_with(|p| {
             p.timeout_s = 5.0;
-            p.solvers = vec!["kissat".into()];
+            p.solvers = vec![spec("kissat")];
         });
         let all = |_: &str| true;
         let err = recorded.check_given(&given, &all).unwrap_err().to_string();

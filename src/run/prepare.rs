@@ -10,13 +10,14 @@ use anyhow::{Context, bail};
 
 use crate::cnf::budget::{Account, machine_budget};
 use crate::results::{self, Row};
-use crate::solver::{Solver, by_name};
+use crate::solver::{Solver, by_spec};
 use crate::text::terminal;
 
 use super::corpus::{self, Corpus, Instance};
+use super::plan::{self, Plan};
 use super::task::{self, Task};
 use super::unit::{self, Unit};
-use super::{RunOptions, lock, meta, plan, pruned_among_others, record, shard};
+use super::{Placement, lock, meta, pruned_among_others, record, shard};
 
 /// A run ready to execute: its solvers, instances, output folder (locked), the rows an
 /// earlier run of it left, the formulas and tasks still to do, and its run.json.
@@ -45,73 +46,38 @@ pub(crate) struct Prepared {
 
 /// Makes the plan ready: solvers found, corpus read and held to the expected fingerprint,
 /// the output folder taken, what is done already subtracted, run.json written.
-pub(crate) fn prepare(opts: &RunOptions) -> anyhow::Result<Prepared> {
-    let solvers: Vec<Box<dyn Solver>> = opts
-        .plan
+pub(crate) fn prepare(plan: &Plan, at: &Placement) -> anyhow::Result<Prepared> {
+    let config = plan.solver_config();
+    let solvers: Vec<Box<dyn Solver>> = plan
         .solvers
         .iter()
-        .map(|name| by_name(name, &opts.config))
+        .map(|spec| by_spec(spec, &config))
         .collect::<anyhow::Result<_>>()?;
-    let (corpus, fingerprint) = load_corpus(opts)?;
+    let (corpus, fingerprint) = load_corpus(plan, at)?;
     let containment = announce_containment(&solvers);
-    let mut notes = Vec::new();
-    if !opts.plan.incremental
-        && pruned_among_others(&opts.plan.encodings)
-        && solvers.iter().any(|s| s.in_process())
-    {
-        let note = "mode: in-process solvers solve every encoding fresh, one formula per \
-                    puzzle: pruned has no session (its givens are in its clauses), so the \
-                    encodings are compared within one mode (run.json: \"incremental\": false)";
-        eprintln!("bench: {note}");
-        notes.push(note.to_string());
-    }
-    if let Some(note) = missing_checker(opts, &solvers) {
-        eprintln!("bench: {note}");
-        notes.push(note);
-    }
-    let out_dir = out_dir(opts)?;
+    let notes = notes(plan, &solvers, &corpus);
+    let out_dir = out_dir(plan, at)?;
     std::fs::create_dir_all(&out_dir).with_context(|| format!("creating {}", out_dir.display()))?;
     let lock = lock::lock(&out_dir)?;
     let csv_path = out_dir.join("results.csv");
-    let earlier = earlier_rows(opts, &csv_path, &corpus.instances)?;
-    let dedicated: Vec<&str> = solvers
-        .iter()
-        .filter(|s| s.reads_puzzles())
-        .map(|s| s.name())
-        .collect();
-    let cnfs = corpus
-        .instances
-        .iter()
-        .filter(|i| matches!(i.source, corpus::Source::Dimacs(_)))
-        .count();
-    if !dedicated.is_empty() && cnfs > 0 {
-        let (who, verb) = match dedicated.as_slice() {
-            [one] => (one.to_string(), "solves"),
-            many => (many.join(", "), "solve"),
-        };
-        let note = format!(
-            "{who} {verb} puzzles, not CNF formulas: the {cnfs} CNF instance(s) have no run \
-             of {who} (not applicable)"
-        );
-        eprintln!("bench: {}", terminal(&note));
-        notes.push(note);
-    }
-    let units = unit::units(&opts.plan, &corpus.instances, !dedicated.is_empty());
-    let (tasks, planned) = task::tasks(&opts.plan, &units, &corpus.instances, &solvers, &earlier);
-    let measurement = crate::machine::Measurement::new(opts.plan.jobs, &opts.cores)?;
+    let earlier = earlier_rows(at, &csv_path, &corpus.instances)?;
+    let dedicated = solvers.iter().any(|s| s.reads_puzzles());
+    let units = unit::units(plan, &corpus.instances, dedicated);
+    let (tasks, planned) = task::tasks(plan, &units, &corpus.instances, &solvers, &earlier);
+    let measurement = crate::machine::Measurement::new(plan.jobs, &at.cores)?;
     for warning in &measurement.warnings {
         eprintln!("bench: warning: {}", terminal(warning));
     }
     // A resume with nothing left to do leaves the record of the run it would finish as it
     // is (its command, dates and machine); any other run records itself.
-    let kept = (opts.resume.is_some() && tasks.is_empty())
+    let kept = (at.resume.is_some() && tasks.is_empty())
         .then(|| record::read_run(&out_dir))
         .flatten();
     let record_kept = kept.is_some();
     let record = match kept {
         Some(record) => record,
         None => new_record(
-            opts,
+            (plan, at),
             (&solvers, containment),
             &corpus,
             (fingerprint, planned),
@@ -126,7 +92,7 @@ pub(crate) fn prepare(opts: &RunOptions) -> anyhow::Result<Prepared> {
         corpus.instances.len(),
         tasks.len(),
         planned - tasks.len(),
-        opts.plan.jobs,
+        plan.jobs,
         terminal(&out_dir.display().to_string())
     );
     Ok(Prepared {
@@ -142,23 +108,65 @@ pub(crate) fn prepare(opts: &RunOptions) -> anyhow::Result<Prepared> {
         record,
         record_kept,
         notes,
-        read_budget: machine_budget(opts.plan.mem_limit_mb).map(Account::new),
+        read_budget: machine_budget(plan.mem_limit_mb).map(Account::new),
         _lock: lock,
     })
 }
 
+/// What the summary must say about how the plan runs, each said on stderr too: the mode of
+/// its encodings, a proof checker missing, CNF instances a puzzle solver does not run.
+fn notes(plan: &Plan, solvers: &[Box<dyn Solver>], corpus: &Corpus) -> Vec<String> {
+    let mut notes = Vec::new();
+    if !plan.incremental
+        && pruned_among_others(&plan.encodings)
+        && solvers.iter().any(|s| s.in_process())
+    {
+        notes.push(
+            "mode: in-process solvers solve every encoding fresh, one formula per \
+             puzzle: pruned has no session (its givens are in its clauses), so the \
+             encodings are compared within one mode (run.json: \"incremental\": false)"
+                .to_string(),
+        );
+    }
+    notes.extend(missing_checker(plan, solvers));
+    let dedicated: Vec<&str> = solvers
+        .iter()
+        .filter(|s| s.reads_puzzles())
+        .map(|s| s.name())
+        .collect();
+    let cnfs = corpus
+        .instances
+        .iter()
+        .filter(|i| matches!(i.source, corpus::Source::Dimacs(_)))
+        .count();
+    if !dedicated.is_empty() && cnfs > 0 {
+        let (who, verb) = match dedicated.as_slice() {
+            [one] => (one.to_string(), "solves"),
+            many => (many.join(", "), "solve"),
+        };
+        notes.push(format!(
+            "{who} {verb} puzzles, not CNF formulas: the {cnfs} CNF instance(s) have no run \
+             of {who} (not applicable)"
+        ));
+    }
+    for note in &notes {
+        eprintln!("bench: {}", terminal(note));
+    }
+    notes
+}
+
 /// The corpus of the plan (this shard's part of it), said on stderr, and the plan's
 /// fingerprint, which must be the one expected (a study's, a resumed shard's).
-fn load_corpus(opts: &RunOptions) -> anyhow::Result<(Corpus, String)> {
-    let mut corpus = corpus::load(&opts.cwd, &opts.plan.corpora, &opts.read, opts.plan.strict)?;
+fn load_corpus(plan: &Plan, at: &Placement) -> anyhow::Result<(Corpus, String)> {
+    let mut corpus = corpus::load(&at.cwd, &plan.corpora, &plan.read_options(), plan.strict)?;
     for line in super::skip::summarise(&corpus.skipped) {
         eprintln!("bench: skipped {}", terminal(&line));
     }
     for n in corpus.notes.iter().chain(&corpus.duplicates) {
         eprintln!("bench: {}", terminal(&n.to_string()));
     }
-    let fingerprint = plan::fingerprint(&opts.plan, &corpus.instances);
-    if let Some(expected) = opts.expected_fingerprint.as_ref()
+    let fingerprint = plan::fingerprint(plan, &corpus.instances);
+    if let Some(expected) = at.expected_fingerprint.as_ref()
         && *expected != fingerprint
     {
         // A file of the plan that this machine cannot read is the likelier cause.
@@ -168,7 +176,7 @@ fn load_corpus(opts: &RunOptions) -> anyhow::Result<(Corpus, String)> {
                 super::skip::summarise(&corpus.skipped).join("; ")
             );
         }
-        let changes = changed_instances(opts, &corpus.instances);
+        let changes = changed_instances(at, &corpus.instances);
         let what = if changes.is_empty() {
             "the corpus contents (instances not run yet, or their order) or the plan \
              recorded in run.json differ"
@@ -181,10 +189,10 @@ fn load_corpus(opts: &RunOptions) -> anyhow::Result<(Corpus, String)> {
              resumed has {expected}: {what}"
         );
     }
-    if let Some(s) = opts.shard {
+    if let Some(s) = at.shard {
         corpus.instances = shard::select(
             std::mem::take(&mut corpus.instances),
-            opts.plan.encodings.len(),
+            plan.encodings.len(),
             s,
         );
     }
@@ -193,8 +201,8 @@ fn load_corpus(opts: &RunOptions) -> anyhow::Result<(Corpus, String)> {
 
 /// What a resumed run's rows say changed in its corpus: an instance run before whose
 /// content is another now, or that is gone (at most a few named, then how many more).
-fn changed_instances(opts: &RunOptions, instances: &[Instance]) -> Vec<String> {
-    let Some(dir) = &opts.resume else {
+fn changed_instances(at: &Placement, instances: &[Instance]) -> Vec<String> {
+    let Some(dir) = &at.resume else {
         return Vec::new();
     };
     let Ok((rows, _)) = results::read_table(&dir.join("results.csv"), false) else {
@@ -231,18 +239,19 @@ fn changed_instances(opts: &RunOptions, instances: &[Instance]) -> Vec<String> {
 
 /// With `--proofs`, a proof checker missing from the machine, said once for the run:
 /// without `rate` UNSAT answers stay `cross-checked`, without cake_lpr `proof-checked`.
-fn missing_checker(opts: &RunOptions, solvers: &[Box<dyn Solver>]) -> Option<String> {
-    if !opts.plan.proofs || solvers.iter().all(|s| s.proof_style().is_none()) {
+fn missing_checker(plan: &Plan, solvers: &[Box<dyn Solver>]) -> Option<String> {
+    let config = plan.solver_config();
+    if !plan.proofs || solvers.iter().all(|s| s.proof_style().is_none()) {
         return None;
     }
-    if crate::solver::external::find_rate(&opts.config).is_none() {
+    if crate::solver::external::find_rate(&config).is_none() {
         return Some(
             "proofs: rate not found (cargo install rate): no proof is checked, \
              UNSAT answers stay cross-checked"
                 .into(),
         );
     }
-    if crate::run::proof::find_cake_lpr(&opts.config).is_none() {
+    if crate::run::proof::find_cake_lpr(&config).is_none() {
         return Some(
             "proofs: cake_lpr not found (the README says how to build it: one gcc command): proofs are \
              checked by rate alone, UNSAT answers are proof-checked, never proof-verified"
@@ -275,8 +284,8 @@ fn announce_containment(
 
 /// The output folder: the resumed one, `--out` (which must not hold results yet), or a
 /// new one under `reports/`.
-fn out_dir(opts: &RunOptions) -> anyhow::Result<PathBuf> {
-    Ok(match (&opts.resume, &opts.out) {
+fn out_dir(plan: &Plan, at: &Placement) -> anyhow::Result<PathBuf> {
+    Ok(match (&at.resume, &at.out) {
         (Some(dir), _) => dir.clone(),
         (None, Some(dir)) => {
             if dir.join("results.csv").exists() {
@@ -287,7 +296,7 @@ fn out_dir(opts: &RunOptions) -> anyhow::Result<PathBuf> {
             }
             dir.clone()
         }
-        (None, None) => default_out_dir(&opts.plan.corpora),
+        (None, None) => default_out_dir(&plan.corpora),
     })
 }
 
@@ -295,11 +304,11 @@ fn out_dir(opts: &RunOptions) -> anyhow::Result<PathBuf> {
 /// recorded hashes are known by their id in this plan, and a CSV of an older bench is
 /// given today's columns before anything runs, so that new rows match its header.
 fn earlier_rows(
-    opts: &RunOptions,
+    at: &Placement,
     csv_path: &Path,
     instances: &[Instance],
 ) -> anyhow::Result<Vec<Row>> {
-    if opts.resume.is_none() || !csv_path.exists() {
+    if at.resume.is_none() || !csv_path.exists() {
         return Ok(Vec::new());
     }
     // A CSV of an older bench (no `hash`, `mode` or count columns) is rewritten with
@@ -343,7 +352,7 @@ fn default_out_dir(corpora: &[PathBuf]) -> PathBuf {
 
 /// The record of a run about to start: its plan, fingerprint, command, and what it runs on.
 fn new_record(
-    opts: &RunOptions,
+    (plan, at): (&Plan, &Placement),
     (solvers, containment): (
         &[Box<dyn Solver>],
         &crate::solver::external::run::Containment,
@@ -356,13 +365,13 @@ fn new_record(
     record::Record {
         version: record::VERSION,
         kind: record::RecordKind::Run,
-        plan: opts.plan.clone(),
-        cwd: opts.cwd.clone(),
+        plan: plan.clone(),
+        cwd: at.cwd.clone(),
         fingerprint,
         bench_version: env!("CARGO_PKG_VERSION").to_string(),
-        command_line: opts.command_line.clone(),
+        command_line: at.command_line.clone(),
         created: start.clone(),
-        shard: opts.shard,
+        shard: at.shard,
         layout: None,
         execution: Some(record::Execution {
             solvers: solvers

@@ -5,9 +5,10 @@
 //! run or shard adds what it ran with and how it went (solvers and their versions, the
 //! machine, containment, start and end).
 //!
-//! A `run.json` written before the plan was recorded (no `version`) holds only the
-//! command line: [`read_legacy_argv`] gives it to `--resume`, which turns it into a plan
-//! once, the way a new command line is.
+//! A `run.json` of another schema is refused with what to do: one written before the plan
+//! was recorded (no `version`, only the command line) cannot be resumed (its results.csv
+//! still reports, and its command run again into a new folder makes the plan anew); one of
+//! a newer bench is that bench's to read.
 
 use std::path::{Path, PathBuf};
 
@@ -155,16 +156,8 @@ pub fn path(dir: &Path) -> PathBuf {
     dir.join("run.json")
 }
 
-/// What reading a `run.json` found.
-pub enum Read {
-    /// A record of this schema.
-    Record(Box<Record>),
-    /// A run's record from before the plan was recorded: its command line.
-    Legacy(Vec<String>),
-}
-
-/// Reads `dir/run.json`.
-pub fn read(dir: &Path) -> anyhow::Result<Read> {
+/// Reads `dir/run.json`, a record of this schema; any other is refused, saying what to do.
+pub fn read_record(dir: &Path) -> anyhow::Result<Record> {
     let path = path(dir);
     let text = crate::bounded::read_to_string(&path, crate::bounded::MAX_RUN_JSON)?;
     let value: serde_json::Value =
@@ -177,34 +170,58 @@ pub fn read(dir: &Path) -> anyhow::Result<Read> {
             if let Err(why) = record.plan.check_ranges() {
                 bail!("{}: {why}", path.display());
             }
-            Ok(Read::Record(Box::new(record)))
+            Ok(record)
         }
         Some(v) => bail!(
             "{}: schema version {v}, this bench reads {VERSION}: use the bench that wrote it",
             path.display()
         ),
-        None => match (value.get("kind"), value.get("command_line")) {
-            (None, Some(argv)) => Ok(Read::Legacy(
-                serde_json::from_value(argv.clone())
-                    .with_context(|| format!("{}: no command line", path.display()))?,
-            )),
-            _ => bail!(
-                "{}: written by an older bench (no schema version): plan the study again",
-                path.display()
-            ),
-        },
+        None => bail!("{}", unversioned(&path, dir, &value)),
     }
 }
 
-/// Reads `dir/run.json`, which must be a record of this schema.
-pub fn read_record(dir: &Path) -> anyhow::Result<Record> {
-    match read(dir)? {
-        Read::Record(r) => Ok(*r),
-        Read::Legacy(_) => bail!(
-            "{}: written by an older bench (no schema version)",
-            path(dir).display()
-        ),
+/// Why a run.json without a schema version (an older bench's, which recorded its command
+/// line and no plan) is refused, and what to do instead.
+fn unversioned(path: &Path, dir: &Path, value: &serde_json::Value) -> String {
+    let argv: Option<Vec<String>> = value
+        .get("command_line")
+        .and_then(|argv| serde_json::from_value(argv.clone()).ok());
+    let is_run = value.get("kind").is_none()
+        && argv
+            .as_ref()
+            .is_some_and(|a| a.get(1).is_some_and(|c| c == "run"));
+    if !is_run {
+        return format!(
+            "{}: written by an older bench (no schema version): plan the study again \
+             (bench slurm, or bench run --shard K/N --out NEW)",
+            path.display()
+        );
     }
+    // The command again, without the folder it wrote to: the user picks a new one.
+    let mut again: Vec<String> = Vec::new();
+    let mut args = argv.unwrap_or_default().into_iter().skip(2);
+    while let Some(a) = args.next() {
+        match a.as_str() {
+            "--out" | "--resume" => drop(args.next()),
+            _ if a.starts_with("--out=") || a.starts_with("--resume=") => {}
+            _ => again.push(a),
+        }
+    }
+    let command = crate::text::terminal(&shell_words::join(
+        ["bench", "run"]
+            .into_iter()
+            .map(String::from)
+            .chain(again)
+            .chain(["--out".to_string(), "NEW".to_string()]),
+    ))
+    .into_owned();
+    format!(
+        "{}: written by an older bench, which recorded its command line and not its plan: \
+         it cannot be resumed. Its rows stay readable (bench report {}); to finish its \
+         runs, start them again into a new folder: {command}",
+        path.display(),
+        dir.join("results.csv").display()
+    )
 }
 
 /// A run's record, if `dir` has a readable one (shards not started have none).
@@ -268,18 +285,22 @@ mod tests {
     }
 
     #[test]
-    fn a_legacy_run_json_gives_its_command_line() {
+    fn a_run_json_without_a_schema_is_refused_saying_what_to_do() {
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(
             path(dir.path()),
-            r#"{"command_line": ["bench", "run", "a.txt"], "fingerprint": "x"}"#,
+            r#"{"command_line": ["bench", "run", "a.txt", "--out", "old", "--jobs", "1"],
+                "fingerprint": "x"}"#,
         )
         .unwrap();
-        match read(dir.path()).unwrap() {
-            Read::Legacy(argv) => assert_eq!(argv, vec!["bench", "run", "a.txt"]),
-            Read::Record(_) => panic!("not a record"),
-        }
+        let err = read_record(dir.path()).unwrap_err().to_string();
+        assert!(err.contains("cannot be resumed"), "{err}");
+        assert!(
+            err.contains("start them again into a new folder: bench run a.txt --jobs 1 --out NEW"),
+            "{err}"
+        );
         std::fs::write(path(dir.path()), r#"{"kind": "bench study"}"#).unwrap();
-        assert!(read(dir.path()).is_err());
+        let err = read_record(dir.path()).unwrap_err().to_string();
+        assert!(err.contains("plan the study again"), "{err}");
     }
 }

@@ -23,7 +23,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use crate::cnf::{Cnf, Model};
-use config::Spec;
+use config::SolverSpec;
 use session::Session;
 
 /// What a solver run ended with (the `status` column of the results CSV).
@@ -346,57 +346,79 @@ pub const LIBRARY_BUILT: bool = cfg!(feature = "rustsat-solvers");
 pub const LIBRARY_HOWTO: &str = "build bench with `--features rustsat-solvers` (needs a C++ \
      compiler, cmake and libclang-dev: scripts/install-solvers.sh installs them and builds it)";
 
-/// Finds a solver by name: built-in, a library solver, a `--solver` command, or a known
-/// external binary. `NAME:key=value,...` is a configured solver (native and the library
-/// solvers; see [`config`]), validated here.
+/// Finds a solver by the name a user types (`bench solve --solver`, `bench shrink`): a
+/// `--solver`/`--puzzle-solver` command of that exact name, else the name parsed once into
+/// a [`SolverSpec`] and found by [`by_spec`].
 pub fn by_name(name: &str, config: &SolverConfig) -> anyhow::Result<Box<dyn Solver>> {
-    // A `--puzzle-solver NAME='cmd'` or `--solver NAME='cmd'` of the user's wins over
-    // every name bench knows.
+    if let Some(solver) = user_solver(name, config)? {
+        return Ok(solver);
+    }
+    by_spec(&SolverSpec::parse(name)?, config)
+}
+
+/// A `--puzzle-solver NAME='cmd'` of the user's named `name` (it wins over every name
+/// bench knows), or a `--solver NAME='cmd'` (it wins over every name but the built-in
+/// solvers').
+fn user_solver(name: &str, config: &SolverConfig) -> anyhow::Result<Option<Box<dyn Solver>>> {
     if let Some((_, cmd)) = config.puzzle_commands.iter().find(|(n, _)| n == name) {
-        return Ok(Box::new(lines::LineSolver::from_command(name, cmd)?));
+        return Ok(Some(Box::new(lines::LineSolver::from_command(name, cmd)?)));
     }
-    let user_command = config.commands.iter().any(|(n, _)| n == name);
-    if name.contains(':') && !user_command {
-        let spec = Spec::parse(name)?;
-        return match spec.base.as_str() {
-            "native" => Ok(Box::new(InProcess(native::Native::from_spec(&spec)?))),
-            base if LIBRARY.iter().any(|(n, _)| *n == base) => library(&spec),
-            base => Err(config::ConfigError::NoSettings(
-                name.to_string(),
-                format!("settings are for native and the library solvers, not {base}"),
-            )
-            .into()),
-        };
+    if !BUILT_IN.contains(&name) && config.commands.iter().any(|(n, _)| n == name) {
+        return Ok(Some(external::find(name, config)?));
     }
-    if LIBRARY.iter().any(|(n, _)| *n == name) && !user_command {
-        return library(&Spec::parse(name)?);
+    Ok(None)
+}
+
+/// Finds the solver of `spec`: a user's command of its name, built-in, a library solver,
+/// or a known external binary. Settings (`NAME:key=value,...`) are for native and the
+/// library solvers (see [`config`]).
+pub fn by_spec(spec: &SolverSpec, config: &SolverConfig) -> anyhow::Result<Box<dyn Solver>> {
+    let name = spec.name();
+    if let Some(solver) = user_solver(&name, config)? {
+        return Ok(solver);
     }
-    match name {
-        "native" => Ok(Box::new(InProcess(native::Native::from_spec(
-            &Spec::parse(name)?,
-        )?))),
+    if LIBRARY.iter().any(|(n, _)| *n == spec.base) {
+        return library(spec);
+    }
+    if spec.base == "native" {
+        return Ok(Box::new(InProcess(native::Native::from_spec(spec)?)));
+    }
+    if !spec.settings.is_empty() {
+        return Err(config::ConfigError::NoSettings(
+            name,
+            format!(
+                "settings are for native and the library solvers, not {}",
+                spec.base
+            ),
+        )
+        .into());
+    }
+    match name.as_str() {
         "dpll" => Ok(Box::new(InProcess(dpll::DpllSolver))),
         dedicated::NAME => Ok(Box::new(dedicated::Gridsolve)),
-        "native-proc" | "dpll-proc" => {
-            let exe = own_executable()?;
-            let exe = exe.to_str().filter(|p| !p.contains('\'')).ok_or_else(|| {
-                anyhow::anyhow!(
-                    "{name}: bench's own path {} cannot be quoted",
-                    exe.display()
-                )
-            })?;
-            let inner = name.trim_end_matches("-proc");
-            let command = format!("'{exe}' solve --solver {inner} {{cnf}}");
-            let solver = external::ExternalSolver::from_command(name, &command)?;
-            // native writes DRAT proofs as a child too; dpll has none to write.
-            Ok(Box::new(if inner == "native" {
-                solver.with_adapter(&external::adapters::BENCH_NATIVE)
-            } else {
-                solver.with_adapter(&external::adapters::BENCH_DPLL)
-            }))
-        }
-        _ => external::find(name, config),
+        "native-proc" | "dpll-proc" => proc_solver(&name),
+        _ => external::find(&name, config),
     }
+}
+
+/// `native-proc` or `dpll-proc`: `bench solve` as a child process.
+fn proc_solver(name: &str) -> anyhow::Result<Box<dyn Solver>> {
+    let exe = own_executable()?;
+    let exe = exe.to_str().filter(|p| !p.contains('\'')).ok_or_else(|| {
+        anyhow::anyhow!(
+            "{name}: bench's own path {} cannot be quoted",
+            exe.display()
+        )
+    })?;
+    let inner = name.trim_end_matches("-proc");
+    let command = format!("'{exe}' solve --solver {inner} {{cnf}}");
+    let solver = external::ExternalSolver::from_command(name, &command)?;
+    // native writes DRAT proofs as a child too; dpll has none to write.
+    Ok(Box::new(if inner == "native" {
+        solver.with_adapter(&external::adapters::BENCH_NATIVE)
+    } else {
+        solver.with_adapter(&external::adapters::BENCH_DPLL)
+    }))
 }
 
 /// A variable count claimed beyond the variables used by more than this is not passed to
@@ -513,7 +535,7 @@ impl<S: Solver> Solver for InProcess<S> {
 }
 
 /// A library solver from its spec, or why this build has none.
-fn library(spec: &Spec) -> anyhow::Result<Box<dyn Solver>> {
+fn library(spec: &SolverSpec) -> anyhow::Result<Box<dyn Solver>> {
     #[cfg(feature = "rustsat-solvers")]
     if let Some(solver) = rustsat::by_spec(spec) {
         return Ok(solver?);

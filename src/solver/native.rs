@@ -9,7 +9,7 @@ use std::time::Instant;
 
 use cdcl_engine::{Answer, Budget, CdclSolver, Options, Stop};
 
-use super::config::{ConfigError, Spec, native_options};
+use super::config::{ConfigError, SolverSpec, native_options};
 use super::session::{NativeSession, Session};
 use super::{DratFormat, Limits, Outcome, ProofStyle, Solver, Status};
 use crate::cnf::Cnf;
@@ -124,7 +124,7 @@ pub struct Native {
 
 impl Native {
     /// native from a parsed spec (`native` or `native:key=value,...`).
-    pub fn from_spec(spec: &Spec) -> Result<Native, ConfigError> {
+    pub fn from_spec(spec: &SolverSpec) -> Result<Native, ConfigError> {
         let name = spec.name();
         let options = native_options(&name, &spec.settings)?;
         Ok(Native {

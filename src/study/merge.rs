@@ -283,43 +283,11 @@ pub fn merge(
 ) -> anyhow::Result<Merged> {
     let plan = &planned.plan;
     let n = plan.shards();
-    let mut refused = Vec::new();
-    for (study, p) in studies.iter().zip(plans) {
-        if p.fingerprint != plan.fingerprint || p.shards() != n {
-            refused.push(format!(
-                "{} is another plan ({} shards, fingerprint {}) than {} ({} shards, fingerprint {}): \
-                 the corpus or the options differ",
-                study.display(),
-                p.shards(),
-                p.fingerprint,
-                studies[0].display(),
-                n,
-                plan.fingerprint
-            ));
-        }
-    }
+    let mut refused = other_plans(studies, plans, plan);
     if !refused.is_empty() {
         return Err(Refused(refused).into());
     }
-    // Shard folders of another split.
-    for study in studies {
-        let Ok(entries) = std::fs::read_dir(study.join("shards")) else {
-            continue;
-        };
-        for entry in entries.flatten() {
-            let name = entry.file_name().to_string_lossy().into_owned();
-            let fits = name
-                .split_once("-of-")
-                .and_then(|(k, m)| Some((k.parse::<usize>().ok()?, m.parse::<usize>().ok()?)))
-                .is_some_and(|(k, m)| m == n && k < n);
-            if !fits {
-                refused.push(format!(
-                    "{}: not a shard of this {n}-shard plan",
-                    entry.path().display()
-                ));
-            }
-        }
-    }
+    refused.extend(foreign_folders(studies, n));
     let owner: HashMap<&str, usize> = planned
         .instances
         .iter()
@@ -339,64 +307,10 @@ pub fn merge(
                 expected.insert(key);
             });
         }
-        let mut shard_rows: Vec<Row> = Vec::new();
-        let mut started = false;
-        let mut ended_with_skips = None;
-        for study in studies {
-            let dir = shard_dir(study, shard);
-            let Some(meta) = record::read_run(&dir) else {
-                shard_rows.extend(read_shard_rows(&dir.join("results.csv"))?);
-                continue;
-            };
-            started = true;
-            if meta.fingerprint != plan.fingerprint || meta.shard != Some(shard) {
-                refused.push(format!(
-                    "{} ran another plan (fingerprint {}, shard {}) than the study's \
-                     (fingerprint {}, shard {shard})",
-                    dir.display(),
-                    meta.fingerprint,
-                    meta.shard.map_or("none".into(), |s| s.to_string()),
-                    plan.fingerprint
-                ));
-                continue;
-            }
-            if let Some(e) = &meta.execution
-                && e.end.is_some()
-                && !e.interrupted
-                && e.skipped_inputs > 0
-            {
-                ended_with_skips = Some((dir.clone(), e.skipped_inputs as u64));
-            }
-            merged.machines.push(machine(shard, &meta));
-            shard_rows.extend(read_shard_rows(&dir.join("results.csv"))?);
-        }
-        let mut seen: HashSet<Key<'_>> = HashSet::with_capacity(shard_rows.len());
-        let mut sizes: HashMap<(&str, &str), (u64, u64)> = HashMap::new();
-        for row in &shard_rows {
-            let key = row.key();
-            if let Some(column) = plan_column_differs(row, &plan.plan, &mut sizes) {
-                refused.push(format!(
-                    "{} on {} ({}, run {}) in shard {shard}: {column}",
-                    row.solver, row.instance, row.encoding, row.run
-                ));
-            } else if !expected.contains(&key) {
-                refused.push(match owner.get(row.instance_key()) {
-                    Some(&other) if other != k => format!(
-                        "{} on {} ({}, run {}) is in shard {shard} but belongs to shard {other}/{n}",
-                        row.solver, row.instance, row.encoding, row.run
-                    ),
-                    _ => format!(
-                        "{} on {} ({}, run {}) in shard {shard} is not in the plan",
-                        row.solver, row.instance, row.encoding, row.run
-                    ),
-                });
-            } else if !seen.insert(key) {
-                refused.push(format!(
-                    "{} on {} ({}, run {}) is recorded twice in shard {shard}",
-                    row.solver, row.instance, row.encoding, row.run
-                ));
-            }
-        }
+        let read = read_shard(studies, shard, plan, &mut refused, &mut merged)?;
+        let (mut shard_rows, started) = (read.rows, read.started);
+        let ended_with_skips = read.ended_with_skips;
+        let seen = check_rows(&shard_rows, shard, (&expected, &owner), plan, &mut refused);
         let mut missing = Vec::new();
         for &i in members {
             let id = &planned.instances[i].id;
@@ -434,6 +348,148 @@ pub fn merge(
         return Err(Refused(refused).into());
     }
     Ok(merged)
+}
+
+/// The plans among `plans` that are not `plan`: each named, refused.
+fn other_plans(studies: &[PathBuf], plans: &[StudyPlan], plan: &StudyPlan) -> Vec<String> {
+    let n = plan.shards();
+    studies
+        .iter()
+        .zip(plans)
+        .filter(|(_, p)| p.fingerprint != plan.fingerprint || p.shards() != n)
+        .map(|(study, p)| {
+            format!(
+                "{} is another plan ({} shards, fingerprint {}) than {} ({} shards, fingerprint {}): \
+                 the corpus or the options differ",
+                study.display(),
+                p.shards(),
+                p.fingerprint,
+                studies[0].display(),
+                n,
+                plan.fingerprint
+            )
+        })
+        .collect()
+}
+
+/// Shard folders of another split than `n` shards: each named, refused.
+fn foreign_folders(studies: &[PathBuf], n: usize) -> Vec<String> {
+    let mut refused = Vec::new();
+    for study in studies {
+        let Ok(entries) = std::fs::read_dir(study.join("shards")) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            let fits = name
+                .split_once("-of-")
+                .and_then(|(k, m)| Some((k.parse::<usize>().ok()?, m.parse::<usize>().ok()?)))
+                .is_some_and(|(k, m)| m == n && k < n);
+            if !fits {
+                refused.push(format!(
+                    "{}: not a shard of this {n}-shard plan",
+                    entry.path().display()
+                ));
+            }
+        }
+    }
+    refused
+}
+
+/// What the folders of one shard hold, over every study given.
+struct ShardRead {
+    /// Its rows, every folder's.
+    rows: Vec<Row>,
+    /// A folder of it has a run.json: the shard has started.
+    started: bool,
+    /// A run of it ended with inputs it could not read or encode: its folder and how many.
+    ended_with_skips: Option<(PathBuf, u64)>,
+}
+
+/// Reads shard `shard` of every study: its rows, and its run.json held to the study's plan
+/// (a folder that ran another plan is refused into `refused`; its machine goes to
+/// `merged`).
+fn read_shard(
+    studies: &[PathBuf],
+    shard: Shard,
+    plan: &StudyPlan,
+    refused: &mut Vec<String>,
+    merged: &mut Merged,
+) -> anyhow::Result<ShardRead> {
+    let mut read = ShardRead {
+        rows: Vec::new(),
+        started: false,
+        ended_with_skips: None,
+    };
+    for study in studies {
+        let dir = shard_dir(study, shard);
+        let Some(meta) = record::read_run(&dir) else {
+            read.rows.extend(read_shard_rows(&dir.join("results.csv"))?);
+            continue;
+        };
+        read.started = true;
+        if meta.fingerprint != plan.fingerprint || meta.shard != Some(shard) {
+            refused.push(format!(
+                "{} ran another plan (fingerprint {}, shard {}) than the study's \
+                 (fingerprint {}, shard {shard})",
+                dir.display(),
+                meta.fingerprint,
+                meta.shard.map_or("none".into(), |s| s.to_string()),
+                plan.fingerprint
+            ));
+            continue;
+        }
+        if let Some(e) = &meta.execution
+            && e.end.is_some()
+            && !e.interrupted
+            && e.skipped_inputs > 0
+        {
+            read.ended_with_skips = Some((dir.clone(), e.skipped_inputs as u64));
+        }
+        merged.machines.push(machine(shard, &meta));
+        read.rows.extend(read_shard_rows(&dir.join("results.csv"))?);
+    }
+    Ok(read)
+}
+
+/// Holds the rows of shard `shard` to the plan: each a run the plan has (`expected`) in
+/// this shard (`owner` says whose instance it is), once, with the plan's columns; what is
+/// not is refused into `refused`. Returns the runs the rows hold.
+fn check_rows<'a>(
+    rows: &'a [Row],
+    shard: Shard,
+    (expected, owner): (&HashSet<Key<'_>>, &HashMap<&str, usize>),
+    plan: &StudyPlan,
+    refused: &mut Vec<String>,
+) -> HashSet<Key<'a>> {
+    let mut seen: HashSet<Key<'a>> = HashSet::with_capacity(rows.len());
+    let mut sizes: HashMap<(&str, &str), (u64, u64)> = HashMap::new();
+    for row in rows {
+        let key = row.key();
+        if let Some(column) = plan_column_differs(row, &plan.plan, &mut sizes) {
+            refused.push(format!(
+                "{} on {} ({}, run {}) in shard {shard}: {column}",
+                row.solver, row.instance, row.encoding, row.run
+            ));
+        } else if !expected.contains(&key) {
+            refused.push(match owner.get(row.instance_key()) {
+                Some(&other) if other != shard.k => format!(
+                    "{} on {} ({}, run {}) is in shard {shard} but belongs to shard {other}/{}",
+                    row.solver, row.instance, row.encoding, row.run, shard.n
+                ),
+                _ => format!(
+                    "{} on {} ({}, run {}) in shard {shard} is not in the plan",
+                    row.solver, row.instance, row.encoding, row.run
+                ),
+            });
+        } else if !seen.insert(key) {
+            refused.push(format!(
+                "{} on {} ({}, run {}) is recorded twice in shard {shard}",
+                row.solver, row.instance, row.encoding, row.run
+            ));
+        }
+    }
+    seen
 }
 
 /// Writes a CSV through a temporary file and a rename.

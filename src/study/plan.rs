@@ -15,10 +15,11 @@ use std::time::SystemTime;
 use anyhow::{Context, bail};
 
 use crate::run::corpus::{self, Instance, Source};
+use crate::run::plan::Plan;
 use crate::run::record::{self, Layout, Record, RecordKind};
 use crate::run::shard::{self, Shard};
-use crate::run::{RunOptions, meta, plan as run_plan};
-use crate::solver::by_name;
+use crate::run::{meta, plan as run_plan};
+use crate::solver::by_spec;
 
 /// A study's run.json: a record of kind `study`, with its layout.
 pub type StudyPlan = Record;
@@ -70,33 +71,39 @@ impl Planned {
     }
 }
 
-/// Plans the study of `opts` in `shards` parts: loads the corpus, fingerprints it, splits
-/// it.
-pub fn make(opts: &RunOptions, shards: usize) -> anyhow::Result<Planned> {
+/// Plans the study of `planned` (made in `cwd` by `command_line`) in `shards` parts: loads
+/// the corpus, fingerprints it, splits it.
+pub fn make(
+    planned: &Plan,
+    cwd: &Path,
+    command_line: &[String],
+    shards: usize,
+) -> anyhow::Result<Planned> {
     if shards == 0 {
         bail!("a study needs at least one shard");
     }
-    let mut plan = opts.plan.clone();
+    let mut plan = planned.clone();
     plan.shards = shards;
-    let corpus = corpus::load(&opts.cwd, &opts.plan.corpora, &opts.read, opts.plan.strict)?;
+    let corpus = corpus::load(cwd, &plan.corpora, &plan.read_options(), plan.strict)?;
     let instances = corpus.instances;
     let fingerprint = run_plan::fingerprint(&plan, &instances);
-    let shard_of = shard::assign(&instances, opts.plan.encodings.len(), shards);
-    let per_unit = opts.plan.solvers.len() * opts.plan.repeat as usize;
+    let shard_of = shard::assign(&instances, plan.encodings.len(), shards);
+    let per_unit = plan.solvers.len() * plan.repeat as usize;
     let mut shard_instances = vec![0; shards];
     let mut shard_runs = vec![0; shards];
     for (instance, &s) in instances.iter().zip(&shard_of) {
         shard_instances[s] += 1;
-        shard_runs[s] += shard::units(instance, opts.plan.encodings.len()) * per_unit;
+        shard_runs[s] += shard::units(instance, plan.encodings.len()) * per_unit;
     }
+    let encodings = plan.encodings.iter().map(|e| e.to_string()).collect();
     let record = Record {
         version: record::VERSION,
         kind: RecordKind::Study,
         plan,
-        cwd: opts.cwd.clone(),
+        cwd: cwd.to_path_buf(),
         fingerprint,
         bench_version: env!("CARGO_PKG_VERSION").into(),
-        command_line: opts.command_line.clone(),
+        command_line: command_line.to_vec(),
         created: meta::utc_stamps(SystemTime::now()).0,
         shard: None,
         layout: Some(Layout {
@@ -111,32 +118,33 @@ pub fn make(opts: &RunOptions, shards: usize) -> anyhow::Result<Planned> {
         plan: record,
         instances,
         shard_of,
-        encodings: opts.plan.encodings.iter().map(|e| e.to_string()).collect(),
+        encodings,
     })
 }
 
-/// The solver paths that pin every external solver of `opts` to the binary found here,
+/// The solver paths that pin every external solver of `plan` to the binary found here,
 /// so every node runs the same one (solvers already given a path or a command are left as
 /// they are).
-pub fn pinned_solver_paths(opts: &RunOptions) -> anyhow::Result<Vec<(String, PathBuf)>> {
+pub fn pinned_solver_paths(plan: &Plan) -> anyhow::Result<Vec<(String, PathBuf)>> {
+    let config = plan.solver_config();
     let mut out = Vec::new();
-    let given: HashSet<&str> = opts
-        .config
+    let given: HashSet<&str> = config
         .paths
         .iter()
         .map(|(n, _)| n.as_str())
-        .chain(opts.config.commands.iter().map(|(n, _)| n.as_str()))
+        .chain(config.commands.iter().map(|(n, _)| n.as_str()))
         .collect();
-    for name in &opts.plan.solvers {
+    for spec in &plan.solvers {
+        let name = spec.name();
         if given.contains(name.as_str()) || crate::solver::BUILT_IN.contains(&name.as_str()) {
             continue;
         }
         // Fails here, at planning, if the solver is not found.
-        by_name(name, &opts.config)?;
-        let found = crate::solver::external::adapters::adapter(name)
+        by_spec(spec, &config)?;
+        let found = crate::solver::external::adapters::adapter(&name)
             .and_then(|a| crate::solver::external::locate::find_binary(a.binaries));
         if let Some(path) = found {
-            out.push((name.clone(), path.canonicalize().unwrap_or(path)));
+            out.push((name, path.canonicalize().unwrap_or(path)));
         }
     }
     Ok(out)

@@ -515,3 +515,73 @@ fn an_unreadable_cnf_costs_only_itself() {
         .unwrap();
     assert_exit(&strict, 2);
 }
+
+/// A run.json of this schema written by an older bench (no `checker_timeout_s`, no
+/// `puzzle_solver_commands`, no `measurement`, the machine in its older place) is read
+/// typed and resumed; one from before the plan was recorded (its command line alone) is
+/// refused with the command that starts its runs again, and nothing is appended.
+#[test]
+fn an_older_run_json_is_read_typed_or_refused_saying_what_to_do() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    write(&d.join("e1/a.cnf"), SAT);
+    write(&d.join("e1/b.cnf"), UNSAT);
+    let out = d.join("o");
+    let first = bench()
+        .current_dir(d)
+        .args(["run", "e1", "--solvers", "native", "--jobs", "1", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert_exit(&first, 0);
+    // The run as an older bench of this schema left it: its second row not yet run.
+    let csv = out.join("results.csv");
+    let text = std::fs::read_to_string(&csv).unwrap();
+    let kept: Vec<&str> = text.lines().take(2).collect();
+    std::fs::write(&csv, kept.join("\n") + "\n").unwrap();
+    let path = out.join("run.json");
+    let mut record: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    let object = record.as_object_mut().unwrap();
+    for newer in ["measurement", "duplicate_inputs", "not_started"] {
+        object.remove(newer);
+    }
+    object.insert(
+        "machine".into(),
+        serde_json::json!({"host": "old", "cores": 2, "cpu_model": "Old CPU",
+                           "mem_total_kb": 1024, "kernel": "6.1"}),
+    );
+    assert!(record["plan"].get("checker_timeout_s").is_none());
+    assert!(record["plan"].get("puzzle_solver_commands").is_none());
+    std::fs::write(&path, record.to_string()).unwrap();
+    let resumed = bench()
+        .current_dir(d)
+        .args(["run", "--resume"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    let said = assert_exit(&resumed, 0);
+    assert!(said.contains("1 runs to do (1 already done)"), "{said}");
+    assert_eq!(rows(&out).len(), 2);
+    // From before the plan was recorded: refused, saying what to do.
+    std::fs::write(
+        &path,
+        r#"{"command_line": ["bench", "run", "e1", "--solvers", "native", "--out", "o"],
+            "bench_version": "0.1.0", "solvers": [{"name": "native", "version": null}],
+            "start": "2026-11-25T10:00:00Z", "containment": "subreaper"}"#,
+    )
+    .unwrap();
+    let old = bench()
+        .current_dir(d)
+        .args(["run", "--resume"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    let said = assert_exit(&old, 2);
+    assert!(said.contains("cannot be resumed"), "{said}");
+    assert!(
+        said.contains("bench run e1 --solvers native --out NEW"),
+        "{said}"
+    );
+    assert_eq!(rows(&out).len(), 2, "nothing appended");
+}

@@ -33,7 +33,7 @@ use rustsat::solvers::{
 };
 use rustsat::types::TernaryVal;
 
-use super::config::{ConfigError, Spec};
+use super::config::{ConfigError, SolverSpec};
 use super::measured;
 use super::session::Session;
 use super::{Limits, Outcome, Solver, Status};
@@ -64,7 +64,7 @@ pub struct LibSolver<F: Family> {
 
 impl<F: Family> LibSolver<F> {
     /// The solver of a spec, its settings checked by building one engine.
-    pub fn from_spec(spec: &Spec) -> Result<LibSolver<F>, ConfigError> {
+    pub fn from_spec(spec: &SolverSpec) -> Result<LibSolver<F>, ConfigError> {
         let name = spec.name();
         let engine = F::engine(&name, &spec.settings)?;
         Ok(LibSolver {
@@ -340,8 +340,8 @@ impl<F: Family> Drop for LibSession<F> {
 }
 
 /// The library solver named by `spec`, if it is one (`minisat-lib`, ...).
-pub fn by_spec(spec: &Spec) -> Option<Result<Box<dyn Solver>, ConfigError>> {
-    fn boxed<F: Family>(spec: &Spec) -> Result<Box<dyn Solver>, ConfigError> {
+pub fn by_spec(spec: &SolverSpec) -> Option<Result<Box<dyn Solver>, ConfigError>> {
+    fn boxed<F: Family>(spec: &SolverSpec) -> Result<Box<dyn Solver>, ConfigError> {
         // Sized by the variables used and held against the memory budget, as native is.
         LibSolver::<F>::from_spec(spec).map(|s| Box::new(super::InProcess(s)) as Box<dyn Solver>)
     }
