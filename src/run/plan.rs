@@ -86,27 +86,29 @@ struct OptionName {
     id: &'static str,
     /// How a user types it (`--timeout`, or `corpus` for the positional arguments).
     flag: &'static str,
+    /// The plan's field it sets (a path: `limits.timeout_s`), which a test holds to the
+    /// fields run.json writes.
+    #[cfg_attr(not(test), allow(dead_code))]
+    field: &'static str,
     /// The values of two plans as a person reads them, when they differ.
     differ: fn(&Plan, &Plan) -> Option<(String, String)>,
 }
 
-/// `OPTIONS`, one line a field of [`Plan`] (clap's argument id, the flag, the field), and
-/// a destructuring of [`Plan`] that names every field: a field added to the plan without
-/// its line here does not compile.
+/// `OPTIONS`, one line a field of [`Plan`]: clap's argument id, the flag, the field (a
+/// path into the plan). A test checks that every field run.json writes has its line.
 macro_rules! options {
-    ($($id:literal, $flag:literal, $field:ident;)*) => {
+    ($($id:literal, $flag:literal, $($field:ident).+;)*) => {
         /// Every option that decides the plan, by argument id: what [`Plan::check_given`]
-        /// compares, field by field.
+        /// compares, field by field, typed.
         const OPTIONS: &[OptionName] = &[$(OptionName {
             id: $id,
             flag: $flag,
-            differ: |a, b| (a.$field != b.$field).then(|| (a.$field.shown(), b.$field.shown())),
+            field: stringify!($($field).+),
+            differ: |a, b| {
+                (a.$($field).+ != b.$($field).+)
+                    .then(|| (a.$($field).+.shown(), b.$($field).+.shown()))
+            },
         }),*];
-
-        #[allow(dead_code)]
-        fn every_field_has_an_option(plan: &Plan) {
-            let Plan { $($field: _),* } = plan;
-        }
     };
 }
 
@@ -430,9 +432,15 @@ mod tests {
             p.puzzle_solver_commands = vec![("gs".into(), "bench solve --serve".into())];
         });
         let value = serde_json::to_value(&plan).unwrap();
-        // Every field has its line in OPTIONS (`every_field_has_an_option` destructures
-        // the plan); each line compares its own field.
-        assert_eq!(value.as_object().unwrap().len(), OPTIONS.len());
+        let fields: Vec<&String> = value.as_object().unwrap().keys().collect();
+        let named = |o: &OptionName| o.field.rsplit('.').next().unwrap_or(o.field);
+        for f in &fields {
+            assert!(
+                OPTIONS.iter().any(|o| named(o) == f.as_str()),
+                "plan field `{f}` has no option in OPTIONS"
+            );
+        }
+        assert_eq!(fields.len(), OPTIONS.len());
         for o in OPTIONS {
             assert!((o.differ)(&plan, &plan).is_none(), "{}", o.flag);
         }
