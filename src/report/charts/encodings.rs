@@ -38,52 +38,7 @@ pub fn has_several_encodings(data: &ChartData) -> bool {
 
 /// The encoding-size chart as SVG.
 pub fn encodings(data: &ChartData) -> anyhow::Result<String> {
-    let puzzles: Vec<_> = data.rows.iter().filter(|r| r.side > 0).collect();
-    let kinds = first_appearance(puzzles.iter().map(|r| r.kind.as_str()));
-    // One size per (instance, encoding): every solver's row repeats it.
-    let mut sizes: BTreeMap<(&str, &str), (&str, u32, u64, u64)> = BTreeMap::new();
-    for r in &puzzles {
-        sizes.entry((r.instance_key(), &r.encoding)).or_insert((
-            r.kind.as_str(),
-            r.side,
-            r.vars,
-            r.clauses,
-        ));
-    }
-    // (encoding, kind, side) → the sizes of its instances.
-    let mut groups: BTreeMap<(usize, usize, u32), Sizes> = BTreeMap::new();
-    let encoding_index = |e: &str| data.encodings.iter().position(|x| x == e).unwrap_or(0);
-    for ((_, encoding), (kind, side, vars, clauses)) in &sizes {
-        let kind_index = kinds.iter().position(|k| k.as_str() == *kind).unwrap_or(0);
-        let group = groups
-            .entry((encoding_index(encoding), kind_index, *side))
-            .or_default();
-        group.0.push(*vars as f64);
-        group.1.push(*clauses as f64);
-    }
-    let mut series: Vec<Series> = Vec::new();
-    for ((e, k, side), (mut vars, mut clauses)) in groups {
-        let encoding = &data.encodings[e];
-        let modes = data.modes.of_encoding(encoding);
-        let label = if kinds.len() > 1 {
-            format!("{encoding} ({}) · {modes}", kinds[k])
-        } else {
-            format!("{encoding} · {modes}")
-        };
-        let point = (side, median(&mut vars), median(&mut clauses));
-        match series.last_mut() {
-            Some(s) if s.label == label => s.points.push(point),
-            _ => series.push(Series {
-                label,
-                encoding: encoding.clone(),
-                points: vec![point],
-            }),
-        }
-    }
-    let mut sides: Vec<u32> = sizes.values().map(|v| v.1).collect();
-    sides.sort_unstable();
-    sides.dedup();
-
+    let (series, sides) = series_of(data);
     let legend = Legend {
         heading: "encoding",
         entries: series
@@ -178,4 +133,55 @@ pub fn encodings(data: &ChartData) -> anyhow::Result<String> {
             Ok(())
         },
     )
+}
+
+/// The lines of the chart, one per encoding (and kind, when kinds are mixed), each point a
+/// side's median sizes; and the sides, in order.
+fn series_of(data: &ChartData) -> (Vec<Series>, Vec<u32>) {
+    let puzzles: Vec<_> = data.rows.iter().filter(|r| r.side > 0).collect();
+    let kinds = first_appearance(puzzles.iter().map(|r| r.kind.as_str()));
+    // One size per (instance, encoding): every solver's row repeats it.
+    let mut sizes: BTreeMap<(&str, &str), (&str, u32, u64, u64)> = BTreeMap::new();
+    for r in &puzzles {
+        sizes.entry((r.instance_key(), &r.encoding)).or_insert((
+            r.kind.as_str(),
+            r.side,
+            r.vars,
+            r.clauses,
+        ));
+    }
+    // (encoding, kind, side) → the sizes of its instances.
+    let mut groups: BTreeMap<(usize, usize, u32), Sizes> = BTreeMap::new();
+    let encoding_index = |e: &str| data.encodings.iter().position(|x| x == e).unwrap_or(0);
+    for ((_, encoding), (kind, side, vars, clauses)) in &sizes {
+        let kind_index = kinds.iter().position(|k| k.as_str() == *kind).unwrap_or(0);
+        let group = groups
+            .entry((encoding_index(encoding), kind_index, *side))
+            .or_default();
+        group.0.push(*vars as f64);
+        group.1.push(*clauses as f64);
+    }
+    let mut series: Vec<Series> = Vec::new();
+    for ((e, k, side), (mut vars, mut clauses)) in groups {
+        let encoding = &data.encodings[e];
+        let modes = data.modes.of_encoding(encoding);
+        let label = if kinds.len() > 1 {
+            format!("{encoding} ({}) · {modes}", kinds[k])
+        } else {
+            format!("{encoding} · {modes}")
+        };
+        let point = (side, median(&mut vars), median(&mut clauses));
+        match series.last_mut() {
+            Some(s) if s.label == label => s.points.push(point),
+            _ => series.push(Series {
+                label,
+                encoding: encoding.clone(),
+                points: vec![point],
+            }),
+        }
+    }
+    let mut sides: Vec<u32> = sizes.values().map(|v| v.1).collect();
+    sides.sort_unstable();
+    sides.dedup();
+    (series, sides)
 }

@@ -11,8 +11,8 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::HPos;
 
 use crate::report::charts::draw::{
-    FONT, Linear, chart, font, format_number, format_seconds, line, plot, rgb, styled, text,
-    text_width,
+    Canvas, FONT, Linear, chart, font, format_number, format_seconds, line, plot, rgb, styled,
+    text, text_width,
 };
 use crate::report::charts::{ChartData, TIMEOUT_COLOR, TIMEOUT_DASH};
 use crate::report::score::quantile;
@@ -109,40 +109,7 @@ pub fn times(data: &ChartData) -> anyhow::Result<String> {
                 )?;
                 continue;
             }
-            let px = |t: f64| at(t, 0.0).0;
-            // The dots first, so that the box and its median stay on top of thousands of
-            // them. Dots on one spot are drawn as one, as dark as they were together (k layers
-            // of opacity a are one of 1 − (1 − a)^k), so that a million runs make no more
-            // dots than there are spots.
-            let mut layers: BTreeMap<(i32, i32), i32> = BTreeMap::new();
-            for (i, t) in times.iter().enumerate() {
-                // A fixed spread over five lanes rather than random jitter: the same data
-                // always draws the same picture.
-                let lane = (i % 5) as i32 - 2;
-                *layers.entry((px(*t), mid + lane * 3)).or_insert(0) += 1;
-            }
-            for (centre, k) in layers {
-                let alpha = 1.0 - (1.0 - DOT_ALPHA).powi(k);
-                root.draw(&Circle::new(centre, 2, DOT.mix(alpha).filled()))?;
-            }
-            let [q1, q2, q3] = [0.25, 0.5, 0.75].map(|q| px(quantile(&times, q)));
-            let (fastest, slowest) = (px(times[0]), px(times[times.len() - 1]));
-            let whisker = color.stroke_width(2);
-            line(root, [(fastest, mid), (q1, mid)], whisker, None)?;
-            line(root, [(q3, mid), (slowest, mid)], whisker, None)?;
-            for end in [fastest, slowest] {
-                line(root, [(end, mid - 7), (end, mid + 7)], whisker, None)?;
-            }
-            let half = ROW * 28 / 100;
-            let corners = [(q1, mid - half), (q3.max(q1 + 2), mid + half)];
-            root.draw(&Rectangle::new(corners, color.mix(0.25).filled()))?;
-            root.draw(&Rectangle::new(corners, color.stroke_width(2)))?;
-            line(
-                root,
-                [(q2, mid - half), (q2, mid + half)],
-                color.stroke_width(3),
-                None,
-            )?;
+            draw_box(root, &times, mid, color, &|t: f64| at(t, 0.0).0)?;
         }
         Ok(())
     })
@@ -156,3 +123,48 @@ const DOT_ALPHA: f64 = 0.45;
 const GRID: RGBColor = rgb(0xE2E2E2);
 /// Faint text.
 const INK_FAINT: RGBAColor = RGBAColor(0x22, 0x22, 0x22, 0.7);
+
+/// One row's box over its sorted solved `times` at height `mid`, `px` placing a time:
+/// every time a faint dot, then the box, its median and its whiskers in `color`.
+fn draw_box(
+    root: &Canvas,
+    times: &[f64],
+    mid: i32,
+    color: RGBColor,
+    px: &dyn Fn(f64) -> i32,
+) -> anyhow::Result<()> {
+    // The dots first, so that the box and its median stay on top of thousands of
+    // them. Dots on one spot are drawn as one, as dark as they were together (k layers
+    // of opacity a are one of 1 − (1 − a)^k), so that a million runs make no more
+    // dots than there are spots.
+    let mut layers: BTreeMap<(i32, i32), i32> = BTreeMap::new();
+    for (i, t) in times.iter().enumerate() {
+        // A fixed spread over five lanes rather than random jitter: the same data
+        // always draws the same picture.
+        let lane = (i % 5) as i32 - 2;
+        *layers.entry((px(*t), mid + lane * 3)).or_insert(0) += 1;
+    }
+    for (centre, k) in layers {
+        let alpha = 1.0 - (1.0 - DOT_ALPHA).powi(k);
+        root.draw(&Circle::new(centre, 2, DOT.mix(alpha).filled()))?;
+    }
+    let [q1, q2, q3] = [0.25, 0.5, 0.75].map(|q| px(quantile(times, q)));
+    let (fastest, slowest) = (px(times[0]), px(times[times.len() - 1]));
+    let whisker = color.stroke_width(2);
+    line(root, [(fastest, mid), (q1, mid)], whisker, None)?;
+    line(root, [(q3, mid), (slowest, mid)], whisker, None)?;
+    for end in [fastest, slowest] {
+        line(root, [(end, mid - 7), (end, mid + 7)], whisker, None)?;
+    }
+    let half = ROW * 28 / 100;
+    let corners = [(q1, mid - half), (q3.max(q1 + 2), mid + half)];
+    root.draw(&Rectangle::new(corners, color.mix(0.25).filled()))?;
+    root.draw(&Rectangle::new(corners, color.stroke_width(2)))?;
+    line(
+        root,
+        [(q2, mid - half), (q2, mid + half)],
+        color.stroke_width(3),
+        None,
+    )?;
+    Ok(())
+}
