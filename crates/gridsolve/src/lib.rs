@@ -20,6 +20,7 @@ mod control;
 mod generic;
 mod limit;
 mod nine;
+mod rows;
 mod shape;
 mod solver;
 

@@ -99,9 +99,7 @@ fn minicol_cells(s: u32, summary: u32) -> Bands {
 
 /// The branch for `st` (not solved, propagated).
 pub(crate) fn choose(st: &State) -> Branch {
-    let minicols = st
-        .cand
-        .map(|w| w.map(|x| (x | x >> 9 | x >> 18) & 0x1ff));
+    let minicols = st.cand.map(|w| w.map(|x| (x | x >> 9 | x >> 18) & 0x1ff));
     // configurations per digit for the 3 bands then the 3 stacks
     let mut configs = [[0u8; 9]; 6];
     let mut best = (usize::MAX, u32::MAX);

@@ -237,7 +237,11 @@ fn hidden_singles(w: &Bands, placed: &Bands) -> Result<Bands, Dead> {
             let r = x >> (9 * k) & 0x1ff;
             twice |= once & r;
             once |= r;
-            s |= if r & r.wrapping_sub(1) == 0 { r << (9 * k) } else { 0 };
+            s |= if r & r.wrapping_sub(1) == 0 {
+                r << (9 * k)
+            } else {
+                0
+            };
             let m = x & BOX0 << (3 * k);
             s |= if m & m.wrapping_sub(1) == 0 { m } else { 0 };
         }
