@@ -45,9 +45,36 @@ impl Geo {
 }
 
 /// Places value `v` in row `r`, column `c`; false if `v` is no longer possible there.
-#[inline]
 pub(crate) fn place(g: &Geo, s: &mut [u64], v: usize, r: usize, c: usize, dirty: &mut u64) -> bool {
-    let n = g.n;
+    place_k::<0>(g, s, v, r, c, dirty)
+}
+
+/// The columns of each stack.
+#[inline(always)]
+fn segs<const K: usize>(g: &Geo) -> impl Iterator<Item = u64> {
+    let k = side::<K>(g);
+    let ones = (1u64 << k) - 1;
+    (0..k).map(move |j| ones << (j * k))
+}
+
+/// The box side: `K`, or the layout's when `K` is 0 (the engine's functions are built
+/// for each box side, so that its loops have fixed bounds).
+#[inline(always)]
+fn side<const K: usize>(g: &Geo) -> usize {
+    if K == 0 { g.k } else { K }
+}
+
+#[inline]
+fn place_k<const K: usize>(
+    g: &Geo,
+    s: &mut [u64],
+    v: usize,
+    r: usize,
+    c: usize,
+    dirty: &mut u64,
+) -> bool {
+    let k = side::<K>(g);
+    let n = k * k;
     let bit = 1u64 << c;
     let rows = &mut s[v * n..v * n + n];
     if rows[r] & bit == 0 {
@@ -56,9 +83,9 @@ pub(crate) fn place(g: &Geo, s: &mut [u64], v: usize, r: usize, c: usize, dirty:
     for x in rows.iter_mut() {
         *x &= !bit;
     }
-    let b0 = r / g.k * g.k;
-    let seg = g.seg[c / g.k];
-    for x in &mut rows[b0..b0 + g.k] {
+    let b0 = r / k * k;
+    let seg = g.seg[c / k];
+    for x in &mut rows[b0..b0 + k] {
         *x &= !seg;
     }
     rows[r] = bit;
@@ -78,26 +105,34 @@ pub(crate) fn place(g: &Geo, s: &mut [u64], v: usize, r: usize, c: usize, dirty:
 /// `dirty` marks the values to scan for hidden singles; the values scanned since the last
 /// locked-candidates pass are kept in `locked_due`.
 pub(crate) fn propagate(g: &Geo, s: &mut [u64], dirty: &mut u64) -> bool {
-    let ok = fixpoint(g, s, dirty);
+    let ok = match g.k {
+        2 => fixpoint::<2>(g, s, dirty),
+        4 => fixpoint::<4>(g, s, dirty),
+        5 => fixpoint::<5>(g, s, dirty),
+        6 => fixpoint::<6>(g, s, dirty),
+        7 => fixpoint::<7>(g, s, dirty),
+        8 => fixpoint::<8>(g, s, dirty),
+        _ => fixpoint::<0>(g, s, dirty),
+    };
     if !ok {
         *dirty = 0;
     }
     ok
 }
 
-fn fixpoint(g: &Geo, s: &mut [u64], dirty: &mut u64) -> bool {
-    let n = g.n;
+fn fixpoint<const K: usize>(g: &Geo, s: &mut [u64], dirty: &mut u64) -> bool {
+    let n = side::<K>(g) * side::<K>(g);
     let mut locked_due = 0u64;
     loop {
         while *dirty != 0 {
             let v = dirty.trailing_zeros() as usize;
             *dirty &= !(1 << v);
             locked_due |= 1 << v;
-            if hidden_singles(g, s, v, dirty).is_none() {
+            if hidden_singles::<K>(g, s, v, dirty).is_none() {
                 return false;
             }
         }
-        match naked_singles(g, s, dirty) {
+        match naked_singles::<K>(g, s, dirty) {
             None => return false,
             Some(true) => continue,
             Some(false) => {}
@@ -107,7 +142,7 @@ fn fixpoint(g: &Geo, s: &mut [u64], dirty: &mut u64) -> bool {
             let v = locked_due.trailing_zeros() as usize;
             locked_due &= locked_due - 1;
             let (cand, placed) = s.split_at_mut(n * n);
-            match locked(g, &mut cand[v * n..(v + 1) * n], placed) {
+            match locked::<K>(g, &mut cand[v * n..(v + 1) * n], placed) {
                 None => return false,
                 Some(true) => *dirty |= 1 << v,
                 Some(false) => {}
@@ -120,8 +155,8 @@ fn fixpoint(g: &Geo, s: &mut [u64], dirty: &mut u64) -> bool {
 }
 
 /// Places every unplaced cell left with one value. `None` on a cell left with none.
-fn naked_singles(g: &Geo, s: &mut [u64], dirty: &mut u64) -> Option<bool> {
-    let n = g.n;
+fn naked_singles<const K: usize>(g: &Geo, s: &mut [u64], dirty: &mut u64) -> Option<bool> {
+    let n = side::<K>(g) * side::<K>(g);
     let mut progress = false;
     for r in 0..n {
         let (mut once, mut twice) = (0u64, 0u64);
@@ -138,7 +173,7 @@ fn naked_singles(g: &Geo, s: &mut [u64], dirty: &mut u64) -> Option<bool> {
             let c = singles.trailing_zeros() as usize;
             singles &= singles - 1;
             let v = (0..n).find(|&v| s[v * n + r] >> c & 1 == 1)?;
-            if s[n * n + r] >> c & 1 == 0 && !place(g, s, v, r, c, dirty) {
+            if s[n * n + r] >> c & 1 == 0 && !place_k::<K>(g, s, v, r, c, dirty) {
                 return None;
             }
             progress = true;
@@ -152,8 +187,8 @@ fn naked_singles(g: &Geo, s: &mut [u64], dirty: &mut u64) -> Option<bool> {
 /// candidates lie in one box clears the rest of that box (claiming); in each stack the
 /// same with columns. `None` when a row, column or box has no place left; else whether
 /// a candidate was removed.
-fn locked(g: &Geo, rows: &mut [u64], placed: &[u64]) -> Option<bool> {
-    let k = g.k;
+fn locked<const K: usize>(g: &Geo, rows: &mut [u64], placed: &[u64]) -> Option<bool> {
+    let k = side::<K>(g);
     let mut changed = false;
     let mut and = |x: &mut u64, keep: u64| {
         let y = *x & keep;
@@ -171,7 +206,7 @@ fn locked(g: &Geo, rows: &mut [u64], placed: &[u64]) -> Option<bool> {
             .zip(&placed[b * k..b * k + k])
             .fold(0, |a, (&x, &p)| a | x & p);
         done[b] = here;
-        for &seg in g.seg.iter().filter(|&&seg| here & seg == 0) {
+        for seg in segs::<K>(g).filter(|&seg| here & seg == 0) {
             let (mut only, mut count) = (0, 0);
             for i in 0..k {
                 let x = band[i];
@@ -207,7 +242,7 @@ fn locked(g: &Geo, rows: &mut [u64], placed: &[u64]) -> Option<bool> {
     }
     let one_band = once & !twice;
     for b in 0..k {
-        for &seg in g.seg.iter().filter(|&&seg| done[b] & seg == 0) {
+        for seg in segs::<K>(g).filter(|&seg| done[b] & seg == 0) {
             let inbox = unions[b] & seg;
             // columns of the stack only in this band: the box's other columns lose it
             let claimed = inbox & one_band;
@@ -233,8 +268,14 @@ fn locked(g: &Geo, rows: &mut [u64], placed: &[u64]) -> Option<bool> {
 
 /// Places value `v` where it is alone in a row, a column or a box. `None` on a
 /// contradiction; else whether anything was placed.
-fn hidden_singles(g: &Geo, s: &mut [u64], v: usize, dirty: &mut u64) -> Option<bool> {
-    let (n, k) = (g.n, g.k);
+fn hidden_singles<const K: usize>(
+    g: &Geo,
+    s: &mut [u64],
+    v: usize,
+    dirty: &mut u64,
+) -> Option<bool> {
+    let k = side::<K>(g);
+    let n = k * k;
     let base = v * n;
     // per row, the cells where v is alone in its row, column or box
     let mut found = [0u64; 64];
@@ -260,7 +301,7 @@ fn hidden_singles(g: &Geo, s: &mut [u64], v: usize, dirty: &mut u64) -> Option<b
         once |= bo;
         done |= bd;
         // boxes of this band without v placed and with a single cell left
-        for &seg in &g.seg {
+        for seg in segs::<K>(g) {
             let cell = bo & seg;
             if bd & seg == 0 && cell & cell.wrapping_sub(1) == 0 && bt & seg == 0 {
                 let r = (b * k..b * k + k).find(|&r| s[base + r] & cell != 0)?;
@@ -291,7 +332,7 @@ fn hidden_singles(g: &Geo, s: &mut [u64], v: usize, dirty: &mut u64) -> Option<b
         while cells != 0 {
             let c = cells.trailing_zeros() as usize;
             cells &= cells - 1;
-            if !place(g, s, v, r, c, dirty) {
+            if !place_k::<K>(g, s, v, r, c, dirty) {
                 return None;
             }
         }
