@@ -162,15 +162,17 @@ impl State {
             return Ok(false);
         }
         let mut w = before;
+        let mut changed = [false; 3];
         for b in 0..3 {
             if w[b] != self.seen[d][b] {
+                changed[b] = true;
                 w[b] = shrink_band(w[b]);
                 if w[b] == 0 {
                     return Err(Dead);
                 }
             }
         }
-        let singles = hidden_singles(&w, &self.placed)?;
+        let singles = hidden_singles(&w, &self.placed, changed)?;
         self.cand[d] = w;
         self.seen[d] = w;
         if any(&singles) {
@@ -226,8 +228,10 @@ fn shrink_band(x: u32) -> u32 {
 
 /// The unplaced cells where a digit with candidates `w` (after the band rule, so no row
 /// or box is empty) is alone in its row, column or box. Dead on a column without it.
+/// Rows and boxes are looked at only in the `changed` bands (an unchanged band's singles
+/// were placed when it was last analysed).
 #[inline]
-fn hidden_singles(w: &Bands, placed: &Bands) -> Result<Bands, Dead> {
+fn hidden_singles(w: &Bands, placed: &Bands, changed: [bool; 3]) -> Result<Bands, Dead> {
     let mut singles = [0u32; 3];
     let (mut once, mut twice) = (0u32, 0u32);
     for b in 0..3 {
@@ -237,13 +241,18 @@ fn hidden_singles(w: &Bands, placed: &Bands) -> Result<Bands, Dead> {
             let r = x >> (9 * k) & 0x1ff;
             twice |= once & r;
             once |= r;
-            s |= if r & r.wrapping_sub(1) == 0 {
-                r << (9 * k)
-            } else {
-                0
-            };
-            let m = x & BOX0 << (3 * k);
-            s |= if m & m.wrapping_sub(1) == 0 { m } else { 0 };
+        }
+        if changed[b] {
+            for k in 0..3 {
+                let r = x >> (9 * k) & 0x1ff;
+                s |= if r & r.wrapping_sub(1) == 0 {
+                    r << (9 * k)
+                } else {
+                    0
+                };
+                let m = x & BOX0 << (3 * k);
+                s |= if m & m.wrapping_sub(1) == 0 { m } else { 0 };
+            }
         }
         singles[b] = s;
     }
