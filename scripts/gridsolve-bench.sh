@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Throughput of the gridsolve crate against tdoku, in puzzles per CPU-second.
+# Throughput of the gridsolve crate against tdoku and bench's native CDCL solver, in
+# puzzles per CPU-second.
 #
 # usage: scripts/gridsolve-bench.sh [DATA_DIR]     (run from the repository root)
 #   DATA_DIR  folder with forum_hardest_1106.txt and 17clue.txt (default ../shared/data/puzzles)
@@ -8,16 +9,18 @@
 #
 # Builds crates/gridsolve/examples/throughput.rs (release, target-cpu=native as tdoku is
 # built with -march=native) and tdoku from ../shared/tools/tdoku into a temporary folder
-# (skipped, and said so, when that folder is missing). Each round times both solvers on
+# (skipped, and said so, when that folder is missing), with a small driver that prints
+# tdoku's own guess count (its SolveSudoku with limit 1). Each round times both solvers on
 # the same input files, one after the other; the table gives the median rate of each and
 # the median of the per-round ratios. Both are timed by CPU time (getrusage): gridsolve
 # around its solve loop, tdoku as a whole child process (reading, solving, printing).
-# Then gridsolve alone on generated 16x16 and 25x25 sudokus, and gridsolve against bench's
-# own CDCL solver (native, session mode, --jobs 1: the median cpu_s of results.csv) on
-# larger-side files in bench's line format: corpora/16x16.txt, corpora/25x25.txt and any
-# files named in LARGE (space-separated, e.g. made by `bench gen --box 4 --count 50`).
-# The bench binary is BENCH (default $CARGO_TARGET_DIR/release/bench); that part is
-# skipped, and said so, when it is missing.
+# bench's own CDCL solver (native, session mode, --jobs 1) runs each 9x9 file once (its
+# rate: puzzles / the sum of cpu_s in results.csv). Then gridsolve alone on generated
+# 16x16 and 25x25 sudokus, and gridsolve against native on larger-side files in bench's
+# line format, per puzzle (native's median cpu_s): corpora/16x16.txt, corpora/25x25.txt
+# and any files named in LARGE (space-separated, e.g. made by `bench gen --box 4 --count
+# 50`). The bench binary is BENCH (default $CARGO_TARGET_DIR/release/bench); the native
+# columns are skipped, and said so, when it is missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 DATA=${1:-../shared/data/puzzles}
@@ -49,6 +52,23 @@ if [ -d "$TDOKU_SRC" ]; then
             "$OLDPWD/$TDOKU_SRC/src/util.cc" -I"$OLDPWD/$TDOKU_SRC/src"
         gcc -O3 -c "$OLDPWD/$TDOKU_SRC/example/solve.c" -I"$OLDPWD/$TDOKU_SRC/include"
         g++ -o solve solve.o solver_dpll_triad_simd.o util.o
+        cat > guesses.c <<'C'
+#include <stdio.h>
+#include <string.h>
+#include "tdoku.h"
+int main(void) {
+    char line[1024], solution[81];
+    size_t guesses, total = 0, puzzles = 0, none = 0;
+    while (fgets(line, sizeof line, stdin)) {
+        if (strlen(line) < 81 || line[0] == '#') continue;
+        TdokuSolverDpllTriadSimd(line, 1, 0, solution, &guesses);
+        total += guesses; puzzles++; none += guesses == 0;
+    }
+    printf("%.2f %.4f\n", (double)total / puzzles, (double)none / puzzles);
+}
+C
+        gcc -O3 -c guesses.c -I"$OLDPWD/$TDOKU_SRC/include"
+        g++ -o guesses guesses.o solver_dpll_triad_simd.o util.o
     )
     TDOKU=$TMP/solve
 else
@@ -56,6 +76,14 @@ else
 fi
 
 field() { tr ' ' '\n' | sed -n "s/^$1=//p"; }
+BENCH=${BENCH:-$CARGO_TARGET_DIR/release/bench}
+# native FILE: writes native's results.csv cpu_s column (one line a puzzle) to stdout
+native() {
+    "$BENCH" run "$1" --solvers native --jobs 1 --out "$TMP/native" > /dev/null 2>&1
+    awk -F, 'NR == 1 {for (i = 1; i <= NF; i++) if ($i == "cpu_s") c = i; next} {print $c}' \
+        "$TMP/native/results.csv"
+    rm -rf "$TMP/native"
+}
 median() { sort -g | awk '{v[NR]=$1} END {if (NR%2) print v[(NR+1)/2]; else print (v[NR/2]+v[NR/2+1])/2}'; }
 
 for set in FH C17; do
@@ -78,19 +106,31 @@ for set in FH C17; do
 done
 
 echo
-echo "gridsolve vs tdoku, puzzles per CPU-second (median of $ROUNDS interleaved rounds, each file fed $REPEAT times)"
+echo "gridsolve vs tdoku (median of $ROUNDS interleaved rounds, each file fed $REPEAT times) and native (each file once), puzzles per CPU-second"
 echo
-echo "| set | puzzles | gridsolve /CPU-s | tdoku /CPU-s | ratio (median) | gridsolve guesses/puzzle | solved without guess |"
-echo "|---|---:|---:|---:|---:|---:|---:|"
+echo "| set | puzzles | gridsolve /CPU-s | tdoku /CPU-s | native /CPU-s | gridsolve / tdoku (median) | gridsolve / native | gridsolve guesses/puzzle | tdoku guesses/puzzle | gridsolve without guess | tdoku without guess |"
+echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 for set in FH C17; do
-    name=$([ "$set" = FH ] && echo "forum_hardest_1106" || echo "17clue (first 2000)")
+    if [ "$set" = FH ]; then
+        name="forum_hardest_1106"; once=$TMP/fh_once
+        grep -v '^#' "$DATA/forum_hardest_1106.txt" > "$once"
+    else
+        name="17clue (first 2000)"; once=$TMP/c17_once
+    fi
     ours=$(median < "$TMP/$set.ours")
     if [ -n "$TDOKU" ]; then
         theirs=$(median < "$TMP/$set.tdoku"); ratio=$(median < "$TMP/$set.ratio")
+        read -r tg tn < <("$TMP/guesses" < "$once")
     else
-        theirs="skipped"; ratio="-"
+        theirs="skipped"; ratio="-"; tg="-"; tn="-"
     fi
-    echo "| $name | $(wc -l < "${!set}") | $ours | $theirs | $ratio | $(cat "$TMP/$set.guesses") | $(cat "$TMP/$set.noguess") |"
+    if [ -x "$BENCH" ]; then
+        nat=$(native "$once" | awk -v n="$(wc -l < "$once")" '{s += $1} END {printf "%.0f", n / s}')
+        vs=$(awk -v a="$ours" -v b="$nat" 'BEGIN {printf "%.1f", a / b}')
+    else
+        nat="skipped (no $BENCH)"; vs="-"
+    fi
+    echo "| $name | $(wc -l < "${!set}") | $ours | $theirs | $nat | $ratio | $vs | $(cat "$TMP/$set.guesses") | $tg | $(cat "$TMP/$set.noguess") | $tn |"
 done
 
 echo
@@ -104,7 +144,6 @@ for spec in "16 50 500" "25 40 100"; do
     echo "| $1 | $2 % | $3 | $(echo "$line" | field puzzles_per_cpu_s) | $(echo "$line" | field guesses_per_puzzle) |"
 done
 
-BENCH=${BENCH:-$CARGO_TARGET_DIR/release/bench}
 echo
 echo "gridsolve vs bench's native CDCL (session mode, --jobs 1) on larger sides, per puzzle"
 echo
@@ -116,10 +155,7 @@ for f in corpora/16x16.txt corpora/25x25.txt ${LARGE:-}; do
     ours=$(echo "$line" | field puzzles_per_cpu_s)
     n=$(grep -vc '^#' "$f" || true)
     if [ -x "$BENCH" ]; then
-        "$BENCH" run "$f" --solvers native --jobs 1 --out "$TMP/native" > /dev/null 2>&1
-        med=$(awk -F, 'NR == 1 {for (i = 1; i <= NF; i++) if ($i == "cpu_s") c = i; next} {print $c}' \
-            "$TMP/native/results.csv" | median)
-        rm -rf "$TMP/native"
+        med=$(native "$f" | median)
         theirs=$(awk -v m="$med" 'BEGIN {printf "%.0f", 1 / m}')
         ratio=$(awk -v a="$ours" -v m="$med" 'BEGIN {printf "%.2f", a * m}')
     else

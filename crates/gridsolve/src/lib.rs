@@ -2,8 +2,9 @@
 //! side up to 64) and sudoku pairs (two sudokus whose values differ in every cell) with a
 //! dedicated search: candidate bit sets, naked and hidden singles, locked candidates,
 //! branching on the most constrained cell and backtracking by copying a compact state.
-//! A fixed-size engine with a band layout serves 9×9 sudokus; a generic engine serves
-//! every other shape. Sides above [`MAX_SIDE`] are refused by [`Shape::new`].
+//! A fixed-size engine with a band layout serves 9×9 sudokus, a row-mask engine (per
+//! value and row, the columns still open) every other sudoku, and a generic engine
+//! Latin squares and sudoku pairs. Sides above [`MAX_SIDE`] are refused by [`Shape::new`].
 //!
 //! ```
 //! use gridsolve::{Limit, Shape, Solver, Status};
@@ -20,6 +21,7 @@ mod control;
 mod generic;
 mod limit;
 mod nine;
+mod rows;
 mod shape;
 mod solver;
 

@@ -9,6 +9,7 @@ use crate::control::Control;
 use crate::generic::Generic;
 use crate::limit::{Limit, Stop};
 use crate::nine::Nine;
+use crate::rows::Rows;
 use crate::shape::{Kind, Shape};
 
 /// Why givens cannot be solved as given (clashing givens are not an error: they have no
@@ -50,6 +51,7 @@ impl std::error::Error for InputError {}
 
 enum Engine {
     Nine(Box<Nine>),
+    Rows(Box<Rows>),
     Generic(Box<Generic>),
 }
 
@@ -61,19 +63,19 @@ pub struct Solver {
 }
 
 impl Solver {
-    /// A solver for `shape`: the 9×9 fast path for a 9×9 sudoku, the generic engine
-    /// otherwise.
+    /// A solver for `shape`: the 9×9 fast path for a 9×9 sudoku, the row-mask engine for
+    /// a sudoku of any other side, the generic engine for Latin squares and pairs.
     pub fn new(shape: Shape) -> Solver {
-        let engine = if shape.kind() == Kind::Sudoku && shape.side() == 9 {
-            Engine::Nine(Box::default())
-        } else {
-            Engine::Generic(Box::new(Generic::new(&shape)))
+        let engine = match (shape.kind(), shape.box_side()) {
+            (Kind::Sudoku, Some(3)) => Engine::Nine(Box::default()),
+            (Kind::Sudoku, Some(k)) => Engine::Rows(Box::new(Rows::new(k))),
+            _ => Engine::Generic(Box::new(Generic::new(&shape))),
         };
         Solver { shape, engine }
     }
 
-    /// A solver for `shape` that uses the generic engine even for a 9×9 sudoku (to
-    /// compare the engines).
+    /// A solver for `shape` that uses the generic engine even for a sudoku (to compare
+    /// the engines).
     pub fn new_generic(shape: Shape) -> Solver {
         Solver {
             shape,
@@ -104,6 +106,11 @@ impl Solver {
             Engine::Nine(nine) => {
                 let mut ctl = Control::new(limit, stop, 4096);
                 nine.solve(givens, &mut ctl);
+                ctl.finish()
+            }
+            Engine::Rows(rows) => {
+                let mut ctl = Control::new(limit, stop, rows.check_every());
+                rows.solve(givens, &mut ctl);
                 ctl.finish()
             }
             Engine::Generic(generic) => {

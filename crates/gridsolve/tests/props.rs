@@ -1,7 +1,8 @@
 //! Property tests: on small random puzzles (sudoku 4×4, Latin squares of side 3 to 5,
 //! sudoku pairs of box 2) the solver's exact count equals a brute-force count, and every
 //! solution returned is valid, agrees with the givens and is distinct; on random 9×9
-//! puzzles the fast engine and the generic engine agree.
+//! puzzles the fast engine and the generic engine agree, and on random 16×16 puzzles the
+//! row-mask engine and the generic engine.
 
 mod common;
 
@@ -51,7 +52,24 @@ proptest! {
 
     #[test]
     fn nine_engines_agree(seed in any::<u64>(), percent in 55usize..80, noise in any::<bool>()) {
-        let shape = Shape::sudoku(9).unwrap();
+        engines_agree(Shape::sudoku(9).unwrap(), seed, percent, noise)?;
+    }
+
+    #[test]
+    fn sixteen_engines_agree(seed in any::<u64>(), percent in 50usize..75, noise in any::<bool>()) {
+        engines_agree(Shape::sudoku(16).unwrap(), seed, percent, noise)?;
+    }
+}
+
+/// The engine `Solver::new` picks and the generic engine give the same count (up to 200)
+/// and, when complete, the same solutions.
+fn engines_agree(
+    shape: Shape,
+    seed: u64,
+    percent: usize,
+    noise: bool,
+) -> Result<(), TestCaseError> {
+    {
         let p = puzzle(&shape, seed, percent, noise);
         let limit = Limit::at_most(200);
         let a = Solver::new(shape).solve(&p, limit).unwrap();
@@ -66,4 +84,5 @@ proptest! {
             prop_assert_eq!(x, y);
         }
     }
+    Ok(())
 }

@@ -1,12 +1,21 @@
 //! Branch choice for the 9×9 engine. A branch is a digit and two masks of its candidate
 //! words: the first alternative keeps the digit's candidates inside the first mask, the
-//! second inside the second, and the two cover every solution. Preferred: a cell with two
-//! candidates; then a digit with exactly two row-to-box permutations left in a band (or
-//! column-to-band in a stack), branching between the two sets of minirows; then the cell
-//! with the fewest candidates.
+//! second inside the second, and the two cover every solution without overlap.
+//!
+//! A digit's *configuration* in a band (rows `3b..3b+3`) is the row-to-box permutation
+//! its three cells of the band follow; in a stack, the column-to-band permutation. Six
+//! exist; those whose three minis (minirows, minicolumns) all hold candidates are left.
+//! The branch goes to the band or stack (of the six) with the fewest configurations left
+//! over all digits, among those not fixed (a fixed one has one per digit), and in it to
+//! the digit with two configurations left, else three, else more: the first alternative
+//! is its first configuration, the second the others. With two or three configurations
+//! the union of the others' minis never holds the first's three (two permutations of
+//! three agree on at most one row), so the two alternatives are disjoint; with more, the
+//! branch splits on the first configuration's mini in the first row instead.
+//! Without a band or stack left to branch on, the cell with the fewest candidates.
 
 use super::state::{Bands, State};
-use super::tables::{BAND, PEERS, ROWS3};
+use super::tables::{BAND, MINIROW_CELLS, PEERS, ROW_MINIROWS, ROWS3, SPREAD3};
 
 /// A binary branch on digit `d`: try `cand[d] &= first`, then `cand[d] &= second`.
 pub(crate) struct Branch {
@@ -15,122 +24,154 @@ pub(crate) struct Branch {
     pub second: Bands,
 }
 
-/// The six row-to-box (or column-to-band) permutations.
+/// The six configurations as row-to-box maps, in the order tried.
 const PERMS: [[u32; 3]; 6] = [
     [0, 1, 2],
+    [2, 0, 1],
+    [1, 2, 0],
+    [2, 1, 0],
     [0, 2, 1],
     [1, 0, 2],
-    [1, 2, 0],
-    [2, 0, 1],
-    [2, 1, 0],
 ];
 
-/// For a 9-bit minirow summary (bit `3 * row + box`), the permutations whose three
-/// minirows are all present, as their minirow masks; how many there are.
-#[inline]
-fn perms_of(summary: u32) -> (u32, [u32; 2]) {
-    let mut found = [0u32; 2];
-    let mut count = 0;
-    for p in PERMS {
-        let bits = 1 << p[0] | 1 << (3 + p[1]) | 1 << (6 + p[2]);
-        if summary & bits == bits {
-            if count < 2 {
-                found[count as usize] = bits;
-            }
-            count += 1;
-        }
+/// The minis of each configuration, as a 9-bit summary (bit `3 * row + box`).
+const PERM_MINIS: [u32; 6] = perm_minis();
+
+/// For a 9-bit mini summary, the configurations whose three minis are all present.
+const CONFIGS: [u8; 512] = configs();
+
+const fn perm_minis() -> [u32; 6] {
+    let mut t = [0u32; 6];
+    let mut p = 0;
+    while p < 6 {
+        let m = PERMS[p];
+        t[p] = 1 << m[0] | 1 << (3 + m[1]) | 1 << (6 + m[2]);
+        p += 1;
     }
-    (count, found)
+    t
 }
 
-/// The cells of the minirows in a 9-bit summary, as a band word.
-fn minirow_cells(summary: u32) -> u32 {
-    (0..9)
-        .filter(|i| summary >> i & 1 == 1)
-        .fold(0, |acc, i| acc | 7 << (9 * (i / 3) + 3 * (i % 3)))
+const fn configs() -> [u8; 512] {
+    let mut t = [0u8; 512];
+    let mut s = 0;
+    while s < 512 {
+        let mut p = 0;
+        while p < 6 {
+            if s as u32 & PERM_MINIS[p] == PERM_MINIS[p] {
+                t[s] |= 1 << p;
+            }
+            p += 1;
+        }
+        s += 1;
+    }
+    t
 }
 
-/// The cells of the minicolumns in a stack summary (bit `3j + k`: column `3s + j`,
-/// band `k`), as band masks that leave the other stacks alone.
+/// Digit `d`'s mini summary in band `b` (bit `3 * row + box`).
+#[inline]
+fn band_summary(x: u32) -> u32 {
+    u32::from(ROW_MINIROWS[(x & 0x1ff) as usize])
+        | u32::from(ROW_MINIROWS[(x >> 9 & 0x1ff) as usize]) << 3
+        | u32::from(ROW_MINIROWS[(x >> 18) as usize]) << 6
+}
+
+/// A digit's mini summary in stack `s` (bit `3 * column_in_stack + band`), from its three
+/// minicolumn words (bit `c`: column `c` of that band holds a candidate).
+#[inline]
+fn stack_summary(minicols: &[u32; 3], s: u32) -> u32 {
+    u32::from(SPREAD3[(minicols[0] >> (3 * s) & 7) as usize])
+        | u32::from(SPREAD3[(minicols[1] >> (3 * s) & 7) as usize]) << 1
+        | u32::from(SPREAD3[(minicols[2] >> (3 * s) & 7) as usize]) << 2
+}
+
+/// The cells of the minicolumns in a stack summary, as band masks that leave the other
+/// stacks alone.
 fn minicol_cells(s: u32, summary: u32) -> Bands {
     let mut out = [BAND & !((ROWS3 * 7) << (3 * s)); 3];
-    for i in (0..9).filter(|i| summary >> i & 1 == 1) {
+    let mut m = summary;
+    while m != 0 {
+        let i = m.trailing_zeros();
         out[(i % 3) as usize] |= ROWS3 << (3 * s + i / 3);
+        m &= m - 1;
     }
     out
 }
 
-/// A digit and band (or stack) with exactly two row-to-box (column-to-band) permutations
-/// left, as a branch between them.
-fn two_perms(st: &State) -> Option<Branch> {
-    for d in 0..9 {
-        let w = st.cand[d];
-        for b in 0..3 {
-            let x = w[b];
-            let summary = (0..9).fold(0, |acc, i| {
-                acc | u32::from(x >> (9 * (i / 3) + 3 * (i % 3)) & 7 != 0) << i
-            });
-            let (count, found) = perms_of(summary);
-            if count == 2 {
-                let mut first = [BAND; 3];
-                let mut second = [BAND; 3];
-                first[b] = minirow_cells(found[0]);
-                second[b] = minirow_cells(found[1]);
-                return Some(Branch { d, first, second });
-            }
-        }
-        for s in 0..3u32 {
-            let summary = (0..9).fold(0, |acc, i| {
-                acc | u32::from(w[(i % 3) as usize] >> (3 * s + i / 3) & ROWS3 != 0) << i
-            });
-            let (count, found) = perms_of(summary);
-            if count == 2 {
-                return Some(Branch {
-                    d,
-                    first: minicol_cells(s, found[0]),
-                    second: minicol_cells(s, found[1]),
-                });
-            }
-        }
-    }
-    None
-}
-
 /// The branch for `st` (not solved, propagated).
 pub(crate) fn choose(st: &State) -> Branch {
-    let (b, bit, n) = branch_cell(st);
-    if n > 2
-        && let Some(b) = two_perms(st)
-    {
-        return b;
+    let minicols = st.cand.map(|w| w.map(|x| (x | x >> 9 | x >> 18) & 0x1ff));
+    // configurations per digit for the 3 bands then the 3 stacks
+    let mut configs = [[0u8; 9]; 6];
+    let mut best = (usize::MAX, u32::MAX);
+    for unit in 0..6 {
+        let mut total = 0;
+        for d in 0..9 {
+            let summary = if unit < 3 {
+                band_summary(st.cand[d][unit])
+            } else {
+                stack_summary(&minicols[d], unit as u32 - 3)
+            };
+            let c = CONFIGS[summary as usize];
+            configs[unit][d] = c;
+            total += c.count_ones();
+        }
+        if total > 9 && total < best.1 {
+            best = (unit, total);
+        }
     }
-    let m = 1u32 << bit;
-    let d = (0..9).find(|&d| st.cand[d][b] & m != 0).unwrap_or(0);
-    let mut first = PEERS[27 * b + bit as usize].map(|p| !p & BAND);
-    first[b] |= m;
-    let mut second = [BAND; 3];
-    second[b] &= !m;
-    Branch { d, first, second }
+    let unit = best.0;
+    if unit == usize::MAX {
+        return cell_branch(st);
+    }
+    let counts = configs[unit].map(u8::count_ones);
+    let d = [2, 3]
+        .iter()
+        .find_map(|&n| counts.iter().position(|&c| c == n))
+        .or_else(|| counts.iter().position(|&c| c > 3))
+        .unwrap_or(0);
+    let c = u32::from(configs[unit][d]);
+    let first_perm = c.trailing_zeros() as usize;
+    let first = PERM_MINIS[first_perm];
+    let second = if c.count_ones() <= 3 {
+        let mut rest = c & (c - 1);
+        let mut minis = 0;
+        while rest != 0 {
+            minis |= PERM_MINIS[rest.trailing_zeros() as usize];
+            rest &= rest - 1;
+        }
+        minis
+    } else {
+        // split on the first row's mini: in it (first) or not (second)
+        let row0 = first & 7;
+        return masks(unit, d, row0 | 0x1f8, 0x1ff & !row0);
+    };
+    masks(unit, d, first, second)
 }
 
-/// The band and bit of an unplaced cell with two candidates if any, else of one with the
-/// fewest candidates.
-fn branch_cell(st: &State) -> (usize, u32, u32) {
-    let (mut once, mut twice, mut thrice): (Bands, Bands, Bands) = ([0; 3], [0; 3], [0; 3]);
-    for d in 0..9 {
-        for b in 0..3 {
-            let x = st.cand[d][b];
-            thrice[b] |= twice[b] & x;
-            twice[b] |= once[b] & x;
-            once[b] |= x;
+/// The branch on digit `d` in band or stack `unit` between two mini summaries.
+fn masks(unit: usize, d: usize, first: u32, second: u32) -> Branch {
+    if unit < 3 {
+        let mut a = [BAND; 3];
+        let mut b = [BAND; 3];
+        a[unit] = MINIROW_CELLS[first as usize];
+        b[unit] = MINIROW_CELLS[second as usize];
+        Branch {
+            d,
+            first: a,
+            second: b,
+        }
+    } else {
+        let s = unit as u32 - 3;
+        Branch {
+            d,
+            first: minicol_cells(s, first),
+            second: minicol_cells(s, second),
         }
     }
-    for b in 0..3 {
-        let pairs = twice[b] & !thrice[b] & !st.placed[b];
-        if pairs != 0 {
-            return (b, pairs.trailing_zeros(), 2);
-        }
-    }
+}
+
+/// A branch on the unplaced cell with the fewest candidates: its first candidate or not.
+fn cell_branch(st: &State) -> Branch {
     let mut best = (0, 0, u32::MAX);
     for b in 0..3 {
         let mut open = !st.placed[b] & BAND;
@@ -143,5 +184,12 @@ fn branch_cell(st: &State) -> (usize, u32, u32) {
             open &= open - 1;
         }
     }
-    best
+    let (b, bit, _) = best;
+    let m = 1u32 << bit;
+    let d = (0..9).find(|&d| st.cand[d][b] & m != 0).unwrap_or(0);
+    let mut first = PEERS[27 * b + bit as usize].map(|p| !p & BAND);
+    first[b] |= m;
+    let mut second = [BAND; 3];
+    second[b] &= !m;
+    Branch { d, first, second }
 }

@@ -1,9 +1,10 @@
 //! The 9×9 search state and its propagation: per digit three band words of candidates
 //! (layout in [`super::tables`]), the placed cells, and the words last analysed per digit
-//! so that unchanged digits are skipped. Propagation runs naked singles, then per digit
-//! the band rule (locked candidates along rows: each row and box of a band holds the digit
-//! once) with hidden singles in rows, columns and boxes, then the stack rule (the same
-//! along columns), to a fixpoint.
+//! so that unchanged digits are skipped. Propagation runs, per digit whose candidates
+//! changed, the band rule (locked candidates along rows: each row and box of a band holds
+//! the digit once) with hidden singles in rows, columns and boxes; then naked singles;
+//! when both are stuck the stack rule (the same along columns), then triads; to a
+//! fixpoint.
 
 #![allow(clippy::needless_range_loop)] // band loops index several arrays at once
 
@@ -99,18 +100,15 @@ impl State {
     /// Runs every rule to a fixpoint; Dead on a contradiction.
     pub(crate) fn propagate(&mut self) -> Result<(), Dead> {
         loop {
-            if self.naked_singles()? {
-                continue;
-            }
             let mut progress = false;
             for d in 0..9 {
                 progress |= self.band_rule(d)?;
             }
-            if progress || self.solved() {
-                if self.solved() {
-                    return Ok(());
-                }
+            if progress || self.naked_singles()? {
                 continue;
+            }
+            if self.solved() {
+                return Ok(());
             }
             if !self.stack_rule()? && !triads::apply(&mut self.cand)? {
                 return Ok(());
@@ -164,15 +162,17 @@ impl State {
             return Ok(false);
         }
         let mut w = before;
+        let mut changed = [false; 3];
         for b in 0..3 {
             if w[b] != self.seen[d][b] {
+                changed[b] = true;
                 w[b] = shrink_band(w[b]);
                 if w[b] == 0 {
                     return Err(Dead);
                 }
             }
         }
-        let singles = hidden_singles(&w, &self.placed)?;
+        let singles = hidden_singles(&w, &self.placed, changed)?;
         self.cand[d] = w;
         self.seen[d] = w;
         if any(&singles) {
@@ -228,24 +228,33 @@ fn shrink_band(x: u32) -> u32 {
 
 /// The unplaced cells where a digit with candidates `w` (after the band rule, so no row
 /// or box is empty) is alone in its row, column or box. Dead on a column without it.
+/// Rows and boxes are looked at only in the `changed` bands (an unchanged band's singles
+/// were placed when it was last analysed).
 #[inline]
-fn hidden_singles(w: &Bands, placed: &Bands) -> Result<Bands, Dead> {
+fn hidden_singles(w: &Bands, placed: &Bands, changed: [bool; 3]) -> Result<Bands, Dead> {
     let mut singles = [0u32; 3];
     let (mut once, mut twice) = (0u32, 0u32);
     for b in 0..3 {
         let x = w[b];
+        let mut s = 0;
         for k in 0..3 {
             let r = x >> (9 * k) & 0x1ff;
             twice |= once & r;
             once |= r;
-            if r & r.wrapping_sub(1) == 0 {
-                singles[b] |= r << (9 * k);
-            }
-            let m = x & BOX0 << (3 * k);
-            if m & m.wrapping_sub(1) == 0 {
-                singles[b] |= m;
+        }
+        if changed[b] {
+            for k in 0..3 {
+                let r = x >> (9 * k) & 0x1ff;
+                s |= if r & r.wrapping_sub(1) == 0 {
+                    r << (9 * k)
+                } else {
+                    0
+                };
+                let m = x & BOX0 << (3 * k);
+                s |= if m & m.wrapping_sub(1) == 0 { m } else { 0 };
             }
         }
+        singles[b] = s;
     }
     if once != 0x1ff {
         return Err(Dead);

@@ -1,0 +1,341 @@
+//! The search state of the row-mask engine and its propagation. A state is, per value
+//! `v` and row `r`, the bit set of the columns where `v` may still go (`n` words per
+//! value, value-major), then per row the bit set of the placed cells. A placed cell keeps
+//! its value's bit, so every row of every value keeps at least one bit. Placing clears the
+//! value from the cell's column and box with one operation a row and the cell from the
+//! other values; each value whose words changed is marked dirty. Propagation analyses each
+//! dirty value to its own fixpoint (locked candidates in bands and stacks, hidden singles
+//! in rows, columns and boxes), then places the naked singles, until nothing changes.
+
+/// The layout of one sudoku shape: side `n = k²` (up to 64), box side `k`.
+pub(crate) struct Geo {
+    /// Side.
+    pub n: usize,
+    /// Box side.
+    pub k: usize,
+    /// The bit set of all `n` columns.
+    pub full: u64,
+    /// The columns of each stack (`k` of them).
+    pub seg: Vec<u64>,
+}
+
+impl Geo {
+    /// The layout of a sudoku of box side `k`.
+    pub(crate) fn new(k: usize) -> Geo {
+        let n = k * k;
+        let ones = |m: usize| if m == 64 { u64::MAX } else { (1u64 << m) - 1 };
+        Geo {
+            n,
+            k,
+            full: ones(n),
+            seg: (0..k).map(|j| ones(k) << (j * k)).collect(),
+        }
+    }
+
+    /// Words in a state: `n` rows per value, then `n` rows of placed cells.
+    pub(crate) fn words(&self) -> usize {
+        self.n * self.n + self.n
+    }
+
+    /// The empty grid: every value possible everywhere, nothing placed.
+    pub(crate) fn reset(&self, s: &mut [u64]) {
+        s[..self.n * self.n].fill(self.full);
+        s[self.n * self.n..].fill(0);
+    }
+}
+
+/// Places value `v` in row `r`, column `c`; false if `v` is no longer possible there.
+pub(crate) fn place(g: &Geo, s: &mut [u64], v: usize, r: usize, c: usize, dirty: &mut u64) -> bool {
+    place_k::<0>(g, s, v, r, c, dirty)
+}
+
+/// The columns of each stack.
+#[inline(always)]
+fn segs<const K: usize>(g: &Geo) -> impl Iterator<Item = u64> {
+    let k = side::<K>(g);
+    let ones = (1u64 << k) - 1;
+    (0..k).map(move |j| ones << (j * k))
+}
+
+/// The box side: `K`, or the layout's when `K` is 0 (the engine's functions are built
+/// for each box side, so that its loops have fixed bounds).
+#[inline(always)]
+fn side<const K: usize>(g: &Geo) -> usize {
+    if K == 0 { g.k } else { K }
+}
+
+#[inline]
+fn place_k<const K: usize>(
+    g: &Geo,
+    s: &mut [u64],
+    v: usize,
+    r: usize,
+    c: usize,
+    dirty: &mut u64,
+) -> bool {
+    let k = side::<K>(g);
+    let n = k * k;
+    let bit = 1u64 << c;
+    let rows = &mut s[v * n..v * n + n];
+    if rows[r] & bit == 0 {
+        return false;
+    }
+    for x in rows.iter_mut() {
+        *x &= !bit;
+    }
+    let b0 = r / k * k;
+    let seg = g.seg[c / k];
+    for x in &mut rows[b0..b0 + k] {
+        *x &= !seg;
+    }
+    rows[r] = bit;
+    for w in (0..n).filter(|&w| w != v) {
+        let x = &mut s[w * n + r];
+        if *x & bit != 0 {
+            *x &= !bit;
+            *dirty |= 1 << w;
+        }
+    }
+    *dirty |= 1 << v;
+    s[n * n + r] |= bit;
+    true
+}
+
+/// Runs every rule to a fixpoint; false on a contradiction (`dirty` is then cleared).
+/// `dirty` marks the values to scan for hidden singles; the values scanned since the last
+/// locked-candidates pass are kept in `locked_due`.
+pub(crate) fn propagate(g: &Geo, s: &mut [u64], dirty: &mut u64) -> bool {
+    let ok = match g.k {
+        2 => fixpoint::<2>(g, s, dirty),
+        4 => fixpoint::<4>(g, s, dirty),
+        5 => fixpoint::<5>(g, s, dirty),
+        6 => fixpoint::<6>(g, s, dirty),
+        7 => fixpoint::<7>(g, s, dirty),
+        8 => fixpoint::<8>(g, s, dirty),
+        _ => fixpoint::<0>(g, s, dirty),
+    };
+    if !ok {
+        *dirty = 0;
+    }
+    ok
+}
+
+fn fixpoint<const K: usize>(g: &Geo, s: &mut [u64], dirty: &mut u64) -> bool {
+    let n = side::<K>(g) * side::<K>(g);
+    let mut locked_due = 0u64;
+    loop {
+        while *dirty != 0 {
+            let v = dirty.trailing_zeros() as usize;
+            *dirty &= !(1 << v);
+            locked_due |= 1 << v;
+            if hidden_singles::<K>(g, s, v, dirty).is_none() {
+                return false;
+            }
+        }
+        match naked_singles::<K>(g, s, dirty) {
+            None => return false,
+            Some(true) => continue,
+            Some(false) => {}
+        }
+        // singles are stuck: locked candidates on the values changed since the last pass
+        while locked_due != 0 {
+            let v = locked_due.trailing_zeros() as usize;
+            locked_due &= locked_due - 1;
+            let (cand, placed) = s.split_at_mut(n * n);
+            match locked::<K>(g, &mut cand[v * n..(v + 1) * n], placed) {
+                None => return false,
+                Some(true) => *dirty |= 1 << v,
+                Some(false) => {}
+            }
+        }
+        if *dirty == 0 {
+            return true;
+        }
+    }
+}
+
+/// Places every unplaced cell left with one value. `None` on a cell left with none.
+fn naked_singles<const K: usize>(g: &Geo, s: &mut [u64], dirty: &mut u64) -> Option<bool> {
+    let n = side::<K>(g) * side::<K>(g);
+    let mut progress = false;
+    for r in 0..n {
+        let (mut once, mut twice) = (0u64, 0u64);
+        for v in 0..n {
+            let x = s[v * n + r];
+            twice |= once & x;
+            once |= x;
+        }
+        if once != g.full {
+            return None;
+        }
+        let mut singles = once & !twice & !s[n * n + r];
+        while singles != 0 {
+            let c = singles.trailing_zeros() as usize;
+            singles &= singles - 1;
+            let v = (0..n).find(|&v| s[v * n + r] >> c & 1 == 1)?;
+            if s[n * n + r] >> c & 1 == 0 && !place_k::<K>(g, s, v, r, c, dirty) {
+                return None;
+            }
+            progress = true;
+        }
+    }
+    Some(progress)
+}
+
+/// Locked candidates of one value (its `n` row words): in each band, a box whose
+/// candidates lie in one row clears the rest of that row (pointing) and a row whose
+/// candidates lie in one box clears the rest of that box (claiming); in each stack the
+/// same with columns. `None` when a row, column or box has no place left; else whether
+/// a candidate was removed.
+fn locked<const K: usize>(g: &Geo, rows: &mut [u64], placed: &[u64]) -> Option<bool> {
+    let k = side::<K>(g);
+    let mut changed = false;
+    let mut and = |x: &mut u64, keep: u64| {
+        let y = *x & keep;
+        changed |= y != *x;
+        *x = y;
+    };
+    // per band: the union of its rows, and the columns where v is placed
+    let mut unions = [0u64; 8];
+    let mut done = [0u64; 8];
+    // rows and boxes inside each band
+    for b in 0..k {
+        let band = &mut rows[b * k..b * k + k];
+        let here = band
+            .iter()
+            .zip(&placed[b * k..b * k + k])
+            .fold(0, |a, (&x, &p)| a | x & p);
+        done[b] = here;
+        for seg in segs::<K>(g).filter(|&seg| here & seg == 0) {
+            let (mut only, mut count) = (0, 0);
+            for i in 0..k {
+                let x = band[i];
+                if x & seg != 0 {
+                    (only, count) = (i, count + 1);
+                    if x & !seg == 0 {
+                        // row i lies in this box: the box's other rows lose it
+                        for o in (0..k).filter(|&o| o != i) {
+                            and(&mut band[o], !seg);
+                        }
+                    }
+                }
+            }
+            match count {
+                0 => return None,
+                1 => and(&mut band[only], seg),
+                _ => {}
+            }
+        }
+    }
+    // columns and boxes inside each stack
+    let (mut once, mut twice) = (0u64, 0u64);
+    for (b, u) in unions.iter_mut().enumerate().take(k) {
+        *u = rows[b * k..b * k + k].iter().fold(0, |a, &x| a | x);
+        if rows[b * k..b * k + k].contains(&0) {
+            return None;
+        }
+        twice |= once & *u;
+        once |= *u;
+    }
+    if once != g.full {
+        return None;
+    }
+    let one_band = once & !twice;
+    for b in 0..k {
+        for seg in segs::<K>(g).filter(|&seg| done[b] & seg == 0) {
+            let inbox = unions[b] & seg;
+            // columns of the stack only in this band: the box's other columns lose it
+            let claimed = inbox & one_band;
+            if claimed != 0 {
+                for x in &mut rows[b * k..b * k + k] {
+                    and(x, !(seg & !claimed));
+                }
+            }
+            // the box's candidates in one column: the column's other bands lose it
+            if inbox & inbox.wrapping_sub(1) == 0 {
+                for (o, chunk) in rows.chunks_mut(k).enumerate() {
+                    if o != b {
+                        for x in chunk {
+                            and(x, !inbox);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    Some(changed)
+}
+
+/// Places value `v` where it is alone in a row, a column or a box. `None` on a
+/// contradiction; else whether anything was placed.
+fn hidden_singles<const K: usize>(
+    g: &Geo,
+    s: &mut [u64],
+    v: usize,
+    dirty: &mut u64,
+) -> Option<bool> {
+    let k = side::<K>(g);
+    let n = k * k;
+    let base = v * n;
+    // per row, the cells where v is alone in its row, column or box
+    let mut found = [0u64; 64];
+    let mut found_rows = 0u64;
+    let (mut once, mut twice, mut done) = (0u64, 0u64, 0u64);
+    for b in 0..k {
+        let (mut bo, mut bt, mut bd) = (0u64, 0u64, 0u64);
+        for r in b * k..b * k + k {
+            let x = s[base + r];
+            if x == 0 {
+                return None;
+            }
+            let here = x & s[n * n + r];
+            if x & (x - 1) == 0 && here == 0 {
+                found[r] = x;
+                found_rows |= 1 << r;
+            }
+            bd |= here;
+            bt |= bo & x;
+            bo |= x;
+        }
+        twice |= once & bo | bt;
+        once |= bo;
+        done |= bd;
+        // boxes of this band without v placed and with a single cell left
+        for seg in segs::<K>(g) {
+            let cell = bo & seg;
+            if bd & seg == 0 && cell & cell.wrapping_sub(1) == 0 && bt & seg == 0 {
+                let r = (b * k..b * k + k).find(|&r| s[base + r] & cell != 0)?;
+                found[r] |= cell;
+                found_rows |= 1 << r;
+            }
+        }
+    }
+    if once != g.full {
+        return None;
+    }
+    let mut cols = once & !twice & !done;
+    while cols != 0 {
+        let bit = cols & cols.wrapping_neg();
+        cols &= cols - 1;
+        let r = (0..n).find(|&r| s[base + r] & bit != 0)?;
+        found[r] |= bit;
+        found_rows |= 1 << r;
+    }
+    let placed_any = found_rows != 0;
+    while found_rows != 0 {
+        let r = found_rows.trailing_zeros() as usize;
+        found_rows &= found_rows - 1;
+        let mut cells = found[r];
+        if cells & (cells - 1) != 0 {
+            return None; // v alone in two places of one row
+        }
+        while cells != 0 {
+            let c = cells.trailing_zeros() as usize;
+            cells &= cells - 1;
+            if !place_k::<K>(g, s, v, r, c, dirty) {
+                return None;
+            }
+        }
+    }
+    Some(placed_any)
+}
