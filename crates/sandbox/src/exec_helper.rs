@@ -163,8 +163,12 @@ pub fn run_if_requested() {
         }
     }
     // The solver is a zombie now (not reaped: its pid, and so its process group id, stay
-    // reserved): whatever else of the run is left is killed before it is reaped.
-    run.kill_all();
+    // reserved): whatever else of the run is left is killed before it is reaped. When
+    // nothing is (the usual end), nothing can appear after the reap either.
+    let alone = run.nothing_left();
+    if !alone {
+        run.kill_all();
+    }
     let (status, own) = match reap(pid) {
         Ok(r) => r,
         Err(e) => {
@@ -173,7 +177,9 @@ pub fn run_if_requested() {
             std::process::exit(127);
         }
     };
-    run.kill_all();
+    if !alone {
+        run.kill_all();
+    }
     let line = report_line(status, &own, wall, run.group.as_ref());
     // One write, so bench reads the whole line or nothing.
     let _ = report.write_all(line.as_bytes());
@@ -327,6 +333,9 @@ impl Run {
 
     /// Kills every process of the run except the solver's zombie, reaping the others.
     fn kill_all(&self) {
+        if self.nothing_left() {
+            return;
+        }
         let mut reap_others = || reap_all_but(self.pid);
         if let Some(g) = &self.group {
             g.kill_all(&mut reap_others);
@@ -344,6 +353,20 @@ impl Run {
             }
             std::thread::sleep(Duration::from_millis(2));
         }
+    }
+}
+
+impl Run {
+    /// True when the solver has exited (a zombie, not yet reaped) and nothing else of the
+    /// run is alive: the group (if any) holds no other member (a v1 group lists the
+    /// zombie) and the solver is this process's only child. Orphans come back to this
+    /// subreaper as their parent exits, so a live process of the run would be in the group
+    /// or a child here. The usual end of a run, and the cheap one: no freezing, no signals.
+    fn nothing_left(&self) -> bool {
+        let only_solver = |pids: Vec<libc::pid_t>| pids.iter().all(|&p| p == self.pid);
+        has_exited(self.pid, false).unwrap_or(false)
+            && self.group.as_ref().is_none_or(|g| only_solver(g.members()))
+            && only_solver(children())
     }
 }
 
