@@ -121,7 +121,7 @@ mod lib_direct {
                     for (cell, slot) in g.iter_mut().enumerate() {
                         for d in 0..9u32 {
                             let lit = RsLit::new(cell as u32 * 9 + d, false);
-                            if self.solver.lit_val(lit) == Ok(TernaryVal::True) {
+                            if matches!(self.solver.lit_val(lit), Ok(TernaryVal::True)) {
                                 *slot = d as u8 + 1;
                             }
                         }
