@@ -62,7 +62,6 @@ external() {
     cargo build --release --quiet --features rustsat-solvers --bins --example cnfgen
     local bench=${BENCH:-$TARGET/release/bench} cnfgen=$TARGET/release/examples/cnfgen
     command -v minisat >/dev/null || { echo "harness-bench: minisat not on PATH" >&2; exit 2; }
-    local work
     work=$(mktemp -d)
     trap 'rm -rf "$work"' EXIT
     mkdir -p "$work/all" "$work/small"
