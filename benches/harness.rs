@@ -191,7 +191,7 @@ fn direct(name: &str, rules: &Cnf, puzzles: &[Puzzle]) -> Box<dyn Direct> {
             .iter()
             .map(|a| a.iter().map(rs).collect())
             .collect();
-        let b: Box<dyn Direct> = match name {
+        match name {
             "minisat-lib" => Box::new(lib_direct::Library::new(
                 rustsat_minisat::core::Minisat::default(),
                 &clauses,
@@ -208,11 +208,12 @@ fn direct(name: &str, rules: &Cnf, puzzles: &[Puzzle]) -> Box<dyn Direct> {
                 assumptions,
             )),
             other => panic!("no direct loop for {other}"),
-        };
-        b
+        }
     }
     #[cfg(not(feature = "rustsat-solvers"))]
-    panic!("{name} needs the feature rustsat-solvers")
+    {
+        panic!("{name} needs the feature rustsat-solvers")
+    }
 }
 
 fn median(mut v: Vec<f64>) -> f64 {
