@@ -1,10 +1,12 @@
 //! The exec helper: the small process between bench and a solver. It contains the run —
 //! nothing the solver starts outlives it — and measures it.
 //!
-//! The helper is bench itself, started again in helper mode: bench runs `bench bench-exec
-//! --report FD --control FD --grace-ms MS [--as-limit BYTES] [--cgroup GROUP] [--tmp DIR]
-//! -- PROGRAM ARGS…`, and `main` hands such a command line to [`run_if_requested`] before
-//! it does anything else, so one binary is all there is and every build has its helper.
+//! bench runs `HELPER bench-exec --report FD --control FD --grace-ms MS [--as-limit BYTES]
+//! [--cgroup GROUP] [--tmp DIR] -- PROGRAM ARGS…`, and the helper's `main` hands such a
+//! command line to [`run_if_requested`] before it does anything else. HELPER is
+//! `sandbox-exec` (bench's small binary that is this file and nothing else, found beside
+//! bench's: see `run/helper.rs`), else bench itself, whose `main` does the same, so every
+//! build has its helper.
 //! The helper, a freshly executed process that touches only this file's code (a few MiB
 //! resident, so the solver's peak RSS is not bench's memory carried over by fork), makes
 //! itself a child subreaper (`PR_SET_CHILD_SUBREAPER`: every orphaned descendant of the
