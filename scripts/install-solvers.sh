@@ -125,7 +125,7 @@ install_rate() {
 # --- cargo: bench with the in-process library solvers -----------------------------------
 build_lib() {
     say "cargo: building bench with the in-process library solvers (feature rustsat-solvers)"
-    (cd "$root" && cargo build --release --quiet --features rustsat-solvers --bin bench)
+    (cd "$root" && cargo build --release --quiet --features rustsat-solvers --bin bench --bin sandbox-exec)
 }
 
 [[ -z "${SKIP_APT:-}" ]] && install_apt

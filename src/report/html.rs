@@ -120,6 +120,12 @@ fn what_was_run(summary: &Summary, about: &About) -> Markup {
                 @if let Some(v) = &run.bench_version { tr { th { "bench" (tag) } td { (v) } } }
                 @if !run.solvers.is_empty() { tr { th { "solvers" (tag) } td { (versions(run)) } } }
                 @if let Some(c) = &run.containment { tr { th { "containment" (tag) } td { (c) } } }
+                @if let Some(ms) = run.overhead_ms {
+                    tr {
+                        th { "bench's overhead per run" (tag) }
+                        td { (format!("{ms:.2} ms CPU")) span class="note" { " (bench's process tree less the solvers' cpu_s, over the rows)" } }
+                    }
+                }
             }
             tr { th { "jobs" } td { (jobs.join(", ")) } }
             tr {

@@ -26,6 +26,8 @@ pub struct Provenance {
     pub containment: Option<String>,
     /// Parallel runs, when the record says.
     pub jobs: Option<u64>,
+    /// bench's own CPU per run, ms (`overhead_cpu_ms_per_run`).
+    pub overhead_ms: Option<f64>,
 }
 
 impl Provenance {
@@ -106,6 +108,7 @@ impl Provenance {
             solvers,
             containment: text("containment"),
             jobs: find(value, "jobs").and_then(Value::as_u64),
+            overhead_ms: find(value, "overhead_cpu_ms_per_run").and_then(Value::as_f64),
         }
     }
 }

@@ -138,6 +138,23 @@ pub fn run(
     Ok(summary)
 }
 
+/// bench's own CPU per run, ms: this process's CPU and that of every child it waited for
+/// (exec helpers, and through them the solvers), less the rows' `cpu_s`, over the rows.
+fn overhead_per_run(rows: &[results::Row]) -> Option<f64> {
+    let tree = [libc::RUSAGE_SELF, libc::RUSAGE_CHILDREN]
+        .into_iter()
+        .map(|who| {
+            // SAFETY: rusage is plain data that getrusage fills in.
+            let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+            // SAFETY: plain syscall.
+            unsafe { libc::getrusage(who, &mut usage) };
+            sandbox::reap::cpu_time(&usage).as_secs_f64()
+        })
+        .sum::<f64>();
+    let solvers: f64 = rows.iter().filter_map(|r| r.cpu_s).sum();
+    (!rows.is_empty()).then(|| (tree - solvers).max(0.0) / rows.len() as f64 * 1000.0)
+}
+
 /// Finishes the run: the inputs that could not be built join the skipped, the rows old
 /// and new are judged together (an UNSAT against a verified model of this run or an
 /// earlier one), and run.json records the end.
@@ -168,10 +185,17 @@ fn finish(
     // The summary's rows are results.csv's as every reader sees them (cross-checked, times
     // as written), so that `bench report` on the file gives every figure of the run's own
     // report. Rows kept in memory (unrounded) would not.
+    let resumed = !prepared.earlier.is_empty();
     drop((prepared.earlier, executed.rows));
     let rows = results::read_rows(&prepared.out_dir.join("results.csv"), false)?;
     if !prepared.record_kept {
         if let Some(e) = prepared.record.execution.as_mut() {
+            if !resumed && !interrupted {
+                e.overhead_cpu_ms_per_run = overhead_per_run(&rows);
+                if let Some(ms) = e.overhead_cpu_ms_per_run {
+                    eprintln!("bench: bench's overhead per run: {ms:.2} ms CPU");
+                }
+            }
             e.end = Some(meta::utc_stamps(SystemTime::now()).0);
             e.skipped_inputs = prepared.skipped.len();
             e.interrupted = interrupted;

@@ -394,6 +394,7 @@ fn new_record(
             containment: containment.kind().to_string(),
             containment_detail: containment.describe(),
             measurement,
+            overhead_cpu_ms_per_run: None,
         }),
     }
 }

@@ -108,6 +108,11 @@ pub struct Execution {
     /// The machine in detail, where the workers ran, and what could skew the times.
     #[serde(default)]
     pub measurement: crate::machine::Measurement,
+    /// bench's own CPU time per run, milliseconds: the CPU of bench's whole process tree
+    /// (bench, its exec helpers, the solvers, the control groups' set-up) less the rows'
+    /// `cpu_s`, over the rows. Null for a resumed or interrupted run.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub overhead_cpu_ms_per_run: Option<f64>,
 }
 
 impl Execution {

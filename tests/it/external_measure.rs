@@ -93,3 +93,23 @@ fn peak_rss_is_the_solvers_not_benchs() {
     assert!(rss < 50 << 10, "minisat's peak RSS reads {rss} KiB");
     assert_eq!(ballast.iter().map(|&b| b as u64).sum::<u64>(), 300 << 20);
 }
+
+/// The exec helper is the small `sandbox-exec`, built beside bench (cargo builds every
+/// binary of the package for the integration tests), not bench's own binary; and an
+/// external run through it comes back measured.
+#[test]
+fn the_helper_is_the_small_binary() {
+    let Some(minisat) = require("minisat") else {
+        return;
+    };
+    let helper = bench::solver::external::run::helper().expect("an exec helper");
+    assert_eq!(
+        helper.file_name().and_then(|n| n.to_str()),
+        Some("sandbox-exec"),
+        "{}",
+        helper.display()
+    );
+    let out = minisat.solve(&pigeonhole(4, 3), &Limits::default());
+    assert_eq!(out.status, bench::solver::Status::Unsat);
+    assert!(out.cpu.is_some() && out.max_rss_kb.is_some());
+}

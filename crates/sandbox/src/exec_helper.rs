@@ -1,10 +1,12 @@
 //! The exec helper: the small process between bench and a solver. It contains the run —
 //! nothing the solver starts outlives it — and measures it.
 //!
-//! The helper is bench itself, started again in helper mode: bench runs `bench bench-exec
-//! --report FD --control FD --grace-ms MS [--as-limit BYTES] [--cgroup GROUP] [--tmp DIR]
-//! -- PROGRAM ARGS…`, and `main` hands such a command line to [`run_if_requested`] before
-//! it does anything else, so one binary is all there is and every build has its helper.
+//! bench runs `HELPER bench-exec --report FD --control FD --grace-ms MS [--as-limit BYTES]
+//! [--cgroup GROUP] [--tmp DIR] -- PROGRAM ARGS…`, and the helper's `main` hands such a
+//! command line to [`run_if_requested`] before it does anything else. HELPER is
+//! `sandbox-exec` (bench's small binary that is this file and nothing else, found beside
+//! bench's: see `run/helper.rs`), else bench itself, whose `main` does the same, so every
+//! build has its helper.
 //! The helper, a freshly executed process that touches only this file's code (a few MiB
 //! resident, so the solver's peak RSS is not bench's memory carried over by fork), makes
 //! itself a child subreaper (`PR_SET_CHILD_SUBREAPER`: every orphaned descendant of the
@@ -163,8 +165,12 @@ pub fn run_if_requested() {
         }
     }
     // The solver is a zombie now (not reaped: its pid, and so its process group id, stay
-    // reserved): whatever else of the run is left is killed before it is reaped.
-    run.kill_all();
+    // reserved): whatever else of the run is left is killed before it is reaped. When
+    // nothing is (the usual end), nothing can appear after the reap either.
+    let alone = run.nothing_left();
+    if !alone {
+        run.kill_all();
+    }
     let (status, own) = match reap(pid) {
         Ok(r) => r,
         Err(e) => {
@@ -173,7 +179,9 @@ pub fn run_if_requested() {
             std::process::exit(127);
         }
     };
-    run.kill_all();
+    if !alone {
+        run.kill_all();
+    }
     let line = report_line(status, &own, wall, run.group.as_ref());
     // One write, so bench reads the whole line or nothing.
     let _ = report.write_all(line.as_bytes());
@@ -327,6 +335,9 @@ impl Run {
 
     /// Kills every process of the run except the solver's zombie, reaping the others.
     fn kill_all(&self) {
+        if self.nothing_left() {
+            return;
+        }
         let mut reap_others = || reap_all_but(self.pid);
         if let Some(g) = &self.group {
             g.kill_all(&mut reap_others);
@@ -344,6 +355,20 @@ impl Run {
             }
             std::thread::sleep(Duration::from_millis(2));
         }
+    }
+}
+
+impl Run {
+    /// True when the solver has exited (a zombie, not yet reaped) and nothing else of the
+    /// run is alive: the group (if any) holds no other member (a v1 group lists the
+    /// zombie) and the solver is this process's only child. Orphans come back to this
+    /// subreaper as their parent exits, so a live process of the run would be in the group
+    /// or a child here. The usual end of a run, and the cheap one: no freezing, no signals.
+    fn nothing_left(&self) -> bool {
+        let only_solver = |pids: Vec<libc::pid_t>| pids.iter().all(|&p| p == self.pid);
+        has_exited(self.pid, false).unwrap_or(false)
+            && self.group.as_ref().is_none_or(|g| only_solver(g.members()))
+            && only_solver(children())
     }
 }
 

@@ -304,32 +304,50 @@ pub const HELPER_ENV: &str = "BENCH_EXEC";
 /// (with a warning).
 pub const HELPER_PROTOCOL: &str = "bench-exec protocol 2";
 
-/// The helper (see `exec_helper.rs`): `$BENCH_EXEC` when set; else the running executable
-/// when it is bench itself; else, for a test executable that links the library, the
-/// `bench` binary next to it or one directory up (cargo puts test executables in `deps/`).
+/// The small helper binary's name: `sandbox-exec` (`src/bin/sandbox-exec.rs`, the exec
+/// helper and nothing else), built beside bench's own binary.
+pub const HELPER_BINARY: &str = "sandbox-exec";
+
+/// The helper (see `exec_helper.rs`): `$BENCH_EXEC` when set; else [`HELPER_BINARY`]
+/// beside the running executable, or one directory up (cargo puts test executables in
+/// `deps/`), when it speaks this build's protocol; else the running executable when it
+/// serves as its own helper (bench's `main`); else the `bench` binary beside it or one
+/// directory up. The small binary costs a run far less CPU to start than bench's own.
 pub fn helper() -> Option<&'static Path> {
     static HELPER: OnceLock<Option<PathBuf>> = OnceLock::new();
     HELPER
         .get_or_init(|| {
             if let Some(p) = std::env::var_os(HELPER_ENV).filter(|p| !p.is_empty()) {
                 let p = PathBuf::from(p);
-                return (is_executable(&p) && speaks_protocol(&p)).then_some(p);
+                return (is_executable(&p) && speaks_protocol(&p, true)).then_some(p);
             }
             let exe = std::env::current_exe().ok()?;
+            let dir = exe.parent()?;
+            let up = dir.parent();
+            let small = [Some(dir), up]
+                .into_iter()
+                .flatten()
+                .map(|d| d.join(HELPER_BINARY))
+                .find(|p| is_executable(p));
+            if let Some(p) = small.filter(|p| speaks_protocol(p, false)) {
+                return Some(p);
+            }
             if crate::exec_helper::self_is_helper() {
                 return Some(exe);
             }
-            let dir = exe.parent()?;
-            let found = [dir.join("bench"), dir.parent()?.join("bench")]
+            let found = [Some(dir), up]
                 .into_iter()
+                .flatten()
+                .map(|d| d.join("bench"))
                 .find(|p| is_executable(p))?;
-            speaks_protocol(&found).then_some(found)
+            speaks_protocol(&found, true).then_some(found)
         })
         .as_deref()
 }
 
-/// True if `binary bench-exec --protocol` answers [`HELPER_PROTOCOL`]; warns if not.
-fn speaks_protocol(binary: &Path) -> bool {
+/// True if `binary bench-exec --protocol` answers [`HELPER_PROTOCOL`]; warns if not and
+/// `warn`.
+fn speaks_protocol(binary: &Path, warn: bool) -> bool {
     let answer = Command::new(binary)
         .args([crate::exec_helper::HELPER_MODE, "--protocol"])
         .stdin(Stdio::null())
@@ -338,7 +356,7 @@ fn speaks_protocol(binary: &Path) -> bool {
     let ok = answer
         .as_ref()
         .is_ok_and(|a| String::from_utf8_lossy(&a.stdout).trim() == HELPER_PROTOCOL);
-    if !ok {
+    if !ok && warn {
         eprintln!(
             "bench: {} does not serve as this bench's exec helper (another build?); \
              running solvers without it",
