@@ -187,6 +187,7 @@ fn finish(
     if !prepared.record_kept {
         if let Some(e) = prepared.record.execution.as_mut() {
             e.end = Some(meta::utc_stamps(SystemTime::now()).0);
+            e.load_end = meta::LoadAverage::now();
             e.skipped_inputs = prepared.skipped.len();
             e.interrupted = interrupted;
             e.not_started = not_started;
