@@ -139,7 +139,7 @@ pub fn table(figures: &[WorkFigures], several_encodings: bool) -> Table {
     let rows = figures
         .iter()
         .flat_map(|f| {
-            f.counters.iter().map(|c| {
+            f.counters.iter().map(move |c| {
                 vec![
                     Cell::Text(f.config.label(several_encodings)),
                     Cell::Text(c.counter.to_string()),

@@ -41,6 +41,7 @@ fn limits() -> Limits {
 /// conflicts`.
 fn by_hand(text: &str, counter: &str) -> Option<u64> {
     text.lines()
+        .rev()
         .filter_map(|l| {
             let words: Vec<&str> = l
                 .split(|c: char| c.is_whitespace() || c == ':')
@@ -52,7 +53,7 @@ fn by_hand(text: &str, counter: &str) -> Option<u64> {
                 _ => None,
             }
         })
-        .last()
+        .next()
 }
 
 /// The binary's own output on `file`, run by hand with the flags bench gives it.

@@ -163,8 +163,8 @@ impl<C: StdoutConsumer> StdoutConsumer for Scanned<C> {
 
 #[cfg(test)]
 mod tests {
+    use super::StatsSyntax::{NameColonValue, ValueName};
     use super::*;
-    use StatsSyntax::{NameColonValue, ValueName};
 
     fn scan(syntax: StatsSyntax, text: &str, size: usize) -> Vec<(String, u64)> {
         let mut s = StatsScanner::new(syntax);
