@@ -370,7 +370,9 @@ fn noisy_repetitions_are_warned_about_and_steady_ones_are_not() {
     assert!(!stderr.contains("noisy"), "{stderr}");
     let md = std::fs::read_to_string(out.join("summary.md")).unwrap();
     assert!(
-        md.contains("## Spread across repetitions") && !md.contains("noisy"),
+        md.contains("## Spread across repetitions")
+            && !md.contains("(noisy)")
+            && !md.contains("noisy times"),
         "{md}"
     );
 }
