@@ -11,6 +11,7 @@ use crate::generate::Variant;
 use crate::puzzle::Kind;
 use crate::puzzle::format::Format;
 use crate::results::TimeBasis;
+use crate::solver::work::Counter;
 
 pub mod ranges;
 
@@ -28,7 +29,7 @@ macro_rules! value_enum {
         }
     )*};
 }
-value_enum!(Encoding, Amo, Kind, Format, Variant, TimeBasis);
+value_enum!(Encoding, Amo, Kind, Format, Variant, TimeBasis, Counter);
 
 /// Compare SAT solvers and CNF encodings on sudoku-family puzzles; every answer checked.
 #[derive(Debug, Parser)]
@@ -494,6 +495,12 @@ pub struct ReportArgs {
     /// solvers) or wall time (for parallel solvers). Every chart says which.
     #[arg(long, default_value = "cpu")]
     pub time: TimeBasis,
+    /// Rank the configurations by a work counter instead of time (the solvers' own count,
+    /// the same on any machine): most solved first, then the smallest median of the
+    /// counter over the instances every ranked configuration solved. With --compare:
+    /// regressions are still told by time.
+    #[arg(long, value_name = "COUNTER")]
+    pub score: Option<Counter>,
 }
 
 /// `bench gen`.

@@ -46,6 +46,7 @@ pub(super) fn run(args: ReportArgs) -> anyhow::Result<i32> {
             .filter_map(|csv| crate::report::provenance::Provenance::beside(csv))
             .collect(),
         run_json: run_json_beside(&args.results),
+        score: args.score,
     };
     let files = write_report(&merged.rows, &out_dir, &opts)?;
     for line in score::wrong_lines(&merged.rows) {
@@ -55,10 +56,16 @@ pub(super) fn run(args: ReportArgs) -> anyhow::Result<i32> {
         time,
         timeout: args.timeout,
     };
+    if let Some(counter) = args.score {
+        print!("{}", work_terminal(&merged.rows, counter, scoring));
+    }
     print!(
         "{}",
         crate::report::tables::text_table(&score::scores(&merged.rows, scoring), time)
     );
+    for warning in noise_warnings(&merged.rows, scoring) {
+        eprintln!("bench: {}", crate::text::terminal(&warning));
+    }
     for note in merged.notes() {
         eprintln!("bench: {}", crate::text::terminal(&note.to_string()));
     }
@@ -69,6 +76,42 @@ pub(super) fn run(args: ReportArgs) -> anyhow::Result<i32> {
         crate::text::terminal(&files.index().display().to_string())
     );
     Ok(0)
+}
+
+/// What the terminal shows with `--score COUNTER`: the ranking by the counter, and the
+/// counters of every configuration.
+fn work_terminal(
+    rows: &[crate::results::Row],
+    counter: crate::solver::work::Counter,
+    scoring: Scoring,
+) -> String {
+    use crate::report::table::{Exporter, Terminal};
+    let modes = crate::report::mode::Modes::of(rows);
+    let several =
+        crate::report::outcome::first_appearance(rows.iter().map(|r| r.encoding.as_str())).len()
+            > 1;
+    let ranking = crate::report::counter_rank::ranking(rows, counter, scoring, &modes);
+    let mut out = format!("Ranked by {counter}:\n");
+    out += &Terminal.table(&crate::report::counter_rank::table(&ranking, several));
+    let figures = crate::report::work::figures(rows, &modes);
+    if !figures.is_empty() {
+        out += "\nWork counters:\n";
+        out += &Terminal.table(&crate::report::work::table(&figures, several));
+    }
+    out.push('\n');
+    out
+}
+
+/// The warnings about noisy repetitions (`report::noise`), for stderr.
+pub(super) fn noise_warnings(rows: &[crate::results::Row], scoring: Scoring) -> Vec<String> {
+    let modes = crate::report::mode::Modes::of(rows);
+    let several =
+        crate::report::outcome::first_appearance(rows.iter().map(|r| r.encoding.as_str())).len()
+            > 1;
+    crate::report::noise::warnings(
+        &crate::report::noise::spreads(rows, scoring, &modes),
+        several,
+    )
 }
 
 /// `bench report --export FORMAT FILE`: the rows in another format, nothing else written.

@@ -334,6 +334,9 @@ fn draw_report(summary: &crate::run::RunSummary) -> anyhow::Result<()> {
             .and_then(|text| serde_json::from_str(&text).ok()),
         ..crate::report::ReportOptions::default()
     };
+    for warning in super::report::noise_warnings(&summary.rows, Scoring::default()) {
+        eprintln!("bench: {}", crate::text::terminal(&warning));
+    }
     if let Err(e) = crate::report::write_report(&summary.rows, &summary.out_dir, &opts) {
         eprintln!("bench: the report could not be drawn ({e:#}); writing the plain summary");
         let scores = score::scores(&summary.rows, Scoring::default());

@@ -72,6 +72,10 @@ pub fn page(
                 h1 { "bench report" }
                 (what_was_run(summary, about))
                 (wrong_answers(summary))
+                @if let Some(r) = &summary.ranking {
+                    h2 { "Ranked by " (r.counter) }
+                    (Html.markup(&crate::report::counter_rank::table(r, summary.encodings.len() > 1)))
+                }
                 h2 { "Solvers ranked" }
                 (Html.markup(&tables::scores(&summary.scores, summary.time)))
                 (virtual_best(summary))
@@ -81,6 +85,13 @@ pub fn page(
                 @if !summary.work.is_empty() {
                     h2 { "Work counters" }
                     (Html.markup(&crate::report::work::table(&summary.work, summary.encodings.len() > 1)))
+                    @if let Some(t) = crate::report::work::guesses_table(&summary.work, summary.encodings.len() > 1) {
+                        (Html.markup(&t))
+                    }
+                }
+                @if !summary.noise.is_empty() {
+                    h2 { "Spread across repetitions" }
+                    (Html.markup(&crate::report::noise::table(&summary.noise, summary.encodings.len() > 1, summary.time.words())))
                 }
                 (crate::report::measurement::html(summary.run.as_ref()))
                 (charts_section(charts))

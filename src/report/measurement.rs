@@ -1,7 +1,7 @@
 //! How the numbers were measured, from the run's `run.json` (beside the results CSV): the
 //! machine in detail (CPU model, physical and logical cores, governor, turbo, memory,
-//! kernel), where the workers ran, the warnings given before the run, and every solver's
-//! version, path and SHA-256. A report of merged or foreign CSVs without a `run.json` has
+//! kernel), where the workers ran, the load average at the start and the end, the
+//! warnings given before the run, and every solver's version, path and SHA-256. A report of merged or foreign CSVs without a `run.json` has
 //! no such section. Fields are looked up by name inside the record's `measurement`, so a
 //! record written before it existed simply shows less.
 
@@ -43,6 +43,23 @@ fn machine_lines(run: &Value) -> Vec<(&'static str, String)> {
     );
     push("kernel", text(&m["kernel"]));
     push("workers", text(&run["measurement"]["placement"]));
+    let load = |key: &str| {
+        let l = &run[key];
+        Some(format!(
+            "{:.2} / {:.2} / {:.2}",
+            l["one"].as_f64()?,
+            l["five"].as_f64()?,
+            l["fifteen"].as_f64()?
+        ))
+    };
+    push(
+        "load average (1 / 5 / 15 min)",
+        match (load("load_start"), load("load_end")) {
+            (Some(a), Some(b)) => Some(format!("{a} at the start, {b} at the end")),
+            (Some(a), None) => Some(format!("{a} at the start")),
+            _ => None,
+        },
+    );
     push(
         "bench",
         text(&run["bench_version"]).map(|v| match text(&run["measurement"]["bench_commit"]) {

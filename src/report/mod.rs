@@ -11,12 +11,14 @@ pub mod bootstrap;
 pub mod charts;
 pub mod compare;
 pub mod config;
+pub mod counter_rank;
 pub mod family;
 pub mod html;
 pub mod instances;
 pub mod measurement;
 pub mod merge;
 pub mod mode;
+pub mod noise;
 pub mod outcome;
 pub mod provenance;
 pub mod ratios;
@@ -91,6 +93,8 @@ pub struct ReportOptions {
     /// The run's record (`run.json`'s `execution`), when the rows are one run's: the
     /// machine in detail and the solvers' checksums go on the page.
     pub run_json: Option<serde_json::Value>,
+    /// Rank the configurations by this work counter too (`--score COUNTER`).
+    pub score: Option<crate::solver::work::Counter>,
 }
 
 /// One output file: its name inside the report folder and its content.
@@ -284,6 +288,11 @@ pub fn render_report(rows: &[Row], opts: &ReportOptions) -> anyhow::Result<Vec<R
     let stats = stats::statistics(&outcomes, (&solvers, &encodings), &modes);
     let families = family::families(&by_family, &solvers, &encodings, &modes);
     let work = work::figures(rows, &modes);
+    let noise = noise::spreads(rows, scoring, &modes);
+    notes.extend(noise::warnings(&noise, encodings.len() > 1));
+    let ranking = opts
+        .score
+        .map(|counter| counter_rank::ranking(rows, counter, scoring, &modes));
     let summary = Summary {
         wrong_answers: WrongAnswer::all(rows),
         rows: rows.len(),
@@ -300,6 +309,8 @@ pub fn render_report(rows: &[Row], opts: &ReportOptions) -> anyhow::Result<Vec<R
         stats,
         families,
         work,
+        noise,
+        ranking,
         run: opts.run_json.clone(),
         bootstrap: Summary::bootstrap_settings(),
         time: opts.time,

@@ -55,8 +55,13 @@ pub struct Summary {
     pub stats: crate::report::stats::Statistics,
     /// Solved counts and PAR-2 per instance family.
     pub families: Vec<crate::report::family::Family>,
-    /// The solvers' own work counters (guesses, conflicts, decisions).
+    /// The solvers' own work counters (conflicts, decisions, propagations, guesses).
     pub work: Vec<crate::report::work::WorkFigures>,
+    /// The spread of the times across repetitions, per configuration (`--repeat`).
+    pub noise: Vec<crate::report::noise::Spread>,
+    /// The configurations ranked by a work counter (`--score COUNTER`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ranking: Option<crate::report::counter_rank::CounterRanking>,
     /// The run's record (machine, solvers and their checksums), if known; it is beside
     /// `summary.json` as `run.json`, not repeated in it.
     #[serde(skip)]
@@ -140,6 +145,13 @@ impl Summary {
             out.push('\n');
         }
 
+        if let Some(r) = &self.ranking {
+            let _ = writeln!(out, "## Ranked by {}\n", r.counter);
+            let several = self.encodings.len() > 1;
+            out += &Markdown.table(&crate::report::counter_rank::table(r, several));
+            out.push('\n');
+        }
+
         out.push_str("## Scores per solver × encoding\n\n");
         out += &Markdown.table(&tables::scores(&self.scores, self.time));
         out.push('\n');
@@ -183,10 +195,20 @@ impl Summary {
 
         out += &crate::report::stats::render::markdown(&self.stats);
         out += &crate::report::family::markdown(&self.families, self.encodings.len() > 1);
+        let several = self.encodings.len() > 1;
         if !self.work.is_empty() {
             out.push_str("## Work counters\n\n");
-            let several = self.encodings.len() > 1;
             out += &Markdown.table(&crate::report::work::table(&self.work, several));
+            out.push('\n');
+            if let Some(t) = crate::report::work::guesses_table(&self.work, several) {
+                out += &Markdown.table(&t);
+                out.push('\n');
+            }
+        }
+        if !self.noise.is_empty() {
+            out.push_str("## Spread across repetitions\n\n");
+            let t = crate::report::noise::table(&self.noise, several, self.time.words());
+            out += &Markdown.table(&t);
             out.push('\n');
         }
         out += &crate::report::measurement::markdown(self.run.as_ref());

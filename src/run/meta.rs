@@ -1,5 +1,5 @@
 //! What a benchmark ran with, for `run.json` (see `record.rs`): each solver's version and
-//! path, and the times it started and ended. The machine is `crate::machine`'s
+//! path, the times it started and ended, and the machine's load average at both. The machine is `crate::machine`'s
 //! [`Description`](crate::machine::Description), recorded once, in `measurement`.
 
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -18,6 +18,35 @@ pub struct SolverMeta {
     /// SHA-256 of the binary (external solvers).
     #[serde(default)]
     pub sha256: Option<String>,
+}
+
+/// The machine's load averages over 1, 5 and 15 minutes, as `/proc/loadavg` gives them:
+/// how much other work competed with the run's.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LoadAverage {
+    /// Over the last minute.
+    pub one: f64,
+    /// Over the last 5 minutes.
+    pub five: f64,
+    /// Over the last 15 minutes.
+    pub fifteen: f64,
+}
+
+impl LoadAverage {
+    /// The load average now (None where the kernel does not give it).
+    pub fn now() -> Option<LoadAverage> {
+        LoadAverage::parse(&std::fs::read_to_string("/proc/loadavg").ok()?)
+    }
+
+    /// `/proc/loadavg`'s text (`0.52 0.58 0.59 1/467 12345`) read.
+    pub fn parse(text: &str) -> Option<LoadAverage> {
+        let mut words = text.split_whitespace().map(|w| w.parse::<f64>().ok());
+        let (one, five, fifteen) = (words.next()??, words.next()??, words.next()??);
+        [one, five, fifteen]
+            .iter()
+            .all(|x| x.is_finite() && *x >= 0.0)
+            .then_some(LoadAverage { one, five, fifteen })
+    }
 }
 
 /// Days since 1970-01-01 to a civil date (Howard Hinnant's algorithm).
@@ -49,6 +78,21 @@ pub fn utc_stamps(t: SystemTime) -> (String, String) {
 mod tests {
     use super::*;
     use std::time::Duration;
+
+    #[test]
+    fn load_averages_read_from_the_kernel_text() {
+        assert_eq!(
+            LoadAverage::parse("0.52 1.58 2.59 1/467 12345\n"),
+            Some(LoadAverage {
+                one: 0.52,
+                five: 1.58,
+                fifteen: 2.59
+            })
+        );
+        assert_eq!(LoadAverage::parse("0.52 x 1"), None);
+        assert_eq!(LoadAverage::parse(""), None);
+        assert_eq!(LoadAverage::parse("-1 0 0"), None);
+    }
 
     #[test]
     fn stamps() {

@@ -197,6 +197,7 @@ fn finish(
                 }
             }
             e.end = Some(meta::utc_stamps(SystemTime::now()).0);
+            e.load_end = meta::LoadAverage::now();
             e.skipped_inputs = prepared.skipped.len();
             e.interrupted = interrupted;
             e.not_started = not_started;

@@ -386,6 +386,8 @@ fn new_record(
             older_machine: None,
             start,
             end: None,
+            load_start: meta::LoadAverage::now(),
+            load_end: None,
             planned_runs: planned,
             skipped_inputs: corpus.skipped.len(),
             duplicate_inputs: corpus.duplicates.len(),

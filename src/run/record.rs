@@ -88,6 +88,12 @@ pub struct Execution {
     pub start: String,
     /// End, UTC (null while running or if killed).
     pub end: Option<String>,
+    /// The machine's load average as the run started.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub load_start: Option<super::meta::LoadAverage>,
+    /// The machine's load average as it ended (null while running or if killed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub load_end: Option<super::meta::LoadAverage>,
     /// Runs planned (those a resume found done included).
     pub planned_runs: usize,
     /// Inputs left out (malformed puzzles, unreadable files).

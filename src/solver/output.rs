@@ -12,18 +12,23 @@
 //! their text is kept, so a model of any size is read in memory proportional to its
 //! variables; other lines are kept up to a cap, for messages.
 //!
+//! Beside the answer, the solver's work counters are read from its statistics lines as
+//! they stream by ([`stats`]).
+//!
 //! Writing: [`write_competition`] prints any [`Outcome`] in the competition format, so every
 //! solver looks the same to the user and to any harness that runs `bench solve`.
 
 mod competition;
 mod minisat;
 mod model_sink;
+pub mod stats;
 mod zchaff;
 
 use std::io::{self, Write};
 
 pub use competition::CompetitionStream;
 pub use minisat::MinisatStream;
+pub use stats::{Scanned, StatsScanner, StatsSyntax};
 pub use zchaff::ZchaffStream;
 
 use crate::cnf::{Lit, Model};

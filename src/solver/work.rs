@@ -33,6 +33,57 @@ impl Work {
     }
 }
 
+/// One work counter, by name: what `bench report --score` ranks by and the report's tables
+/// show.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Counter {
+    /// [`Work::conflicts`].
+    Conflicts,
+    /// [`Work::decisions`].
+    Decisions,
+    /// [`Work::propagations`].
+    Propagations,
+    /// [`Work::guesses`].
+    Guesses,
+}
+
+impl Counter {
+    /// Every counter, in the order tables list them.
+    pub const ALL: [Counter; 4] = [
+        Counter::Conflicts,
+        Counter::Decisions,
+        Counter::Propagations,
+        Counter::Guesses,
+    ];
+
+    /// Its name (the CSV column's).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Counter::Conflicts => "conflicts",
+            Counter::Decisions => "decisions",
+            Counter::Propagations => "propagations",
+            Counter::Guesses => "guesses",
+        }
+    }
+
+    /// Its value in `work`, if the solver gave it.
+    pub fn of(self, work: &Work) -> Option<u64> {
+        match self {
+            Counter::Conflicts => work.conflicts,
+            Counter::Decisions => work.decisions,
+            Counter::Propagations => work.propagations,
+            Counter::Guesses => work.guesses,
+        }
+    }
+}
+
+impl std::fmt::Display for Counter {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -145,7 +145,7 @@ fn work_counters_fill_their_columns_and_old_csvs_still_read() {
         let text = std::fs::read_to_string(out_dir.join(file)).unwrap();
         assert!(text.contains("Work counters"), "{file}");
         assert!(text.contains("guesses / puzzle") && text.contains("solved without a guess"));
-        assert!(text.contains("median conflicts"));
+        assert!(text.contains("per CPU-second"));
     }
     let json = std::fs::read_to_string(out_dir.join("summary.json")).unwrap();
     assert!(json.contains("\"guesses_per_puzzle\""));

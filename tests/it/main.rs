@@ -68,3 +68,6 @@ mod report_merge;
 mod report_numbers;
 mod report_satcomp;
 mod report_stats;
+
+// Work counters (every solver's, end to end) and the noise of repetitions.
+mod work_counters;

@@ -22,10 +22,12 @@
 //!   regression.
 //!
 //! The per-instance speed-up is OLD's time / NEW's time over the instances both solved:
-//! above 1, NEW is faster.
+//! above 1, NEW is faster. Beside it, the same ratios of the solvers' work counters
+//! (`work.rs`).
 
 pub mod chart;
 pub mod render;
+pub mod work;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
@@ -151,6 +153,9 @@ pub struct Comparison {
     pub counts: Counts,
     /// The speed-ups.
     pub speedups: PairedRatios,
+    /// The ratios of the work counters, beside the speed-ups (only counters both sides
+    /// give).
+    pub counters: Vec<work::CounterRatios>,
     /// The modes OLD ran in (see `report::mode`).
     pub old_modes: String,
     /// The modes NEW ran in: when they differ from OLD's, every speed-up measures the
@@ -250,6 +255,15 @@ pub fn compare(
     for o in &new_outcomes {
         joined.entry(key(o)).or_default().1 = Some(side(o));
     }
+    // The cells both solved alike: those the speed-ups are over, and the counters' ratios.
+    let both: Vec<work::CellKey> = joined
+        .iter()
+        .filter(|(_, (o, n))| match (o, n) {
+            (Some(o), Some(n)) => o.answer.solved() && o.answer == n.answer,
+            _ => false,
+        })
+        .map(|(k, _)| k.clone())
+        .collect();
     let mut instances: Vec<InstanceChange> = joined
         .into_iter()
         .map(|((instance, encoding, _), (old, new))| {
@@ -289,6 +303,19 @@ pub fn compare(
     }
     let ratios: Vec<f64> = instances.iter().filter_map(|i| i.speedup).collect();
     let speedups = PairedRatios::of(&ratios);
+    let counters = {
+        let cell = |r: &Row| -> work::CellKey {
+            let solver = if by_solver { r.solver.as_str() } else { "" };
+            (
+                r.instance_key().into(),
+                r.encoding.to_string(),
+                solver.into(),
+            )
+        };
+        let old_counts = work::counts(&old_rows, scoring, cell);
+        let new_counts = work::counts(&new_rows, scoring, cell);
+        work::ratios(&both, &old_counts, &new_counts)
+    };
     Ok(Comparison {
         old: old.label.clone(),
         new: new.label.clone(),
@@ -298,6 +325,7 @@ pub fn compare(
         noise_floor_s: NOISE_FLOOR_S,
         counts,
         speedups,
+        counters,
         old_modes: crate::report::mode::Modes::of(&old_rows).all(),
         new_modes: crate::report::mode::Modes::of(&new_rows).all(),
         instances,

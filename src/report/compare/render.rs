@@ -161,10 +161,19 @@ pub fn changes_table(c: &Comparison, all: bool) -> Table {
     }
 }
 
+/// The time and work ratios side by side (None: no counter on both sides).
+pub fn work_table(c: &Comparison) -> Option<Table> {
+    (!c.counters.is_empty()).then(|| super::work::table(&c.speedups, c.time.words(), &c.counters))
+}
+
 /// What the terminal shows.
 pub fn terminal(c: &Comparison) -> String {
     let mut out = headline(c) + "\n\n";
     out += &Terminal.table(&counts_table(c));
+    if let Some(t) = work_table(c) {
+        out.push('\n');
+        out += &Terminal.table(&t);
+    }
     let changes = changes_table(c, false);
     if !changes.rows.is_empty() {
         out.push('\n');
@@ -177,6 +186,10 @@ pub fn terminal(c: &Comparison) -> String {
 pub fn markdown(c: &Comparison) -> String {
     let mut out = format!("# bench comparison\n\n{}\n\n", headline(c));
     out += &Markdown.table(&counts_table(c));
+    if let Some(t) = work_table(c) {
+        out.push_str("\n## Time and work ratios\n\n");
+        out += &Markdown.table(&t);
+    }
     out.push_str("\n## Per instance (regressions first)\n\n");
     out += &Markdown.table(&changes_table(c, true));
     out.push_str("\n![speed-ups](compare-speedups.svg)\n");
@@ -203,6 +216,10 @@ pub fn page(c: &Comparison, svg: &str) -> String {
                 h1 { "bench comparison" }
                 p { (headline(c)) }
                 (Html.markup(&counts_table(c)))
+                @if let Some(t) = work_table(c) {
+                    h2 { "Time and work ratios" }
+                    (Html.markup(&t))
+                }
                 figure { (PreEscaped(svg)) }
                 h2 { "Per instance (regressions first)" }
                 (Html.markup(&changes_table(c, true)))

@@ -4,10 +4,15 @@
 //! docs/design.md, "External solvers as they behave"); the rest of the module reads this table and never asks
 //! "which solver is this?".
 //!
+//! Each solver is asked for its statistics (its default verbosity, or the flag it needs),
+//! so that its work counters (conflicts, decisions, propagations) are read from stdout as
+//! it streams (`output::stats`): the model still arrives as before, and the statistics
+//! add a few kilobytes of `c` lines.
+//!
 //! Argument templates use placeholders: `{cnf}` the input file, `{res}` a result file
 //! (minisat), `{proof}` the proof file, `{seed}` the seed.
 
-use crate::solver::output::OutputFormat;
+use crate::solver::output::{OutputFormat, StatsSyntax};
 
 /// How a solver writes a DRAT proof.
 #[derive(Clone, Copy, Debug)]
@@ -55,6 +60,9 @@ pub struct Adapter {
     pub memout: &'static [&'static str],
     /// How to ask its version (`None`: it has no version flag).
     pub version: Option<VersionProbe>,
+    /// How its statistics print on stdout, where `args` ask for them (`None`: bench reads
+    /// no work counters from it).
+    pub stats: Option<StatsSyntax>,
     /// Its seed flag (templates with `{seed}`), passed when the seed is not 0.
     pub seed: Option<&'static [&'static str]>,
     /// How it writes a DRAT proof (`None`: it cannot).
@@ -69,8 +77,9 @@ pub static ADAPTERS: &[Adapter] = &[
     Adapter {
         name: "minisat",
         binaries: &["minisat"],
-        // The model only ever goes to the result file; stdout carries statistics.
-        args: &["-verb=0", "{cnf}", "{res}"],
+        // The model only ever goes to the result file; stdout carries statistics
+        // (`-verb=1`, its default: a progress table, then `conflicts : N (… /sec)`).
+        args: &["-verb=1", "{cnf}", "{res}"],
         answer: OutputFormat::Minisat,
         exit_sat: 10,
         exit_unsat: 20,
@@ -79,13 +88,15 @@ pub static ADAPTERS: &[Adapter] = &[
         memout: &["INDETERMINATE"],
         // minisat 2.2 has no version flag.
         version: None,
+        stats: Some(StatsSyntax::NameColonValue),
         seed: Some(&["-rnd-seed={seed}"]),
         proof: None,
     },
     Adapter {
         name: "kissat",
         binaries: &["kissat"],
-        args: &["-q", "{cnf}"],
+        // Not `-q`, which silences its statistics (`c conflicts: N …`) too.
+        args: &["{cnf}"],
         answer: OutputFormat::Competition,
         exit_sat: 10,
         exit_unsat: 20,
@@ -96,6 +107,7 @@ pub static ADAPTERS: &[Adapter] = &[
             args: &["--version"],
             marker: "",
         }),
+        stats: Some(StatsSyntax::NameColonValue),
         seed: Some(&["--seed={seed}"]),
         proof: Some(ProofFlags {
             args: &["{proof}"],
@@ -107,7 +119,8 @@ pub static ADAPTERS: &[Adapter] = &[
     Adapter {
         name: "cadical",
         binaries: &["cadical"],
-        args: &["-q", "{cnf}"],
+        // Not `-q`, which silences its statistics (`c conflicts: N …`) too.
+        args: &["{cnf}"],
         answer: OutputFormat::Competition,
         exit_sat: 10,
         exit_unsat: 20,
@@ -119,6 +132,7 @@ pub static ADAPTERS: &[Adapter] = &[
             args: &["--version"],
             marker: "",
         }),
+        stats: Some(StatsSyntax::NameColonValue),
         seed: Some(&["--seed={seed}"]),
         proof: Some(ProofFlags {
             args: &["{proof}"],
@@ -130,7 +144,8 @@ pub static ADAPTERS: &[Adapter] = &[
     Adapter {
         name: "picosat",
         binaries: &["picosat"],
-        args: &["{cnf}"],
+        // `-v` prints its statistics (`c 3863 conflicts`) after the `s` line.
+        args: &["-v", "{cnf}"],
         answer: OutputFormat::Competition,
         exit_sat: 10,
         exit_unsat: 20,
@@ -141,6 +156,7 @@ pub static ADAPTERS: &[Adapter] = &[
             args: &["--version"],
             marker: "",
         }),
+        stats: Some(StatsSyntax::ValueName),
         seed: Some(&["-s", "{seed}"]),
         // Debian's picosat is built without trace support: no usable proof.
         proof: None,
@@ -148,7 +164,9 @@ pub static ADAPTERS: &[Adapter] = &[
     Adapter {
         name: "cryptominisat",
         binaries: &["cryptominisat5"],
-        args: &["--verb", "0", "{cnf}"],
+        // `--verb 1` prints its statistics (`c conflicts : N`; propagations above 20,000
+        // in thousands, `132K`).
+        args: &["--verb", "1", "{cnf}"],
         answer: OutputFormat::Competition,
         exit_sat: 10,
         exit_unsat: 20,
@@ -159,6 +177,7 @@ pub static ADAPTERS: &[Adapter] = &[
             args: &["--version"],
             marker: "CryptoMiniSat version",
         }),
+        stats: Some(StatsSyntax::NameColonValue),
         seed: Some(&["--random", "{seed}"]),
         // FRAT only, which `rate` does not read.
         proof: None,
@@ -166,8 +185,9 @@ pub static ADAPTERS: &[Adapter] = &[
     Adapter {
         name: "glucose",
         binaries: &["glucose"],
-        // `-model` or it prints no `v` line; it prints `c` banner lines even at -verb=0.
-        args: &["-verb=0", "-model", "{cnf}"],
+        // `-model` or it prints no `v` line; `-verb=1` (its default) prints its statistics
+        // (`c conflicts : N (… /sec)`).
+        args: &["-verb=1", "-model", "{cnf}"],
         answer: OutputFormat::Competition,
         exit_sat: 10,
         exit_unsat: 20,
@@ -179,6 +199,7 @@ pub static ADAPTERS: &[Adapter] = &[
             args: &["--help"],
             marker: "This is glucose",
         }),
+        stats: Some(StatsSyntax::NameColonValue),
         seed: Some(&["-rnd-seed={seed}"]),
         // Text DRAT only: with `-vbyte`, glucose 4.2.1 writes the final empty clause as a
         // text `0` line after the binary steps, and `rate` rejects the whole proof. Its
@@ -206,6 +227,7 @@ pub static ADAPTERS: &[Adapter] = &[
             args: &[],
             marker: "Version: zChaff",
         }),
+        stats: None,
         seed: None,
         proof: None,
     },
@@ -241,6 +263,8 @@ const BENCH_CHILD: Adapter = Adapter {
         args: &["--version"],
         marker: "bench ",
     }),
+    // `bench solve` prints its counters as `c conflicts: N`.
+    stats: Some(StatsSyntax::NameColonValue),
     ..COMPETITION
 };
 
@@ -265,6 +289,7 @@ const COMPETITION: Adapter = Adapter {
         "bench may hold",
     ],
     version: None,
+    stats: None,
     seed: None,
     proof: None,
 };

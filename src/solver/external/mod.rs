@@ -30,7 +30,7 @@ use crate::cnf::ClauseSink;
 use crate::cnf::Cnf;
 use crate::cnf::dimacs::DimacsWriter;
 use crate::solver::output::{
-    AnswerConsumer, ModelBounds, OutputError, OutputFormat, answer_stream,
+    AnswerConsumer, ModelBounds, OutputError, OutputFormat, Scanned, StatsSyntax, answer_stream,
 };
 
 use super::{DratFormat, Limits, Outcome, ProofStyle, Solver, SolverConfig, Status};
@@ -346,15 +346,28 @@ impl Solver for ExternalSolver {
         // Stdout read as it arrives, the model straight into an assignment (no model is too
         // big to keep; `stdout_cap` then caps only the other lines); minisat's answer is
         // in its result file instead.
+        // The work counters are read from the same stream, beside the answer.
+        let syntax = self.adapter.stats.unwrap_or(StatsSyntax::NameColonValue);
         let ran = if self.adapter.answer != OutputFormat::Minisat {
             let stream =
                 answer_stream(self.adapter.answer, ModelBounds::all(vars), spec.stdout_cap);
-            run::run_with(&spec, AnswerConsumer::new(stream))
-                .map(|(done, consumer)| (done, consumer.and_then(AnswerConsumer::claim)))
+            run::run_with(&spec, Scanned::new(AnswerConsumer::new(stream), syntax)).map(
+                |(done, consumer)| match consumer {
+                    Some(c) => (done, c.inner.claim(), c.stats.counters()),
+                    None => (done, None, Vec::new()),
+                },
+            )
         } else {
-            run::run(&spec).map(|done| (done, None))
+            run::run_with(
+                &spec,
+                Scanned::new(run::Capped::new(spec.stdout_cap), syntax),
+            )
+            .map(|(done, consumer)| {
+                let counters = consumer.map(|c| c.stats.counters());
+                (done, None, counters.unwrap_or_default())
+            })
         };
-        let (done, streamed) = match ran {
+        let (done, streamed, counters) = match ran {
             Ok(d) => d,
             Err(e) if limits.mem_limit_mb.is_some() && e.raw_os_error() == Some(libc::ENOMEM) => {
                 return Outcome {
@@ -381,6 +394,9 @@ impl Solver for ExternalSolver {
             consumer.claim().unwrap_or(Err(OutputError::NoResult))
         });
         let mut outcome = verdict::verdict_for(self.adapter, &done, streamed, result_file, vars);
+        if self.adapter.stats.is_some() {
+            outcome.stats = counters;
+        }
         outcome.wall = done.wall;
         outcome.cpu = done.cpu;
         outcome.max_rss_kb = done.max_rss_kb;

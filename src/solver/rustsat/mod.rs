@@ -4,7 +4,8 @@
 //!
 //! One generic adapter serves the three: a [`Family`] says how to make an engine (with its
 //! settings) and the adapter does the rest: clauses in, solve under assumptions, the model
-//! read back variable by variable, statistics as deltas. The wall-clock limit and Ctrl-C
+//! read back variable by variable, the work counters (conflicts, decisions, propagations:
+//! RustSAT's `GetInternalStats`) as deltas over the call. The wall-clock limit and Ctrl-C
 //! reach the solver through its asynchronous interrupt, fired by a [`Watchdog`] thread
 //! that looks at the deadline and the interrupt flag every few milliseconds. minisat and
 //! glucose never clear their interrupt flag, so a session that was interrupted (even by a
@@ -204,7 +205,11 @@ impl<F: Family> LibSession<F> {
         }
         self.buf.clear();
         self.buf.extend(assumptions.iter().map(|&l| to_rs(l)));
-        let (conflicts, decisions) = (engine.conflicts(), engine.decisions());
+        let before = (
+            engine.conflicts(),
+            engine.decisions(),
+            engine.propagations(),
+        );
         self.watchdog.arm(deadline, limits);
         let mut helper_cpu = None;
         let result = if F::LOOKS_RARELY && self.clauses >= abandon::FROM_CLAUSES {
@@ -273,14 +278,19 @@ impl<F: Family> LibSession<F> {
         // then) is scored as a timeout that says it answered late.
         outcome.wall = took;
         crate::solver::external::verdict::score_late(&mut outcome, limits.timeout);
+        // The counters through RustSAT's `GetInternalStats`, as deltas over this call.
         outcome.stats = vec![
             (
                 "conflicts".into(),
-                engine.conflicts().saturating_sub(conflicts) as u64,
+                engine.conflicts().saturating_sub(before.0) as u64,
             ),
             (
                 "decisions".into(),
-                engine.decisions().saturating_sub(decisions) as u64,
+                engine.decisions().saturating_sub(before.1) as u64,
+            ),
+            (
+                "propagations".into(),
+                engine.propagations().saturating_sub(before.2) as u64,
             ),
         ];
         // The helper thread's CPU time; `measured` adds the caller's.
