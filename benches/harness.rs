@@ -35,7 +35,7 @@ use bench::encode::{Amo, EncodeOptions, Encoding, encode, grid_var};
 use bench::puzzle::Puzzle;
 use bench::puzzle::format::{ReadOptions, read_path};
 use bench::run::incremental::{load, solution};
-use bench::solver::{Limits, SolverConfig, Status, by_name};
+use bench::solver::{Limits, SolverConfig, Status, by_spec};
 
 /// Puzzles per turn.
 const CHUNK: usize = 50;
@@ -164,7 +164,7 @@ impl Direct for Native {
 fn direct(name: &str, rules: &Cnf, puzzles: &[Puzzle]) -> Box<dyn Direct> {
     let assumptions: Vec<Vec<Lit>> = puzzles.iter().map(given_lits).collect();
     if name == "native" {
-        let spec = bench::solver::config::Spec::parse("native").expect("native");
+        let spec = bench::solver::config::SolverSpec::parse("native").expect("native");
         let mut options = bench::solver::config::native_options("native", &spec.settings)
             .expect("native's options");
         // As bench's native session (see `NativeSession::new`).
@@ -276,8 +276,10 @@ fn main() {
         "| solver | bench puzzles/CPU-s | direct puzzles/CPU-s | bench / direct CPU (total) | median of chunk ratios | conflicts |"
     );
     println!("|---|---:|---:|---:|---:|---:|");
-    for name in bench::solver::config::split_solver_list(&solvers) {
-        let solver = by_name(&name, &SolverConfig::default()).expect("a solver");
+    let list = bench::solver::config::parse_solver_list(&solvers).expect("a solver list");
+    for spec in &list.0 {
+        let name = spec.name();
+        let solver = by_spec(spec, &SolverConfig::default()).expect("a solver");
         let mut loaded = load(solver.as_ref(), &puzzles[0], enc, 0).expect("a session");
         let mut plain = direct(&name, &rules, &puzzles);
         let (mut t_bench, mut t_direct) = (Duration::ZERO, Duration::ZERO);
