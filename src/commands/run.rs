@@ -13,6 +13,7 @@ use crate::report::TimeBasis;
 use crate::report::score;
 use crate::report::score::Scoring;
 use crate::results::Check;
+use crate::run::limits::RunLimits;
 use crate::run::plan::Plan;
 use crate::run::record;
 use crate::run::shard::Shard;
@@ -71,9 +72,8 @@ pub(crate) fn plan_of(args: &RunArgs) -> anyhow::Result<Plan> {
         bail!("--solvers is empty");
     }
     solvers.dedup();
-    if !(args.timeout > 0.0 && args.timeout.is_finite()) {
-        bail!("--timeout must be a positive number of seconds");
-    }
+    let limits = RunLimits::of(args.timeout, args.cpu_limit, args.mem_limit)
+        .map_err(|e| anyhow::anyhow!("the limits: {e}"))?;
     let jobs = args
         .jobs
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
@@ -94,10 +94,9 @@ pub(crate) fn plan_of(args: &RunArgs) -> anyhow::Result<Plan> {
         solvers,
         encodings: args.encodings.clone(),
         amo: args.amo,
-        timeout_s: args.timeout,
+        limits,
         jobs,
         repeat: args.repeat,
-        mem_limit_mb: args.mem_limit,
         proofs: args.proofs,
         checker_timeout_s: args.checker_timeout,
         seed: args.seed,

@@ -9,9 +9,11 @@
 //! column, [`crate::trust::Trust`]). Wrong answers are
 //! listed before anything else.
 //!
-//! The timeout is each row's own `timeout_s`, unless the report is given one
-//! (`bench report --timeout`): then a run that answered after that timeout counts as a
-//! timeout, as it would have in a benchmark run with the shorter limit.
+//! The timeout is each row's own limit on the time scored: on CPU time (the default) its
+//! CPU limit (`cpu_limit_s`) when the run had one, else its wall limit (`timeout_s`); on
+//! wall time its wall limit. A report given one (`bench report --timeout`) uses that
+//! instead: then a run that answered after that timeout counts as a timeout, as it would
+//! have in a benchmark run with the shorter limit.
 
 use std::collections::BTreeMap;
 
@@ -112,9 +114,13 @@ pub struct Scoring {
 }
 
 impl Scoring {
-    /// The timeout that scores `row`.
+    /// The timeout that scores `row`: the report's, else the row's limit on this time
+    /// basis (its CPU limit on CPU time when it had one, else its wall limit).
     pub fn timeout_of(&self, row: &Row) -> f64 {
-        self.timeout.unwrap_or(row.timeout_s)
+        self.timeout.unwrap_or(match (self.time, row.cpu_limit_s) {
+            (TimeBasis::Cpu, Some(cpu)) => cpu,
+            _ => row.timeout_s,
+        })
     }
 
     /// The time of `row` on this basis.

@@ -142,7 +142,7 @@ pub(crate) fn prepare(opts: &RunOptions) -> anyhow::Result<Prepared> {
         record,
         record_kept,
         notes,
-        read_budget: machine_budget(opts.plan.mem_limit_mb).map(Account::new),
+        read_budget: machine_budget(opts.plan.limits.mem_limit_mb).map(Account::new),
         _lock: lock,
     })
 }

@@ -228,10 +228,18 @@ fn plan_column_differs<'a>(
     plan: &crate::run::plan::Plan,
     sizes: &mut HashMap<(&'a str, &'a str), (u64, u64)>,
 ) -> Option<String> {
-    if row.timeout_s != plan.timeout_s {
+    if row.timeout_s != plan.limits.timeout_s {
         return Some(format!(
             "column timeout_s is {}, the plan's is {}",
-            row.timeout_s, plan.timeout_s
+            row.timeout_s, plan.limits.timeout_s
+        ));
+    }
+    if row.cpu_limit_s != plan.limits.cpu_limit_s {
+        let shown = |c: Option<f64>| c.map_or("none".to_string(), |c| c.to_string());
+        return Some(format!(
+            "column cpu_limit_s is {}, the plan's is {}",
+            shown(row.cpu_limit_s),
+            shown(plan.limits.cpu_limit_s)
         ));
     }
     if row.jobs as usize != plan.jobs {
