@@ -335,6 +335,32 @@ mod tests {
     }
 
     #[test]
+    fn a_cpu_limit_scores_cpu_time_against_it() {
+        let mut rows = vec![row("a", "SAT", 5.0, false), row("a", "TIMEOUT", 30.0, false)];
+        for r in &mut rows {
+            r.cpu_limit_s = Some(4.0);
+            r.timeout_s = 18.0;
+        }
+        rows[0].cpu_s = Some(2.0);
+        rows[1].cpu_s = Some(4.1);
+        rows[1].limit = Some(crate::solver::LimitHit::Cpu);
+        // CPU time (the default) against the CPU limit: (2 + 2·4) / 2.
+        let s = &scores(&rows, Scoring::default())[0];
+        assert!((s.par2 - 5.0).abs() < 1e-9, "{}", s.par2);
+        // Wall time against the wall limit: (5 + 2·18) / 2.
+        let wall = Scoring {
+            time: TimeBasis::Wall,
+            ..Scoring::default()
+        };
+        assert!((scores(&rows, wall)[0].par2 - 20.5).abs() < 1e-9);
+        // A row without a CPU limit keeps its wall limit on CPU time too.
+        rows[1].cpu_limit_s = None;
+        rows[1].limit = Some(crate::solver::LimitHit::Wall);
+        let s = &scores(&rows, Scoring::default())[0];
+        assert!((s.par2 - 19.0).abs() < 1e-9, "{}", s.par2);
+    }
+
+    #[test]
     fn a_shorter_report_timeout_turns_late_answers_into_timeouts() {
         let rows = vec![row("a", "SAT", 1.0, false), row("a", "UNSAT", 3.0, false)];
         let scoring = Scoring {

@@ -54,6 +54,9 @@ pub(crate) fn prepare(opts: &RunOptions) -> anyhow::Result<Prepared> {
         .collect::<anyhow::Result<_>>()?;
     let (corpus, fingerprint) = load_corpus(opts)?;
     let containment = announce_containment(&solvers);
+    if opts.plan.limits.cpu_limit_s.is_some() {
+        eprintln!("bench: limits of each run: {}", opts.plan.limits.describe());
+    }
     let mut notes = Vec::new();
     if !opts.plan.incremental
         && pruned_among_others(&opts.plan.encodings)
