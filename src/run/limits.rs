@@ -106,10 +106,9 @@ impl RunLimits {
 
     /// The limits in words, for the start of a run: `wall 100 s`, `CPU 10 s (wall 30 s)`.
     pub fn describe(&self) -> String {
-        let secs = crate::results::format_seconds;
         let time = match self.cpu_limit_s {
-            Some(c) => format!("CPU {} s, wall {} s", secs(c), secs(self.timeout_s)),
-            None => format!("wall {} s", secs(self.timeout_s)),
+            Some(c) => format!("CPU {c} s, wall {} s", self.timeout_s),
+            None => format!("wall {} s", self.timeout_s),
         };
         match self.mem_limit_mb {
             Some(mb) => format!("{time}, memory {mb} MiB"),

@@ -174,11 +174,10 @@ fn limits_of(rows: &[Row]) -> String {
             seen.push(l);
         }
     }
-    let secs = crate::results::format_seconds;
     seen.iter()
         .map(|(cpu, wall)| match cpu {
-            Some(c) => format!("CPU {} s, wall {} s", secs(*c), secs(*wall)),
-            None => format!("wall {} s", secs(*wall)),
+            Some(c) => format!("CPU {c} s, wall {wall} s"),
+            None => format!("wall {wall} s"),
         })
         .collect::<Vec<_>>()
         .join(" / ")
