@@ -336,7 +336,10 @@ mod tests {
 
     #[test]
     fn a_cpu_limit_scores_cpu_time_against_it() {
-        let mut rows = vec![row("a", "SAT", 5.0, false), row("a", "TIMEOUT", 30.0, false)];
+        let mut rows = vec![
+            row("a", "SAT", 5.0, false),
+            row("a", "TIMEOUT", 30.0, false),
+        ];
         for r in &mut rows {
             r.cpu_limit_s = Some(4.0);
             r.timeout_s = 18.0;

@@ -222,7 +222,10 @@ fn the_limit_columns_round_trip_and_old_files_read_without_them() {
     w.write(&timed_out).unwrap();
     drop(w);
     let text = fs::read_to_string(&path).unwrap();
-    assert!(text.lines().next().unwrap().ends_with(",cpu_limit_s,limit"), "{text}");
+    assert!(
+        text.lines().next().unwrap().ends_with(",cpu_limit_s,limit"),
+        "{text}"
+    );
     assert!(text.lines().nth(1).unwrap().ends_with(",2.5,cpu"), "{text}");
     assert_eq!(read_rows(&path, false).unwrap(), vec![timed_out]);
     // A file of a bench before the columns: no limit, no CPU limit.

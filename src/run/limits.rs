@@ -124,12 +124,18 @@ mod tests {
     #[test]
     fn the_convention_for_a_limit_not_given() {
         let cpu_only = RunLimits::of(None, Some(10.0), None).unwrap();
-        assert_eq!((cpu_only.timeout_s, cpu_only.cpu_limit_s), (30.0, Some(10.0)));
+        assert_eq!(
+            (cpu_only.timeout_s, cpu_only.cpu_limit_s),
+            (30.0, Some(10.0))
+        );
         assert_eq!(cpu_only.score_limit_s(), 10.0);
         let wall_only = RunLimits::of(Some(5.0), None, Some(100)).unwrap();
         assert_eq!((wall_only.timeout_s, wall_only.cpu_limit_s), (5.0, None));
         assert_eq!(wall_only.score_limit_s(), 5.0);
-        assert_eq!(RunLimits::of(None, None, None).unwrap(), RunLimits::default());
+        assert_eq!(
+            RunLimits::of(None, None, None).unwrap(),
+            RunLimits::default()
+        );
         let both = RunLimits::of(Some(3.0), Some(20.0), None).unwrap();
         assert_eq!((both.timeout_s, both.cpu_limit_s), (3.0, Some(20.0)));
         assert!(RunLimits::of(None, Some(-1.0), None).is_err());

@@ -164,7 +164,9 @@ impl Plan {
     pub fn check_ranges(&self) -> Result<(), String> {
         use super::ranges;
         let field = |name: &str, r: Result<(), String>| r.map_err(|e| format!("plan.{name}: {e}"));
-        self.limits.check_ranges().map_err(|e| format!("plan.{e}"))?;
+        self.limits
+            .check_ranges()
+            .map_err(|e| format!("plan.{e}"))?;
         field("jobs", ranges::jobs(self.jobs).map(drop))?;
         field("repeat", ranges::repeat(self.repeat).map(drop))?;
         field("count", ranges::count(self.count).map(drop))?;

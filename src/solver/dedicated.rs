@@ -186,12 +186,7 @@ impl PuzzleSession for GridsolveSession {
 
 /// One search for up to `count` solutions, read as puzzles but not checked (the run
 /// checks them), with gridsolve's guesses and nodes as its counters.
-fn solve_raw(
-    puzzle: &Puzzle,
-    count: u32,
-    clocks: Clocks,
-    limits: &Limits,
-) -> PuzzleAnswer {
+fn solve_raw(puzzle: &Puzzle, count: u32, clocks: Clocks, limits: &Limits) -> PuzzleAnswer {
     let error = |e: String| PuzzleAnswer::without(Outcome::error(format!("{NAME}: {e}")));
     let shape = match shape_of(puzzle) {
         Ok(s) => s,

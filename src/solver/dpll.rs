@@ -38,10 +38,9 @@ impl Solver for DpllSolver {
                 Status::Sat => Outcome::sat(Model::from_values(
                     dpll.vals.iter().step_by(2).map(|&v| v == 1),
                 )),
-                Status::Unknown => Outcome::stopped_by(
-                    limits,
-                    clocks.passed().unwrap_or(super::LimitHit::Wall),
-                ),
+                Status::Unknown => {
+                    Outcome::stopped_by(limits, clocks.passed().unwrap_or(super::LimitHit::Wall))
+                }
                 s => Outcome::new(s),
             };
             outcome.stats = vec![

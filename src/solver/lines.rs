@@ -201,7 +201,9 @@ fn wait_line(
     let slice = Duration::from_millis(50);
     loop {
         if let (Some(limit), Some(from)) = (limits.cpu_limit, cpu_start)
-            && running.cpu().is_some_and(|now| now.saturating_sub(from) >= limit)
+            && running
+                .cpu()
+                .is_some_and(|now| now.saturating_sub(from) >= limit)
         {
             return Err(Box::new(Outcome::timeout(LimitHit::Cpu)));
         }
@@ -213,7 +215,9 @@ fn wait_line(
             return Err(Box::new(Outcome::stopped(limits)));
         }
         let wait = match limits.timeout {
-            Some(t) if start.elapsed() >= t => return Err(Box::new(Outcome::timeout(LimitHit::Wall))),
+            Some(t) if start.elapsed() >= t => {
+                return Err(Box::new(Outcome::timeout(LimitHit::Wall)));
+            }
             Some(t) => (t - start.elapsed()).min(slice),
             None => slice,
         };

@@ -5,7 +5,6 @@
 //! [`super::config`]), named by its spec, which also opens incremental [`Session`]s for the
 //! puzzle mode of `bench run`.
 
-
 use cdcl_engine::{Answer, Budget, CdclSolver, Options, Stop};
 
 use super::config::{ConfigError, Spec, native_options};

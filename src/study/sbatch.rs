@@ -287,7 +287,10 @@ mod tests {
             assert!(text.lines().any(|l| l == line), "no `{line}` in\n{text}");
         }
         assert!(!text.contains("--account"));
-        assert!(text.contains("limits: wall 5000 s, memory 8000 MiB."), "{text}");
+        assert!(
+            text.contains("limits: wall 5000 s, memory 8000 MiB."),
+            "{text}"
+        );
     }
 
     #[test]
@@ -297,7 +300,13 @@ mod tests {
         // The plan carries the limit to every shard; the wall limit is 2 × 1000 + 10 s:
         // 63 rounds × 2010 s = 126,630 s; × 1.1 + 600 = 139,893 s = 1 d 14 h 52 min.
         assert_eq!(slurm_time(time_limit(&p)), "1-14:52:00");
-        let text = script(&p, &SlurmOptions::default(), Path::new("/s"), Path::new("/b")).unwrap();
+        let text = script(
+            &p,
+            &SlurmOptions::default(),
+            Path::new("/s"),
+            Path::new("/b"),
+        )
+        .unwrap();
         assert!(text.contains("limits: CPU 1000 s, wall 2010 s."), "{text}");
     }
 

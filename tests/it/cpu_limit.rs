@@ -86,12 +86,20 @@ fn a_spinning_solver_ends_at_its_cpu_limit() {
     for mode in modes() {
         let dir = tempfile::tempdir().unwrap();
         let spin = script(dir.path(), "spin.sh", "while :; do :; done");
-        let r = run_one(mode, dir.path(), &spin, &["--cpu-limit", "1", "--timeout", "600"]);
+        let r = run_one(
+            mode,
+            dir.path(),
+            &spin,
+            &["--cpu-limit", "1", "--timeout", "600"],
+        );
         assert_eq!(r.status, Status::Timeout, "{mode:?}: {r:?}");
         assert_eq!(r.limit, Some(LimitHit::Cpu), "{mode:?}: {r:?}");
         assert_eq!((r.cpu_limit_s, r.timeout_s), (Some(1.0), 600.0), "{mode:?}");
         let cpu = r.cpu_s.expect("a CPU time");
-        assert!(cpu >= 1.0, "{mode:?}: stopped at {cpu} s of CPU, before its limit");
+        assert!(
+            cpu >= 1.0,
+            "{mode:?}: stopped at {cpu} s of CPU, before its limit"
+        );
     }
 }
 
@@ -100,7 +108,12 @@ fn a_sleeping_solver_ends_at_its_wall_limit() {
     for mode in modes() {
         let dir = tempfile::tempdir().unwrap();
         let sleep = script(dir.path(), "sleep.sh", "sleep 600");
-        let r = run_one(mode, dir.path(), &sleep, &["--cpu-limit", "60", "--timeout", "1"]);
+        let r = run_one(
+            mode,
+            dir.path(),
+            &sleep,
+            &["--cpu-limit", "60", "--timeout", "1"],
+        );
         assert_eq!(r.status, Status::Timeout, "{mode:?}: {r:?}");
         assert_eq!(r.limit, Some(LimitHit::Wall), "{mode:?}: {r:?}");
         assert!(r.cpu_s.expect("a CPU time") < 60.0, "{mode:?}: {r:?}");
@@ -123,7 +136,12 @@ fn a_solver_of_two_spinning_processes_is_charged_for_both() {
              while :; do :; done"
         );
         let two = script(dir.path(), "two.sh", &body);
-        let r = run_one(mode, dir.path(), &two, &["--cpu-limit", "2", "--timeout", "600"]);
+        let r = run_one(
+            mode,
+            dir.path(),
+            &two,
+            &["--cpu-limit", "2", "--timeout", "600"],
+        );
         assert_eq!(r.status, Status::Timeout, "{mode:?}: {r:?}");
         assert_eq!(r.limit, Some(LimitHit::Cpu), "{mode:?}: {r:?}");
         let cpu = r.cpu_s.expect("a CPU time");
@@ -147,7 +165,10 @@ fn a_solver_of_two_spinning_processes_is_charged_for_both() {
             cpu > a.max(b),
             "{mode:?}: the run's {cpu} s of CPU is no more than one process's (a {a}, b {b})"
         );
-        eprintln!("{mode:?}: two spinners, wall {} s, CPU {cpu} s (a {a}, b {b})", r.wall_s);
+        eprintln!(
+            "{mode:?}: two spinners, wall {} s, CPU {cpu} s (a {a}, b {b})",
+            r.wall_s
+        );
     }
 }
 
@@ -173,7 +194,15 @@ fn native_ends_at_its_cpu_limit_on_a_hard_formula() {
     let o = crate::support::bench()
         .arg("run")
         .arg(pigeonhole_file(dir.path()))
-        .args(["--solvers", "native", "--jobs", "1", "--cpu-limit", "0.5", "--out"])
+        .args([
+            "--solvers",
+            "native",
+            "--jobs",
+            "1",
+            "--cpu-limit",
+            "0.5",
+            "--out",
+        ])
         .arg(&out)
         .output()
         .unwrap();

@@ -38,7 +38,12 @@ pub fn thread_cpu_time() -> Option<Duration> {
     };
     // SAFETY: clock_gettime only writes the timespec we pass, which lives on our stack.
     let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
-    (rc == 0).then(|| Duration::new(ts.tv_sec.max(0) as u64, ts.tv_nsec.clamp(0, 999_999_999) as u32))
+    (rc == 0).then(|| {
+        Duration::new(
+            ts.tv_sec.max(0) as u64,
+            ts.tv_nsec.clamp(0, 999_999_999) as u32,
+        )
+    })
 }
 
 /// Propagation ticks (mostly literals of long clauses scanned for new watches) between

@@ -473,14 +473,26 @@ mod tests {
         new[0].cpu_s = Some(4.0);
         new[0].cpu_limit_s = Some(4.0);
         new[0].limit = Some(crate::solver::LimitHit::Cpu);
-        let c = compare(&side("old", &old), &side("new", &new), Scoring::default(), None).unwrap();
+        let c = compare(
+            &side("old", &old),
+            &side("new", &new),
+            Scoring::default(),
+            None,
+        )
+        .unwrap();
         let d = &c.instances[0];
         assert_eq!(d.new.as_ref().unwrap().timeout, 4.0);
         assert_eq!(d.old.as_ref().unwrap().timeout, 10.0);
         assert_eq!(d.change, Change::Flapping);
-        assert_eq!((c.old_limits.as_str(), c.new_limits.as_str()), ("wall 10 s", "CPU 4 s, wall 10 s"));
+        assert_eq!(
+            (c.old_limits.as_str(), c.new_limits.as_str()),
+            ("wall 10 s", "CPU 4 s, wall 10 s")
+        );
         let text = render::headline(&c);
-        assert!(text.contains("The time limits differ (OLD: wall 10 s; NEW: CPU 4 s, wall 10 s)"), "{text}");
+        assert!(
+            text.contains("The time limits differ (OLD: wall 10 s; NEW: CPU 4 s, wall 10 s)"),
+            "{text}"
+        );
     }
 
     #[test]

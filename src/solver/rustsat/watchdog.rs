@@ -44,8 +44,12 @@ fn read_clock(clock: libc::clockid_t) -> Option<Duration> {
         tv_nsec: 0,
     };
     // SAFETY: clock_gettime only writes the timespec passed.
-    (unsafe { libc::clock_gettime(clock, &mut ts) } == 0)
-        .then(|| Duration::new(ts.tv_sec.max(0) as u64, ts.tv_nsec.clamp(0, 999_999_999) as u32))
+    (unsafe { libc::clock_gettime(clock, &mut ts) } == 0).then(|| {
+        Duration::new(
+            ts.tv_sec.max(0) as u64,
+            ts.tv_nsec.clamp(0, 999_999_999) as u32,
+        )
+    })
 }
 
 struct State {

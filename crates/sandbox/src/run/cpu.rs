@@ -38,7 +38,11 @@ pub(crate) fn backstop(limit: Duration, grace: Duration) -> u64 {
 /// A run that bench did not stop but that ended at its CPU-time limit all the same: killed
 /// by SIGXCPU (RLIMIT_CPU's soft limit) or SIGKILL (its hard limit) with at least the
 /// limit used.
-pub(super) fn backstop_hit(spec: &Spec, status: libc::c_int, cpu: Option<Duration>) -> Option<Stop> {
+pub(super) fn backstop_hit(
+    spec: &Spec,
+    status: libc::c_int,
+    cpu: Option<Duration>,
+) -> Option<Stop> {
     let limit = spec.cpu_limit?;
     let exit = if libc::WIFSIGNALED(status) {
         Exit::Signal(libc::WTERMSIG(status))
