@@ -610,6 +610,26 @@ mod tests {
     }
 
     #[test]
+    fn a_row_of_another_cpu_limit_is_not_the_plans() {
+        let plan = crate::run::plan::plan_with(|p| p.limits.cpu_limit_s = Some(10.0));
+        let mut row = Row {
+            corpus: "a.txt".into(),
+            timeout_s: plan.limits.timeout_s,
+            jobs: 1,
+            cpu_limit_s: Some(10.0),
+            ..Row::default()
+        };
+        let differs = |row: &Row| plan_column_differs(row, &plan, &mut HashMap::new());
+        assert_eq!(differs(&row), None);
+        row.cpu_limit_s = Some(5.0);
+        let why = differs(&row).unwrap();
+        assert_eq!(why, "column cpu_limit_s is 5, the plan's is 10");
+        row.cpu_limit_s = None;
+        let why = differs(&row).unwrap();
+        assert_eq!(why, "column cpu_limit_s is none, the plan's is 10");
+    }
+
+    #[test]
     fn the_notes_say_partial_and_mixed_cpu_models() {
         let mut merged = Merged {
             planned: 10,
