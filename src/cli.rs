@@ -317,9 +317,15 @@ pub struct RunArgs {
     /// At-most-one sub-encoding.
     #[arg(long, default_value = "pairwise")]
     pub amo: Amo,
-    /// Per-run wall-clock limit in seconds (0.001 to 31536000, a year).
-    #[arg(long, default_value_t = 100.0, value_parser = ranges::timeout)]
-    pub timeout: f64,
+    /// Per-run wall-clock limit in seconds (0.001 to 31536000, a year; default: 100, or
+    /// 2 × --cpu-limit + 10 with --cpu-limit).
+    #[arg(long, value_parser = ranges::timeout)]
+    pub timeout: Option<f64>,
+    /// Per-run CPU-time limit in seconds (0.001 to 31536000): user + system time of the
+    /// solver's whole process tree, or an in-process solver's thread. With it, runs are
+    /// scored on CPU time against it (default: none, the wall limit alone).
+    #[arg(long = "cpu-limit", value_name = "SECS", value_parser = ranges::timeout)]
+    pub cpu_limit: Option<f64>,
     /// Parallel runs (default: the number of cores; 1 for the most faithful times): 1 to 4
     /// times the cores, with a warning past the cores.
     #[arg(long, value_parser = ranges::jobs)]

@@ -16,7 +16,7 @@ use compact_str::CompactString;
 use serde::{Deserialize, Serialize};
 
 use crate::puzzle::Kind;
-use crate::solver::Status;
+use crate::solver::{LimitHit, Status};
 pub use crate::trust::Trust;
 
 mod consistency;
@@ -302,6 +302,15 @@ pub struct Row {
     /// Guesses (see `conflicts`).
     #[serde(default)]
     pub guesses: Option<u64>,
+    /// The CPU-time limit of the run, seconds (`--cpu-limit`; empty when it had none, and
+    /// in CSVs written before bench had one).
+    #[serde(default, serialize_with = "seconds_opt")]
+    pub cpu_limit_s: Option<f64>,
+    /// Which limit ended the run ([`LimitHit`]): `wall` or `cpu` on a TIMEOUT, `memory` on
+    /// a MEMOUT, empty otherwise (and in CSVs written before bench recorded it, where a
+    /// TIMEOUT was the wall limit's).
+    #[serde(default)]
+    pub limit: Option<LimitHit>,
 }
 
 /// The name columns (corpus, instance, solver, family) as spreadsheet-safe cells: a name

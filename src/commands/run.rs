@@ -13,6 +13,7 @@ use crate::report::TimeBasis;
 use crate::report::score;
 use crate::report::score::Scoring;
 use crate::results::Check;
+use crate::run::limits::RunLimits;
 use crate::run::plan::Plan;
 use crate::run::record;
 use crate::run::shard::Shard;
@@ -65,6 +66,8 @@ pub(crate) fn plan_of(args: &RunArgs) -> anyhow::Result<Plan> {
     if args.corpora.is_empty() {
         bail!("no corpus given (a puzzle file, a DIMACS file or a folder)");
     }
+    let limits = RunLimits::of(args.timeout, args.cpu_limit, args.mem_limit)
+        .map_err(|e| anyhow::anyhow!("the limits: {e}"))?;
     let jobs = args
         .jobs
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
@@ -75,10 +78,9 @@ pub(crate) fn plan_of(args: &RunArgs) -> anyhow::Result<Plan> {
         solvers: args.solvers.0.clone(),
         encodings: args.encodings.clone(),
         amo: args.amo,
-        timeout_s: args.timeout,
+        limits,
         jobs,
         repeat: args.repeat,
-        mem_limit_mb: args.mem_limit,
         proofs: args.proofs,
         checker_timeout_s: args.checker_timeout,
         seed: args.seed,

@@ -178,7 +178,7 @@ fn from_row(args: &ShrinkArgs, csv: &Path) -> anyhow::Result<Target> {
         config,
         expected: Some(expected),
         timeout_s: args.timeout.unwrap_or(row.timeout_s),
-        mem_limit_mb: args.mem_limit.or(plan.and_then(|p| p.mem_limit_mb)),
+        mem_limit_mb: args.mem_limit.or(plan.and_then(|p| p.limits.mem_limit_mb)),
         out: dir.join(format!("shrunk-row-{n}.cnf")),
     })
 }

@@ -137,6 +137,7 @@ fn solve(args: SolveArgs) -> anyhow::Result<i32> {
     };
     let limits = Limits {
         timeout,
+        cpu_limit: None,
         mem_limit_mb: args.mem_limit,
         interrupt: Some(Arc::new(AtomicBool::new(false))),
         proof: args.proof.clone(),

@@ -223,9 +223,10 @@ pub fn render_report(rows: &[Row], opts: &ReportOptions) -> anyhow::Result<Vec<R
              wall time throughout)"
         ));
     }
+    notes.extend(limit_note(rows, opts.time));
     let (shortest, longest) = rows
         .iter()
-        .map(|r| r.timeout_s)
+        .map(|r| scoring.timeout_of(r))
         .fold((f64::INFINITY, 0.0f64), |(lo, hi), t| {
             (lo.min(t), hi.max(t))
         });
@@ -381,6 +382,33 @@ fn scatter_pairs<'a>(solvers: &'a [String], baseline: Option<&'a str>) -> Vec<(&
             pairs
         }
     }
+}
+
+/// What the report says of CPU limits: which limit scores the runs that had one (their CPU
+/// limit on CPU time, their wall limit on wall time), and how many TIMEOUTs each limit
+/// ended. None when no run had a CPU limit.
+fn limit_note(rows: &[Row], time: TimeBasis) -> Option<String> {
+    let limited = rows.iter().filter(|r| r.cpu_limit_s.is_some()).count();
+    if limited == 0 {
+        return None;
+    }
+    let ended = |hit| {
+        rows.iter()
+            .filter(|r| r.status == crate::solver::Status::Timeout && r.limit == Some(hit))
+            .count()
+    };
+    let (cpu, wall) = (
+        ended(crate::solver::LimitHit::Cpu),
+        ended(crate::solver::LimitHit::Wall),
+    );
+    let scored = match time {
+        TimeBasis::Cpu => "scored on CPU time against their CPU limit",
+        TimeBasis::Wall => "scored on wall time against their wall limit (--time wall)",
+    };
+    Some(format!(
+        "{limited} run(s) had a CPU limit (--cpu-limit), {scored}; timeouts ended by the CPU \
+         limit: {cpu}, by the wall limit: {wall}"
+    ))
 }
 
 #[cfg(test)]

@@ -9,9 +9,11 @@
 //! column, [`crate::trust::Trust`]). Wrong answers are
 //! listed before anything else.
 //!
-//! The timeout is each row's own `timeout_s`, unless the report is given one
-//! (`bench report --timeout`): then a run that answered after that timeout counts as a
-//! timeout, as it would have in a benchmark run with the shorter limit.
+//! The timeout is each row's own limit on the time scored: on CPU time (the default) its
+//! CPU limit (`cpu_limit_s`) when the run had one, else its wall limit (`timeout_s`); on
+//! wall time its wall limit. A report given one (`bench report --timeout`) uses that
+//! instead: then a run that answered after that timeout counts as a timeout, as it would
+//! have in a benchmark run with the shorter limit.
 
 use std::collections::BTreeMap;
 
@@ -112,9 +114,13 @@ pub struct Scoring {
 }
 
 impl Scoring {
-    /// The timeout that scores `row`.
+    /// The timeout that scores `row`: the report's, else the row's limit on this time
+    /// basis (its CPU limit on CPU time when it had one, else its wall limit).
     pub fn timeout_of(&self, row: &Row) -> f64 {
-        self.timeout.unwrap_or(row.timeout_s)
+        self.timeout.unwrap_or(match (self.time, row.cpu_limit_s) {
+            (TimeBasis::Cpu, Some(cpu)) => cpu,
+            _ => row.timeout_s,
+        })
     }
 
     /// The time of `row` on this basis.
@@ -326,6 +332,35 @@ mod tests {
         assert!((s.par2 - 2.5).abs() < 1e-9);
         // (1 + 2 + 20 + 20) / 4
         assert!((s.certified_par2 - 10.75).abs() < 1e-9);
+    }
+
+    #[test]
+    fn a_cpu_limit_scores_cpu_time_against_it() {
+        let mut rows = vec![
+            row("a", "SAT", 5.0, false),
+            row("a", "TIMEOUT", 30.0, false),
+        ];
+        for r in &mut rows {
+            r.cpu_limit_s = Some(4.0);
+            r.timeout_s = 18.0;
+        }
+        rows[0].cpu_s = Some(2.0);
+        rows[1].cpu_s = Some(4.1);
+        rows[1].limit = Some(crate::solver::LimitHit::Cpu);
+        // CPU time (the default) against the CPU limit: (2 + 2·4) / 2.
+        let s = &scores(&rows, Scoring::default())[0];
+        assert!((s.par2 - 5.0).abs() < 1e-9, "{}", s.par2);
+        // Wall time against the wall limit: (5 + 2·18) / 2.
+        let wall = Scoring {
+            time: TimeBasis::Wall,
+            ..Scoring::default()
+        };
+        assert!((scores(&rows, wall)[0].par2 - 20.5).abs() < 1e-9);
+        // A row without a CPU limit keeps its wall limit on CPU time too.
+        rows[1].cpu_limit_s = None;
+        rows[1].limit = Some(crate::solver::LimitHit::Wall);
+        let s = &scores(&rows, Scoring::default())[0];
+        assert!((s.par2 - 19.0).abs() < 1e-9, "{}", s.par2);
     }
 
     #[test]

@@ -14,10 +14,12 @@
 //! - a row is wrong for another reason (a count or the corpus's record contradicting it)
 //!   only if it is an answer (SAT or UNSAT) and its `error` column says why;
 //! - a stored trust level claims no more than status, check and wrong bear;
+//! - a `limit` goes with the status it ends a run in (`wall` and `cpu` with TIMEOUT,
+//!   `memory` with MEMOUT), and `cpu` only where the row has a CPU limit;
 //! - every time is a finite number of seconds, ≥ 0.
 
 use super::{Check, Row, Trust};
-use crate::solver::Status;
+use crate::solver::{LimitHit, Status};
 
 impl Check {
     /// The check found the answer wrong: a bad model or a rejected proof.
@@ -61,6 +63,7 @@ pub(crate) fn check_row(row: &Row) -> Result<(), String> {
             row.wrong
         ));
     }
+    check_limit(row)?;
     if row.wrong && !check.found_wrong() {
         if !status.is_solved() {
             return Err(format!(
@@ -91,12 +94,34 @@ fn trust_fits(trust: Trust, row: &Row) -> bool {
         )
 }
 
+/// Refuses a `limit` that cannot have ended the row's run.
+fn check_limit(row: &Row) -> Result<(), String> {
+    let Some(limit) = row.limit else {
+        return Ok(());
+    };
+    let fits = match limit {
+        LimitHit::Wall | LimitHit::Cpu => row.status == Status::Timeout,
+        LimitHit::Memory => row.status == Status::Memout,
+    };
+    if !fits {
+        return Err(format!(
+            "limit {limit} with status {}: that limit does not end a run that way",
+            row.status
+        ));
+    }
+    if limit == LimitHit::Cpu && row.cpu_limit_s.is_none() {
+        return Err("limit cpu with no cpu_limit_s: the run had no CPU limit".into());
+    }
+    Ok(())
+}
+
 /// Refuses a row whose times no run can have: NaN, infinite or negative.
 fn check_times(row: &Row) -> Result<(), String> {
     let times = [
         ("wall_s", Some(row.wall_s)),
         ("cpu_s", row.cpu_s),
         ("timeout_s", Some(row.timeout_s)),
+        ("cpu_limit_s", row.cpu_limit_s),
         ("count_wall_s", row.count_wall_s),
         ("count_cpu_s", row.count_cpu_s),
         ("check_s", row.check_s),
@@ -236,6 +261,27 @@ mod tests {
             (
                 row(Status::Error, Check::Unchecked, true, "x"),
                 "only an answer",
+            ),
+            (
+                Row {
+                    limit: Some(LimitHit::Cpu),
+                    ..row(Status::Timeout, Check::Unchecked, false, "")
+                },
+                "no cpu_limit_s",
+            ),
+            (
+                Row {
+                    limit: Some(LimitHit::Wall),
+                    ..row(Status::Sat, Check::ModelOk, false, "")
+                },
+                "limit wall with status SAT",
+            ),
+            (
+                Row {
+                    limit: Some(LimitHit::Memory),
+                    ..row(Status::Timeout, Check::Unchecked, false, "")
+                },
+                "limit memory",
             ),
         ];
         for (r, why) in bad {

@@ -208,3 +208,30 @@ fn a_bad_row_names_its_line() {
     let err = parse_rows(&text, "r.csv").unwrap_err().to_string();
     assert!(err.starts_with("r.csv:3:"), "{err}");
 }
+
+#[test]
+fn the_limit_columns_round_trip_and_old_files_read_without_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("results.csv");
+    let mut timed_out = row("c.txt:1");
+    timed_out.status = Status::Timeout;
+    timed_out.check = Check::Unchecked;
+    timed_out.cpu_limit_s = Some(2.5);
+    timed_out.limit = Some(LimitHit::Cpu);
+    let mut w = ResultsWriter::append(&path).unwrap();
+    w.write(&timed_out).unwrap();
+    drop(w);
+    let text = fs::read_to_string(&path).unwrap();
+    assert!(
+        text.lines().next().unwrap().ends_with(",cpu_limit_s,limit"),
+        "{text}"
+    );
+    assert!(text.lines().nth(1).unwrap().ends_with(",2.5,cpu"), "{text}");
+    assert_eq!(read_rows(&path, false).unwrap(), vec![timed_out]);
+    // A file of a bench before the columns: no limit, no CPU limit.
+    let old = "corpus,instance,kind,side,encoding,vars,clauses,solver,run,status,check,wall_s,\
+               cpu_s,max_rss_kb,exit_code,timeout_s,jobs,error,wrong,solutions,givens\n\
+               c.txt,c.txt:1,sudoku,9,extended,729,1,native,1,TIMEOUT,unchecked,10,9.5,,,10,1,,false,,30\n";
+    let rows = parse_rows(old, "old.csv").unwrap();
+    assert_eq!((rows[0].cpu_limit_s, rows[0].limit), (None, None));
+}

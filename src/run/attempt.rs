@@ -127,7 +127,8 @@ fn run_formula(
     let proof = proof_dir.as_ref().map(|d| d.path().join("proof.drat"));
     let limits = Limits {
         timeout: Some(plan.timeout()),
-        mem_limit_mb: plan.mem_limit_mb,
+        cpu_limit: plan.limits.cpu(),
+        mem_limit_mb: plan.limits.mem_limit_mb,
         interrupt: Some(cx.interrupt.clone()),
         proof: proof.clone(),
         binary_proof: proof_style.is_some_and(|s| s.format == DratFormat::Binary),
@@ -139,7 +140,7 @@ fn run_formula(
     }
     let chain = ChainLimits {
         timeout: plan.checker_timeout(),
-        mem_limit_mb: plan.mem_limit_mb,
+        mem_limit_mb: plan.limits.mem_limit_mb,
         interrupt: Some(cx.interrupt.as_ref()),
     };
     let proof_to_check = proof.as_deref().zip(proof_style);

@@ -35,7 +35,8 @@ pub(crate) fn run(
 ) -> Option<Finished> {
     let limits = Limits {
         timeout: Some(plan.timeout()),
-        mem_limit_mb: plan.mem_limit_mb,
+        cpu_limit: plan.limits.cpu(),
+        mem_limit_mb: plan.limits.mem_limit_mb,
         interrupt: Some(interrupt.clone()),
         proof: None,
         binary_proof: false,

@@ -214,6 +214,7 @@ pub fn run_session(
     };
     let limits = Limits {
         timeout: Some(plan.timeout()),
+        cpu_limit: plan.limits.cpu(),
         mem_limit_mb: None,
         interrupt: Some(interrupt.clone()),
         proof: None,
@@ -404,7 +405,7 @@ mod tests {
 
     fn plan(count: u32) -> Plan {
         crate::run::plan::plan_with(|p| {
-            p.timeout_s = 10.0;
+            p.limits.timeout_s = 10.0;
             p.count = count;
         })
     }

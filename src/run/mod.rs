@@ -16,6 +16,7 @@ pub mod exec;
 mod execute;
 pub mod finished;
 pub mod incremental;
+pub mod limits;
 pub mod lock;
 pub mod meta;
 pub mod plan;

@@ -38,14 +38,14 @@ pub struct Plan {
     pub encodings: Vec<Encoding>,
     /// The at-most-one sub-encoding.
     pub amo: Amo,
-    /// Per-run time limit, seconds.
-    pub timeout_s: f64,
+    /// The limits of each run: wall clock, CPU time, memory (in run.json, the plan's
+    /// fields `timeout_s`, `cpu_limit_s`, `mem_limit_mb`).
+    #[serde(flatten)]
+    pub limits: super::limits::RunLimits,
     /// Parallel runs.
     pub jobs: usize,
     /// Repetitions of each run.
     pub repeat: u32,
-    /// Memory limit, MiB.
-    pub mem_limit_mb: Option<u64>,
     /// DRAT proofs checked by `rate`, and as LRAT by cake_lpr.
     pub proofs: bool,
     /// The proof checkers' time limit, seconds (`--checker-timeout`; None: 9 times the
@@ -117,10 +117,11 @@ options! {
     "solvers", "--solvers", solvers;
     "encodings", "--encodings", encodings;
     "amo", "--amo", amo;
-    "timeout", "--timeout", timeout_s;
+    "timeout", "--timeout", limits.timeout_s;
+    "cpu_limit", "--cpu-limit", limits.cpu_limit_s;
     "jobs", "--jobs", jobs;
     "repeat", "--repeat", repeat;
-    "mem_limit", "--mem-limit", mem_limit_mb;
+    "mem_limit", "--mem-limit", limits.mem_limit_mb;
     "proofs", "--proofs", proofs;
     "checker_timeout", "--checker-timeout", checker_timeout_s;
     "seed", "--seed", seed;
@@ -201,9 +202,9 @@ impl<A: Shown, B: Shown> Shown for (A, B) {
 }
 
 impl Plan {
-    /// The per-run time limit.
+    /// The per-run wall-clock limit.
     pub fn timeout(&self) -> std::time::Duration {
-        std::time::Duration::from_secs_f64(self.timeout_s)
+        self.limits.wall()
     }
 
     /// The proof checkers' time limit (`rate` and cake_lpr together): `--checker-timeout`,
@@ -239,12 +240,11 @@ impl Plan {
     pub fn check_ranges(&self) -> Result<(), String> {
         use super::ranges;
         let field = |name: &str, r: Result<(), String>| r.map_err(|e| format!("plan.{name}: {e}"));
-        field("timeout_s", ranges::timeout(self.timeout_s).map(drop))?;
+        self.limits
+            .check_ranges()
+            .map_err(|e| format!("plan.{e}"))?;
         field("jobs", ranges::jobs(self.jobs).map(drop))?;
         field("repeat", ranges::repeat(self.repeat).map(drop))?;
-        if let Some(mb) = self.mem_limit_mb {
-            field("mem_limit_mb", ranges::mem_limit(mb).map(drop))?;
-        }
         field("count", ranges::count(self.count).map(drop))?;
         field("shards", ranges::shards(self.shards).map(drop))?;
         Ok(())
@@ -387,10 +387,9 @@ pub(crate) fn plan_with(edit: impl FnOnce(&mut Plan)) -> Plan {
         solvers: vec![spec("native")],
         encodings: vec![Encoding::Extended],
         amo: Amo::default(),
-        timeout_s: 100.0,
+        limits: Default::default(),
         jobs: 1,
         repeat: 1,
-        mem_limit_mb: None,
         proofs: false,
         checker_timeout_s: None,
         seed: 0,
@@ -427,7 +426,8 @@ mod tests {
             p.kind = Some(Kind::Latin);
             p.format = Some(Format::Line);
             p.encodings = vec![Encoding::Minimal, Encoding::Pruned];
-            p.mem_limit_mb = Some(100);
+            p.limits.mem_limit_mb = Some(100);
+            p.limits.cpu_limit_s = Some(7.5);
             p.solver_paths = vec![("kissat".into(), "/x/kissat".into())];
             p.puzzle_solver_commands = vec![("gs".into(), "bench solve --serve".into())];
         });
@@ -465,10 +465,16 @@ mod tests {
         assert_ne!(fingerprint_of(&grown, &["h1"]), base);
         assert_ne!(fingerprint_of(&value, &["h2"]), base, "the instances count");
         assert_eq!(fingerprint_of(&value, &["h1"]), base, "stable");
-        let other = plan_with(|p| p.timeout_s = 5.0);
+        let other = plan_with(|p| p.limits.timeout_s = 5.0);
         assert_ne!(
             fingerprint_of(&serde_json::to_value(&other).unwrap(), &["h1"]),
             base
+        );
+        let cpu = plan_with(|p| p.limits.cpu_limit_s = Some(100.0));
+        assert_ne!(
+            fingerprint_of(&serde_json::to_value(&cpu).unwrap(), &["h1"]),
+            base,
+            "the CPU limit is in the fingerprint"
         );
     }
 
@@ -476,7 +482,7 @@ mod tests {
     fn a_differing_option_is_named_with_both_values() {
         let recorded = plan_with(|_| {});
         let given = plan_with(|p| {
-            p.timeout_s = 5.0;
+            p.limits.timeout_s = 5.0;
             p.solvers = vec![spec("kissat")];
         });
         let all = |_: &str| true;

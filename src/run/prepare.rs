@@ -55,6 +55,9 @@ pub(crate) fn prepare(plan: &Plan, at: &Placement) -> anyhow::Result<Prepared> {
         .collect::<anyhow::Result<_>>()?;
     let (corpus, fingerprint) = load_corpus(plan, at)?;
     let containment = announce_containment(&solvers);
+    if plan.limits.cpu_limit_s.is_some() {
+        eprintln!("bench: limits of each run: {}", plan.limits.describe());
+    }
     let notes = notes(plan, &solvers, &corpus);
     let out_dir = out_dir(plan, at)?;
     std::fs::create_dir_all(&out_dir).with_context(|| format!("creating {}", out_dir.display()))?;
@@ -108,7 +111,7 @@ pub(crate) fn prepare(plan: &Plan, at: &Placement) -> anyhow::Result<Prepared> {
         record,
         record_kept,
         notes,
-        read_budget: machine_budget(plan.mem_limit_mb).map(Account::new),
+        read_budget: machine_budget(plan.limits.mem_limit_mb).map(Account::new),
         _lock: lock,
     })
 }

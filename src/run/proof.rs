@@ -174,6 +174,8 @@ fn out_of_limits(
             crate::results::format_seconds(limits.timeout.as_secs_f64())
         )),
         Some(Limit::Interrupt) => Some(format!("{name} was interrupted")),
+        // The checkers have no CPU limit of their own.
+        Some(Limit::Cpu) => Some(format!("{name} reached its CPU-time limit")),
         Some(Limit::Memory) => Some(memory(name, limits)),
         None if memory_words.iter().any(said) => Some(memory(name, limits)),
         None => None,

@@ -1,8 +1,9 @@
 //! The row of a run, built once: what the run is (instance, encoding, solver, repetition,
-//! the plan's limits), what it measured ([`Finished`]) and what it is worth ([`Judged`]).
+//! the plan's limits, the limit that ended it), what it measured ([`Finished`]) and what it is worth ([`Judged`]).
 
 use crate::judge::Judged;
 use crate::results::Row;
+use crate::solver::{LimitHit, Status};
 
 use super::corpus::Instance;
 use super::finished::Finished;
@@ -40,6 +41,8 @@ pub(crate) fn build(plan: &Plan, which: &Which<'_>, finished: &Finished, judged:
         max_rss_kb: outcome.max_rss_kb,
         exit_code: outcome.exit_code,
         timeout_s: plan.timeout().as_secs_f64(),
+        cpu_limit_s: plan.limits.cpu_limit_s,
+        limit: limit_column(outcome),
         jobs: plan.jobs as u32,
         error: judged.error,
         wrong: judged.wrong,
@@ -55,4 +58,14 @@ pub(crate) fn build(plan: &Plan, which: &Which<'_>, finished: &Finished, judged:
     };
     row.set_work(crate::solver::work::Work::of(&outcome.stats));
     row
+}
+
+/// The `limit` column: which limit ended a TIMEOUT (the wall limit unless the outcome
+/// names another) or a MEMOUT (memory); none for any other status.
+fn limit_column(outcome: &crate::solver::Outcome) -> Option<LimitHit> {
+    match outcome.status {
+        Status::Timeout => Some(outcome.limit.unwrap_or(LimitHit::Wall)),
+        Status::Memout => Some(LimitHit::Memory),
+        _ => None,
+    }
 }

@@ -14,7 +14,7 @@ use crate::cnf::Cnf;
 use crate::puzzle::{Grid, Kind, Puzzle};
 
 use super::puzzle::{PuzzleAnswer, PuzzleSession};
-use super::{Limits, Outcome, Solver, Status};
+use super::{Clocks, LimitHit, Limits, Outcome, Solver, Status};
 
 /// The dedicated solver's name, in `--solver` and in every table.
 pub const NAME: &str = "gridsolve";
@@ -69,9 +69,24 @@ fn givens_of(puzzle: &Puzzle) -> Vec<u16> {
 
 /// A search's stop: at `deadline`, or when `interrupt` is set.
 fn stop_at(deadline: Option<Instant>, interrupt: Option<&AtomicBool>) -> Stop<'_> {
+    stop_at_clocks(
+        Clocks {
+            wall: deadline,
+            cpu: None,
+        },
+        interrupt,
+    )
+}
+
+/// A search's stop: at either of `clocks` (the wall's, this thread's CPU clock's), or when
+/// `interrupt` is set.
+fn stop_at_clocks(clocks: Clocks, interrupt: Option<&AtomicBool>) -> Stop<'_> {
     let mut stop = Stop::never();
-    if let Some(d) = deadline {
+    if let Some(d) = clocks.wall {
         stop = stop.deadline(d);
+    }
+    if let Some(c) = clocks.cpu {
+        stop = stop.cpu_deadline(c);
     }
     if let Some(flag) = interrupt {
         stop = stop.interrupt(flag);
@@ -157,8 +172,8 @@ impl PuzzleSession for GridsolveSession {
     fn solve(&mut self, puzzle: &Puzzle, count: u32, limits: &Limits) -> PuzzleAnswer {
         let mut answer = None;
         let outcome = super::measured(|| {
-            let deadline = limits.timeout.map(|t| Instant::now() + t);
-            let found = solve_raw(puzzle, count, deadline, limits);
+            let clocks = Clocks::starting_now(limits.timeout, limits.cpu_limit);
+            let found = solve_raw(puzzle, count, clocks, limits);
             let outcome = found.outcome.clone();
             answer = Some(found);
             outcome
@@ -171,19 +186,14 @@ impl PuzzleSession for GridsolveSession {
 
 /// One search for up to `count` solutions, read as puzzles but not checked (the run
 /// checks them), with gridsolve's guesses and nodes as its counters.
-fn solve_raw(
-    puzzle: &Puzzle,
-    count: u32,
-    deadline: Option<Instant>,
-    limits: &Limits,
-) -> PuzzleAnswer {
+fn solve_raw(puzzle: &Puzzle, count: u32, clocks: Clocks, limits: &Limits) -> PuzzleAnswer {
     let error = |e: String| PuzzleAnswer::without(Outcome::error(format!("{NAME}: {e}")));
     let shape = match shape_of(puzzle) {
         Ok(s) => s,
         Err(e) => return error(e.to_string()),
     };
     let givens = givens_of(puzzle);
-    let stop = stop_at(deadline, limits.interrupt.as_deref());
+    let stop = stop_at_clocks(clocks, limits.interrupt.as_deref());
     let limit = Limit::at_most(u64::from(count.max(1)));
     let answer = match gridsolve::Solver::new(shape).solve_until(&givens, limit, stop) {
         Ok(a) => a,
@@ -194,7 +204,9 @@ fn solve_raw(
         gridsolve::Status::Solved => Outcome::new(Status::Sat),
         gridsolve::Status::Stopped if !answer.solutions.is_empty() => Outcome::new(Status::Sat),
         gridsolve::Status::NoSolution => Outcome::new(Status::Unsat),
-        gridsolve::Status::Stopped => Outcome::stopped(limits),
+        gridsolve::Status::Stopped => {
+            Outcome::stopped_by(limits, clocks.passed().unwrap_or(LimitHit::Wall))
+        }
     };
     outcome.stats = vec![
         ("guesses".into(), answer.stats.guesses),

@@ -12,7 +12,6 @@
 //! formula, which is fine for a baseline and for puzzles that propagation mostly solves.
 
 use std::sync::atomic::Ordering;
-use std::time::Instant;
 
 use crate::cnf::{Cnf, Model};
 use crate::solver::{Limits, Outcome, Solver, Status};
@@ -32,14 +31,16 @@ impl Solver for DpllSolver {
 
     fn solve(&self, cnf: &Cnf, limits: &Limits) -> Outcome {
         super::measured(|| {
-            let start = Instant::now();
+            let clocks = super::Clocks::starting_now(limits.timeout, limits.cpu_limit);
             let mut dpll = Dpll::new(cnf);
-            let status = dpll.run(limits, start);
+            let status = dpll.run(limits, clocks);
             let mut outcome = match status {
                 Status::Sat => Outcome::sat(Model::from_values(
                     dpll.vals.iter().step_by(2).map(|&v| v == 1),
                 )),
-                Status::Unknown => Outcome::stopped(limits),
+                Status::Unknown => {
+                    Outcome::stopped_by(limits, clocks.passed().unwrap_or(super::LimitHit::Wall))
+                }
                 s => Outcome::new(s),
             };
             outcome.stats = vec![
@@ -240,7 +241,7 @@ impl Dpll {
         self.qhead = len;
     }
 
-    fn run(&mut self, limits: &Limits, start: Instant) -> Status {
+    fn run(&mut self, limits: &Limits, clocks: super::Clocks) -> Status {
         if self.empty {
             return Status::Unsat;
         }
@@ -252,12 +253,11 @@ impl Dpll {
                 _ => {}
             }
         }
-        let deadline = limits.timeout.map(|t| start + t);
         let mut steps = 0u64;
         loop {
             steps += 1;
             if steps.is_multiple_of(64)
-                && (deadline.is_some_and(|d| Instant::now() >= d)
+                && (clocks.passed().is_some()
                     || limits
                         .interrupt
                         .as_ref()

@@ -30,7 +30,7 @@ use crate::puzzle::Puzzle;
 use crate::puzzle::format::{self, Format, ReadOptions};
 
 use super::puzzle::{PuzzleAnswer, PuzzleSession};
-use super::{Limits, Outcome, Solver, Status};
+use super::{LimitHit, Limits, Outcome, Solver, Status};
 
 /// A program speaking the puzzle line protocol.
 pub struct LineSolver {
@@ -176,7 +176,7 @@ impl LineSession {
         let sent = writeln!(running.stdin, "{line}").and_then(|()| running.stdin.flush());
         let answer = match sent {
             Err(e) => Err(Box::new(Outcome::error(format!("the solver ended: {e}")))),
-            Ok(()) => wait_line(running, start, limits),
+            Ok(()) => wait_line(running, (start, cpu_start), limits),
         };
         timing.wall = start.elapsed();
         timing.cpu = cpu_start
@@ -191,10 +191,22 @@ impl LineSession {
     }
 }
 
-/// The next line of `running`'s output, within the timeout from `start`.
-fn wait_line(running: &Running, start: Instant, limits: &Limits) -> Result<String, Box<Outcome>> {
+/// The next line of `running`'s output, within the timeout from `start` and the CPU
+/// limit from the program's CPU time then (looked at every slice).
+fn wait_line(
+    running: &Running,
+    (start, cpu_start): (Instant, Option<Duration>),
+    limits: &Limits,
+) -> Result<String, Box<Outcome>> {
     let slice = Duration::from_millis(50);
     loop {
+        if let (Some(limit), Some(from)) = (limits.cpu_limit, cpu_start)
+            && running
+                .cpu()
+                .is_some_and(|now| now.saturating_sub(from) >= limit)
+        {
+            return Err(Box::new(Outcome::timeout(LimitHit::Cpu)));
+        }
         if limits
             .interrupt
             .as_ref()
@@ -203,7 +215,9 @@ fn wait_line(running: &Running, start: Instant, limits: &Limits) -> Result<Strin
             return Err(Box::new(Outcome::stopped(limits)));
         }
         let wait = match limits.timeout {
-            Some(t) if start.elapsed() >= t => return Err(Box::new(Outcome::new(Status::Timeout))),
+            Some(t) if start.elapsed() >= t => {
+                return Err(Box::new(Outcome::timeout(LimitHit::Wall)));
+            }
             Some(t) => (t - start.elapsed()).min(slice),
             None => slice,
         };

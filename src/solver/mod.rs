@@ -8,6 +8,7 @@ pub mod config;
 pub mod dedicated;
 pub mod dpll;
 pub mod external;
+pub mod limit_hit;
 pub mod lines;
 pub mod native;
 pub mod output;
@@ -24,6 +25,7 @@ use std::time::Duration;
 
 use crate::cnf::{Cnf, Model};
 use config::SolverSpec;
+pub use limit_hit::{Clocks, LimitHit};
 use session::Session;
 
 /// What a solver run ended with (the `status` column of the results CSV).
@@ -120,6 +122,9 @@ pub struct ProofStyle {
 pub struct Limits {
     /// Wall-clock limit; `None` = no limit.
     pub timeout: Option<Duration>,
+    /// CPU-time limit; `None` = no limit. A child process's whole tree, or an in-process
+    /// solver's thread (its CPU clock).
+    pub cpu_limit: Option<Duration>,
     /// Address-space limit in MiB for child processes (RLIMIT_AS); `None` = no limit.
     pub mem_limit_mb: Option<u64>,
     /// Set to true from another thread to stop the run early (Ctrl-C).
@@ -155,6 +160,9 @@ pub struct Outcome {
     /// refused, no temporary folder). Not the solver's answer: the run is not recorded,
     /// and `--resume` runs it again.
     pub not_started: bool,
+    /// Which limit ended it, when one did (TIMEOUT: the wall or the CPU limit; None on a
+    /// TIMEOUT means the wall limit).
+    pub limit: Option<LimitHit>,
 }
 
 impl Outcome {
@@ -170,6 +178,7 @@ impl Outcome {
             exit_code: None,
             stats: Vec::new(),
             not_started: false,
+            limit: None,
         }
     }
 
@@ -189,6 +198,14 @@ impl Outcome {
         }
     }
 
+    /// A TIMEOUT at limit `hit`.
+    pub fn timeout(hit: LimitHit) -> Outcome {
+        Outcome {
+            limit: Some(hit),
+            ..Outcome::new(Status::Timeout)
+        }
+    }
+
     /// A SAT outcome with its model.
     pub fn sat(model: Model) -> Outcome {
         Outcome {
@@ -198,9 +215,15 @@ impl Outcome {
     }
 
     /// The outcome of an in-process solver that stopped without an answer: UNKNOWN when
-    /// `limits`' interrupt flag stopped it, else TIMEOUT (the deadline is its only other
-    /// limit), so it is counted exactly as a child process stopped by the clock is.
+    /// `limits`' interrupt flag stopped it, else TIMEOUT at the wall deadline (see
+    /// [`Outcome::stopped_by`]), so it is counted exactly as a child process stopped by
+    /// the clock is.
     pub fn stopped(limits: &Limits) -> Outcome {
+        Outcome::stopped_by(limits, LimitHit::Wall)
+    }
+
+    /// [`Outcome::stopped`] at limit `hit` (the wall deadline or the CPU clock).
+    pub fn stopped_by(limits: &Limits, hit: LimitHit) -> Outcome {
         let interrupted = limits
             .interrupt
             .as_ref()
@@ -211,7 +234,10 @@ impl Outcome {
                 ..Outcome::new(Status::Unknown)
             }
         } else {
-            Outcome::new(Status::Timeout)
+            Outcome {
+                limit: Some(hit),
+                ..Outcome::new(Status::Timeout)
+            }
         }
     }
 }

@@ -5,13 +5,11 @@
 //! [`super::config`]), named by its spec, which also opens incremental [`Session`]s for the
 //! puzzle mode of `bench run`.
 
-use std::time::Instant;
-
 use cdcl_engine::{Answer, Budget, CdclSolver, Options, Stop};
 
 use super::config::{ConfigError, SolverSpec, native_options};
 use super::session::{NativeSession, Session};
-use super::{DratFormat, Limits, Outcome, ProofStyle, Solver, Status};
+use super::{Clocks, DratFormat, LimitHit, Limits, Outcome, ProofStyle, Solver, Status};
 use crate::cnf::Cnf;
 
 /// `native` as a [`Solver`]: a fresh engine per formula.
@@ -79,9 +77,12 @@ impl NativeSolver {
         if limits.seed != 0 {
             options.seed = limits.seed;
         }
+        // The time limits (the wall clock's, this thread's CPU clock's) cover loading the
+        // formula too.
+        let clocks = Clocks::starting_now(limits.timeout, limits.cpu_limit);
         let mut budget = Budget {
-            // The time limit covers loading the formula too.
-            deadline: limits.timeout.and_then(|t| Instant::now().checked_add(t)),
+            deadline: clocks.wall,
+            cpu_deadline: clocks.cpu,
             interrupt: limits.interrupt.clone(),
             memory: super::in_process_budget(limits),
             conflicts: None,
@@ -104,7 +105,7 @@ impl NativeSolver {
             Answer::Unsat => Outcome::new(Status::Unsat),
             Answer::Stopped(Stop::OutOfMemory { clause_bytes }) => memout_at(clause_bytes),
             Answer::Stopped(Stop::Interrupted | Stop::Deadline | Stop::Conflicts) => {
-                Outcome::stopped(limits)
+                Outcome::stopped_by(limits, clocks.passed().unwrap_or(LimitHit::Wall))
             }
         };
         if let Err(e) = run.proof {

@@ -13,7 +13,7 @@
 use super::measured;
 
 use super::cdcl::{CdclSolver, Options, SolveLimits, SolveResult};
-use super::{Limits, Outcome, Status};
+use super::{Clocks, LimitHit, Limits, Outcome, Status};
 use crate::cnf::{Lit, Model, Var};
 
 /// A solver that keeps its clauses between solve calls.
@@ -75,8 +75,11 @@ impl Session for NativeSession {
 
     fn solve(&mut self, assumptions: &[Lit], limits: &Limits) -> Outcome {
         measured(|| {
+            let clocks = Clocks::starting_now(limits.timeout, limits.cpu_limit);
             self.solver.set_limits(SolveLimits {
                 timeout: limits.timeout,
+                cpu_time: limits.cpu_limit,
+                cpu_deadline: None,
                 conflicts: None,
                 interrupt: limits.interrupt.clone(),
                 // Only an explicit limit: a session solves thousands of puzzles a second.
@@ -94,7 +97,9 @@ impl Session for NativeSession {
                 SolveResult::Unknown if self.solver.out_of_memory() => {
                     crate::solver::cdcl::memout(&self.solver)
                 }
-                SolveResult::Unknown => Outcome::stopped(limits),
+                SolveResult::Unknown => {
+                    Outcome::stopped_by(limits, clocks.passed().unwrap_or(LimitHit::Wall))
+                }
             };
             let after = self.solver.stats();
             outcome.stats = vec![

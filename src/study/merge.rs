@@ -228,10 +228,18 @@ fn plan_column_differs<'a>(
     plan: &crate::run::plan::Plan,
     sizes: &mut HashMap<(&'a str, &'a str), (u64, u64)>,
 ) -> Option<String> {
-    if row.timeout_s != plan.timeout_s {
+    if row.timeout_s != plan.limits.timeout_s {
         return Some(format!(
             "column timeout_s is {}, the plan's is {}",
-            row.timeout_s, plan.timeout_s
+            row.timeout_s, plan.limits.timeout_s
+        ));
+    }
+    if row.cpu_limit_s != plan.limits.cpu_limit_s {
+        let shown = |c: Option<f64>| c.map_or("none".to_string(), |c| c.to_string());
+        return Some(format!(
+            "column cpu_limit_s is {}, the plan's is {}",
+            shown(row.cpu_limit_s),
+            shown(plan.limits.cpu_limit_s)
         ));
     }
     if row.jobs as usize != plan.jobs {
@@ -655,6 +663,26 @@ mod tests {
             bench_version: "0.1.0".into(),
             ..MachineLine::default()
         }
+    }
+
+    #[test]
+    fn a_row_of_another_cpu_limit_is_not_the_plans() {
+        let plan = crate::run::plan::plan_with(|p| p.limits.cpu_limit_s = Some(10.0));
+        let mut row = Row {
+            corpus: "a.txt".into(),
+            timeout_s: plan.limits.timeout_s,
+            jobs: 1,
+            cpu_limit_s: Some(10.0),
+            ..Row::default()
+        };
+        let differs = |row: &Row| plan_column_differs(row, &plan, &mut HashMap::new());
+        assert_eq!(differs(&row), None);
+        row.cpu_limit_s = Some(5.0);
+        let why = differs(&row).unwrap();
+        assert_eq!(why, "column cpu_limit_s is 5, the plan's is 10");
+        row.cpu_limit_s = None;
+        let why = differs(&row).unwrap();
+        assert_eq!(why, "column cpu_limit_s is none, the plan's is 10");
     }
 
     #[test]

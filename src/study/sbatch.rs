@@ -2,7 +2,8 @@
 //! read and edited (site rules: modules, constraints, QOS go in by hand).
 //!
 //! Resources follow from the plan. `--cpus-per-task` is the plan's jobs. `--time` is the
-//! worst case of the biggest shard, every run to its timeout: ⌈runs / jobs⌉ × timeout
+//! worst case of the biggest shard, every run to its wall limit (with `--cpu-limit` alone,
+//! the wall limit its convention gives, see `run/limits.rs`): ⌈runs / jobs⌉ × wall limit
 //! (× 2 with `--count 2`; with `--proofs` plus the checkers' `--checker-timeout`), plus 10 % and
 //! 10 minutes for bench's own work. `--mem` is the memory limit × jobs plus 1 GiB for bench
 //! (the formulas in flight); without `--mem-limit` no `--mem` is written (the site default
@@ -116,7 +117,7 @@ const BENCH_MEM_MB: u64 = 1024;
 pub fn time_limit(plan: &StudyPlan) -> Duration {
     let biggest = plan.shard_runs().iter().copied().max().unwrap_or(0) as f64;
     let rounds = (biggest / plan.plan.jobs.max(1) as f64).ceil();
-    let mut per_run = plan.plan.timeout_s * f64::from(plan.plan.count.max(1));
+    let mut per_run = plan.plan.limits.timeout_s * f64::from(plan.plan.count.max(1));
     if plan.plan.proofs {
         // The proof checkers' own limit comes after the solve's.
         per_run += plan.plan.checker_timeout().as_secs_f64();
@@ -135,6 +136,7 @@ pub fn slurm_time(d: Duration) -> String {
 /// `--mem` in MiB, if the plan has a memory limit.
 pub fn mem_mb(plan: &StudyPlan) -> Option<u64> {
     plan.plan
+        .limits
         .mem_limit_mb
         .map(|m| m * plan.plan.jobs.max(1) as u64 + BENCH_MEM_MB)
 }
@@ -165,7 +167,7 @@ pub fn script(
     s.push_str("#!/bin/bash\n");
     s.push_str(&format!(
         "# A bench study as a SLURM array job, written by `bench slurm` on {}.\n\
-         # {} instances, {} runs in {n} shards (at most {biggest} runs a shard), timeout {} s.\n\
+         # {} instances, {} runs in {n} shards (at most {biggest} runs a shard), limits: {}.\n\
          # Task K runs shard K of the plan in {study_s}/run.json into {study_s}/shards/K-of-{n}/\n\
          # (resuming it if it ran before). Edit freely: site rules (modules, --constraint,\n\
          # --qos) go below; then `sbatch {}`.\n\
@@ -173,7 +175,7 @@ pub fn script(
         plan.created,
         plan.instances(),
         plan.runs(),
-        plan.plan.timeout_s,
+        plan.plan.limits.describe(),
         quote(&format!("{study_s}/bench.sbatch")),
         quote(&study_s),
         quote(&study_s),
@@ -186,7 +188,7 @@ pub fn script(
         plan.plan.jobs.max(1)
     ));
     s.push_str(&format!(
-        "# --time: the biggest shard with every run to its timeout, plus 10 % and 10 minutes.\n\
+        "# --time: the biggest shard with every run to its wall limit, plus 10 % and 10 minutes.\n\
          #SBATCH --time={}\n",
         slurm_time(time_limit(plan))
     ));
@@ -235,9 +237,9 @@ mod tests {
             kind: RecordKind::Study,
             plan: crate::run::plan::plan_with(|p| {
                 p.shards = 200;
-                p.timeout_s = 5000.0;
+                p.limits.timeout_s = 5000.0;
                 p.jobs = 4;
-                p.mem_limit_mb = Some(8000);
+                p.limits.mem_limit_mb = Some(8000);
             }),
             cwd: "/home/u".into(),
             fingerprint: "f".into(),
@@ -285,6 +287,27 @@ mod tests {
             assert!(text.lines().any(|l| l == line), "no `{line}` in\n{text}");
         }
         assert!(!text.contains("--account"));
+        assert!(
+            text.contains("limits: wall 5000 s, memory 8000 MiB."),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn a_cpu_limit_alone_asks_for_its_wall_limit() {
+        let mut p = plan();
+        p.plan.limits = crate::run::limits::RunLimits::of(None, Some(1000.0), None).unwrap();
+        // The plan carries the limit to every shard; the wall limit is 2 × 1000 + 10 s:
+        // 63 rounds × 2010 s = 126,630 s; × 1.1 + 600 = 139,893 s = 1 d 14 h 52 min.
+        assert_eq!(slurm_time(time_limit(&p)), "1-14:52:00");
+        let text = script(
+            &p,
+            &SlurmOptions::default(),
+            Path::new("/s"),
+            Path::new("/b"),
+        )
+        .unwrap();
+        assert!(text.contains("limits: CPU 1000 s, wall 2010 s."), "{text}");
     }
 
     #[test]

@@ -40,6 +40,7 @@ mod check_props;
 mod dimacs_props;
 
 // External solvers as child processes.
+mod cpu_limit;
 mod external_faults;
 mod external_measure;
 mod external_solvers;

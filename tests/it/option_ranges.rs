@@ -53,12 +53,14 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(400))]
 
     #[test]
-    fn run_options_in_range(v in number_text(), which in 0usize..5) {
-        let flag = ["--timeout", "--jobs", "--repeat", "--mem-limit", "--count"][which];
+    fn run_options_in_range(v in number_text(), which in 0usize..6) {
+        let flag = ["--timeout", "--jobs", "--repeat", "--mem-limit", "--count", "--cpu-limit"][which];
         if let Some(cli) = parse(&["run", "x.txt", flag, &v]) {
             let Sub::Run(a) = cli.command else { panic!("not run") };
-            prop_assert!((ranges::MIN_TIMEOUT_S..=ranges::MAX_TIMEOUT_S).contains(&a.timeout));
-            let _ = Duration::from_secs_f64(a.timeout);
+            for t in [a.timeout, a.cpu_limit].into_iter().flatten() {
+                prop_assert!((ranges::MIN_TIMEOUT_S..=ranges::MAX_TIMEOUT_S).contains(&t));
+                let _ = Duration::from_secs_f64(t);
+            }
             prop_assert!(a.jobs.is_none_or(|j| (1..=ranges::max_jobs()).contains(&j)));
             prop_assert!((1..=ranges::MAX_REPEAT).contains(&a.repeat));
             let mem_ok = a.mem_limit.is_none_or(|m| {

@@ -17,6 +17,9 @@ use crate::solver::{CdclSolver, Options, SolveLimits, SolveResult, Stats};
 pub struct Budget {
     /// An instant past which loading and the search stop.
     pub deadline: Option<Instant>,
+    /// A value of the calling thread's CPU clock (`limits::thread_cpu_time`) past which
+    /// loading and the search stop.
+    pub cpu_deadline: Option<std::time::Duration>,
     /// Stop when another thread sets this flag.
     pub interrupt: Option<Arc<AtomicBool>>,
     /// Bytes the clauses may take (arena and watches).
@@ -32,7 +35,7 @@ pub struct Budget {
 pub enum Stop {
     /// The interrupt flag was set.
     Interrupted,
-    /// The deadline passed.
+    /// The deadline (or the CPU deadline) passed.
     Deadline,
     /// The clauses outgrew [`Budget::memory`]; they had reached this many bytes.
     OutOfMemory {
@@ -74,10 +77,12 @@ pub fn solve(cnf: &Cnf, options: Options, budget: Budget) -> Run {
     }
     s.set_limits(SolveLimits {
         timeout: None,
+        cpu_time: None,
         conflicts: budget.conflicts,
         interrupt: budget.interrupt.clone(),
         memory: budget.memory,
         deadline: budget.deadline,
+        cpu_deadline: budget.cpu_deadline,
     });
     let result = match s.add_cnf_limited(cnf) {
         Some(_) => s.solve(),

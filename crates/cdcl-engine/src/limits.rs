@@ -1,5 +1,6 @@
 //! The limits of solve calls: [`SolveLimits`] as a caller sets them (per call, or up to a
-//! deadline), [`SearchBudget`] as one call looks at them, and how often it looks.
+//! deadline; on the wall clock, or on the calling thread's CPU clock), [`SearchBudget`] as
+//! one call looks at them, and how often it looks.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -10,6 +11,9 @@ use std::time::{Duration, Instant};
 pub struct SolveLimits {
     /// Wall-clock time per call.
     pub timeout: Option<Duration>,
+    /// CPU time per call: the calling thread's CPU clock (`CLOCK_THREAD_CPUTIME_ID`), so
+    /// other threads, and a machine shared with other work, do not count.
+    pub cpu_time: Option<Duration>,
     /// Conflicts per call.
     pub conflicts: Option<u64>,
     /// Stop when another thread sets this flag.
@@ -21,6 +25,25 @@ pub struct SolveLimits {
     /// the two): a caller whose time limit covers loading the formula sets it before
     /// [`CdclSolver::add_cnf_limited`].
     pub deadline: Option<Instant>,
+    /// A value of the calling thread's CPU clock ([`thread_cpu_time`]) at which loading
+    /// and every call stop (with `cpu_time`, the earlier of the two).
+    pub cpu_deadline: Option<Duration>,
+}
+
+/// The calling thread's CPU time (user + system), from `CLOCK_THREAD_CPUTIME_ID`.
+pub fn thread_cpu_time() -> Option<Duration> {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: clock_gettime only writes the timespec we pass, which lives on our stack.
+    let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
+    (rc == 0).then(|| {
+        Duration::new(
+            ts.tv_sec.max(0) as u64,
+            ts.tv_nsec.clamp(0, 999_999_999) as u32,
+        )
+    })
 }
 
 /// Propagation ticks (mostly literals of long clauses scanned for new watches) between
@@ -41,14 +64,19 @@ pub(crate) struct SearchBudget {
     pub(crate) interrupt: Option<Arc<AtomicBool>>,
     /// Stop when the clauses take more bytes than this.
     pub(crate) memory: Option<u64>,
+    /// Stop when the calling thread's CPU clock reaches this.
+    pub(crate) cpu_deadline: Option<Duration>,
 }
 
 impl SearchBudget {
-    /// True when the deadline passed or the interrupt flag is set.
+    /// True when the deadline or the CPU deadline passed or the interrupt flag is set.
     pub(crate) fn exhausted(&self) -> bool {
         self.interrupt
             .as_ref()
             .is_some_and(|f| f.load(Ordering::Relaxed))
             || self.deadline.is_some_and(|d| Instant::now() >= d)
+            || self
+                .cpu_deadline
+                .is_some_and(|d| thread_cpu_time().is_some_and(|now| now >= d))
     }
 }

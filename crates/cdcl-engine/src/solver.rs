@@ -310,8 +310,17 @@ impl CdclSolver {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),
         };
+        let cpu_timeout = self
+            .limits
+            .cpu_time
+            .and_then(|t| crate::limits::thread_cpu_time().map(|now| now + t));
+        let cpu_deadline = match (cpu_timeout, self.limits.cpu_deadline) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
         SearchBudget {
             deadline,
+            cpu_deadline,
             conflict_limit: self
                 .limits
                 .conflicts

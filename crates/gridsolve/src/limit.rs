@@ -1,8 +1,9 @@
 //! What a caller asks of one search: how many solutions to look for and to keep
-//! ([`Limit`]), and when to give up early ([`Stop`]: an interrupt flag and a deadline).
+//! ([`Limit`]), and when to give up early ([`Stop`]: an interrupt flag, a deadline, and a
+//! value of the searching thread's CPU clock).
 
 use std::sync::atomic::AtomicBool;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// How many solutions to count and how many of them to keep.
 ///
@@ -62,6 +63,7 @@ impl Limit {
 pub struct Stop<'a> {
     interrupt: Option<&'a AtomicBool>,
     deadline: Option<Instant>,
+    cpu_deadline: Option<Duration>,
 }
 
 impl<'a> Stop<'a> {
@@ -70,6 +72,7 @@ impl<'a> Stop<'a> {
         Stop {
             interrupt: None,
             deadline: None,
+            cpu_deadline: None,
         }
     }
 
@@ -89,7 +92,16 @@ impl<'a> Stop<'a> {
         }
     }
 
-    /// Whether the flag is set or the deadline has passed now.
+    /// Also stop once the searching thread's CPU clock ([`thread_cpu_time`]) reaches
+    /// `cpu_deadline`.
+    pub fn cpu_deadline(self, cpu_deadline: Duration) -> Stop<'a> {
+        Stop {
+            cpu_deadline: Some(cpu_deadline),
+            ..self
+        }
+    }
+
+    /// Whether the flag is set or the deadline or the CPU deadline has passed now.
     pub fn should_stop(&self) -> bool {
         if self
             .interrupt
@@ -98,10 +110,29 @@ impl<'a> Stop<'a> {
             return true;
         }
         matches!(self.deadline, Some(d) if Instant::now() >= d)
+            || self
+                .cpu_deadline
+                .is_some_and(|d| thread_cpu_time().is_some_and(|now| now >= d))
     }
 
     /// Whether this stop condition can ever fire.
     pub fn is_never(&self) -> bool {
-        self.interrupt.is_none() && self.deadline.is_none()
+        self.interrupt.is_none() && self.deadline.is_none() && self.cpu_deadline.is_none()
     }
+}
+
+/// The calling thread's CPU time (user + system), from `CLOCK_THREAD_CPUTIME_ID`.
+pub fn thread_cpu_time() -> Option<Duration> {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: clock_gettime only writes the timespec we pass, which lives on our stack.
+    let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
+    (rc == 0).then(|| {
+        Duration::new(
+            ts.tv_sec.max(0) as u64,
+            ts.tv_nsec.clamp(0, 999_999_999) as u32,
+        )
+    })
 }

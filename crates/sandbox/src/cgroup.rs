@@ -464,6 +464,23 @@ impl Group {
         true
     }
 
+    /// The CPU time of every process that was in the group so far, microseconds: one read
+    /// of `cpu.stat` (v2) or `cpuacct.usage` (v1), cheap enough for a run's wait loop.
+    pub fn cpu_us(&self) -> Option<u64> {
+        match self.version {
+            Version::V2 => self.read("unified", "cpu.stat").and_then(|t| {
+                t.lines().find_map(|l| {
+                    let (k, v) = l.split_once(' ')?;
+                    (k == "usage_usec").then(|| v.trim().parse::<u64>().ok())?
+                })
+            }),
+            Version::V1 => self
+                .read("cpuacct", "cpuacct.usage")
+                .and_then(|t| t.trim().parse::<u64>().ok())
+                .map(|ns| ns / 1000),
+        }
+    }
+
     /// What the group measured.
     pub fn stats(&self) -> Stats {
         let number = |text: Option<String>| text.and_then(|t| t.trim().parse::<u64>().ok());
@@ -477,14 +494,14 @@ impl Group {
         };
         match self.version {
             Version::V2 => Stats {
-                cpu_us: field(self.read("unified", "cpu.stat"), "usage_usec"),
+                cpu_us: self.cpu_us(),
                 peak_bytes: number(self.read("memory", "memory.peak")),
                 oom_kills: field(self.read("memory", "memory.events"), "oom_kill").unwrap_or(0),
                 mem_limit_hits: field(self.read("memory", "memory.events"), "max").unwrap_or(0),
                 forks_refused: field(self.read("pids", "pids.events"), "max").unwrap_or(0),
             },
             Version::V1 => Stats {
-                cpu_us: number(self.read("cpuacct", "cpuacct.usage")).map(|ns| ns / 1000),
+                cpu_us: self.cpu_us(),
                 peak_bytes: number(self.read("memory", "memory.max_usage_in_bytes")),
                 oom_kills: field(self.read("memory", "memory.oom_control"), "oom_kill")
                     .unwrap_or(0),

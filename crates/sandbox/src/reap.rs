@@ -1,6 +1,7 @@
 //! A solver child's life at the kernel: its limits before exec, and waiting for it and
 //! reaping it with the kernel's account of it. [`limit_child`] runs between fork and exec:
-//! no core files, and an address-space limit when asked. [`has_exited`] asks
+//! no core files, and an address-space limit when asked; [`limit_cpu`] sets the CPU-time
+//! backstop. [`has_exited`] asks
 //! (`waitid` with WNOWAIT) without reaping, so the pid and the process group id stay
 //! reserved while the rest of the run is killed; [`reap`] then collects it with `wait4`,
 //! which returns the wait status and the resource usage (CPU time, peak RSS) in one call.
@@ -28,6 +29,23 @@ pub fn limit_child(as_bytes: Option<u64>) -> io::Result<()> {
         };
         // SAFETY: as above.
         if unsafe { libc::setrlimit(libc::RLIMIT_AS, &limit) } != 0 {
+            return Err(io::Error::last_os_error());
+        }
+    }
+    Ok(())
+}
+
+/// In the child, between fork and exec: with `secs`, RLIMIT_CPU (soft `secs`, SIGXCPU;
+/// hard one second later, SIGKILL), inherited by every process it starts, each counted
+/// alone. Calls only `setrlimit`, which is async-signal-safe, and allocates nothing.
+pub fn limit_cpu(secs: Option<u64>) -> io::Result<()> {
+    if let Some(secs) = secs {
+        let limit = libc::rlimit {
+            rlim_cur: secs,
+            rlim_max: secs.saturating_add(1),
+        };
+        // SAFETY: plain syscall on this process, with a valid struct.
+        if unsafe { libc::setrlimit(libc::RLIMIT_CPU, &limit) } != 0 {
             return Err(io::Error::last_os_error());
         }
     }

@@ -163,6 +163,29 @@ pub struct Comparison {
     pub new_modes: String,
     /// Every instance × encoding, regressions first (by kind, then worst speed-up first).
     pub instances: Vec<InstanceChange>,
+    /// OLD's time limits (`wall 100 s`, `CPU 10 s, wall 30 s`; several joined by ` / `).
+    pub old_limits: String,
+    /// NEW's time limits: when they differ from OLD's the headline says so, each side
+    /// being scored against its own.
+    pub new_limits: String,
+}
+
+/// The time limits of `rows`, in words: each distinct (CPU limit, wall limit) once.
+fn limits_of(rows: &[Row]) -> String {
+    let mut seen: Vec<(Option<f64>, f64)> = Vec::new();
+    for r in rows {
+        let l = (r.cpu_limit_s, r.timeout_s);
+        if !seen.contains(&l) {
+            seen.push(l);
+        }
+    }
+    seen.iter()
+        .map(|(cpu, wall)| match cpu {
+            Some(c) => format!("CPU {c} s, wall {wall} s"),
+            None => format!("wall {wall} s"),
+        })
+        .collect::<Vec<_>>()
+        .join(" / ")
 }
 
 /// OLD's and NEW's outcome of one instance × encoding.
@@ -329,6 +352,8 @@ pub fn compare(
         old_modes: crate::report::mode::Modes::of(&old_rows).all(),
         new_modes: crate::report::mode::Modes::of(&new_rows).all(),
         instances,
+        old_limits: limits_of(&old_rows),
+        new_limits: limits_of(&new_rows),
     })
 }
 
@@ -462,6 +487,40 @@ mod tests {
         // Without a factor, b is no regression.
         let c = compare(&side("old", &old), &side("new", &new), scoring, None).unwrap();
         assert_eq!(c.counts.regressions, 3);
+        assert_eq!(c.old_limits, c.new_limits);
+    }
+
+    /// NEW ran under a 4 s CPU limit, OLD under its 10 s wall limit alone: on CPU time
+    /// each side is scored against its own limit (NEW's timeout is flapping only against
+    /// OLD's limit), and the headline says the limits differ.
+    #[test]
+    fn sides_of_different_limits_are_scored_each_against_its_own() {
+        let mut old = vec![row("d", "e", "s", "SAT", 9.0)];
+        old[0].cpu_s = Some(9.0);
+        let mut new = vec![row("d", "e", "t", "TIMEOUT", 5.0)];
+        new[0].cpu_s = Some(4.0);
+        new[0].cpu_limit_s = Some(4.0);
+        new[0].limit = Some(crate::solver::LimitHit::Cpu);
+        let c = compare(
+            &side("old", &old),
+            &side("new", &new),
+            Scoring::default(),
+            None,
+        )
+        .unwrap();
+        let d = &c.instances[0];
+        assert_eq!(d.new.as_ref().unwrap().timeout, 4.0);
+        assert_eq!(d.old.as_ref().unwrap().timeout, 10.0);
+        assert_eq!(d.change, Change::Flapping);
+        assert_eq!(
+            (c.old_limits.as_str(), c.new_limits.as_str()),
+            ("wall 10 s", "CPU 4 s, wall 10 s")
+        );
+        let text = render::headline(&c);
+        assert!(
+            text.contains("The time limits differ (OLD: wall 10 s; NEW: CPU 4 s, wall 10 s)"),
+            "{text}"
+        );
     }
 
     #[test]

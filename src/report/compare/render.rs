@@ -50,6 +50,14 @@ pub fn headline(c: &Comparison) -> String {
         _ => out.push_str(" (solved → unsolved, answers changed, WRONG in NEW)"),
     }
     out.push('.');
+    if c.old_limits != c.new_limits {
+        let _ = write!(
+            out,
+            " The time limits differ (OLD: {}; NEW: {}): each side is scored against its \
+             own, and a timeout of one is not a timeout of the other.",
+            c.old_limits, c.new_limits
+        );
+    }
     out
 }
 

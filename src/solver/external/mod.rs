@@ -340,6 +340,7 @@ impl Solver for ExternalSolver {
         };
         let mut spec = run::Spec::new(&self.program, &args);
         spec.timeout = limits.timeout;
+        spec.cpu_limit = limits.cpu_limit;
         spec.mem_limit_mb = limits.mem_limit_mb;
         spec.interrupt = limits.interrupt.as_deref();
         spec.tmp_dir = Some(dir.path());
@@ -417,6 +418,7 @@ impl Solver for ExternalSolver {
             });
         }
         verdict::score_late(&mut outcome, limits.timeout);
+        verdict::score_late_cpu(&mut outcome, limits.cpu_limit);
         outcome
     }
 }

@@ -4,7 +4,8 @@
 //!
 //! The rules, in order:
 //! 1. A run bench stopped is TIMEOUT (or UNKNOWN when interrupted), whatever it printed:
-//!    the output of a process killed mid-write cannot be trusted.
+//!    the output of a process killed mid-write cannot be trusted. The outcome names the
+//!    limit: the wall clock's or the CPU time's (RLIMIT_CPU's backstop included).
 //! 2. A stdout longer than the cap, or one left unread, is an ERROR: the answer may be cut.
 //!    A competition-format answer is read as it arrives instead (the model straight into
 //!    an assignment, see `output::CompetitionStream`): the cap bounds only the other lines
@@ -27,7 +28,7 @@ use crate::cnf::Model;
 use crate::solver::output::{
     Claim, OutputError, parse_competition_within, parse_minisat_within, parse_zchaff_within,
 };
-use crate::solver::{Outcome, Status};
+use crate::solver::{LimitHit, Outcome, Status};
 
 use super::adapters::{Adapter, GENERIC};
 use super::run::{Exit, Finished, Stop, signal_name};
@@ -102,6 +103,28 @@ pub fn score_late(outcome: &mut Outcome, timeout: Option<std::time::Duration>) {
         limit.as_secs_f64()
     );
     outcome.status = Status::Timeout;
+    outcome.limit = Some(LimitHit::Wall);
+    outcome.model = None;
+    note_first(outcome, note);
+}
+
+/// [`score_late`] for the CPU-time limit: an answer given with more CPU time than the
+/// limit (the run ended between two looks at its CPU time) is a timeout at the CPU limit.
+pub fn score_late_cpu(outcome: &mut Outcome, cpu_limit: Option<std::time::Duration>) {
+    let (Some(limit), Some(cpu)) = (cpu_limit, outcome.cpu) else {
+        return;
+    };
+    if !outcome.status.is_solved() || cpu <= limit {
+        return;
+    }
+    let note = format!(
+        "answered {} with {:.3} s of CPU time, past the {:.3} s CPU limit: scored as a timeout",
+        outcome.status,
+        cpu.as_secs_f64(),
+        limit.as_secs_f64()
+    );
+    outcome.status = Status::Timeout;
+    outcome.limit = Some(LimitHit::Cpu);
     outcome.model = None;
     note_first(outcome, note);
 }
@@ -123,7 +146,8 @@ fn by_output(
     num_vars: u32,
 ) -> Outcome {
     match done.stopped {
-        Some(Stop::Timeout) => return Outcome::new(Status::Timeout),
+        Some(Stop::Timeout) => return Outcome::timeout(LimitHit::Wall),
+        Some(Stop::CpuLimit) => return Outcome::timeout(LimitHit::Cpu),
         Some(Stop::Interrupt) => {
             return Outcome {
                 error: Some("interrupted".into()),

@@ -96,6 +96,8 @@ where
             let Some((mut engine, assumps)) = lock(&slot_theirs).take() else {
                 return;
             };
+            // The call's CPU limit is this thread's to spend.
+            stopper.cpu_clock_here();
             let start = thread_cpu_time();
             let result =
                 std::panic::catch_unwind(AssertUnwindSafe(|| engine.solve_assumps(&assumps)))

@@ -120,7 +120,7 @@ impl<F: Family> Solver for LibSolver<F> {
             for (i, clause) in cnf.clauses().enumerate() {
                 if i % LOAD_LOOK == 0 && s.watchdog.fired_at().is_some() {
                     s.usable = false;
-                    let mut stopped = Outcome::stopped(limits);
+                    let mut stopped = Outcome::stopped_by(limits, s.watchdog.limit_hit());
                     stopped.error = Some(match stopped.error.take() {
                         Some(e) => format!("{e} while loading clause {i} of {}", cnf.num_clauses()),
                         None => {
@@ -134,7 +134,7 @@ impl<F: Family> Solver for LibSolver<F> {
             if s.watchdog.disarm() {
                 // Past the deadline (or interrupted) as the last clause went in.
                 s.usable = false;
-                return Outcome::stopped(limits);
+                return Outcome::stopped_by(limits, s.watchdog.limit_hit());
             }
             s.num_vars = s.num_vars.max(cnf.num_vars());
             s.run(&[], limits, started, deadline)
@@ -228,7 +228,7 @@ impl<F: Family> LibSession<F> {
                     self.usable = false;
                     self.failed = Some("the session's solver was abandoned".into());
                     self.watchdog.disarm();
-                    let mut outcome = Outcome::stopped(limits);
+                    let mut outcome = Outcome::stopped_by(limits, self.watchdog.limit_hit());
                     let note = format!(
                         "the solver did not stop within {:.1} s of its interrupt: abandoned",
                         abandon::GRACE.as_secs_f64()
@@ -266,7 +266,7 @@ impl<F: Family> LibSession<F> {
             Ok(SolverResult::Unsat) => Outcome::new(Status::Unsat),
             Ok(SolverResult::Interrupted) => {
                 self.usable = false;
-                Outcome::stopped(limits)
+                Outcome::stopped_by(limits, self.watchdog.limit_hit())
             }
             Err(e) => {
                 self.usable = false;
@@ -278,6 +278,7 @@ impl<F: Family> LibSession<F> {
         // then) is scored as a timeout that says it answered late.
         outcome.wall = took;
         crate::solver::external::verdict::score_late(&mut outcome, limits.timeout);
+        crate::solver::external::verdict::score_late_cpu(&mut outcome, limits.cpu_limit);
         // The counters through RustSAT's `GetInternalStats`, as deltas over this call.
         outcome.stats = vec![
             (

@@ -1,6 +1,7 @@
 //! The watchdog of an in-process library solver: a thread that fires the solver's
-//! asynchronous interrupt when the deadline of the running call passes or bench's
-//! interrupt flag (Ctrl-C) is set. While a call is armed it looks every
+//! asynchronous interrupt when the deadline of the running call passes, the solving
+//! thread's CPU clock (`pthread_getcpuclockid`) reaches the call's CPU limit, or bench's
+//! interrupt flag (Ctrl-C) is set; it remembers which limit it fired at. While a call is armed it looks every
 //! [`TICK`] (so a call stops within a few milliseconds of its deadline, plus the solver's
 //! own reaction time); after a while with nothing armed it sleeps until the next arm, so
 //! idle sessions cost nothing. Arming and disarming take a lock and nothing else: no thread
@@ -10,7 +11,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
-use crate::solver::Limits;
+use crate::solver::{LimitHit, Limits};
 
 /// How often an armed watchdog looks.
 pub const TICK: Duration = Duration::from_millis(5);
@@ -20,13 +21,43 @@ const IDLE_TICKS: u32 = 40;
 
 struct Armed {
     deadline: Option<Instant>,
+    /// The solving thread's CPU clock, and the value at which the call stops.
+    cpu: Option<(libc::clockid_t, Duration)>,
     flag: Option<Arc<AtomicBool>>,
+}
+
+/// The CPU clock of the calling thread, and its value now.
+fn own_cpu_clock() -> Option<(libc::clockid_t, Duration)> {
+    let mut clock: libc::clockid_t = 0;
+    // SAFETY: pthread_self is always valid for the calling thread; the call only writes
+    // the clock id passed.
+    if unsafe { libc::pthread_getcpuclockid(libc::pthread_self(), &mut clock) } != 0 {
+        return None;
+    }
+    read_clock(clock).map(|now| (clock, now))
+}
+
+/// The value of CPU clock `clock`.
+fn read_clock(clock: libc::clockid_t) -> Option<Duration> {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: clock_gettime only writes the timespec passed.
+    (unsafe { libc::clock_gettime(clock, &mut ts) } == 0).then(|| {
+        Duration::new(
+            ts.tv_sec.max(0) as u64,
+            ts.tv_nsec.clamp(0, 999_999_999) as u32,
+        )
+    })
 }
 
 struct State {
     armed: Option<Armed>,
     /// When the interrupt fired during the current (or last) armed call.
     fired: Option<Instant>,
+    /// The limit it fired at (None: bench's interrupt flag).
+    fired_by: Option<LimitHit>,
     /// The thread sleeps until notified.
     sleeping: bool,
     /// The owner is gone: the thread ends and never calls `interrupt` again.
@@ -50,6 +81,7 @@ impl Watchdog {
             Mutex::new(State {
                 armed: None,
                 fired: None,
+                fired_by: None,
                 sleeping: true,
                 stop: false,
                 interrupt: Some(interrupt),
@@ -70,17 +102,24 @@ impl Watchdog {
         Watchdog { shared }
     }
 
-    /// Arms `deadline` and the interrupt flag of `limits` for the call about to start.
+    /// Arms `deadline`, the CPU limit of `limits` (on the calling thread's CPU clock: call
+    /// it on the thread that solves, or move the clock there with
+    /// [`Stopper::cpu_clock_here`]) and its interrupt flag for the call about to start.
     pub fn arm(&self, deadline: Option<Instant>, limits: &Limits) {
+        let cpu = limits
+            .cpu_limit
+            .and_then(|c| own_cpu_clock().map(|(clock, now)| (clock, now + c)));
         let (m, cv) = &*self.shared;
         let mut s = lock(m);
         s.fired = None;
-        if deadline.is_none() && limits.interrupt.is_none() {
+        s.fired_by = None;
+        if deadline.is_none() && cpu.is_none() && limits.interrupt.is_none() {
             s.armed = None;
             return;
         }
         s.armed = Some(Armed {
             deadline,
+            cpu,
             flag: limits.interrupt.clone(),
         });
         if s.sleeping {
@@ -101,6 +140,13 @@ impl Watchdog {
         lock(&self.shared.0).fired
     }
 
+    /// The limit the interrupt fired at during the last armed call: the CPU limit, else
+    /// the wall deadline (also when it did not fire: a call that came back stopped
+    /// without it was stopped at the deadline the solver looks at itself).
+    pub fn limit_hit(&self) -> LimitHit {
+        lock(&self.shared.0).fired_by.unwrap_or(LimitHit::Wall)
+    }
+
     /// Ends the thread; the interrupt is never called again.
     pub fn stop(&self) {
         self.stopper().stop();
@@ -117,6 +163,19 @@ impl Watchdog {
 pub struct Stopper(Arc<(Mutex<State>, Condvar)>);
 
 impl Stopper {
+    /// Moves the armed call's CPU limit to the calling thread's CPU clock (a call solved
+    /// on a thread of its own, see `abandon.rs`), keeping what is left of it.
+    pub fn cpu_clock_here(&self) {
+        let mut s = lock(&self.0.0);
+        let Some(armed) = s.armed.as_mut() else {
+            return;
+        };
+        if let (Some((old, at)), Some((clock, now))) = (armed.cpu, own_cpu_clock()) {
+            let left = at.saturating_sub(read_clock(old).unwrap_or(at));
+            armed.cpu = Some((clock, now + left));
+        }
+    }
+
     /// Ends the watchdog's thread; the interrupt is never called again.
     pub fn stop(&self) {
         let (m, cv) = &*self.0;
@@ -156,12 +215,20 @@ fn watch(shared: &(Mutex<State>, Condvar)) {
             Some(a) => {
                 idle = 0;
                 let late = a.deadline.is_some_and(|d| Instant::now() >= d);
+                let spent = a
+                    .cpu
+                    .is_some_and(|(clock, at)| read_clock(clock).is_some_and(|now| now >= at));
                 let flagged = a.flag.as_ref().is_some_and(|f| f.load(Ordering::Relaxed));
-                if late || flagged {
+                if late || spent || flagged {
                     if let Some(f) = &s.interrupt {
                         f();
                     }
                     s.fired = Some(Instant::now());
+                    s.fired_by = if spent {
+                        Some(LimitHit::Cpu)
+                    } else {
+                        late.then_some(LimitHit::Wall)
+                    };
                     s.armed = None;
                 }
             }
@@ -209,5 +276,27 @@ mod tests {
         std::thread::sleep(Duration::from_millis(40));
         assert!(w.disarm());
         assert_eq!(hits.load(Ordering::SeqCst), 2);
+    }
+
+    #[test]
+    fn fires_at_the_cpu_limit_of_the_solving_thread_alone() {
+        let w = Watchdog::new(Box::new(|| {}));
+        let cpu = Limits {
+            cpu_limit: Some(Duration::from_millis(50)),
+            ..Limits::default()
+        };
+        // Sleeping spends no CPU: no fire, however long the sleep.
+        w.arm(None, &cpu);
+        std::thread::sleep(Duration::from_millis(100));
+        assert!(w.fired_at().is_none());
+        // Spinning does: it fires, at the CPU limit.
+        let mut x = 0u64;
+        let t = Instant::now();
+        while w.fired_at().is_none() && t.elapsed() < Duration::from_secs(120) {
+            x = x.wrapping_add(std::hint::black_box(1));
+        }
+        std::hint::black_box(x);
+        assert!(w.disarm());
+        assert_eq!(w.limit_hit(), LimitHit::Cpu);
     }
 }

@@ -97,8 +97,11 @@ fn helper_command(spec: &Spec, helper: &Path, group: Option<&Group>, fds: [RawFd
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .process_group(0);
-    // SAFETY: the closure runs between fork and exec and calls only fcntl, which is
-    // async-signal-safe; it allocates nothing and touches no lock.
+    // The CPU-time backstop is set on the helper and inherited by the solver and all it
+    // starts (the helper's own CPU time, a few milliseconds, is far below it).
+    let cpu_rlimit = spec.cpu_limit.map(|l| super::cpu::backstop(l, spec.grace));
+    // SAFETY: the closure runs between fork and exec and calls only fcntl and setrlimit,
+    // which are async-signal-safe; it allocates nothing and touches no lock.
     unsafe {
         command.pre_exec(move || {
             for fd in fds {
@@ -106,7 +109,7 @@ fn helper_command(spec: &Spec, helper: &Path, group: Option<&Group>, fds: [RawFd
                     return Err(io::Error::last_os_error());
                 }
             }
-            Ok(())
+            crate::reap::limit_cpu(cpu_rlimit)
         });
     }
     command
@@ -137,7 +140,14 @@ fn run_helper<C: StdoutConsumer + 'static>(
     let Some(mut control) = control else {
         unreachable!("the control pipe is closed only when watching fails");
     };
-    let (stopped, exited_at) = wait_for(spec, start, &watch.exit_rx);
+    // The run's CPU time so far: its group's counter, else its tree's under the helper
+    // (what the helper reaped, and every living descendant's).
+    let helper_pid = watch.pid;
+    let cpu_used = || match group {
+        Some(g) => g.cpu_us().map(Duration::from_micros),
+        None => super::cpu::tree(helper_pid, false),
+    };
+    let (mut stopped, exited_at) = wait_for(spec, start, &watch.exit_rx, &cpu_used);
     if stopped.is_some() {
         stop_through(&mut control, &watch.exit_rx, watch.pid, group, spec.grace);
     }
@@ -167,6 +177,7 @@ fn run_helper<C: StdoutConsumer + 'static>(
                 forks_refused: m.forks_refused,
             };
             let cpu = Some(Duration::from_micros(m.run_cpu_us()));
+            stopped = stopped.or_else(|| super::cpu::backstop_hit(spec, m.status, cpu));
             (m.status, wall, (cpu, Some(m.run_peak_kb()), hit))
         }
         Some(Report::Error(errno)) => return Err(io::Error::from_raw_os_error(errno)),

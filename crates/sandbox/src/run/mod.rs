@@ -26,11 +26,19 @@
 //! in its own process group, which gets SIGTERM, then SIGKILL after the grace, and a final
 //! SIGKILL after every run; its `rusage` comes from `wait4`.
 //!
+//! A CPU-time limit ([`Spec::cpu_limit`]) holds the run's whole process tree: the wait
+//! loop polls the control group's CPU counter (or, without a group, the CPU the kernel
+//! accounts to the tree's processes, living and reaped) and stops the run like the wall
+//! limit when it is reached; RLIMIT_CPU a little above it is each process's backstop
+//! (see `cpu`).
+//!
 //! One concept a file: this one (the spec, the measured result, the direct run),
 //! [`containment`] (what this machine allows, temporary folders), `watch` (draining the
-//! pipes, waiting, ending a run), `helper` (a run through the exec helper, its report).
+//! pipes, waiting, ending a run), `helper` (a run through the exec helper, its report),
+//! `cpu` (the run's CPU time while it runs, the backstop).
 
 mod containment;
+mod cpu;
 mod helper;
 mod watch;
 
@@ -42,7 +50,7 @@ use std::process::{Command, Stdio};
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
-use crate::reap::{cpu_time, limit_child};
+use crate::reap::{cpu_time, limit_child, limit_cpu};
 pub use containment::{Containment, Kind, containment, remove_stale, temp_dir, temp_prefix};
 pub use helper::{HELPER_ENV, HELPER_PROTOCOL, helper};
 pub use watch::read_into;
@@ -77,6 +85,10 @@ pub struct Spec<'a> {
     pub args: &'a [OsString],
     /// Wall-clock limit.
     pub timeout: Option<Duration>,
+    /// CPU-time limit over the run's whole process tree (user + system): the control
+    /// group's CPU counter where there is a group, else the tree's accounted CPU, polled
+    /// while the run waits; RLIMIT_CPU per process a little above it as a backstop.
+    pub cpu_limit: Option<Duration>,
     /// Time between SIGTERM and SIGKILL when the run is stopped.
     pub grace: Duration,
     /// RLIMIT_AS for the child, in MiB.
@@ -103,6 +115,7 @@ impl<'a> Spec<'a> {
             program,
             args,
             timeout: None,
+            cpu_limit: None,
             grace: DEFAULT_GRACE,
             mem_limit_mb: None,
             interrupt: None,
@@ -171,6 +184,8 @@ pub enum Exit {
 pub enum Stop {
     /// The wall-clock limit passed.
     Timeout,
+    /// The CPU-time limit passed (the run's whole process tree together).
+    CpuLimit,
     /// The interrupt flag was set.
     Interrupt,
 }
@@ -180,6 +195,9 @@ pub enum Stop {
 pub enum Limit {
     /// The wall-clock limit: the run was stopped.
     WallClock,
+    /// The CPU-time limit: the run was stopped (or, as the backstop, the kernel ended a
+    /// process at its RLIMIT_CPU).
+    Cpu,
     /// The interrupt flag: the run was stopped.
     Interrupt,
     /// The memory limit: the OOM killer ended a process of the run's control group.
@@ -258,6 +276,7 @@ impl Finished {
     pub fn ended_by(&self) -> Option<Limit> {
         match self.stopped {
             Some(Stop::Timeout) => Some(Limit::WallClock),
+            Some(Stop::CpuLimit) => Some(Limit::Cpu),
             Some(Stop::Interrupt) => Some(Limit::Interrupt),
             None if self.limits_hit.oom_kills > 0 => Some(Limit::Memory),
             None => None,
@@ -312,15 +331,20 @@ fn run_direct<C: StdoutConsumer + 'static>(
         .stderr(Stdio::piped())
         .process_group(0);
     let mem_bytes = spec.mem_limit_mb.map(|mb| mb.saturating_mul(1 << 20));
+    let cpu_rlimit = spec.cpu_limit.map(|l| cpu::backstop(l, spec.grace));
     // SAFETY: the closure runs between fork and exec and calls only setrlimit
-    // (`limit_child`), which is async-signal-safe; it allocates nothing and touches no lock.
+    // (`limit_child`, `limit_cpu`), which is async-signal-safe; it allocates nothing and
+    // touches no lock.
     unsafe {
-        command.pre_exec(move || limit_child(mem_bytes));
+        command.pre_exec(move || {
+            limit_cpu(cpu_rlimit)?;
+            limit_child(mem_bytes)
+        });
     }
     let start = Instant::now();
     let watch = Watch::start(command.spawn()?, consumer, || {})?;
     let (pid, exit_rx) = (watch.pid, &watch.exit_rx);
-    let (stopped, exited_at) = wait_for(spec, start, exit_rx);
+    let (stopped, exited_at) = wait_for(spec, start, exit_rx, &|| cpu::tree(pid, true));
     if stopped.is_some() {
         kill_group(pid, libc::SIGTERM);
         if exit_rx.recv_timeout(spec.grace).is_err() {
@@ -330,8 +354,10 @@ fn run_direct<C: StdoutConsumer + 'static>(
     }
     let wall = exited_at.unwrap_or_else(Instant::now) - start;
     let (status, usage, output, consumer) = watch.end(spec.grace)?;
+    let cpu = cpu_time(&usage);
+    let stopped = stopped.or_else(|| cpu::backstop_hit(spec, status, Some(cpu)));
     let measured = (
-        Some(cpu_time(&usage)),
+        Some(cpu),
         Some(usage.ru_maxrss.max(0) as u64),
         LimitsHit::default(),
     );

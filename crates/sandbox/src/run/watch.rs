@@ -1,6 +1,7 @@
 //! A spawned run being watched: its stdout drained into the caller's consumer and its
 //! stderr's tail kept, each on a thread of its own so that a chatty child never blocks on
-//! a full pipe; the wait for its exit, its deadline or the interrupt; its end.
+//! a full pipe; the wait for its exit, its deadline, its CPU-time limit or the interrupt;
+//! its end.
 
 use std::io::{self, Read};
 use std::sync::atomic::Ordering;
@@ -8,7 +9,7 @@ use std::sync::mpsc;
 use std::thread;
 use std::time::{Duration, Instant};
 
-use super::{POLL, STDERR_TAIL, Spec, StdoutConsumer, Stop, kill_group};
+use super::{POLL, STDERR_TAIL, Spec, StdoutConsumer, Stop, cpu, kill_group};
 use crate::reap::{has_exited, reap};
 
 /// What was read of a run's output: (stdout as kept, its full length, complete, stderr
@@ -63,13 +64,14 @@ impl<C: StdoutConsumer + 'static> Drains<C> {
     }
 }
 
-/// Waits for the child's exit (reported on `exit_rx`), the deadline or the interrupt,
-/// whichever comes first; returns why bench stopped it (None: it exited by itself) and
-/// when it exited.
+/// Waits for the child's exit (reported on `exit_rx`), the deadline, the CPU-time limit
+/// (`cpu_used`: the run's CPU time so far) or the interrupt, whichever comes first;
+/// returns why bench stopped it (None: it exited by itself) and when it exited.
 pub(super) fn wait_for(
     spec: &Spec,
     start: Instant,
     exit_rx: &mpsc::Receiver<io::Result<()>>,
+    cpu_used: &dyn Fn() -> Option<Duration>,
 ) -> (Option<Stop>, Option<Instant>) {
     let deadline = spec.timeout.map(|t| start + t);
     loop {
@@ -83,12 +85,17 @@ pub(super) fn wait_for(
         {
             return (Some(Stop::Interrupt), None);
         }
-        let slice = match (deadline, spec.interrupt) {
-            (Some(d), Some(_)) => (d - now).min(POLL),
-            (Some(d), None) => d - now,
-            (None, Some(_)) => POLL,
-            (None, None) => Duration::from_secs(3600),
-        };
+        let mut slice = deadline.map_or(Duration::from_secs(3600), |d| d - now);
+        if spec.interrupt.is_some() {
+            slice = slice.min(POLL);
+        }
+        if let Some(limit) = spec.cpu_limit {
+            match cpu_used() {
+                Some(used) if used >= limit => return (Some(Stop::CpuLimit), None),
+                Some(used) => slice = slice.min(cpu::poll(limit - used)),
+                None => slice = slice.min(cpu::POLL_MAX),
+            }
+        }
         match exit_rx.recv_timeout(slice) {
             Ok(_) | Err(mpsc::RecvTimeoutError::Disconnected) => {
                 return (None, Some(Instant::now()));
