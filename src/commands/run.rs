@@ -112,6 +112,10 @@ pub(crate) fn plan_of(args: &RunArgs) -> anyhow::Result<Plan> {
         solver_commands: config.commands,
         puzzle_solver_commands: config.puzzle_commands,
         shards,
+        families: match &args.families {
+            Some(path) => Some(crate::family::FamiliesFile::read(&cwd()?, path)?.0),
+            None => None,
+        },
     };
     // Solver paths mean the same from wherever the plan is run.
     for (_, path) in &mut plan.solver_paths {

@@ -77,6 +77,9 @@ pub struct Plan {
     pub puzzle_solver_commands: Vec<(String, String)>,
     /// The parts the plan is run in (`--shard K/N`: N; 1 for a run in one piece).
     pub shards: usize,
+    /// `--families FILE`: the family column's families (left out of run.json when none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub families: Option<crate::family::FamiliesFile>,
 }
 
 /// One option as the command line names it: the flag, and the plan field it sets.
@@ -118,6 +121,7 @@ const OPTIONS: &[OptionName] = &[
         "puzzle_solver_commands",
     ),
     opt("shard", "--shard", "shards"),
+    opt("families", "--families", "families"),
 ];
 
 const fn opt(id: &'static str, flag: &'static str, field: &'static str) -> OptionName {
@@ -334,6 +338,7 @@ pub(crate) fn plan_with(edit: impl FnOnce(&mut Plan)) -> Plan {
         solver_commands: Vec::new(),
         puzzle_solver_commands: Vec::new(),
         shards: 1,
+        families: None,
     };
     edit(&mut plan);
     plan

@@ -157,6 +157,15 @@ fn load_corpus(opts: &RunOptions) -> anyhow::Result<(Corpus, String)> {
     for n in corpus.notes.iter().chain(&corpus.duplicates) {
         eprintln!("bench: {}", terminal(&n.to_string()));
     }
+    if let Some(file) = &opts.plan.families {
+        let unmatched = corpus::name_families(&mut corpus.instances, file, &opts.cwd)?;
+        // A study's shards share the corpus: the study's planning said it once.
+        if opts.shard.is_none() {
+            for w in unmatched {
+                eprintln!("bench: warning: {}", terminal(&w));
+            }
+        }
+    }
     let fingerprint = plan::fingerprint(&opts.plan, &corpus.instances);
     if let Some(expected) = opts.expected_fingerprint.as_ref()
         && *expected != fingerprint

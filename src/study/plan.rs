@@ -79,7 +79,12 @@ pub fn make(opts: &RunOptions, shards: usize) -> anyhow::Result<Planned> {
     let mut plan = opts.plan.clone();
     plan.shards = shards;
     let corpus = corpus::load(&opts.cwd, &opts.plan.corpora, &opts.read, opts.plan.strict)?;
-    let instances = corpus.instances;
+    let mut instances = corpus.instances;
+    if let Some(file) = &opts.plan.families {
+        for w in corpus::name_families(&mut instances, file, &opts.cwd)? {
+            eprintln!("bench: warning: {}", crate::text::terminal(&w));
+        }
+    }
     let fingerprint = run_plan::fingerprint(&plan, &instances);
     let shard_of = shard::assign(&instances, opts.plan.encodings.len(), shards);
     let per_unit = opts.plan.solvers.len() * opts.plan.repeat as usize;
