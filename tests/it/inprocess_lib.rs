@@ -53,8 +53,8 @@ fn library_solvers_agree_in_both_modes_with_count_2() {
     assert!(inc.iter().all(|r| r.cpu_s.is_some()));
 }
 
-/// How late a library solver may stop on a small hard formula, scheduling on a loaded
-/// machine included.
+/// How much CPU past its deadline a library solver may spend on a small hard formula
+/// (CPU time: a loaded machine stretches wall time, not the work done before a look).
 const MAX_LATE: Duration = Duration::from_millis(300);
 
 #[test]
@@ -66,10 +66,9 @@ fn library_solvers_stop_soon_after_the_deadline() {
             solver.solve(&php, limits)
         });
         // glucose looks at its interrupt flag only between restarts: its lateness is bounded
-        // by its restart interval, short on formulas like this one (a few ms on an idle
-        // machine). The bound allows for a shared, loaded machine, where the best of three
-        // tries has come 65 ms late; a solver that never looked at its flag would run on
-        // for many seconds on this pigeonhole formula.
+        // by its restart interval, short on formulas like this one (a few ms). A solver
+        // that never looked at its flag would run on for many seconds on this pigeonhole
+        // formula.
         assert!(late <= MAX_LATE, "{name}: {late:?} late");
         let late = lateness(3, Duration::from_millis(200), |limits| {
             let mut s = solver.session(0).expect("a library solver has sessions");
