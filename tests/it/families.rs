@@ -82,11 +82,11 @@ fn run_writes_the_files_families_and_warns_of_each_line_that_names_nothing() {
     // One warning per line that names nothing, with its file and line; none for the rest.
     assert_eq!(text.matches("names no instance").count(), 2, "{text}");
     assert!(
-        text.contains("warning: fam.csv:5: `sat/missing.cnf` (family `ghost`) names no instance"),
+        text.contains("fam.csv:5: `sat/missing.cnf` (family `ghost`) names no instance"),
         "{text}"
     );
     assert!(
-        text.contains("warning: fam.csv:6: `sat/rand/gone.cnf`"),
+        text.contains("fam.csv:6: `sat/rand/gone.cnf`"),
         "{text}"
     );
 
