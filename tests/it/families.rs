@@ -85,10 +85,7 @@ fn run_writes_the_files_families_and_warns_of_each_line_that_names_nothing() {
         text.contains("fam.csv:5: `sat/missing.cnf` (family `ghost`) names no instance"),
         "{text}"
     );
-    assert!(
-        text.contains("fam.csv:6: `sat/rand/gone.cnf`"),
-        "{text}"
-    );
+    assert!(text.contains("fam.csv:6: `sat/rand/gone.cnf`"), "{text}");
 
     let expected: BTreeMap<String, String> = [
         ("php/php-7-6.cnf", "pigeons"),
