@@ -394,6 +394,12 @@ pub struct RunArgs {
     /// Where solvers are found (add a `--solver` NAME to --solvers to run it).
     #[command(flatten)]
     pub lookup: SolverLookupArgs,
+    /// Instance families for the `family` column and the report's per-family table: a CSV
+    /// of `hash,family` (as GBD exports them) or `path,family`, over the default (the
+    /// corpus file for puzzles, the first folder level for DIMACS files). A line that
+    /// names no instance of the corpus is warned of.
+    #[arg(long, value_name = "FILE")]
+    pub families: Option<PathBuf>,
     /// Run only the K-th of N parts of the plan (K from 0), into OUT/shards/K-of-N.
     #[arg(long, value_name = "K/N", value_parser = clap::value_parser!(crate::run::shard::Shard))]
     pub shard: Option<crate::run::shard::Shard>,

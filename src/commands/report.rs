@@ -31,6 +31,15 @@ pub(super) fn run(args: ReportArgs) -> anyhow::Result<i32> {
         Some(path) => Some(Families::read(path)?),
         None => None,
     };
+    if let Some(f) = &families {
+        let named = merged.rows.iter().map(|r| {
+            let hash = Some(r.hash.as_str()).filter(|h| !h.is_empty());
+            (hash, r.corpus.as_str(), r.instance.as_str())
+        });
+        for w in f.unmatched(named, None) {
+            eprintln!("bench: warning: {}", crate::text::terminal(&w));
+        }
+    }
     let opts = ReportOptions {
         baseline: args.baseline,
         timeout: args.timeout,

@@ -95,6 +95,10 @@ pub(crate) fn plan_of(args: &RunArgs) -> anyhow::Result<Plan> {
         solver_commands: config.commands,
         puzzle_solver_commands: config.puzzle_commands,
         shards: args.shard.map_or(1, |s| s.n),
+        families: match &args.families {
+            Some(path) => Some(crate::family::FamiliesFile::read(&cwd()?, path)?.0),
+            None => None,
+        },
     };
     // Solver paths mean the same from wherever the plan is run.
     for (_, path) in &mut plan.solver_paths {

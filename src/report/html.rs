@@ -18,9 +18,12 @@ use crate::report::summary::Summary;
 use crate::report::table::Html;
 use crate::report::tables;
 
-/// The page's style: readable tables, charts scaled down to the window, never up.
+/// The page's style: readable tables, charts scaled down to the window, never up. The
+/// page is as wide as the widest table needs (the scores table of 16 columns fits 1,400
+/// px); running text keeps a readable measure.
 const STYLE: &str = "\
-body{font-family:DejaVu Sans,Arial,Helvetica,sans-serif;margin:24px auto;max-width:1200px;padding:0 16px;color:#222;line-height:1.4}
+body{font-family:DejaVu Sans,Arial,Helvetica,sans-serif;margin:24px auto;max-width:1600px;padding:0 16px;color:#222;line-height:1.4}
+p{max-width:72em}
 h1{font-size:26px;margin-bottom:4px}h2{font-size:20px;margin-top:32px;border-bottom:1px solid #ddd;padding-bottom:4px}
 table{border-collapse:collapse;margin:8px 0 12px;font-size:14px}
 th,td{border:1px solid #ccc;padding:4px 8px}th{background:#f0f0f0;text-align:left}

@@ -251,6 +251,9 @@ pub fn render_report(rows: &[Row], opts: &ReportOptions) -> anyhow::Result<Vec<R
         charts::cactus::cactus(&data, &virtual_best)?,
     )];
     for (x_solver, y_solver) in scatter_pairs(&solvers, opts.baseline.as_deref()) {
+        if !charts::scatter::in_common(&data, x_solver, y_solver) {
+            continue;
+        }
         charts.push((
             file_names.unique(
                 &format!(

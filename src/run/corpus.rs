@@ -47,12 +47,18 @@ pub struct Instance {
     pub records: Vec<Expected>,
     /// The format of the puzzle file (None for DIMACS).
     pub format: Option<Format>,
+    /// Its family in the plan's families file (`--families`), if that names it.
+    pub family: Option<String>,
 }
 
 impl Instance {
-    /// The family column (see [`crate::family::default_family`]).
+    /// The family column: the families file's, else the default (see
+    /// [`crate::family::default_family`]).
     pub fn family(&self) -> String {
-        crate::family::default_family(&self.corpus, self.kind(), &self.id)
+        match &self.family {
+            Some(f) => f.clone(),
+            None => crate::family::default_family(&self.corpus, self.kind(), &self.id),
+        }
     }
 
     /// The kind column: sudoku, latin, pair, or cnf.
@@ -308,6 +314,7 @@ fn dimacs(corpus: &str, file: &Path, base: String, folders: Vec<String>) -> Foun
             source: Source::Dimacs(file.to_path_buf()),
             records: Vec::new(),
             format: None,
+            family: None,
         },
     }
 }
@@ -379,6 +386,7 @@ fn puzzles(
                             .into_iter()
                             .collect(),
                         format: Some(file.format),
+                        family: None,
                     },
                 });
             }
@@ -387,4 +395,26 @@ fn puzzles(
         }
     }
     Ok(())
+}
+
+/// Gives each instance its family in the plan's families file (`--families`), read and
+/// held to the digest the plan recorded; returns one warning per line of the file that
+/// names no instance (`file:line: …`). `root` is the folder the corpora are named from.
+pub fn name_families(
+    instances: &mut [Instance],
+    file: &crate::family::FamiliesFile,
+    root: &Path,
+) -> anyhow::Result<Vec<String>> {
+    let families = file.families()?;
+    for i in instances.iter_mut() {
+        i.family = families
+            .family_from(Some(&i.hash), &i.corpus, &i.id, root)
+            .map(str::to_string);
+    }
+    Ok(families.unmatched(
+        instances
+            .iter()
+            .map(|i| (Some(i.hash.as_str()), i.corpus.as_str(), i.id.as_str())),
+        Some(root),
+    ))
 }

@@ -78,6 +78,9 @@ pub struct Plan {
     pub puzzle_solver_commands: Vec<(String, String)>,
     /// The parts the plan is run in (`--shard K/N`: N; 1 for a run in one piece).
     pub shards: usize,
+    /// `--families FILE`: the family column's families (left out of run.json when none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub families: Option<crate::family::FamiliesFile>,
 }
 
 /// One option as the command line names it, and how two plans compare on it.
@@ -136,6 +139,7 @@ options! {
     "solver_cmd", "--solver", solver_commands;
     "puzzle_solver_cmd", "--puzzle-solver", puzzle_solver_commands;
     "shard", "--shard", shards;
+    "families", "--families", families;
 }
 
 /// A plan's value as a person reads it, in a refusal: `5`, `native,kissat`, `none`.
@@ -174,6 +178,12 @@ impl Shown for f64 {
 impl Shown for PathBuf {
     fn shown(&self) -> String {
         self.display().to_string()
+    }
+}
+
+impl Shown for crate::family::FamiliesFile {
+    fn shown(&self) -> String {
+        format!("{} (sha256 {})", self.path.display(), self.sha256)
     }
 }
 
@@ -404,6 +414,7 @@ pub(crate) fn plan_with(edit: impl FnOnce(&mut Plan)) -> Plan {
         solver_commands: Vec::new(),
         puzzle_solver_commands: Vec::new(),
         shards: 1,
+        families: None,
     };
     edit(&mut plan);
     plan

@@ -168,6 +168,15 @@ fn load_corpus(plan: &Plan, at: &Placement) -> anyhow::Result<(Corpus, String)> 
     for n in corpus.notes.iter().chain(&corpus.duplicates) {
         eprintln!("bench: {}", terminal(&n.to_string()));
     }
+    if let Some(file) = &plan.families {
+        let unmatched = corpus::name_families(&mut corpus.instances, file, &at.cwd)?;
+        // A study's shards share the corpus: the study's planning said it once.
+        if at.shard.is_none() {
+            for w in unmatched {
+                eprintln!("bench: warning: {}", terminal(&w));
+            }
+        }
+    }
     let fingerprint = plan::fingerprint(plan, &corpus.instances);
     if let Some(expected) = at.expected_fingerprint.as_ref()
         && *expected != fingerprint

@@ -1,5 +1,5 @@
 //! Progress while a benchmark runs: a bar on a terminal (done/total, solved, timeouts,
-//! errors, wrong, elapsed, ETA), plain lines with the same figures every few seconds when
+//! memouts, errors, wrong, elapsed, ETA), plain lines with the same figures every few seconds when
 //! stderr is not one.
 
 use std::io::IsTerminal;
@@ -16,6 +16,7 @@ struct Counts {
     done: usize,
     solved: usize,
     timeouts: usize,
+    memouts: usize,
     errors: usize,
     wrong: usize,
 }
@@ -62,6 +63,8 @@ impl Progress {
                 c.solved += 1;
             } else if row.status == Status::Timeout {
                 c.timeouts += 1;
+            } else if row.status == Status::Memout {
+                c.memouts += 1;
             } else {
                 c.errors += 1;
             }
@@ -81,8 +84,8 @@ impl Progress {
         c.done += 1;
         tally(c);
         let msg = format!(
-            "solved {} timeouts {} errors {} WRONG {}",
-            c.solved, c.timeouts, c.errors, c.wrong
+            "solved {} timeouts {} memouts {} errors {} WRONG {}",
+            c.solved, c.timeouts, c.memouts, c.errors, c.wrong
         );
         match &self.bar {
             Some(bar) => {

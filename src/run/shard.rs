@@ -124,6 +124,7 @@ mod tests {
             source: Source::Dimacs(PathBuf::from(id)),
             records: Vec::new(),
             format: None,
+            family: None,
         }
     }
 
@@ -139,6 +140,7 @@ mod tests {
             source: Source::Puzzle(p),
             records: Vec::new(),
             format: None,
+            family: None,
         }
     }
 

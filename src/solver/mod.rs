@@ -3,6 +3,7 @@
 //! The engines and the process sandbox are crates of their own below bench (`cdcl-engine`,
 //! `sandbox`); [`cdcl`] and [`native`] are bench's side of the engine.
 
+pub mod abandon;
 pub mod cdcl;
 pub mod config;
 pub mod dedicated;

@@ -5,6 +5,8 @@
 //! [`super::config`]), named by its spec, which also opens incremental [`Session`]s for the
 //! puzzle mode of `bench run`.
 
+use std::time::Instant;
+
 use cdcl_engine::{Answer, Budget, CdclSolver, Options, Stop};
 
 use super::config::{ConfigError, SolverSpec, native_options};
@@ -66,13 +68,58 @@ impl Solver for NativeSolver {
     }
 
     fn solve(&self, cnf: &Cnf, limits: &Limits) -> Outcome {
-        super::measured(|| self.solve_unmeasured(cnf, limits))
+        super::abandon::wait_for_leftovers(limits.interrupt.as_deref());
+        let mut engine = None;
+        // A large formula is solved apart, on a copy the thread owns (it may outlive this
+        // call); without memory for the copy, here.
+        let owned = super::abandon::apart(cnf)
+            .then(|| cnf.try_clone())
+            .flatten();
+        let Some(owned) = owned else {
+            let outcome = super::measured(|| {
+                let deadline = limits.timeout.and_then(|t| Instant::now().checked_add(t));
+                let (outcome, solver) = self.solve_unmeasured(cnf, limits, deadline);
+                engine = solver;
+                outcome
+            });
+            drop(engine);
+            return outcome;
+        };
+        let outcome = super::measured(|| {
+            let deadline = limits.timeout.and_then(|t| Instant::now().checked_add(t));
+            let ends = super::abandon::Ends {
+                deadline,
+                interrupt: limits.interrupt.as_deref(),
+            };
+            let (me, theirs) = (self.clone(), limits.clone());
+            let work = move || me.solve_unmeasured(&owned, &theirs, deadline);
+            match super::abandon::run(work, ends, drop) {
+                super::abandon::Call::Done {
+                    value: (mut outcome, solver),
+                    cpu,
+                } => {
+                    engine = solver;
+                    outcome.cpu = cpu;
+                    outcome
+                }
+                super::abandon::Call::Abandoned { cpu } => super::abandon::abandoned(limits, cpu),
+            }
+        });
+        // Freed outside the measured span (as a child's exit is).
+        drop(engine);
+        outcome
     }
 }
 
 impl NativeSolver {
-    /// [`Solver::solve`] without the clocks.
-    fn solve_unmeasured(&self, cnf: &Cnf, limits: &Limits) -> Outcome {
+    /// [`Solver::solve`] without the clocks, within `deadline`; the engine is handed back
+    /// to be freed outside the measured span (None when it never was made).
+    fn solve_unmeasured(
+        &self,
+        cnf: &Cnf,
+        limits: &Limits,
+        deadline: Option<Instant>,
+    ) -> (Outcome, Option<CdclSolver>) {
         let mut options = self.options.clone();
         if limits.seed != 0 {
             options.seed = limits.seed;
@@ -81,7 +128,8 @@ impl NativeSolver {
         // formula too.
         let clocks = Clocks::starting_now(limits.timeout, limits.cpu_limit);
         let mut budget = Budget {
-            deadline: clocks.wall,
+            // The wall deadline was set when the call began.
+            deadline,
             cpu_deadline: clocks.cpu,
             interrupt: limits.interrupt.clone(),
             memory: super::in_process_budget(limits),
@@ -92,14 +140,12 @@ impl NativeSolver {
             match std::fs::File::create(path) {
                 Ok(file) => budget.proof = Some((Box::new(file), limits.binary_proof)),
                 Err(e) => {
-                    return Outcome::error(format!(
-                        "cannot write the proof {}: {e}",
-                        path.display()
-                    ));
+                    let why = format!("cannot write the proof {}: {e}", path.display());
+                    return (Outcome::error(why), None);
                 }
             }
         }
-        let run = cdcl_engine::solve(cnf, options, budget);
+        let (run, engine) = cdcl_engine::solve_keeping(cnf, options, budget);
         let mut outcome = match run.answer {
             Answer::Sat(model) => Outcome::sat(model),
             Answer::Unsat => Outcome::new(Status::Unsat),
@@ -112,7 +158,7 @@ impl NativeSolver {
             outcome = Outcome::error(format!("writing the proof failed: {e}"));
         }
         outcome.stats = run.stats.pairs();
-        outcome
+        (outcome, Some(engine))
     }
 }
 

@@ -85,7 +85,12 @@ pub fn make(
     let mut plan = planned.clone();
     plan.shards = shards;
     let corpus = corpus::load(cwd, &plan.corpora, &plan.read_options(), plan.strict)?;
-    let instances = corpus.instances;
+    let mut instances = corpus.instances;
+    if let Some(file) = &plan.families {
+        for w in corpus::name_families(&mut instances, file, cwd)? {
+            eprintln!("bench: warning: {}", crate::text::terminal(&w));
+        }
+    }
     let fingerprint = run_plan::fingerprint(&plan, &instances);
     let shard_of = shard::assign(&instances, plan.encodings.len(), shards);
     let per_unit = plan.solvers.len() * plan.repeat as usize;

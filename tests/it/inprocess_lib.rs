@@ -53,8 +53,8 @@ fn library_solvers_agree_in_both_modes_with_count_2() {
     assert!(inc.iter().all(|r| r.cpu_s.is_some()));
 }
 
-/// How late a library solver may stop on a small hard formula, scheduling on a loaded
-/// machine included.
+/// How much CPU past its deadline a library solver may spend on a small hard formula
+/// (CPU time: a loaded machine stretches wall time, not the work done before a look).
 const MAX_LATE: Duration = Duration::from_millis(300);
 
 #[test]
@@ -66,10 +66,9 @@ fn library_solvers_stop_soon_after_the_deadline() {
             solver.solve(&php, limits)
         });
         // glucose looks at its interrupt flag only between restarts: its lateness is bounded
-        // by its restart interval, short on formulas like this one (a few ms on an idle
-        // machine). The bound allows for a shared, loaded machine, where the best of three
-        // tries has come 65 ms late; a solver that never looked at its flag would run on
-        // for many seconds on this pigeonhole formula.
+        // by its restart interval, short on formulas like this one (a few ms). A solver
+        // that never looked at its flag would run on for many seconds on this pigeonhole
+        // formula.
         assert!(late <= MAX_LATE, "{name}: {late:?} late");
         let late = lateness(3, Duration::from_millis(200), |limits| {
             let mut s = solver.session(0).expect("a library solver has sessions");
@@ -157,8 +156,9 @@ fn library_settings_are_checked() {
     }
 }
 
-/// The margin docs/library-solvers.md states: a library solver's TIMEOUT row records at most
-/// its timeout plus this (glucose-lib is abandoned one second after its interrupt).
+/// The margin docs/limits.md states: a library solver's TIMEOUT row records at most its
+/// timeout plus this (a call on a large formula is abandoned half a second past its
+/// deadline).
 const STATED_MARGIN_S: f64 = 1.0;
 
 #[test]
@@ -192,12 +192,12 @@ fn library_solvers_keep_to_their_timeout_on_millions_of_clauses() {
         assert_eq!(rows.len(), 1, "{name}: {err}");
         let r = &rows[0];
         assert_eq!(r.status.as_str(), "TIMEOUT", "{name}: {}", r.error);
-        // What bench recorded, not a clock of this test's. The machine is shared and
-        // loaded (other builds and tests run beside this one): a bound tight to the stated
-        // margin would fail on scheduling alone, so it is given 2 s more. Without the
+        // What bench recorded, not a clock of this test's: the call on a formula this
+        // large runs on a thread of its own and is abandoned half a second past its
+        // deadline, so the stated margin holds however loaded the machine is. Without the
         // deadline over loading the overrun grows with the formula (cadical-lib: 3.2 s
         // here), and glucose-lib without abandonment overran by two minutes.
-        let bound = timeout + STATED_MARGIN_S + 2.0;
+        let bound = timeout + STATED_MARGIN_S;
         assert!(
             r.wall_s <= bound,
             "{name}: {} s, more than {bound} s",
@@ -221,6 +221,14 @@ fn a_deadline_that_passes_while_clauses_load_stops_the_load() {
         );
         assert_eq!(o.status, Status::Timeout, "{name}");
         let why = o.error.unwrap_or_default();
-        assert!(why.contains("while loading clause"), "{name}: {why}");
+        // Stopped by the load's own look at the deadline; on a machine so loaded that the
+        // loading thread got no look in half a second, abandoned past the grace.
+        assert!(
+            why.contains("while loading clause") || why.contains("abandoned"),
+            "{name}: {why}"
+        );
     }
 }
+
+/// The library solvers beside busy loops on a formula whose loading is slow.
+mod under_load;

@@ -16,6 +16,7 @@ mod dedicated;
 mod dedicated_process;
 mod design_map;
 mod encode_check;
+mod families;
 mod generate;
 mod inputs;
 mod modes;

@@ -473,7 +473,10 @@ fn the_clock_stops_every_solver_as_timeout() {
     assert_eq!(rows.len(), 4);
     for r in &rows {
         assert!(r.status.as_str() == "TIMEOUT" && !r.wrong, "{r:?}");
-        assert!(r.wall_s >= 0.5 && r.wall_s < 3.0, "{r:?}");
+        // Never early; not late by the CPU spent (which load does not stretch), and
+        // within a bound only a hang passes on wall time.
+        assert!(r.wall_s >= 0.5 && r.wall_s < 60.0, "{r:?}");
+        assert!(r.cpu_s.unwrap_or(r.wall_s) < 3.0, "{r:?}");
     }
 }
 

@@ -71,6 +71,12 @@ pub struct Run {
 /// Solves `cnf` with a fresh [`CdclSolver`] within `budget`; the deadline covers loading
 /// the formula too (ten million literals take a second or two).
 pub fn solve(cnf: &Cnf, options: Options, budget: Budget) -> Run {
+    solve_keeping(cnf, options, budget).0
+}
+
+/// [`solve`], the solver handed back too, for a caller that frees it later (freeing the
+/// state of ten million variables takes a while: outside the time it measures).
+pub fn solve_keeping(cnf: &Cnf, options: Options, budget: Budget) -> (Run, CdclSolver) {
     let mut s = CdclSolver::with_options(options);
     if let Some((sink, binary)) = budget.proof {
         s.set_proof_sink(sink, binary);
@@ -99,11 +105,12 @@ pub fn solve(cnf: &Cnf, options: Options, budget: Budget) -> Run {
         }
     };
     let proof = s.finish_proof();
-    Run {
+    let run = Run {
         answer,
         stats: s.stats().clone(),
         proof,
-    }
+    };
+    (run, s)
 }
 
 /// Which limit stopped `s`.

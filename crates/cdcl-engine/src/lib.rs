@@ -60,7 +60,7 @@ pub mod tiers;
 pub mod vivify;
 pub mod watch;
 
-pub use api::{Answer, Budget, Run, Stop, solve};
+pub use api::{Answer, Budget, Run, Stop, solve, solve_keeping};
 pub use proof::ProofSink;
 pub use restart::RestartPolicy;
 pub use solver::{CdclSolver, Options, SolveLimits, SolveResult, Stats};

@@ -44,6 +44,23 @@ impl Cnf {
         }
     }
 
+    /// A copy, or None when memory for it cannot be had (where [`Clone::clone`] would
+    /// abort the process).
+    pub fn try_clone(&self) -> Option<Cnf> {
+        let mut lits = Vec::new();
+        lits.try_reserve_exact(self.lits.len()).ok()?;
+        lits.extend_from_slice(&self.lits);
+        let mut starts = Vec::new();
+        starts.try_reserve_exact(self.starts.len()).ok()?;
+        starts.extend_from_slice(&self.starts);
+        Some(Cnf {
+            num_vars: self.num_vars,
+            lits,
+            starts,
+            max_used: self.max_used,
+        })
+    }
+
     /// The number of variables.
     pub fn num_vars(&self) -> u32 {
         self.num_vars

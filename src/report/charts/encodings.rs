@@ -25,12 +25,18 @@ struct Series {
 /// Variables and clauses of a group of instances.
 type Sizes = (Vec<f64>, Vec<f64>);
 
+/// True when `r` is a puzzle solved through a formula (a dedicated solver's run is given
+/// the puzzle itself: no formula, no size).
+fn encoded_puzzle(r: &crate::results::Row) -> bool {
+    r.side > 0 && r.mode != Some(crate::results::Mode::Dedicated)
+}
+
 /// True when the results hold puzzles under more than one encoding.
 pub fn has_several_encodings(data: &ChartData) -> bool {
     let puzzle_encodings = first_appearance(
         data.rows
             .iter()
-            .filter(|r| r.side > 0)
+            .filter(|r| encoded_puzzle(r))
             .map(|r| r.encoding.as_str()),
     );
     puzzle_encodings.len() > 1
@@ -138,7 +144,7 @@ pub fn encodings(data: &ChartData) -> anyhow::Result<String> {
 /// The lines of the chart, one per encoding (and kind, when kinds are mixed), each point a
 /// side's median sizes; and the sides, in order.
 fn series_of(data: &ChartData) -> (Vec<Series>, Vec<u32>) {
-    let puzzles: Vec<_> = data.rows.iter().filter(|r| r.side > 0).collect();
+    let puzzles: Vec<_> = data.rows.iter().filter(|r| encoded_puzzle(r)).collect();
     let kinds = first_appearance(puzzles.iter().map(|r| r.kind.as_str()));
     // One size per (instance, encoding): every solver's row repeats it.
     let mut sizes: BTreeMap<(&str, &str), (&str, u32, u64, u64)> = BTreeMap::new();

@@ -66,6 +66,21 @@ impl Mark {
     }
 }
 
+/// True when `x_solver` and `y_solver` ran some instance under the same encoding: a
+/// scatter plot of them has a point (a dedicated solver, which runs the puzzle itself,
+/// meets no formula solver).
+pub fn in_common(data: &ChartData, x_solver: &str, y_solver: &str) -> bool {
+    let x: std::collections::HashSet<(&str, &str)> = data
+        .outcomes
+        .iter()
+        .filter(|o| o.solver == x_solver)
+        .map(|o| (o.key, o.encoding))
+        .collect();
+    data.outcomes
+        .iter()
+        .any(|o| o.solver == y_solver && x.contains(&(o.key, o.encoding)))
+}
+
 /// The scatter plot of `y_solver` (vertical) against `x_solver` (horizontal).
 pub fn scatter(data: &ChartData, x_solver: &str, y_solver: &str) -> anyhow::Result<String> {
     let mut x_outcomes: HashMap<(&str, &str), &Outcome> = HashMap::new();
@@ -103,7 +118,10 @@ pub fn scatter(data: &ChartData, x_solver: &str, y_solver: &str) -> anyhow::Resu
         })
         .collect();
     if several_encodings {
-        for e in &data.encodings {
+        // The encodings of its points only.
+        let drawn: std::collections::HashSet<&str> =
+            pairs.iter().map(|(_, _, y)| y.encoding).collect();
+        for e in data.encodings.iter().filter(|e| drawn.contains(e.as_str())) {
             let (label, color) = (format!("encoding {e}"), data.encoding_color(e));
             entries.push(LegendEntry::mark(label, color, Shape::Circle, true));
         }

@@ -1,7 +1,7 @@
 //! `glucose-lib`: Glucose 4's core solver (no preprocessing) from the `rustsat-glucose`
 //! crate. Its C API exposes none of Glucose's options, so it takes no settings. It looks at
 //! its interrupt only between restarts: each call runs on a thread of its own and is
-//! abandoned past the grace (`rustsat::abandon`).
+//! abandoned past the grace (`solver::abandon`).
 
 use super::Family;
 use crate::solver::config::ConfigError;

@@ -14,13 +14,13 @@
 //!
 //! The timeout covers the whole call: a fresh solve's deadline starts before its clauses
 //! go in, and loading looks at it every [`LOAD_LOOK`] clauses (loading millions takes
-//! seconds). A solver that looks at its interrupt too rarely (glucose) runs each call on
-//! a formula of [`abandon::FROM_CLAUSES`] clauses or more on a thread of its own, and is
-//! abandoned [`abandon::GRACE`] after the interrupt. Freeing the
-//! engine (a second or so for millions of clauses) comes after the measured span, as a
-//! child process's exit does: the row's wall time ends with the answer.
+//! seconds). A fresh call on a large formula ([`abandon::apart`]) runs whole, loading
+//! included, on a thread of its own and is abandoned [`abandon::GRACE`] past its
+//! deadline; so does a session call of glucose (which looks at its interrupt too rarely)
+//! on a formula of [`FROM_CLAUSES`] clauses or more. Freeing the engine (a second or so
+//! for millions of clauses) comes after the measured span, as a child process's exit
+//! does: the row's wall time ends with the answer.
 
-pub mod abandon;
 pub mod cadical;
 pub mod glucose;
 pub mod minisat;
@@ -34,6 +34,7 @@ use rustsat::solvers::{
 };
 use rustsat::types::TernaryVal;
 
+use super::abandon;
 use super::config::{ConfigError, SolverSpec};
 use super::measured;
 use super::session::Session;
@@ -88,7 +89,63 @@ impl<F: Family> LibSolver<F> {
             clauses: 0,
             failed: None,
             usable: true,
+            apart: false,
         })
+    }
+}
+
+impl<F: Family> Clone for LibSolver<F> {
+    fn clone(&self) -> Self {
+        LibSolver {
+            name: self.name.clone(),
+            settings: self.settings.clone(),
+            version: self.version.clone(),
+            family: PhantomData,
+        }
+    }
+}
+
+impl<F: Family> LibSolver<F> {
+    /// A fresh call on `cnf` within `deadline`, in a new session kept in `session` (to be
+    /// freed after the measured span): loading looks at the deadline every [`LOAD_LOOK`]
+    /// clauses. `apart`: the call runs on a thread of its own, abandoned as a whole.
+    fn fresh(
+        &self,
+        cnf: &Cnf,
+        limits: &Limits,
+        deadline: Option<Instant>,
+        (session, apart): (&mut Option<LibSession<F>>, bool),
+    ) -> Outcome {
+        let started = Instant::now();
+        let s = match self.new_session() {
+            Ok(s) => session.insert(s),
+            Err(e) => return Outcome::error(e),
+        };
+        // Called apart, the whole call is abandoned as one: no thread of its own inside.
+        s.apart = apart;
+        // The deadline covers loading too.
+        s.watchdog.arm(deadline, limits);
+        for (i, clause) in cnf.clauses().enumerate() {
+            if i % LOAD_LOOK == 0 && s.watchdog.fired_at().is_some() {
+                s.usable = false;
+                let mut stopped = Outcome::stopped_by(limits, s.watchdog.limit_hit());
+                stopped.error = Some(match stopped.error.take() {
+                    Some(e) => format!("{e} while loading clause {i} of {}", cnf.num_clauses()),
+                    None => {
+                        format!("stopped while loading clause {i} of {}", cnf.num_clauses())
+                    }
+                });
+                return stopped;
+            }
+            s.add_clause(clause);
+        }
+        if s.watchdog.disarm() {
+            // Past the deadline (or interrupted) as the last clause went in.
+            s.usable = false;
+            return Outcome::stopped_by(limits, s.watchdog.limit_hit());
+        }
+        s.num_vars = s.num_vars.max(cnf.num_vars());
+        s.run(&[], limits, started, deadline)
     }
 }
 
@@ -108,36 +165,40 @@ impl<F: Family> Solver for LibSolver<F> {
     fn solve(&self, cnf: &Cnf, limits: &Limits) -> Outcome {
         abandon::wait_for_leftovers(limits.interrupt.as_deref());
         let mut session = None;
+        // A large formula is solved apart, on a copy the thread owns (it may outlive this
+        // call); without memory for the copy, here.
+        let owned = abandon::apart(cnf).then(|| cnf.try_clone()).flatten();
         let outcome = measured(|| {
             let started = Instant::now();
             let deadline = limits.timeout.map(|t| started + t);
-            let s = match self.new_session() {
-                Ok(s) => session.insert(s),
-                Err(e) => return Outcome::error(e),
+            let Some(owned) = owned else {
+                return self.fresh(cnf, limits, deadline, (&mut session, false));
             };
-            // The deadline covers loading too.
-            s.watchdog.arm(deadline, limits);
-            for (i, clause) in cnf.clauses().enumerate() {
-                if i % LOAD_LOOK == 0 && s.watchdog.fired_at().is_some() {
-                    s.usable = false;
-                    let mut stopped = Outcome::stopped_by(limits, s.watchdog.limit_hit());
-                    stopped.error = Some(match stopped.error.take() {
-                        Some(e) => format!("{e} while loading clause {i} of {}", cnf.num_clauses()),
-                        None => {
-                            format!("stopped while loading clause {i} of {}", cnf.num_clauses())
-                        }
-                    });
-                    return stopped;
+            // A large formula: the whole call, loading included, on a thread of its own,
+            // abandoned past the grace (one clause of ten million literals goes in as one
+            // step, and a library's preprocessing looks at its interrupt rarely).
+            let ends = abandon::Ends {
+                deadline,
+                interrupt: limits.interrupt.as_deref(),
+            };
+            let (me, theirs) = (self.clone(), limits.clone());
+            let work = move || {
+                let mut session = None;
+                let outcome = me.fresh(&owned, &theirs, deadline, (&mut session, true));
+                (outcome, session)
+            };
+            // The session stops its watchdog before its engine goes.
+            match abandon::run(work, ends, drop) {
+                abandon::Call::Done {
+                    value: (mut outcome, s),
+                    cpu,
+                } => {
+                    session = s;
+                    outcome.cpu = cpu;
+                    outcome
                 }
-                s.add_clause(clause);
+                abandon::Call::Abandoned { cpu } => abandon::abandoned(limits, cpu),
             }
-            if s.watchdog.disarm() {
-                // Past the deadline (or interrupted) as the last clause went in.
-                s.usable = false;
-                return Outcome::stopped_by(limits, s.watchdog.limit_hit());
-            }
-            s.num_vars = s.num_vars.max(cnf.num_vars());
-            s.run(&[], limits, started, deadline)
         });
         // Freed outside the measured span (as a child's exit is).
         drop(session);
@@ -171,7 +232,18 @@ pub struct LibSession<F: Family> {
     /// The first error the engine returned (out of memory): every later solve is ERROR.
     failed: Option<String>,
     usable: bool,
+    /// The session is a fresh call's that runs apart ([`abandon::apart`]): it is
+    /// abandoned as a whole, so its solve needs no thread of its own.
+    apart: bool,
 }
+
+/// glucose-lib's calls on formulas of this many clauses or more run on a thread of their
+/// own and are abandoned past the grace ([`abandon`]): glucose looks at its interrupt
+/// only between restarts, and on a formula of millions of clauses (pigeonhole 201 into
+/// 200: four million) one search between restarts ran two minutes past a 5 s timeout.
+/// On smaller formulas restarts come often, and a thread per call (about 75 µs) would
+/// cost more than a 9×9 sudoku's whole solve (about 100 µs).
+pub const FROM_CLAUSES: u64 = 500_000;
 
 fn to_rs(l: Lit) -> rustsat::types::Lit {
     rustsat::types::Lit::new(l.var().index() as u32, !l.is_positive())
@@ -212,12 +284,29 @@ impl<F: Family> LibSession<F> {
         );
         self.watchdog.arm(deadline, limits);
         let mut helper_cpu = None;
-        let result = if F::LOOKS_RARELY && self.clauses >= abandon::FROM_CLAUSES {
-            let engine = self.engine.take().expect("checked above");
-            match abandon::solve(engine, self.buf.clone(), &self.watchdog) {
+        let result = if F::LOOKS_RARELY && !self.apart && self.clauses >= FROM_CLAUSES {
+            let mut engine = self.engine.take().expect("checked above");
+            let assumps = self.buf.clone();
+            let here = self.watchdog.stopper();
+            let work = move || {
+                // The call's CPU limit is this thread's to spend.
+                here.cpu_clock_here();
+                let result = engine.solve_assumps(&assumps);
+                (engine, result)
+            };
+            let ends = abandon::Ends {
+                deadline,
+                interrupt: limits.interrupt.as_deref(),
+            };
+            let stopper = self.watchdog.stopper();
+            // Nobody waits for a leftover: the watchdog must never interrupt its freed engine.
+            let leftover = move |(engine, _): (F::Engine, _)| {
+                stopper.stop();
+                drop(engine);
+            };
+            match abandon::run(work, ends, leftover) {
                 abandon::Call::Done {
-                    engine,
-                    result,
+                    value: (engine, result),
                     cpu,
                 } => {
                     self.engine = Some(engine);
@@ -228,17 +317,7 @@ impl<F: Family> LibSession<F> {
                     self.usable = false;
                     self.failed = Some("the session's solver was abandoned".into());
                     self.watchdog.disarm();
-                    let mut outcome = Outcome::stopped_by(limits, self.watchdog.limit_hit());
-                    let note = format!(
-                        "the solver did not stop within {:.1} s of its interrupt: abandoned",
-                        abandon::GRACE.as_secs_f64()
-                    );
-                    outcome.error = Some(match outcome.error.take() {
-                        Some(e) => format!("{e}; {note}"),
-                        None => note,
-                    });
-                    outcome.cpu = cpu;
-                    return outcome;
+                    return abandon::abandoned(limits, cpu);
                 }
             }
         } else {

@@ -1,11 +1,13 @@
 //! What the integration tests share: the one `bench()` command, the one rule for an
 //! external tool a test needs ([`require`], [`require_tool`]), and, per area, instances,
-//! corpora builders and checks (`external`, `inprocess`, `native`, `report`, `study`).
+//! corpora builders and checks (`external`, `inprocess`, `loaded`, `native`, `report`,
+//! `study`).
 
 #![allow(dead_code)] // each test module uses its own subset
 
 pub mod external;
 pub mod inprocess;
+pub mod loaded;
 pub mod native;
 pub mod report;
 pub mod study;
