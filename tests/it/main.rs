@@ -67,4 +67,5 @@ mod report_files;
 mod report_merge;
 mod report_numbers;
 mod report_satcomp;
+mod report_scale;
 mod report_stats;
