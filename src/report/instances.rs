@@ -58,7 +58,11 @@ pub fn table_rows<'o, 'a>(outcomes: &'o [Outcome<'a>]) -> Vec<&'o [Outcome<'a>]>
 /// not run: the answer says which).
 pub fn csv(rows: &[&[Outcome]], solvers: &[String]) -> anyhow::Result<Vec<u8>> {
     let mut w = csv::Writer::from_writer(Vec::with_capacity(rows.len() * 32 * solvers.len()));
-    let mut header = vec!["instance".to_string(), "encoding".into(), "solved_by".into()];
+    let mut header = vec![
+        "instance".to_string(),
+        "encoding".into(),
+        "solved_by".into(),
+    ];
     for s in solvers {
         header.push(crate::text::spreadsheet_cell(s).into_owned());
         header.push(format!("{}_s", crate::text::spreadsheet_cell(s)));

@@ -46,7 +46,11 @@ fn a_replicated_run_reports_the_same_figures_and_a_capped_table() {
         .arg(&out)
         .output()
         .unwrap();
-    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
     let rows = bench::results::read_rows(&out.join("results.csv"), false).unwrap();
     let instances = rows.len() / 4;
     let copies = MAX_ROWS / (2 * instances) + 1;
@@ -61,8 +65,16 @@ fn a_replicated_run_reports_the_same_figures_and_a_capped_table() {
     };
     let (s, l) = (json(&small), json(&large));
     let n = copies as u64;
-    assert_eq!(l["instances"].as_u64(), s["instances"].as_u64().map(|i| i * n));
-    for (a, b) in s["scores"].as_array().unwrap().iter().zip(l["scores"].as_array().unwrap()) {
+    assert_eq!(
+        l["instances"].as_u64(),
+        s["instances"].as_u64().map(|i| i * n)
+    );
+    for (a, b) in s["scores"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .zip(l["scores"].as_array().unwrap())
+    {
         assert_eq!(b["solved"].as_u64(), a["solved"].as_u64().map(|x| x * n));
         close(&a["par2"], &b["par2"]);
         close(&a["median_s"], &b["median_s"]);
@@ -72,31 +84,59 @@ fn a_replicated_run_reports_the_same_figures_and_a_capped_table() {
     assert_eq!(pairs(&s).len(), 6);
     for (a, b) in pairs(&s).iter().zip(&pairs(&l)) {
         for count in ["instances", "a_wins", "b_wins", "ties"] {
-            assert_eq!(b[count].as_u64(), a[count].as_u64().map(|x| x * n), "{count}");
+            assert_eq!(
+                b[count].as_u64(),
+                a[count].as_u64().map(|x| x * n),
+                "{count}"
+            );
         }
         close(&a["par2_difference"], &b["par2_difference"]);
         // More instances, the same spread: the interval holds the difference and narrows.
         let d = b["par2_difference"].as_f64().unwrap();
-        let (lo, hi) = (b["difference_low"].as_f64().unwrap(), b["difference_high"].as_f64().unwrap());
+        let (lo, hi) = (
+            b["difference_low"].as_f64().unwrap(),
+            b["difference_high"].as_f64().unwrap(),
+        );
         assert!(lo <= d && d <= hi, "{lo} {d} {hi}");
-        let width = |v: &Value| v["difference_high"].as_f64().unwrap() - v["difference_low"].as_f64().unwrap();
+        let width = |v: &Value| {
+            v["difference_high"].as_f64().unwrap() - v["difference_low"].as_f64().unwrap()
+        };
         assert!(width(b) <= width(a), "{} > {}", width(b), width(a));
     }
-    for (a, b) in s["speedups"].as_array().unwrap().iter().zip(l["speedups"].as_array().unwrap()) {
+    for (a, b) in s["speedups"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .zip(l["speedups"].as_array().unwrap())
+    {
         close(&a["median"], &b["median"]);
     }
 
     // The page: every instance row of the run; of the copies, the first MAX_ROWS and a link.
-    let page = |files: &[ReportFile]| String::from_utf8(file(files, "index.html").to_vec()).unwrap();
-    let lines = |files: &[ReportFile]| file(files, CSV_NAME).split(|&b| b == b'\n').filter(|l| !l.is_empty()).count();
+    let page =
+        |files: &[ReportFile]| String::from_utf8(file(files, "index.html").to_vec()).unwrap();
+    let lines = |files: &[ReportFile]| {
+        file(files, CSV_NAME)
+            .split(|&b| b == b'\n')
+            .filter(|l| !l.is_empty())
+            .count()
+    };
     assert!(!page(&small).contains("instance rows;"));
     assert_eq!(lines(&small), 2 * instances + 1);
     let rows_total = 2 * instances * copies;
-    assert!(page(&large).contains(&format!("The first {MAX_ROWS} of {rows_total} instance rows")));
+    assert!(page(&large).contains(&format!(
+        "The first {MAX_ROWS} of {rows_total} instance rows"
+    )));
     assert!(page(&large).contains(&format!("href=\"{CSV_NAME}\"")));
     let table_rows = |files: &[ReportFile]| page(files).matches("<tr>").count();
-    assert_eq!(table_rows(&large) - table_rows(&small), MAX_ROWS - 2 * instances);
+    assert_eq!(
+        table_rows(&large) - table_rows(&small),
+        MAX_ROWS - 2 * instances
+    );
     assert_eq!(lines(&large), rows_total + 1);
     let table = String::from_utf8(file(&large, CSV_NAME).to_vec()).unwrap();
-    assert!(table.starts_with("instance,encoding,solved_by,native,native_s,minisat-lib,minisat-lib_s\n"));
+    assert!(
+        table
+            .starts_with("instance,encoding,solved_by,native,native_s,minisat-lib,minisat-lib_s\n")
+    );
 }

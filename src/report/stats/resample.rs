@@ -191,6 +191,9 @@ mod tests {
         let width = hi - lo;
         assert!((lo - elo).abs() < width / 10.0, "{lo} {hi} / {elo} {ehi}");
         assert!((hi - ehi).abs() < width / 10.0, "{lo} {hi} / {elo} {ehi}");
-        assert_eq!(mean_interval(&vec![3.0; RESAMPLED_UP_TO + 1], 0.95, 1), Some((3.0, 3.0)));
+        assert_eq!(
+            mean_interval(&vec![3.0; RESAMPLED_UP_TO + 1], 0.95, 1),
+            Some((3.0, 3.0))
+        );
     }
 }
