@@ -111,9 +111,8 @@ pub fn section(
     modes: &crate::report::mode::Modes,
     time_words: &str,
 ) -> Markup {
-    let outcomes = rows.iter().flat_map(|r| r.iter());
     let shown = rows.len().min(MAX_ROWS);
-    let counted = outcomes.clone().any(|o| o.solutions.is_some());
+    let counted = rows.iter().flat_map(|r| r.iter()).any(|o| o.solutions.is_some());
     html! {
         p class="note" {
             "Each cell: the answer and its " (time_words) " in seconds (the median over "
