@@ -112,7 +112,10 @@ pub fn section(
     time_words: &str,
 ) -> Markup {
     let shown = rows.len().min(MAX_ROWS);
-    let counted = rows.iter().flat_map(|r| r.iter()).any(|o| o.solutions.is_some());
+    let counted = rows
+        .iter()
+        .flat_map(|r| r.iter())
+        .any(|o| o.solutions.is_some());
     html! {
         p class="note" {
             "Each cell: the answer and its " (time_words) " in seconds (the median over "
