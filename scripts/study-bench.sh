@@ -18,7 +18,8 @@
 # a report that outgrows the machine fails instead of swapping it out.
 #
 # Environment: ROWS (rows of the study, a multiple of 1,000), SHARDS (default 200),
-# BENCH (a bench binary to measure instead of building this tree's), MEM_KB.
+# BENCH (a bench binary to measure instead of building this tree's; it runs minisat-lib, so
+# one built with the feature rustsat-solvers), MEM_KB.
 # Argument: a work folder (default: a new temporary one).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -29,7 +30,7 @@ mem_kb=${MEM_KB:-8388608}
 if [[ -n ${BENCH:-} ]]; then
   bench=$BENCH
 else
-  cargo build --release --quiet --bin bench
+  cargo build --release --quiet --features rustsat-solvers --bin bench # minisat-lib
   bench=${CARGO_TARGET_DIR:-$PWD/target}/release/bench
 fi
 work=${1:-$(mktemp -d)}
