@@ -64,15 +64,15 @@ pub fn csv(rows: &[&[Outcome]], solvers: &[String]) -> anyhow::Result<Vec<u8>> {
         "solved_by".into(),
     ];
     for s in solvers {
-        header.push(crate::text::spreadsheet_cell(s).into_owned());
-        header.push(format!("{}_s", crate::text::spreadsheet_cell(s)));
+        header.push(csv_cell(s));
+        header.push(format!("{}_s", csv_cell(s)));
     }
     w.write_record(&header)?;
     let mut record: Vec<String> = Vec::with_capacity(header.len());
     for row in rows {
         record.clear();
-        record.push(crate::text::spreadsheet_cell(row[0].instance).into_owned());
-        record.push(row[0].encoding.to_string());
+        record.push(csv_cell(row[0].instance));
+        record.push(csv_cell(row[0].encoding));
         record.push(row.iter().filter(|o| o.answer.solved()).count().to_string());
         for s in solvers {
             match row.iter().find(|o| o.solver == s) {
@@ -90,6 +90,12 @@ pub fn csv(rows: &[&[Outcome]], solvers: &[String]) -> anyhow::Result<Vec<u8>> {
         w.write_record(&record)?;
     }
     Ok(w.into_inner().map_err(|e| e.into_error())?)
+}
+
+/// A name as a CSV cell: control characters written as `\xNN`, a spreadsheet formula as
+/// text.
+fn csv_cell(name: &str) -> String {
+    crate::text::spreadsheet_cell(&crate::text::escape_controls(name)).into_owned()
 }
 
 /// An answer as the table writes it.
