@@ -578,42 +578,45 @@ pub(crate) fn write_table(path: &Path, rows: &[Row]) -> anyhow::Result<()> {
 /// report, the shards of a merge); it is never written back into a file. Returns how
 /// many rows it marked.
 pub fn cross_check_unsat(rows: &mut [Row]) -> usize {
-    // (instance, encoding or "" for every encoding) -> who witnessed a model.
-    let mut witnessed: std::collections::BTreeMap<(String, String), String> =
-        std::collections::BTreeMap::new();
-    for r in rows.iter() {
+    // (instance, encoding or "" for every encoding) -> the first row that witnessed a
+    // model; keys borrowed from the rows (a study of millions of rows copies none).
+    let mut witnessed: std::collections::HashMap<(&str, &str), usize> =
+        std::collections::HashMap::new();
+    for (i, r) in rows.iter().enumerate() {
         if r.status != Status::Sat {
             continue;
         }
         let scope = match r.check {
-            Check::ModelOk => String::new(),
-            Check::EncodingOpen => r.encoding.to_string(),
+            Check::ModelOk => "",
+            Check::EncodingOpen => r.encoding.as_str(),
             _ => continue,
         };
-        witnessed
-            .entry((r.instance_key().to_string(), scope))
-            .or_insert_with(|| format!("{} ({})", r.solver, r.encoding));
+        witnessed.entry((r.instance_key(), scope)).or_insert(i);
     }
-    let mut marked = 0;
-    for r in rows.iter_mut() {
+    let mut contradicted: Vec<(usize, String)> = Vec::new();
+    for (i, r) in rows.iter().enumerate() {
         if r.status != Status::Unsat || r.wrong {
             continue;
         }
         let by = witnessed
-            .get(&(r.instance_key().to_string(), String::new()))
-            .or_else(|| witnessed.get(&(r.instance_key().to_string(), r.encoding.to_string())));
-        if let Some(by) = by {
-            r.wrong = true;
-            r.trust = Some(Trust::Unchecked);
-            if !r.error.is_empty() {
-                r.error.push_str("; ");
-            }
-            r.error
-                .push_str(&format!("UNSAT contradicted by the verified model of {by}"));
-            marked += 1;
+            .get(&(r.instance_key(), ""))
+            .or_else(|| witnessed.get(&(r.instance_key(), r.encoding.as_str())));
+        if let Some(&by) = by {
+            contradicted.push((i, format!("{} ({})", rows[by].solver, rows[by].encoding)));
         }
     }
-    marked
+    drop(witnessed);
+    for (i, by) in &contradicted {
+        let r = &mut rows[*i];
+        r.wrong = true;
+        r.trust = Some(Trust::Unchecked);
+        if !r.error.is_empty() {
+            r.error.push_str("; ");
+        }
+        r.error
+            .push_str(&format!("UNSAT contradicted by the verified model of {by}"));
+    }
+    contradicted.len()
 }
 
 /// The length of `file` up to and including its last newline: a last line without one was

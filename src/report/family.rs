@@ -79,22 +79,29 @@ pub struct Family {
     pub scores: Vec<FamilyScore>,
 }
 
-/// The outcomes of each family, by family name.
+/// The outcomes of each family, by family name (borrowed: a study's outcomes are not
+/// copied).
 pub fn split<'o, 'a>(
     outcomes: &'o [Outcome<'a>],
     family_of: &HashMap<&str, String>,
-) -> BTreeMap<String, Vec<Outcome<'a>>> {
-    let mut out: BTreeMap<String, Vec<Outcome<'a>>> = BTreeMap::new();
+) -> BTreeMap<String, Vec<&'o Outcome<'a>>> {
+    let mut out: BTreeMap<String, Vec<&'o Outcome<'a>>> = BTreeMap::new();
+    let none = String::new();
     for o in outcomes {
-        let family = family_of.get(o.key).cloned().unwrap_or_default();
-        out.entry(family).or_default().push(o.clone());
+        let family = family_of.get(o.key).unwrap_or(&none);
+        match out.get_mut(family) {
+            Some(members) => members.push(o),
+            None => {
+                out.insert(family.clone(), vec![o]);
+            }
+        }
     }
     out
 }
 
 /// The per-family figures, families in name order, each score labelled with its mode.
 pub fn families(
-    split: &BTreeMap<String, Vec<Outcome>>,
+    split: &BTreeMap<String, Vec<&Outcome>>,
     solvers: &[String],
     encodings: &[String],
     modes: &Modes,
@@ -102,7 +109,7 @@ pub fn families(
     split
         .iter()
         .map(|(family, outcomes)| {
-            let vbs = virtual_best(outcomes);
+            let vbs = virtual_best(outcomes.iter().copied());
             // Per solver × encoding: (ran, solved, the sum of its PAR-2 scores).
             let mut tally: HashMap<(&str, &str), (usize, usize, f64)> = HashMap::new();
             for o in outcomes {

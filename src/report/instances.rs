@@ -2,7 +2,8 @@
 //! column per solver, each cell the answer and its time; a few lines of inline script
 //! sort it by any column (times numerically, unsolved runs as PAR-2 counts them) and
 //! filter its rows by words typed in a box, with no server and no library. Beyond
-//! [`MAX_ROWS`] rows the table shows the first ones and says so: `results.csv` has all.
+//! [`MAX_ROWS`] rows the table shows the first ones and says so, linking [`CSV_NAME`],
+//! the whole table written beside the page ([`csv`]).
 
 use maud::{Markup, PreEscaped, html};
 
@@ -11,6 +12,9 @@ use crate::report::table::seconds;
 
 /// The most rows the page holds (each a few hundred bytes per solver).
 pub const MAX_ROWS: usize = 5000;
+
+/// The file beside the page that holds the whole table.
+pub const CSV_NAME: &str = "instances.csv";
 
 /// Sorting and filtering: a header click sorts by its column (again: the other way), the
 /// box keeps the rows that contain every word typed.
@@ -34,24 +38,90 @@ pub const STYLE: &str = "\
 #instances td.unsolved{color:#8a5a00}#instances td.wrong{color:#c00000;font-weight:bold}
 #instances td.none{color:#999}#instances th .mode,#instances .count{font-weight:normal;font-size:12px;color:#555}#instances-filter{font-size:14px;padding:3px 6px;width:24em}";
 
-/// The table of `outcomes` (ordered by instance, encoding, solver), one column per solver.
-pub fn section(
-    outcomes: &[Outcome],
-    solvers: &[String],
-    modes: &crate::report::mode::Modes,
-    time_words: &str,
-) -> Markup {
+/// The table's rows: the outcomes of one instance and encoding each, in file order
+/// (`hard.txt:2` before `hard.txt:10`), from `outcomes` ordered by instance, encoding,
+/// solver.
+pub fn table_rows<'o, 'a>(outcomes: &'o [Outcome<'a>]) -> Vec<&'o [Outcome<'a>]> {
     let mut rows: Vec<&[Outcome]> = outcomes
         .chunk_by(|a, b| (a.instance, a.encoding) == (b.instance, b.encoding))
         .collect();
-    // File order: `hard.txt:2` before `hard.txt:10`.
     rows.sort_by(|a, b| {
         natural(a[0].instance)
             .cmp(&natural(b[0].instance))
             .then(a[0].encoding.cmp(b[0].encoding))
     });
+    rows
+}
+
+/// The whole table as CSV ([`CSV_NAME`]): instance, encoding, solved by, then per solver
+/// its answer and time in seconds (the median over repetitions; empty when unsolved or
+/// not run: the answer says which).
+pub fn csv(rows: &[&[Outcome]], solvers: &[String]) -> anyhow::Result<Vec<u8>> {
+    let mut w = csv::Writer::from_writer(Vec::with_capacity(rows.len() * 32 * solvers.len()));
+    let mut header = vec![
+        "instance".to_string(),
+        "encoding".into(),
+        "solved_by".into(),
+    ];
+    for s in solvers {
+        header.push(csv_cell(s));
+        header.push(format!("{}_s", csv_cell(s)));
+    }
+    w.write_record(&header)?;
+    let mut record: Vec<String> = Vec::with_capacity(header.len());
+    for row in rows {
+        record.clear();
+        record.push(csv_cell(row[0].instance));
+        record.push(csv_cell(row[0].encoding));
+        record.push(row.iter().filter(|o| o.answer.solved()).count().to_string());
+        for s in solvers {
+            match row.iter().find(|o| o.solver == s) {
+                None => record.extend(["".into(), "".into()]),
+                Some(o) => {
+                    record.push(word(o.answer).into());
+                    record.push(if o.answer.solved() {
+                        crate::results::format_seconds(o.time)
+                    } else {
+                        String::new()
+                    });
+                }
+            }
+        }
+        w.write_record(&record)?;
+    }
+    Ok(w.into_inner().map_err(|e| e.into_error())?)
+}
+
+/// A name as a CSV cell: control characters written as `\xNN`, a spreadsheet formula as
+/// text.
+fn csv_cell(name: &str) -> String {
+    crate::text::spreadsheet_cell(&crate::text::escape_controls(name)).into_owned()
+}
+
+/// An answer as the table writes it.
+fn word(answer: Answer) -> &'static str {
+    match answer {
+        Answer::Sat => "SAT",
+        Answer::Unsat => "UNSAT",
+        Answer::Timeout => "TIMEOUT",
+        Answer::Error => "ERROR",
+        Answer::Wrong => "WRONG",
+    }
+}
+
+/// The table of `rows` (from [`table_rows`]), one column per solver; beyond [`MAX_ROWS`]
+/// the first ones, and a link to [`CSV_NAME`].
+pub fn section(
+    rows: &[&[Outcome]],
+    solvers: &[String],
+    modes: &crate::report::mode::Modes,
+    time_words: &str,
+) -> Markup {
     let shown = rows.len().min(MAX_ROWS);
-    let counted = outcomes.iter().any(|o| o.solutions.is_some());
+    let counted = rows
+        .iter()
+        .flat_map(|r| r.iter())
+        .any(|o| o.solutions.is_some());
     html! {
         p class="note" {
             "Each cell: the answer and its " (time_words) " in seconds (the median over "
@@ -63,7 +133,8 @@ pub fn section(
         }
         @if shown < rows.len() {
             p class="note" {
-                "The first " (shown) " of " (rows.len()) " instance rows; results.csv holds every run."
+                "The first " (shown) " of " (rows.len()) " instance rows; "
+                a href=(CSV_NAME) { (CSV_NAME) } " holds them all, results.csv every run."
             }
         }
         p { input id="instances-filter" type="search" placeholder="filter: words to match"; }
@@ -105,13 +176,12 @@ fn cell(outcome: Option<&Outcome>) -> Markup {
     } else {
         2.0 * o.timeout
     };
-    let (class, word) = match o.answer {
-        Answer::Sat => ("t", "SAT"),
-        Answer::Unsat => ("t", "UNSAT"),
-        Answer::Timeout => ("t unsolved", "TIMEOUT"),
-        Answer::Error => ("t unsolved", "ERROR"),
-        Answer::Wrong => ("t wrong", "WRONG"),
+    let class = match o.answer {
+        Answer::Sat | Answer::Unsat => "t",
+        Answer::Timeout | Answer::Error => "t unsolved",
+        Answer::Wrong => "t wrong",
     };
+    let word = word(o.answer);
     html! {
         td class=(class) data-v=(format!("{par2:e}")) {
             @if o.answer.solved() { (word) " " (seconds(o.time)) } @else { (word) }

@@ -124,7 +124,8 @@ impl ReportFiles {
 
 /// Builds the report from `rows` and writes it into `out_dir` (created if missing):
 /// `cactus.svg`, `scatter-A-vs-B.svg` per compared pair, `times.svg`, `encodings.svg` when
-/// there are several encodings, `summary.md`, `summary.json` and `index.html`. The files
+/// there are several encodings, `summary.md`, `summary.json`, `instances.csv` (the
+/// per-instance table) and `index.html`. The files
 /// are written to a staging folder inside `out_dir` and renamed into place at the end, so
 /// an error leaves the folder as it was.
 pub fn write_report(
@@ -244,6 +245,7 @@ pub fn render_report(rows: &[Row], opts: &ReportOptions) -> anyhow::Result<Vec<R
         "encodings.svg",
         "summary.md",
         "summary.json",
+        instances::CSV_NAME,
         "index.html",
     ]);
     let mut charts: Vec<(String, String)> = vec![(
@@ -269,8 +271,10 @@ pub fn render_report(rows: &[Row], opts: &ReportOptions) -> anyhow::Result<Vec<R
     let family_names = family::families_by_instance(rows, opts.families.as_ref());
     let by_family = family::split(&outcomes, &family_names);
     if opts.by_family {
-        for (name, outcomes) in &by_family {
-            let vbs = vbs::virtual_best(outcomes);
+        for (name, members) in &by_family {
+            let vbs = vbs::virtual_best(members.iter().copied());
+            let outcomes: Vec<outcome::Outcome> = members.iter().map(|&o| o.clone()).collect();
+            let outcomes = &outcomes;
             let names = (solvers.clone(), encodings.clone());
             let data = ChartData::new(rows, outcomes, names, timeout, opts.time);
             let title = format!("Cactus plot of family {name}: instances solved within a time");
@@ -342,7 +346,10 @@ pub fn render_report(rows: &[Row], opts: &ReportOptions) -> anyhow::Result<Vec<R
             .map(|s| (s.clone(), modes.of_solver(s)))
             .collect(),
     };
-    let instances = instances::section(&outcomes, &summary.solvers, &modes, summary.time.words());
+    let table_rows = instances::table_rows(&outcomes);
+    let instances_csv = instances::csv(&table_rows, &summary.solvers)?;
+    let instances = instances::section(&table_rows, &summary.solvers, &modes, summary.time.words());
+    drop(table_rows);
     let page = html::page(&summary, &about, &charts, instances);
     let mut files: Vec<ReportFile> = charts
         .into_iter()
@@ -351,6 +358,10 @@ pub fn render_report(rows: &[Row], opts: &ReportOptions) -> anyhow::Result<Vec<R
             bytes: svg.into_bytes(),
         })
         .collect();
+    files.push(ReportFile {
+        name: instances::CSV_NAME.into(),
+        bytes: instances_csv,
+    });
     files.push(ReportFile {
         name: "summary.md".into(),
         bytes: summary.to_markdown().into_bytes(),

@@ -50,7 +50,9 @@ pub struct Contribution {
 }
 
 /// The virtual best solver over `outcomes`.
-pub fn virtual_best(outcomes: &[Outcome]) -> VirtualBest {
+pub fn virtual_best<'o, 'a: 'o>(
+    outcomes: impl IntoIterator<Item = &'o Outcome<'a>>,
+) -> VirtualBest {
     let mut per_instance: BTreeMap<&str, Vec<&Outcome>> = BTreeMap::new();
     for o in outcomes {
         per_instance.entry(o.key).or_default().push(o);

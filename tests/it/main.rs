@@ -69,6 +69,7 @@ mod report_files;
 mod report_merge;
 mod report_numbers;
 mod report_satcomp;
+mod report_scale;
 mod report_stats;
 
 // Work counters (every solver's, end to end) and the noise of repetitions.

@@ -70,33 +70,39 @@ impl Mark {
 /// scatter plot of them has a point (a dedicated solver, which runs the puzzle itself,
 /// meets no formula solver).
 pub fn in_common(data: &ChartData, x_solver: &str, y_solver: &str) -> bool {
-    let x: std::collections::HashSet<(&str, &str)> = data
-        .outcomes
+    !pairs_of(data.outcomes, x_solver, y_solver).is_empty()
+}
+
+/// The (mark, x's outcome, y's outcome) of every instance and encoding both solvers ran,
+/// in the order of `outcomes`. Outcomes come ordered by instance and encoding, so each
+/// instance's are together and no map is needed (a study's are sorted here if not).
+fn pairs_of<'o, 'a>(
+    outcomes: &'o [Outcome<'a>],
+    x_solver: &str,
+    y_solver: &str,
+) -> Vec<(Mark, &'o Outcome<'a>, &'o Outcome<'a>)> {
+    let cell = |o: &Outcome<'a>| (o.key, o.encoding);
+    let mut ordered: Vec<&Outcome> = outcomes
         .iter()
-        .filter(|o| o.solver == x_solver)
-        .map(|o| (o.key, o.encoding))
+        .filter(|o| o.solver == x_solver || o.solver == y_solver)
         .collect();
-    data.outcomes
-        .iter()
-        .any(|o| o.solver == y_solver && x.contains(&(o.key, o.encoding)))
+    if !ordered.windows(2).all(|w| cell(w[0]) <= cell(w[1])) {
+        ordered.sort_by(|a, b| cell(a).cmp(&cell(b)));
+    }
+    ordered
+        .chunk_by(|a, b| cell(a) == cell(b))
+        .filter_map(|runs| {
+            let x = runs.iter().rev().find(|o| o.solver == x_solver)?;
+            let y = runs.iter().find(|o| o.solver == y_solver)?;
+            Some((Mark::of(x, y), *x, *y))
+        })
+        .collect()
 }
 
 /// The scatter plot of `y_solver` (vertical) against `x_solver` (horizontal).
 pub fn scatter(data: &ChartData, x_solver: &str, y_solver: &str) -> anyhow::Result<String> {
-    let mut x_outcomes: HashMap<(&str, &str), &Outcome> = HashMap::new();
-    for o in data.outcomes.iter().filter(|o| o.solver == x_solver) {
-        x_outcomes.insert((o.key, o.encoding), o);
-    }
     // Failures last, so that they are drawn over the answers they might hide.
-    let mut pairs: Vec<(Mark, &Outcome, &Outcome)> = data
-        .outcomes
-        .iter()
-        .filter(|o| o.solver == y_solver)
-        .filter_map(|y| {
-            let x = *x_outcomes.get(&(y.key, y.encoding))?;
-            Some((Mark::of(x, y), x, y))
-        })
-        .collect();
+    let mut pairs = pairs_of(data.outcomes, x_solver, y_solver);
     pairs.sort_by_key(|(m, _, _)| *m);
 
     let several_encodings = data.encodings.len() > 1;

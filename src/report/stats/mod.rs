@@ -129,12 +129,19 @@ pub fn statistics(
     (solvers, encodings): (&[String], &[String]),
     modes: &crate::report::mode::Modes,
 ) -> Statistics {
-    let mut scores: HashMap<(&str, &str), HashMap<&str, f64>> = HashMap::new();
-    for o in outcomes {
+    // Per configuration, its (instance number, PAR-2 score) in instance order: a pair's
+    // common instances are a merge of two lists, with no string compared or hashed.
+    let ids = instance_ids(outcomes);
+    let mut scores: HashMap<(&str, &str), Vec<(u32, f64)>> = HashMap::new();
+    for (o, &id) in outcomes.iter().zip(&ids) {
         scores
             .entry((o.solver, o.encoding))
             .or_default()
-            .insert(o.key, par2_score(o));
+            .push((id, par2_score(o)));
+    }
+    drop(ids);
+    for list in scores.values_mut() {
+        list.sort_by_key(|&(id, _)| id); // stable and linear when already in order
     }
     let mut configurations = Vec::new();
     for s in solvers {
@@ -144,9 +151,9 @@ pub fn statistics(
             }
         }
     }
-    let tables: Vec<&HashMap<&str, f64>> = configurations
+    let tables: Vec<&[(u32, f64)]> = configurations
         .iter()
-        .map(|c| &scores[&(c.solver.as_str(), c.encoding.as_str())])
+        .map(|c| scores[&(c.solver.as_str(), c.encoding.as_str())].as_slice())
         .collect();
     let mut candidates = Vec::new();
     for a in 0..configurations.len() {
@@ -158,12 +165,7 @@ pub fn statistics(
         .par_iter()
         .enumerate()
         .filter_map(|(index, &(a, b))| {
-            let (left, right) = (tables[a], tables[b]);
-            let mut common: Vec<(&str, f64, f64)> = left
-                .iter()
-                .filter_map(|(i, x)| right.get(i).map(|y| (*i, *x, *y)))
-                .collect();
-            common.sort_by(|p, q| p.0.cmp(q.0));
+            let common = common(tables[a], tables[b]);
             pair(a, b, &common, resample::SEED + index as u64)
         })
         .collect();
@@ -203,9 +205,51 @@ pub fn statistics(
     }
 }
 
+/// Each outcome's instance as a number, numbered in the order of the instances' keys.
+fn instance_ids(outcomes: &[Outcome]) -> Vec<u32> {
+    if outcomes.windows(2).all(|w| w[0].key <= w[1].key) {
+        // The usual case: outcomes come ordered by instance.
+        let mut id = 0u32;
+        let mut ids = Vec::with_capacity(outcomes.len());
+        for (i, o) in outcomes.iter().enumerate() {
+            if i > 0 && o.key != outcomes[i - 1].key {
+                id += 1;
+            }
+            ids.push(id);
+        }
+        return ids;
+    }
+    let mut keys: Vec<&str> = outcomes.iter().map(|o| o.key).collect();
+    keys.sort_unstable();
+    keys.dedup();
+    outcomes
+        .iter()
+        .map(|o| keys.binary_search(&o.key).map_or(0, |i| i as u32))
+        .collect()
+}
+
+/// The instances two configurations share, as (instance, a's score, b's score) in
+/// instance order, from their lists in instance order.
+fn common(left: &[(u32, f64)], right: &[(u32, f64)]) -> Vec<(u32, f64, f64)> {
+    let mut out = Vec::with_capacity(left.len().min(right.len()));
+    let (mut i, mut j) = (0, 0);
+    while i < left.len() && j < right.len() {
+        match left[i].0.cmp(&right[j].0) {
+            std::cmp::Ordering::Less => i += 1,
+            std::cmp::Ordering::Greater => j += 1,
+            std::cmp::Ordering::Equal => {
+                out.push((left[i].0, left[i].1, right[j].1));
+                i += 1;
+                j += 1;
+            }
+        }
+    }
+    out
+}
+
 /// The comparison of configurations a and b over `common` (instance, a's score, b's
 /// score), in instance order; none when they share no instance.
-fn pair(a: usize, b: usize, common: &[(&str, f64, f64)], seed: u64) -> Option<Pair> {
+fn pair(a: usize, b: usize, common: &[(u32, f64, f64)], seed: u64) -> Option<Pair> {
     let differences: Vec<f64> = common.iter().map(|(_, x, y)| x - y).collect();
     let wilcoxon = wilcoxon::wilcoxon(&differences)?;
     let n = common.len() as f64;
