@@ -216,15 +216,7 @@ pub fn render_report(rows: &[Row], opts: &ReportOptions) -> anyhow::Result<Vec<R
     for c in &mut virtual_best.contributions {
         c.config.mode = modes.label(&c.config.solver, &c.config.encoding);
     }
-    let mut notes = opts.notes.clone();
-    let no_cpu = rows.iter().filter(|r| r.cpu_s.is_none()).count();
-    if opts.time == TimeBasis::Cpu && no_cpu > 0 {
-        notes.push(format!(
-            "{no_cpu} run(s) have no CPU time: their wall time stands in (--time wall scores \
-             wall time throughout)"
-        ));
-    }
-    notes.extend(limit_note(rows, opts.time));
+    let mut notes = time_notes(rows, opts);
     let (shortest, longest) = rows
         .iter()
         .map(|r| scoring.timeout_of(r))
@@ -237,57 +229,9 @@ pub fn render_report(rows: &[Row], opts: &ReportOptions) -> anyhow::Result<Vec<R
 
     let names = (solvers.clone(), encodings.clone());
     let data = ChartData::new(rows, &outcomes, names, timeout, opts.time);
-    // Every file's name, unique by construction (names that collide once made file-safe,
-    // or that are too long, get a short one of their own).
-    let mut file_names = charts::FileNames::new(&[
-        "cactus.svg",
-        "times.svg",
-        "encodings.svg",
-        "summary.md",
-        "summary.json",
-        instances::CSV_NAME,
-        "index.html",
-    ]);
-    let mut charts: Vec<(String, String)> = vec![(
-        "cactus.svg".into(),
-        charts::cactus::cactus(&data, &virtual_best)?,
-    )];
-    for (x_solver, y_solver) in scatter_pairs(&solvers, opts.baseline.as_deref()) {
-        if !charts::scatter::in_common(&data, x_solver, y_solver) {
-            continue;
-        }
-        charts.push((
-            file_names.unique(
-                &format!(
-                    "scatter-{}-vs-{}",
-                    charts::file_safe(y_solver),
-                    charts::file_safe(x_solver)
-                ),
-                "svg",
-            ),
-            charts::scatter::scatter(&data, x_solver, y_solver)?,
-        ));
-    }
     let family_names = family::families_by_instance(rows, opts.families.as_ref());
     let by_family = family::split(&outcomes, &family_names);
-    if opts.by_family {
-        for (name, members) in &by_family {
-            let vbs = vbs::virtual_best(members.iter().copied());
-            let outcomes: Vec<outcome::Outcome> = members.iter().map(|&o| o.clone()).collect();
-            let outcomes = &outcomes;
-            let names = (solvers.clone(), encodings.clone());
-            let data = ChartData::new(rows, outcomes, names, timeout, opts.time);
-            let title = format!("Cactus plot of family {name}: instances solved within a time");
-            charts.push((
-                file_names.unique(&format!("cactus-family-{}", charts::file_safe(name)), "svg"),
-                charts::cactus::cactus_titled(&data, &vbs, &title)?,
-            ));
-        }
-    }
-    charts.push(("times.svg".into(), charts::times::times(&data)?));
-    if charts::encodings::has_several_encodings(&data) {
-        charts.push(("encodings.svg".into(), charts::encodings::encodings(&data)?));
-    }
+    let charts = draw_charts(rows, opts, &data, &virtual_best, &by_family)?;
 
     let speedups = match &baseline {
         Some(b) => speedup::speedups(&outcomes, b, (&solvers, &encodings), &modes),
@@ -325,7 +269,87 @@ pub fn render_report(rows: &[Row], opts: &ReportOptions) -> anyhow::Result<Vec<R
         notes,
         charts: charts.iter().map(|(name, _)| name.clone()).collect(),
     };
+    let about = about(rows, opts, &summary, &modes);
+    files(&outcomes, &summary, &about, charts, &modes)
+}
 
+/// The notes on the time basis: runs without a CPU time, and which limit ended a run.
+fn time_notes(rows: &[Row], opts: &ReportOptions) -> Vec<String> {
+    let mut notes = opts.notes.clone();
+    let no_cpu = rows.iter().filter(|r| r.cpu_s.is_none()).count();
+    if opts.time == TimeBasis::Cpu && no_cpu > 0 {
+        notes.push(format!(
+            "{no_cpu} run(s) have no CPU time: their wall time stands in (--time wall scores \
+             wall time throughout)"
+        ));
+    }
+    notes.extend(limit_note(rows, opts.time));
+    notes
+}
+
+/// Every chart, by its file name (unique by construction: names that collide once made
+/// file-safe, or that are too long, get a short one of their own).
+fn draw_charts(
+    rows: &[Row],
+    opts: &ReportOptions,
+    data: &ChartData,
+    virtual_best: &vbs::VirtualBest,
+    by_family: &std::collections::BTreeMap<String, Vec<&outcome::Outcome>>,
+) -> anyhow::Result<Vec<(String, String)>> {
+    let mut file_names = charts::FileNames::new(&[
+        "cactus.svg",
+        "times.svg",
+        "encodings.svg",
+        "summary.md",
+        "summary.json",
+        instances::CSV_NAME,
+        "index.html",
+    ]);
+    let mut charts: Vec<(String, String)> = vec![(
+        "cactus.svg".into(),
+        charts::cactus::cactus(data, virtual_best)?,
+    )];
+    for (x_solver, y_solver) in scatter_pairs(&data.solvers, opts.baseline.as_deref()) {
+        if !charts::scatter::in_common(data, x_solver, y_solver) {
+            continue;
+        }
+        let name = format!(
+            "scatter-{}-vs-{}",
+            charts::file_safe(y_solver),
+            charts::file_safe(x_solver)
+        );
+        charts.push((
+            file_names.unique(&name, "svg"),
+            charts::scatter::scatter(data, x_solver, y_solver)?,
+        ));
+    }
+    if opts.by_family {
+        for (name, members) in by_family {
+            let vbs = vbs::virtual_best(members.iter().copied());
+            let outcomes: Vec<outcome::Outcome> = members.iter().map(|&o| o.clone()).collect();
+            let names = (data.solvers.clone(), data.encodings.clone());
+            let family_data = ChartData::new(rows, &outcomes, names, data.timeout, opts.time);
+            let title = format!("Cactus plot of family {name}: instances solved within a time");
+            charts.push((
+                file_names.unique(&format!("cactus-family-{}", charts::file_safe(name)), "svg"),
+                charts::cactus::cactus_titled(&family_data, &vbs, &title)?,
+            ));
+        }
+    }
+    charts.push(("times.svg".into(), charts::times::times(data)?));
+    if charts::encodings::has_several_encodings(data) {
+        charts.push(("encodings.svg".into(), charts::encodings::encodings(data)?));
+    }
+    Ok(charts)
+}
+
+/// What the page says about the runs: corpora, jobs, which solvers ran as children.
+fn about(
+    rows: &[Row],
+    opts: &ReportOptions,
+    summary: &Summary,
+    modes: &mode::Modes,
+) -> html::About {
     let (child, in_process): (Vec<String>, Vec<String>) = summary
         .solvers
         .iter()
@@ -334,7 +358,7 @@ pub fn render_report(rows: &[Row], opts: &ReportOptions) -> anyhow::Result<Vec<R
     let mut jobs: Vec<u32> = rows.iter().map(|r| r.jobs).collect();
     jobs.sort_unstable();
     jobs.dedup();
-    let about = html::About {
+    html::About {
         runs: opts.provenance.clone(),
         corpora: first_appearance(rows.iter().map(|r| r.corpus.as_str())),
         jobs,
@@ -345,12 +369,23 @@ pub fn render_report(rows: &[Row], opts: &ReportOptions) -> anyhow::Result<Vec<R
             .iter()
             .map(|s| (s.clone(), modes.of_solver(s)))
             .collect(),
-    };
-    let table_rows = instances::table_rows(&outcomes);
+    }
+}
+
+/// The report's files: the charts, the per-instance CSV, summary.md, summary.json and
+/// the page.
+fn files(
+    outcomes: &[outcome::Outcome],
+    summary: &Summary,
+    about: &html::About,
+    charts: Vec<(String, String)>,
+    modes: &mode::Modes,
+) -> anyhow::Result<Vec<ReportFile>> {
+    let table_rows = instances::table_rows(outcomes);
     let instances_csv = instances::csv(&table_rows, &summary.solvers)?;
-    let instances = instances::section(&table_rows, &summary.solvers, &modes, summary.time.words());
+    let instances = instances::section(&table_rows, &summary.solvers, modes, summary.time.words());
     drop(table_rows);
-    let page = html::page(&summary, &about, &charts, instances);
+    let page = html::page(summary, about, &charts, instances);
     let mut files: Vec<ReportFile> = charts
         .into_iter()
         .map(|(name, svg)| ReportFile {
@@ -358,22 +393,19 @@ pub fn render_report(rows: &[Row], opts: &ReportOptions) -> anyhow::Result<Vec<R
             bytes: svg.into_bytes(),
         })
         .collect();
-    files.push(ReportFile {
-        name: instances::CSV_NAME.into(),
-        bytes: instances_csv,
-    });
-    files.push(ReportFile {
-        name: "summary.md".into(),
-        bytes: summary.to_markdown().into_bytes(),
-    });
-    files.push(ReportFile {
-        name: "summary.json".into(),
-        bytes: summary.to_json().into_bytes(),
-    });
-    files.push(ReportFile {
-        name: "index.html".into(),
-        bytes: crate::text::document(&page).into_owned().into_bytes(),
-    });
+    let mut add = |name: &str, bytes: Vec<u8>| {
+        files.push(ReportFile {
+            name: name.into(),
+            bytes,
+        })
+    };
+    add(instances::CSV_NAME, instances_csv);
+    add("summary.md", summary.to_markdown().into_bytes());
+    add("summary.json", summary.to_json().into_bytes());
+    add(
+        "index.html",
+        crate::text::document(&page).into_owned().into_bytes(),
+    );
     Ok(files)
 }
 

@@ -13,8 +13,8 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::HPos;
 
 use crate::report::charts::draw::{
-    FONT, GREY, Legend, LegendEntry, PLOT_LEFT, Shape, chart, font, format_number, line, plot,
-    styled, text, text_width,
+    Canvas, FONT, GREY, Legend, LegendEntry, PLOT_LEFT, Shape, chart, font, format_number, line,
+    plot, styled, text, text_width,
 };
 use crate::report::charts::{ChartData, TIMEOUT_COLOR, TIMEOUT_DASH, WRONG_COLOR};
 use crate::report::outcome::{Answer, Outcome};
@@ -99,19 +99,33 @@ fn pairs_of<'o, 'a>(
         .collect()
 }
 
-/// The scatter plot of `y_solver` (vertical) against `x_solver` (horizontal).
-pub fn scatter(data: &ChartData, x_solver: &str, y_solver: &str) -> anyhow::Result<String> {
-    // Failures last, so that they are drawn over the answers they might hide.
-    let mut pairs = pairs_of(data.outcomes, x_solver, y_solver);
-    pairs.sort_by_key(|(m, _, _)| *m);
+/// A dash pattern: (drawn, gap) in px; none for a solid line.
+type Dash = Option<(u32, u32)>;
 
+/// The guide lines y = f·x: (f, dash) and their legend labels.
+const GUIDES: [(f64, Dash, &str); 3] = [
+    (1.0, None, "equal time"),
+    (2.0, Some((6, 4)), "2× apart"),
+    (10.0, Some((2, 3)), "10× apart"),
+];
+
+/// One pair of outcomes on the plot: its mark, x's outcome, y's outcome.
+type Pair<'o, 'a> = (Mark, &'o Outcome<'a>, &'o Outcome<'a>);
+
+/// The colour of a mark: WRONG's own, else its encoding's when there are several.
+fn mark_color(data: &ChartData, m: Mark, encoding: Option<&str>) -> RGBColor {
     let several_encodings = data.encodings.len() > 1;
-    let mark_color = |m: Mark, encoding: Option<&str>| match (m, encoding) {
+    match (m, encoding) {
         (Mark::Wrong, _) => WRONG_COLOR,
         (_, Some(e)) if several_encodings => data.encoding_color(e),
         _ if several_encodings => RGBColor(0x44, 0x44, 0x44),
         _ => ONE_ENCODING_COLOR,
-    };
+    }
+}
+
+/// The legend: the marks drawn (SAT and UNSAT always), the encodings of the points, the
+/// guide lines and the timeout.
+fn legend_of(data: &ChartData, pairs: &[Pair]) -> Legend<'static> {
     let mut marks: Vec<Mark> = pairs.iter().map(|(m, _, _)| *m).collect();
     marks.extend([Mark::Sat, Mark::Unsat]);
     marks.sort();
@@ -120,10 +134,10 @@ pub fn scatter(data: &ChartData, x_solver: &str, y_solver: &str) -> anyhow::Resu
         .iter()
         .map(|m| {
             let (shape, filled, label) = m.look();
-            LegendEntry::mark(label.into(), mark_color(*m, None), shape, filled)
+            LegendEntry::mark(label.into(), mark_color(data, *m, None), shape, filled)
         })
         .collect();
-    if several_encodings {
+    if data.encodings.len() > 1 {
         // The encodings of its points only.
         let drawn: std::collections::HashSet<&str> =
             pairs.iter().map(|(_, _, y)| y.encoding).collect();
@@ -132,21 +146,23 @@ pub fn scatter(data: &ChartData, x_solver: &str, y_solver: &str) -> anyhow::Resu
             entries.push(LegendEntry::mark(label, color, Shape::Circle, true));
         }
     }
-    let guides = [(1.0, None), (2.0, Some((6, 4))), (10.0, Some((2, 3)))];
-    for ((_, dash), label) in guides.iter().zip(["equal time", "2× apart", "10× apart"]) {
-        entries.push(LegendEntry::line(label.into(), GREY, 1, *dash));
+    for (_, dash, label) in GUIDES {
+        entries.push(LegendEntry::line(label.into(), GREY, 1, dash));
     }
     entries.push(data.timeout_entry());
-    let legend = Legend {
+    Legend {
         heading: "marks",
         entries,
-    };
+    }
+}
 
-    let title = format!(
-        "{y_solver} vs {x_solver}: {} per instance",
-        data.time.words()
-    );
-    let what = if several_encodings {
+/// The scatter plot of `y_solver` (vertical) against `x_solver` (horizontal).
+pub fn scatter(data: &ChartData, x_solver: &str, y_solver: &str) -> anyhow::Result<String> {
+    // Failures last, so that they are drawn over the answers they might hide.
+    let mut pairs = pairs_of(data.outcomes, x_solver, y_solver);
+    pairs.sort_by_key(|(m, _, _)| *m);
+    let legend = legend_of(data, &pairs);
+    let what = if data.encodings.len() > 1 {
         "(instance, encoding) pairs"
     } else {
         "instances"
@@ -163,50 +179,25 @@ pub fn scatter(data: &ChartData, x_solver: &str, y_solver: &str) -> anyhow::Resu
         data.modes.of_solver(x_solver),
         data.modes.of_solver(y_solver),
     );
+    let words = data.time.words();
     let title = if x_mode == y_mode {
-        title
+        format!("{y_solver} vs {x_solver}: {words} per instance")
     } else {
         format!(
-            "{y_solver} ({y_mode}) vs {x_solver} ({x_mode}): {} per instance, across modes",
-            data.time.words()
+            "{y_solver} ({y_mode}) vs {x_solver} ({x_mode}): {words} per instance, across modes"
         )
     };
     let size = (PLOT_LEFT + SIDE + 10, SIDE + 60);
     chart((&title, &subtitle), size, Some(&legend), |root, area| {
         let (lo, hi) = data.time_range();
         let format = |v: &f64| format_number(*v);
-        let x_label = format!(
-            "{x_solver} ({x_mode}): {} (s, log scale)",
-            data.time.words()
-        );
-        let y_label = format!(
-            "{y_solver} ({y_mode}): {} (s, log scale)",
-            data.time.words()
-        );
+        let x_label = format!("{x_solver} ({x_mode}): {words} (s, log scale)");
+        let y_label = format!("{y_solver} ({y_mode}): {words} (s, log scale)");
         let axes = (data.time_axis(), data.time_axis());
         let chart = plot(area, PLOT_LEFT as u32, axes, &format, (&x_label, &y_label))?;
         let at = |x: f64, y: f64| chart.backend_coord(&(x.clamp(lo, hi), y.clamp(lo, hi)));
         let ((left, bottom), (right, top)) = (at(lo, lo), at(hi, hi));
-
-        // y = f·x inside the square lo..hi: x from max(lo, lo/f) to min(hi, hi/f). Each
-        // is labelled where it enters the plot (the left edge above the diagonal, the
-        // bottom edge below it): the top right corner is where the timeout lines and the
-        // border marks crowd.
-        let grey = font(FONT).color(&RGBColor(0x66, 0x66, 0x66));
-        for (factor, dash) in guides {
-            for f in [factor, 1.0 / factor]
-                .into_iter()
-                .take(if factor == 1.0 { 1 } else { 2 })
-            {
-                let (from, to) = (lo.max(lo / f), hi.min(hi / f));
-                let (start, end) = (at(from, from * f), at(to, to * f));
-                line(root, [start, end], GREY.stroke_width(1), dash)?;
-                if factor > 1.0 {
-                    let place = (start.0 + 5, start.1 - 10);
-                    text(root, place, &format!("{factor}×"), grey.clone(), HPos::Left)?;
-                }
-            }
-        }
+        draw_guides(root, &at, (lo, hi))?;
         let (tx, ty) = if data.timeout_on_scale() {
             let (tx, ty) = at(data.timeout, data.timeout);
             let border = TIMEOUT_COLOR.stroke_width(2);
@@ -216,60 +207,108 @@ pub fn scatter(data: &ChartData, x_solver: &str, y_solver: &str) -> anyhow::Resu
         } else {
             (right, top)
         };
-
-        // Faster on: a count per side, each in the corner of the side it counts, inside
-        // the timeout lines, on a white ground so that marks under it do not garble it.
-        let faster =
-            |a: &Outcome, b: &Outcome| a.answer.solved() && (!b.answer.solved() || a.time < b.time);
-        let x_faster = pairs.iter().filter(|(_, a, b)| faster(a, b)).count();
-        let y_faster = pairs.iter().filter(|(_, a, b)| faster(b, a)).count();
-        let x_label = format!("{x_solver} faster: {x_faster}");
-        let y_label = format!("{y_solver} faster: {y_faster}");
-        let y_corner = (tx - 20 - text_width(&y_label), bottom - 30);
-        for (label, corner) in [(x_label, (left + 8, ty + 10)), (y_label, y_corner)] {
-            let far = (corner.0 + text_width(&label) + 12, corner.1 + 20);
-            root.draw(&Rectangle::new([corner, far], WHITE.mix(0.85).filled()))?;
-            root.draw(&Rectangle::new([corner, far], RGBColor(0xbb, 0xbb, 0xbb)))?;
-            let bold = styled(FONT, FontStyle::Bold);
-            text(
-                root,
-                (corner.0 + 6, corner.1 + 10),
-                &label,
-                bold,
-                HPos::Left,
-            )?;
-        }
-
-        let place = |o: &Outcome| {
-            if o.answer.solved() {
-                o.time
-            } else {
-                data.timeout
-            }
-        };
-        // Marks that fall on the same pixel (or grid square) with the same look are drawn
-        // once, as the last of them, where the last one drawn would have been: the picture
-        // is the same, and a study of a million runs is not a chart of a million marks.
-        type Look = (Mark, (u8, u8, u8), (i32, i32));
-        let looks: Vec<(Mark, RGBColor, (i32, i32))> = pairs
-            .iter()
-            .map(|(mark, a, b)| {
-                let color = mark_color(*mark, Some(a.encoding));
-                let (x, y) = at(place(a), place(b));
-                let snap = |v: i32| v - v.rem_euclid(grid) + grid / 2;
-                (*mark, color, (snap(x), snap(y)))
-            })
-            .collect();
-        let mut last: HashMap<Look, usize> = HashMap::new();
-        for (i, (mark, color, point)) in looks.iter().enumerate() {
-            last.insert((*mark, (color.0, color.1, color.2), *point), i);
-        }
-        for (i, (mark, color, point)) in looks.iter().enumerate() {
-            if last.get(&(*mark, (color.0, color.1, color.2), *point)) == Some(&i) {
-                let (shape, filled, _) = mark.look();
-                shape.draw(root, *point, 9, *color, filled)?;
-            }
-        }
-        Ok(())
+        let corners = ((left + 8, ty + 10), (tx - 20, bottom - 30));
+        draw_faster_counts(root, &pairs, (x_solver, y_solver), corners)?;
+        draw_marks(root, data, &pairs, &at, grid)
     })
+}
+
+/// The guide lines y = f·x inside the square lo..hi: x from max(lo, lo/f) to min(hi,
+/// hi/f). Each is labelled where it enters the plot (the left edge above the diagonal,
+/// the bottom edge below it): the top right corner is where the timeout lines and the
+/// border marks crowd.
+fn draw_guides(
+    root: &Canvas,
+    at: &dyn Fn(f64, f64) -> (i32, i32),
+    (lo, hi): (f64, f64),
+) -> anyhow::Result<()> {
+    let grey = font(FONT).color(&RGBColor(0x66, 0x66, 0x66));
+    for (factor, dash, _) in GUIDES {
+        for f in [factor, 1.0 / factor]
+            .into_iter()
+            .take(if factor == 1.0 { 1 } else { 2 })
+        {
+            let (from, to) = (lo.max(lo / f), hi.min(hi / f));
+            let (start, end) = (at(from, from * f), at(to, to * f));
+            line(root, [start, end], GREY.stroke_width(1), dash)?;
+            if factor > 1.0 {
+                let place = (start.0 + 5, start.1 - 10);
+                text(root, place, &format!("{factor}×"), grey.clone(), HPos::Left)?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// "Faster on": a count per side, each in the corner of the side it counts (x's top
+/// left, y's bottom right, whose right edge is given), inside the timeout lines, on a
+/// white ground so that marks under it do not garble it.
+fn draw_faster_counts(
+    root: &Canvas,
+    pairs: &[Pair],
+    (x_solver, y_solver): (&str, &str),
+    (x_corner, (y_right, y_top)): ((i32, i32), (i32, i32)),
+) -> anyhow::Result<()> {
+    let faster =
+        |a: &Outcome, b: &Outcome| a.answer.solved() && (!b.answer.solved() || a.time < b.time);
+    let x_faster = pairs.iter().filter(|(_, a, b)| faster(a, b)).count();
+    let y_faster = pairs.iter().filter(|(_, a, b)| faster(b, a)).count();
+    let x_label = format!("{x_solver} faster: {x_faster}");
+    let y_label = format!("{y_solver} faster: {y_faster}");
+    let y_corner = (y_right - text_width(&y_label), y_top);
+    for (label, corner) in [(x_label, x_corner), (y_label, y_corner)] {
+        let far = (corner.0 + text_width(&label) + 12, corner.1 + 20);
+        root.draw(&Rectangle::new([corner, far], WHITE.mix(0.85).filled()))?;
+        root.draw(&Rectangle::new([corner, far], RGBColor(0xbb, 0xbb, 0xbb)))?;
+        let bold = styled(FONT, FontStyle::Bold);
+        text(
+            root,
+            (corner.0 + 6, corner.1 + 10),
+            &label,
+            bold,
+            HPos::Left,
+        )?;
+    }
+    Ok(())
+}
+
+/// The marks, an unsolved run on the border at the timeout. Marks that fall on the same
+/// pixel (or `grid` square) with the same look are drawn once, as the last of them, where
+/// the last one drawn would have been: the picture is the same, and a study of a million
+/// runs is not a chart of a million marks.
+fn draw_marks(
+    root: &Canvas,
+    data: &ChartData,
+    pairs: &[Pair],
+    at: &dyn Fn(f64, f64) -> (i32, i32),
+    grid: i32,
+) -> anyhow::Result<()> {
+    let place = |o: &Outcome| {
+        if o.answer.solved() {
+            o.time
+        } else {
+            data.timeout
+        }
+    };
+    type Look = (Mark, (u8, u8, u8), (i32, i32));
+    let looks: Vec<(Mark, RGBColor, (i32, i32))> = pairs
+        .iter()
+        .map(|(mark, a, b)| {
+            let color = mark_color(data, *mark, Some(a.encoding));
+            let (x, y) = at(place(a), place(b));
+            let snap = |v: i32| v - v.rem_euclid(grid) + grid / 2;
+            (*mark, color, (snap(x), snap(y)))
+        })
+        .collect();
+    let mut last: HashMap<Look, usize> = HashMap::new();
+    for (i, (mark, color, point)) in looks.iter().enumerate() {
+        last.insert((*mark, (color.0, color.1, color.2), *point), i);
+    }
+    for (i, (mark, color, point)) in looks.iter().enumerate() {
+        if last.get(&(*mark, (color.0, color.1, color.2), *point)) == Some(&i) {
+            let (shape, filled, _) = mark.look();
+            shape.draw(root, *point, 9, *color, filled)?;
+        }
+    }
+    Ok(())
 }

@@ -208,52 +208,8 @@ pub fn compare(
     scoring: Scoring,
     factor: Option<f64>,
 ) -> anyhow::Result<Comparison> {
-    let pick = |side: &SideRows<'_>| -> anyhow::Result<Vec<Row>> {
-        let rows: Vec<Row> = match &side.solver {
-            Some(s) => side
-                .rows
-                .iter()
-                .filter(|r| r.solver == s)
-                .cloned()
-                .collect(),
-            None => side.rows.to_vec(),
-        };
-        if rows.is_empty() {
-            match &side.solver {
-                Some(s) => {
-                    let mut names: Vec<&str> =
-                        side.rows.iter().map(|r| r.solver.as_str()).collect();
-                    names.sort_unstable();
-                    names.dedup();
-                    bail!("no rows of solver `{s}` (solvers: {})", names.join(", "))
-                }
-                None => bail!("{}: no result rows", side.label),
-            }
-        }
-        Ok(rows)
-    };
-    let (old_rows, new_rows) = judged_together(pick(old)?, pick(new)?);
-    let solvers =
-        |rows: &[Row]| -> BTreeSet<String> { rows.iter().map(|r| r.solver.to_string()).collect() };
-    let (old_solvers, new_solvers) = (solvers(&old_rows), solvers(&new_rows));
-    // Two files of the same solvers match solver to solver; of one solver each (or two
-    // solvers of one file), instance to instance whatever the names.
-    let by_solver = if old.solver.is_some() || new.solver.is_some() {
-        false
-    } else if old_solvers == new_solvers {
-        old_solvers.len() > 1
-    } else if old_solvers.len() == 1 && new_solvers.len() == 1 {
-        false
-    } else {
-        bail!(
-            "{} has solvers {{{}}}, {} has {{{}}}: compare runs of the same solvers, or of \
-             one solver each",
-            old.label,
-            old_solvers.into_iter().collect::<Vec<_>>().join(", "),
-            new.label,
-            new_solvers.into_iter().collect::<Vec<_>>().join(", ")
-        );
-    };
+    let (old_rows, new_rows) = judged_together(picked(old)?, picked(new)?);
+    let by_solver = matched_by_solver(old, new, &old_rows, &new_rows)?;
     let names: HashMap<&str, &str> = old_rows
         .iter()
         .chain(&new_rows)
@@ -314,16 +270,7 @@ pub fn compare(
             .partial_cmp(&(b.change, b.speedup.unwrap_or(f64::INFINITY)))
             .unwrap_or(std::cmp::Ordering::Equal)
     });
-    let mut counts = Counts::default();
-    for i in &instances {
-        *counts.by_change.entry(i.change).or_default() += 1;
-        if i.old.is_some() && i.new.is_some() {
-            counts.compared += 1;
-        }
-        if i.regression {
-            counts.regressions += 1;
-        }
-    }
+    let counts = Counts::of(&instances);
     let ratios: Vec<f64> = instances.iter().filter_map(|i| i.speedup).collect();
     let speedups = PairedRatios::of(&ratios);
     let counters = {
@@ -355,6 +302,81 @@ pub fn compare(
         old_limits: limits_of(&old_rows),
         new_limits: limits_of(&new_rows),
     })
+}
+
+/// A side's rows (only its solver's when it names one); none is an error.
+fn picked(side: &SideRows<'_>) -> anyhow::Result<Vec<Row>> {
+    let rows: Vec<Row> = match &side.solver {
+        Some(s) => side
+            .rows
+            .iter()
+            .filter(|r| r.solver == s)
+            .cloned()
+            .collect(),
+        None => side.rows.to_vec(),
+    };
+    if rows.is_empty() {
+        match &side.solver {
+            Some(s) => {
+                let mut names: Vec<&str> = side.rows.iter().map(|r| r.solver.as_str()).collect();
+                names.sort_unstable();
+                names.dedup();
+                bail!("no rows of solver `{s}` (solvers: {})", names.join(", "))
+            }
+            None => bail!("{}: no result rows", side.label),
+        }
+    }
+    Ok(rows)
+}
+
+/// True when OLD and NEW match solver to solver (two files of the same solvers); false
+/// when instance to instance whatever the names (one solver each, or two solvers of one
+/// file); an error otherwise.
+fn matched_by_solver(
+    old: &SideRows,
+    new: &SideRows,
+    old_rows: &[Row],
+    new_rows: &[Row],
+) -> anyhow::Result<bool> {
+    let solvers =
+        |rows: &[Row]| -> BTreeSet<String> { rows.iter().map(|r| r.solver.to_string()).collect() };
+    let (old_solvers, new_solvers) = (solvers(old_rows), solvers(new_rows));
+    // Two files of the same solvers match solver to solver; of one solver each (or two
+    // solvers of one file), instance to instance whatever the names.
+    let by_solver = if old.solver.is_some() || new.solver.is_some() {
+        false
+    } else if old_solvers == new_solvers {
+        old_solvers.len() > 1
+    } else if old_solvers.len() == 1 && new_solvers.len() == 1 {
+        false
+    } else {
+        bail!(
+            "{} has solvers {{{}}}, {} has {{{}}}: compare runs of the same solvers, or of \
+             one solver each",
+            old.label,
+            old_solvers.into_iter().collect::<Vec<_>>().join(", "),
+            new.label,
+            new_solvers.into_iter().collect::<Vec<_>>().join(", ")
+        );
+    };
+    Ok(by_solver)
+}
+
+impl Counts {
+    /// The changes counted, with the instances both sides ran and the regressions.
+    fn of(instances: &[InstanceChange]) -> Counts {
+        let mut counts = Counts::default();
+        for i in instances {
+            *counts.by_change.entry(i.change).or_default() += 1;
+            if i.old.is_some() && i.new.is_some() {
+                counts.compared += 1;
+            }
+            if i.regression {
+                counts.regressions += 1;
+            }
+        }
+        counts
+    }
 }
 
 /// OLD's and NEW's rows held against each other's verified models, as rows are wherever
