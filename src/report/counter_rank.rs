@@ -55,15 +55,7 @@ type Solved<'a> = BTreeMap<&'a str, Option<f64>>;
 pub fn ranking(rows: &[Row], counter: Counter, scoring: Scoring, modes: &Modes) -> CounterRanking {
     let configs = first_appearance(rows.iter().map(|r| r.solver.as_str()));
     let encodings = first_appearance(rows.iter().map(|r| r.encoding.as_str()));
-    let mut cells: BTreeMap<(&str, &str), BTreeMap<&str, Vec<&Row>>> = BTreeMap::new();
-    for r in rows {
-        cells
-            .entry((&r.solver, &r.encoding))
-            .or_default()
-            .entry(r.instance_key())
-            .or_default()
-            .push(r);
-    }
+    let cells = super::cells(rows);
     // Per configuration, its solved instances and the counter's median on each.
     let mut solved: Vec<(Config, Solved, bool)> = Vec::new();
     for solver in &configs {

@@ -273,6 +273,26 @@ pub fn render_report(rows: &[Row], opts: &ReportOptions) -> anyhow::Result<Vec<R
     files(&outcomes, &summary, &about, charts, &modes)
 }
 
+/// The rows of each configuration (solver, encoding), by instance.
+pub(crate) type Cells<'r> = std::collections::BTreeMap<
+    (&'r str, &'r str),
+    std::collections::BTreeMap<&'r str, Vec<&'r Row>>,
+>;
+
+/// Groups `rows` by configuration (solver, encoding) and, within one, by instance.
+pub(crate) fn cells(rows: &[Row]) -> Cells<'_> {
+    let mut cells = Cells::new();
+    for r in rows {
+        cells
+            .entry((&r.solver, &r.encoding))
+            .or_default()
+            .entry(r.instance_key())
+            .or_default()
+            .push(r);
+    }
+    cells
+}
+
 /// The notes on the time basis: runs without a CPU time, and which limit ended a run.
 fn time_notes(rows: &[Row], opts: &ReportOptions) -> Vec<String> {
     let mut notes = opts.notes.clone();

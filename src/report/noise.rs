@@ -8,8 +8,6 @@
 //! summary's notes): the machine's noise is then as large as many differences the report
 //! would otherwise show.
 
-use std::collections::BTreeMap;
-
 use serde::Serialize;
 
 use crate::report::config::Config;
@@ -93,15 +91,7 @@ impl Spread {
 pub fn spreads(rows: &[Row], scoring: Scoring, modes: &Modes) -> Vec<Spread> {
     let configs = first_appearance(rows.iter().map(|r| r.solver.as_str()));
     let encodings = first_appearance(rows.iter().map(|r| r.encoding.as_str()));
-    let mut cells: BTreeMap<(&str, &str), BTreeMap<&str, Vec<&Row>>> = BTreeMap::new();
-    for r in rows {
-        cells
-            .entry((&r.solver, &r.encoding))
-            .or_default()
-            .entry(r.instance_key())
-            .or_default()
-            .push(r);
-    }
+    let cells = super::cells(rows);
     let mut out = Vec::new();
     for solver in &configs {
         for encoding in &encodings {

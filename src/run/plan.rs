@@ -441,6 +441,10 @@ mod tests {
             p.limits.cpu_limit_s = Some(7.5);
             p.solver_paths = vec![("kissat".into(), "/x/kissat".into())];
             p.puzzle_solver_commands = vec![("gs".into(), "bench solve --serve".into())];
+            p.families = Some(crate::family::FamiliesFile {
+                path: "/x/families.csv".into(),
+                sha256: "ab".repeat(32),
+            });
         });
         let value = serde_json::to_value(&plan).unwrap();
         let fields: Vec<&String> = value.as_object().unwrap().keys().collect();

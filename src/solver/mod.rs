@@ -308,16 +308,8 @@ pub fn measured(f: impl FnOnce() -> Outcome) -> Outcome {
 }
 
 /// CPU time of the calling thread (an in-process solver runs on one thread, possibly among
-/// others of a parallel `bench run`, so process time would be wrong).
-pub fn thread_cpu_time() -> Option<Duration> {
-    let mut ts = libc::timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
-    // SAFETY: clock_gettime only writes the timespec we pass, which lives on our stack.
-    let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
-    (rc == 0).then(|| Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32))
-}
+/// others of a parallel `bench run`, so process time would be wrong): the engine's clock.
+pub use cdcl_engine::limits::thread_cpu_time;
 
 /// Where to find solvers: command-line overrides on top of the default discovery.
 #[derive(Clone, Debug, Default)]
