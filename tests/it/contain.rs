@@ -816,7 +816,7 @@ fn without_the_helper_solvers_run_direct_checked_and_stopped() {
         .unwrap();
     // The liar's UNSAT is refuted by the model the others found: WRONG, exit 1.
     assert_eq!(o.status.code(), Some(1), "{}", show(&o));
-    assert!(start.elapsed() < Duration::from_secs(20));
+    assert!(start.elapsed() < Duration::from_secs(120));
     assert_eq!(survivors(&tag, Duration::from_secs(2)), 0);
     let rows = rows(&out);
     let of = |name: &str| {
@@ -836,7 +836,8 @@ fn without_the_helper_solvers_run_direct_checked_and_stopped() {
     );
     let hang = of("hang");
     assert_eq!(hang.status.as_str(), "TIMEOUT", "{hang:?}");
-    assert!(hang.wall_s < 5.0, "{hang:?}");
+    // The hang sleeps 300 s: far above this bound, which load does not reach.
+    assert!(hang.wall_s < 60.0, "{hang:?}");
     assert!(of("liar").wrong, "{:?}", of("liar"));
     let meta = std::fs::read_to_string(out.join("run.json")).unwrap();
     assert!(

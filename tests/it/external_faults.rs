@@ -46,8 +46,9 @@ fn forked_helper_ignoring_sigterm_is_killed_with_its_group() {
     let out = run_script(dir.path(), &body, &limits);
     let took = started.elapsed();
     assert_eq!(out.status, Status::Timeout, "{:?}", out.error);
+    // Against a hang only: a loaded machine delays the stop's wake-ups, not the limit.
     assert!(
-        took < Duration::from_secs(1) + DEFAULT_GRACE + Duration::from_millis(500),
+        took < Duration::from_secs(1) + DEFAULT_GRACE + Duration::from_secs(10),
         "{took:?}"
     );
     let pgid = pgid_of(dir.path());
@@ -78,8 +79,10 @@ fn helper_left_behind_after_the_answer_is_killed() {
     );
     let started = Instant::now();
     let out = run_script(dir.path(), &body, &Limits::default());
+    // The helper sleeps 30 s: a run that waited for it is far above this bound, which
+    // load does not reach.
     assert!(
-        started.elapsed() < Duration::from_secs(3),
+        started.elapsed() < Duration::from_secs(15),
         "waited for the helper"
     );
     assert_eq!(out.status, Status::Sat, "{:?}", out.error);
@@ -198,7 +201,8 @@ fn interrupt_stops_the_group() {
     let out = run_script(dir.path(), &body, &limits);
     setter.join().unwrap();
     assert_eq!(out.status, Status::Unknown, "{:?}", out.error);
-    assert!(started.elapsed() < Duration::from_secs(2));
+    // Against a hang only (the script loops forever): load delays the stop, not the flag.
+    assert!(started.elapsed() < Duration::from_secs(15));
     assert!(!group_alive(pgid_of(dir.path())));
 }
 

@@ -58,9 +58,10 @@ fn sat_unsat_timeout(name: &str) {
         out.error
     );
     assert!(out.wall >= timeout, "{name}: stopped early: {:?}", out.wall);
-    // 1 s + the grace, with a little room for writing the CNF on a loaded machine.
+    // 1 s + the grace, with room for writing the CNF and waking up on a loaded machine:
+    // against a hang (php 12/11 runs for minutes), not a measure of the stop's latency.
     assert!(
-        took < timeout + DEFAULT_GRACE + Duration::from_millis(300),
+        took < timeout + DEFAULT_GRACE + Duration::from_secs(10),
         "{name}: the timed-out run took {took:?}"
     );
     // The CPU time is the killed solver's own (single-threaded: at most its wall time;

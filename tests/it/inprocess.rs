@@ -123,7 +123,8 @@ fn native_sessions_stop_at_the_deadline_and_on_interrupt() {
     );
     setter.join().unwrap();
     assert_eq!(o.status, Status::Unknown);
-    assert!(o.wall < Duration::from_millis(100 + 300), "{:?}", o.wall);
+    // The interrupt came at 100 ms; the README's promise is 1 s past it at any load.
+    assert!(o.wall < Duration::from_millis(100 + 1000), "{:?}", o.wall);
     assert!(s.usable());
     // Assuming pigeon 0 sits nowhere refutes at once.
     let nowhere: Vec<_> = php.clause(0).iter().map(|&l| !l).collect();
