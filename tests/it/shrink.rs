@@ -274,12 +274,12 @@ fn a_rejected_proof_shrinks_to_the_formula_that_needs_one() {
         return;
     };
     let dir = tempfile::tempdir().unwrap();
-    // kissat's adapter runs `kissat -q CNF PROOF`: the proof is the third argument.
+    // kissat's adapter runs `kissat [OPTIONS] CNF PROOF`: the proof is the last argument.
     let wrapper = script(
         dir.path(),
         "kissat",
         &format!(
-            "'{}' \"$@\"\ncode=$?\n[ $code = 20 ] && printf 'a\\000' > \"$3\"\nexit $code",
+            "'{}' \"$@\"\ncode=$?\nfor proof; do :; done\n[ $code = 20 ] && printf 'a\\000' > \"$proof\"\nexit $code",
             kissat.display()
         ),
     );
