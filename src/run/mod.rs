@@ -140,7 +140,9 @@ pub fn run(
 }
 
 /// bench's own CPU per run, ms: this process's CPU and that of every child it waited for
-/// (exec helpers, and through them the solvers), less the rows' `cpu_s`, over the rows.
+/// (exec helpers, and through them the solvers and proof checkers), less the solvers' CPU
+/// (`count_cpu_s` of a counting row, which holds its first solve, else `cpu_s`) and the
+/// proof checkers' (`check_s`), over the rows.
 fn overhead_per_run(rows: &[results::Row]) -> Option<f64> {
     let tree = [libc::RUSAGE_SELF, libc::RUSAGE_CHILDREN]
         .into_iter()
@@ -152,7 +154,11 @@ fn overhead_per_run(rows: &[results::Row]) -> Option<f64> {
             sandbox::reap::cpu_time(&usage).as_secs_f64()
         })
         .sum::<f64>();
-    let solvers: f64 = rows.iter().filter_map(|r| r.cpu_s).sum();
+    let solvers: f64 = rows
+        .iter()
+        .flat_map(|r| [r.count_cpu_s.or(r.cpu_s), r.check_s])
+        .flatten()
+        .sum();
     (!rows.is_empty()).then(|| (tree - solvers).max(0.0) / rows.len() as f64 * 1000.0)
 }
 
