@@ -104,7 +104,7 @@ impl State {
             for d in 0..9 {
                 progress |= self.band_rule(d)?;
             }
-            if progress || self.naked_singles()? {
+            if self.naked_singles()? || progress {
                 continue;
             }
             if self.solved() {
