@@ -2,9 +2,9 @@
 //! (layout in [`super::tables`]), the placed cells, and the words last analysed per digit
 //! so that unchanged digits are skipped. Propagation runs, per digit whose candidates
 //! changed, the band rule (locked candidates along rows: each row and box of a band holds
-//! the digit once) with hidden singles in rows, columns and boxes; then naked singles;
-//! when both are stuck the stack rule (the same along columns), then triads; to a
-//! fixpoint.
+//! the digit once) with hidden singles in rows, columns and boxes, and naked singles in
+//! the same pass; when both are stuck, triads (which hold locked candidates along
+//! columns too); to a fixpoint.
 
 #![allow(clippy::needless_range_loop)] // band loops index several arrays at once
 
