@@ -8,9 +8,7 @@
 
 #![allow(clippy::needless_range_loop)] // band loops index several arrays at once
 
-use super::tables::{
-    BAND, BOX0, KEEP, MINIROW_CELLS, PEERS, ROW_MINIROWS, ROWS3,
-};
+use super::tables::{BAND, BOX0, KEEP, MINIROW_CELLS, PEERS, ROW_MINIROWS, ROWS3};
 use super::triads;
 
 /// Band words: one 27-bit word per band.
