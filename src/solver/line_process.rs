@@ -7,7 +7,10 @@
 //! Without groups (the fallback), the program has a process group of its own, an
 //! address-space limit per process, CPU time from the kernel's per-thread nanosecond
 //! counters (`/proc/PID/task/*/schedstat`) and peak memory from `VmHWM`. One group serves
-//! the program for its whole life (many puzzles): its peak is the program's so far.
+//! the program for its whole life (many puzzles): its peak is the program's so far. The
+//! program is bench's child, not the exec helper's: if bench is killed, the program reads
+//! the end of its input; one that stays on is in its group, which the next bench empties
+//! and removes as it does any group of a bench that is gone.
 
 use std::io::{BufRead, BufReader};
 use std::os::unix::process::CommandExt;
