@@ -9,18 +9,19 @@
 //! - `error` and a reason: the solver could not answer (ERROR).
 //!
 //! Anything else is an answer that is no solution: wrong. Each answer is timed from the
-//! puzzle sent to the line read (wall, and the CPU time of the program's threads from the
-//! kernel's nanosecond counters, `/proc/PID/task/*/schedstat`). A program that does not
-//! answer within the timeout is killed with its process group (TIMEOUT) and started again
-//! for the next puzzle; one that ends, or closes its output, is an ERROR and started again.
-//! Its address space is limited by `--mem-limit`, as any external solver's is.
+//! puzzle sent to the line read (wall, and the program's CPU time between the two, from
+//! its control group's counter or its threads' nanosecond counters). A program that does
+//! not answer within the timeout is killed with everything it started (TIMEOUT) and
+//! started again for the next puzzle; one that ends, or closes its output, is an ERROR
+//! (MEMOUT when its group reached `--mem-limit`) and started again. It is contained and
+//! limited as any external solver is (`line_process.rs`): a control group of its own
+//! where runs get one (the memory limit over all its processes, the process limit; the
+//! row's peak memory is the group's), else an address-space limit per process.
 
-use std::io::{BufRead, BufReader, Write};
-use std::os::unix::process::CommandExt;
+use std::io::Write;
 use std::path::PathBuf;
-use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::atomic::Ordering;
-use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::sync::mpsc::RecvTimeoutError;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, bail};
@@ -29,6 +30,7 @@ use crate::cnf::Cnf;
 use crate::puzzle::Puzzle;
 use crate::puzzle::format::{self, Format, ReadOptions};
 
+use super::line_process::Running;
 use super::puzzle::{PuzzleAnswer, PuzzleSession};
 use super::{LimitHit, Limits, Outcome, Solver, Status};
 
@@ -92,75 +94,13 @@ struct LineSession {
     running: Option<Running>,
 }
 
-/// A started program: its input, and its output lines as a reader thread reads them.
-struct Running {
-    child: Child,
-    stdin: ChildStdin,
-    lines: Receiver<std::io::Result<String>>,
-}
-
-impl Running {
-    /// Ends the program and everything it started (its process group).
-    fn kill(mut self) {
-        let pid = self.child.id() as libc::pid_t;
-        // SAFETY: signals the process group this session created for the child.
-        unsafe {
-            libc::kill(-pid, libc::SIGKILL);
-        }
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-
-    /// CPU time of the program's threads so far (nanosecond counters).
-    fn cpu(&self) -> Option<Duration> {
-        let dir = format!("/proc/{}/task", self.child.id());
-        let mut total = 0u64;
-        for task in std::fs::read_dir(dir).ok()? {
-            let stat = std::fs::read_to_string(task.ok()?.path().join("schedstat")).ok()?;
-            total += stat.split_whitespace().next()?.parse::<u64>().ok()?;
-        }
-        Some(Duration::from_nanos(total))
-    }
-}
-
 impl LineSession {
-    fn start(&self, limits: &Limits) -> std::io::Result<Running> {
-        let mut command = Command::new(&self.program);
-        command
-            .args(&self.args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .process_group(0);
-        let bytes = limits.mem_limit_mb.map(|mb| mb.saturating_mul(1 << 20));
-        // SAFETY: only setrlimit between fork and exec.
-        unsafe {
-            command.pre_exec(move || sandbox::reap::limit_child(bytes));
-        }
-        let mut child = command.spawn()?;
-        let stdin = child.stdin.take().ok_or(std::io::ErrorKind::BrokenPipe)?;
-        let stdout = child.stdout.take().ok_or(std::io::ErrorKind::BrokenPipe)?;
-        let (send, lines) = channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                if send.send(line).is_err() {
-                    return;
-                }
-            }
-        });
-        Ok(Running {
-            child,
-            stdin,
-            lines,
-        })
-    }
-
     /// Sends `line`, waits for the answer within the timeout: the line, or the outcome
     /// that ends the wait (TIMEOUT, ERROR, an interrupt).
     fn exchange(&mut self, line: &str, limits: &Limits) -> (Result<String, Box<Outcome>>, Outcome) {
         let mut timing = Outcome::new(Status::Unknown);
         if self.running.is_none() {
-            match self.start(limits) {
+            match Running::start(&self.program, &self.args, limits.mem_limit_mb) {
                 Ok(r) => self.running = Some(r),
                 Err(e) => {
                     let why = format!("cannot start: {e}");
@@ -172,6 +112,7 @@ impl LineSession {
             return (Err(Box::new(Outcome::error("not started"))), timing);
         };
         let cpu_start = running.cpu();
+        let hits = running.memory_hits();
         let start = Instant::now();
         let sent = writeln!(running.stdin, "{line}").and_then(|()| running.stdin.flush());
         let answer = match sent {
@@ -182,6 +123,10 @@ impl LineSession {
         timing.cpu = cpu_start
             .zip(running.cpu())
             .map(|(a, b)| b.saturating_sub(a));
+        timing.max_rss_kb = running.peak_kb();
+        // Out of memory, when the group's counters say so: the reason, for an answer
+        // that is an ERROR (the program died or gave up), as for any external run.
+        timing.error = running.memory_hits().since(hits);
         if answer.is_err()
             && let Some(r) = self.running.take()
         {
@@ -251,8 +196,17 @@ impl PuzzleSession for LineSession {
             Ok(answer) => read_answer(puzzle, &answer),
             Err(outcome) => PuzzleAnswer::without(*outcome),
         };
+        if read.outcome.status == Status::Error
+            && let Some(why) = timing.error
+        {
+            read = PuzzleAnswer::without(Outcome {
+                error: Some(why),
+                ..Outcome::new(Status::Memout)
+            });
+        }
         read.outcome.wall = timing.wall;
         read.outcome.cpu = timing.cpu;
+        read.outcome.max_rss_kb = timing.max_rss_kb;
         read
     }
 }

@@ -10,6 +10,7 @@ pub mod dedicated;
 pub mod dpll;
 pub mod external;
 pub mod limit_hit;
+mod line_process;
 pub mod lines;
 pub mod native;
 pub mod output;

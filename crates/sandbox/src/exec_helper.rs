@@ -277,8 +277,9 @@ fn report_line(
     line
 }
 
-/// Writes `0` (this process) into a `cgroup.procs` file, with async-signal-safe calls.
-fn join_group(file: &CString) -> std::io::Result<()> {
+/// Writes `0` (this process) into a `cgroup.procs` file, with async-signal-safe calls
+/// (between fork and exec).
+pub fn join_group(file: &CString) -> std::io::Result<()> {
     // SAFETY: plain syscalls on a NUL-terminated path built before the fork.
     unsafe {
         let fd = libc::open(file.as_ptr(), libc::O_WRONLY | libc::O_CLOEXEC);

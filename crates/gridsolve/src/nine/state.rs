@@ -2,15 +2,13 @@
 //! (layout in [`super::tables`]), the placed cells, and the words last analysed per digit
 //! so that unchanged digits are skipped. Propagation runs, per digit whose candidates
 //! changed, the band rule (locked candidates along rows: each row and box of a band holds
-//! the digit once) with hidden singles in rows, columns and boxes; then naked singles;
-//! when both are stuck the stack rule (the same along columns), then triads; to a
-//! fixpoint.
+//! the digit once) with hidden singles in rows, columns and boxes, and naked singles in
+//! the same pass; when both are stuck, triads (which hold locked candidates along
+//! columns too); to a fixpoint.
 
 #![allow(clippy::needless_range_loop)] // band loops index several arrays at once
 
-use super::tables::{
-    BAND, BOX0, GATHER3, KEEP, MINIROW_CELLS, PEERS, ROW_MINIROWS, ROWS3, SPREAD3,
-};
+use super::tables::{BAND, BOX0, KEEP, MINIROW_CELLS, PEERS, ROW_MINIROWS, ROWS3};
 use super::triads;
 
 /// Band words: one 27-bit word per band.
@@ -104,13 +102,13 @@ impl State {
             for d in 0..9 {
                 progress |= self.band_rule(d)?;
             }
-            if progress || self.naked_singles()? {
+            if self.naked_singles()? || progress {
                 continue;
             }
             if self.solved() {
                 return Ok(());
             }
-            if !self.stack_rule()? && !triads::apply(&mut self.cand)? {
+            if !triads::apply(&mut self.cand)? {
                 return Ok(());
             }
         }
@@ -180,39 +178,6 @@ impl State {
             return Ok(true);
         }
         Ok(w != before)
-    }
-
-    /// The stack rule for every digit: in each stack, each column and each box holds the
-    /// digit once, so only column-to-band permutations survive.
-    fn stack_rule(&mut self) -> Step {
-        let mut progress = false;
-        for d in 0..9 {
-            let w = self.cand[d];
-            let minicols = w.map(|x| (x | x >> 9 | x >> 18) & 0x1ff);
-            let mut allowed = [0u32; 3];
-            for s in 0..3 {
-                let summary = SPREAD3[(minicols[0] >> (3 * s) & 7) as usize]
-                    | SPREAD3[(minicols[1] >> (3 * s) & 7) as usize] << 1
-                    | SPREAD3[(minicols[2] >> (3 * s) & 7) as usize] << 2;
-                let keep = KEEP[summary as usize];
-                if keep == 0 {
-                    return Err(Dead);
-                }
-                for (j, a) in allowed.iter_mut().enumerate() {
-                    *a |= u32::from(GATHER3[(keep >> j & 0b1001001) as usize]) << (3 * s);
-                }
-            }
-            let narrowed = [
-                w[0] & (allowed[0] * ROWS3),
-                w[1] & (allowed[1] * ROWS3),
-                w[2] & (allowed[2] * ROWS3),
-            ];
-            if narrowed != w {
-                self.cand[d] = narrowed;
-                progress = true;
-            }
-        }
-        Ok(progress)
     }
 }
 

@@ -28,9 +28,6 @@ pub(crate) const MINIROW_CELLS: [u32; 512] = minirow_cells();
 /// Spreads 3 bits `k` to bits `3k` (the same summary layout used along a stack).
 pub(crate) const SPREAD3: [u16; 8] = [0, 1, 8, 9, 64, 65, 72, 73];
 
-/// Gathers bits 0, 3 and 6 into bits 0, 1 and 2 (the index is masked by `0b1001001`).
-pub(crate) const GATHER3: [u8; 74] = gather3();
-
 /// Peers of each cell (same row, column or box, not the cell itself), as band words.
 pub(crate) const PEERS: [[u32; 3]; 81] = peers();
 
@@ -89,16 +86,6 @@ const fn minirow_cells() -> [u32; 512] {
             i += 1;
         }
         s += 1;
-    }
-    t
-}
-
-const fn gather3() -> [u8; 74] {
-    let mut t = [0u8; 74];
-    let mut i = 0;
-    while i < 74 {
-        t[i] = ((i & 1) | ((i >> 3) & 1) << 1 | ((i >> 6) & 1) << 2) as u8;
-        i += 1;
     }
     t
 }

@@ -29,25 +29,7 @@ pub(super) fn run_contained<C: StdoutConsumer + 'static>(
     helper: &Path,
     consumer: C,
 ) -> io::Result<(Finished, Option<C>)> {
-    let group = match &containment().parents {
-        Some(parents) => {
-            let name = format!(
-                "bench-{}-{}",
-                std::process::id(),
-                GROUP_SERIAL.fetch_add(1, Ordering::Relaxed)
-            );
-            let bytes = spec.mem_limit_mb.map(|mb| mb.saturating_mul(1 << 20));
-            Some(
-                Group::create(parents, &name, bytes, spec.pids_limit).map_err(|e| {
-                    io::Error::new(
-                        e.kind(),
-                        format!("cannot make the run's control group: {e}"),
-                    )
-                })?,
-            )
-        }
-        None => None,
-    };
+    let group = new_group(spec.mem_limit_mb, spec.pids_limit)?;
     let result = run_helper(spec, helper, group.as_ref(), consumer);
     if let Some(g) = &group {
         // The helper has emptied and removed it; this is the net for a helper that died.
@@ -57,6 +39,29 @@ pub(super) fn run_contained<C: StdoutConsumer + 'static>(
         }
     }
     result
+}
+
+/// A new run group (`bench-<pid>-<n>`) with its limits set, where this machine gives
+/// groups; None where it does not. Also for programs bench starts without the helper
+/// (which join it between fork and exec with [`crate::exec_helper::join_group`]).
+pub fn new_group(mem_limit_mb: Option<u64>, pids_limit: Option<u64>) -> io::Result<Option<Group>> {
+    let Some(parents) = &containment().parents else {
+        return Ok(None);
+    };
+    let name = format!(
+        "bench-{}-{}",
+        std::process::id(),
+        GROUP_SERIAL.fetch_add(1, Ordering::Relaxed)
+    );
+    let bytes = mem_limit_mb.map(|mb| mb.saturating_mul(1 << 20));
+    Group::create(parents, &name, bytes, pids_limit)
+        .map(Some)
+        .map_err(|e| {
+            io::Error::new(
+                e.kind(),
+                format!("cannot make the run's control group: {e}"),
+            )
+        })
 }
 
 /// The helper's command line: its pipes, the grace, the group or the fallback's memory

@@ -52,7 +52,7 @@ use std::time::{Duration, Instant};
 
 use crate::reap::{cpu_time, limit_child, limit_cpu};
 pub use containment::{Containment, Kind, containment, remove_stale, temp_dir, temp_prefix};
-pub use helper::{HELPER_ENV, HELPER_PROTOCOL, helper};
+pub use helper::{HELPER_ENV, HELPER_PROTOCOL, helper, new_group};
 pub use watch::read_into;
 use watch::{Drained, Watch, wait_for};
 
