@@ -185,7 +185,7 @@ fn solve_cnf(
     let (wrong, solved) = verify(&dimacs.cnf, header.as_ref(), &mut outcome);
     write_times(&mut out, &outcome)?;
     if let Some(hit) = outcome.limit {
-        writeln!(out, "c limit: {}", limit_words(hit, limits))?;
+        writeln!(out, "c stopped at the {}", limit_words(hit, limits))?;
     }
     write_competition(&mut out, &outcome, dimacs.cnf.num_vars())?;
     if let Some(solved) = solved {
@@ -258,7 +258,7 @@ fn write_times(out: &mut dyn Write, outcome: &Outcome) -> io::Result<()> {
     Ok(())
 }
 
-/// The limit that ended a solve, in words: `CPU time (--cpu-limit 0.5 s)`.
+/// The limit that ended a solve, in words: `CPU-time limit (--cpu-limit 0.5 s)`.
 fn limit_words(hit: LimitHit, limits: &Limits) -> String {
     let secs = |d: Option<Duration>| {
         d.map_or("-".into(), |d| {
@@ -266,9 +266,9 @@ fn limit_words(hit: LimitHit, limits: &Limits) -> String {
         })
     };
     match hit {
-        LimitHit::Cpu => format!("CPU time (--cpu-limit {} s)", secs(limits.cpu_limit)),
-        LimitHit::Wall => format!("wall time (--timeout {} s)", secs(limits.timeout)),
-        LimitHit::Memory => "memory (--mem-limit)".to_string(),
+        LimitHit::Cpu => format!("CPU-time limit (--cpu-limit {} s)", secs(limits.cpu_limit)),
+        LimitHit::Wall => format!("wall-clock limit (--timeout {} s)", secs(limits.timeout)),
+        LimitHit::Memory => "memory limit (--mem-limit)".to_string(),
     }
 }
 

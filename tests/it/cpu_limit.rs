@@ -225,8 +225,8 @@ fn native_ends_at_its_cpu_limit_on_a_hard_formula() {
 }
 
 /// `bench solve` under `--cpu-limit` on a hard formula: native in-process and minisat as
-/// a child process each end at the CPU limit and say so (`s UNKNOWN`, a `c limit` line),
-/// the wall limit being one no load reaches.
+/// a child process each end at the CPU limit and say so (`s UNKNOWN`, a `c stopped at`
+/// line), the wall limit being one no load reaches.
 #[test]
 fn bench_solve_ends_at_its_cpu_limit() {
     let dir = tempfile::tempdir().unwrap();
@@ -247,7 +247,7 @@ fn bench_solve_ends_at_its_cpu_limit() {
         let stdout = String::from_utf8_lossy(&o.stdout);
         assert!(stdout.contains("s UNKNOWN"), "{solver}: {said}");
         assert!(
-            stdout.contains("c limit: CPU time (--cpu-limit 0.5 s)"),
+            stdout.contains("c stopped at the CPU-time limit (--cpu-limit 0.5 s)"),
             "{solver}: {said}"
         );
         let cpu: f64 = stdout
