@@ -160,9 +160,9 @@ pub enum Command {
 /// Where solvers are found, for every command that runs them.
 #[derive(Debug, Args, Clone, Default)]
 pub struct SolverLookupArgs {
-    /// A known solver at an explicit path: `NAME=PATH` (repeatable).
-    #[arg(long = "solver-path", value_name = "NAME=PATH")]
-    pub solver_path: Vec<String>,
+    /// Known solvers at explicit paths.
+    #[command(flatten)]
+    pub paths: SolverPathArgs,
     /// Any solver that speaks the competition format: `NAME='/path/solver {cnf} --flags'`
     /// (repeatable).
     #[arg(long = "solver", value_name = "NAME=CMD")]
@@ -188,6 +188,62 @@ pub struct PuzzleInputArgs {
     /// digits; `letters` for `A`-`Z` then `a`-`z`). `.` is a blank, and `0` unless used.
     #[arg(long, value_name = "SYMBOLS")]
     pub alphabet: Option<String>,
+}
+
+/// The limits of each solve, for every command that solves (`bench run`, `bench solve`,
+/// `bench shrink`): one typed `run::limits::RunLimits` once validated, with its convention
+/// for a time limit not given.
+#[derive(Debug, Args, Clone, Default)]
+pub struct LimitArgs {
+    /// Wall-clock limit of each solve in seconds (0.001 to 31536000, a year). Default:
+    /// 2 × --cpu-limit + 10 with --cpu-limit alone; else 100 (`bench run`), none (`bench
+    /// solve`), the row's (`bench shrink` of a row).
+    #[arg(long, value_parser = ranges::timeout)]
+    pub timeout: Option<f64>,
+    /// CPU-time limit of each solve in seconds (0.001 to 31536000): user + system time of
+    /// the solver's whole process tree, or an in-process solver's thread. `bench run`
+    /// scores runs on CPU time against it (default: none, the wall limit alone; `bench
+    /// shrink`: the row's).
+    #[arg(long = "cpu-limit", value_name = "SECS", value_parser = ranges::timeout)]
+    pub cpu_limit: Option<f64>,
+    /// Memory limit in MiB (4 to 16777216): an external solver's whole run (all its
+    /// processes); an in-process solver's formula and clauses; reading a DIMACS file.
+    #[arg(long = "mem-limit", value_name = "MB", value_parser = ranges::mem_limit)]
+    pub mem_limit: Option<u64>,
+}
+
+impl LimitArgs {
+    /// The limits given, a time limit not given following `RunLimits::of`'s convention
+    /// (`bench run`'s: a CPU limit alone brings a wall limit of 2 × C + 10 s; neither,
+    /// 100 s of wall time).
+    pub fn run_limits(&self) -> Result<crate::run::limits::RunLimits, String> {
+        crate::run::limits::RunLimits::of(self.timeout, self.cpu_limit, self.mem_limit)
+    }
+
+    /// True when a time limit (wall or CPU) is given.
+    pub fn timed(&self) -> bool {
+        self.timeout.is_some() || self.cpu_limit.is_some()
+    }
+}
+
+/// A known solver at an explicit path, for commands that run one solver.
+#[derive(Debug, Args, Clone, Default)]
+pub struct SolverPathArgs {
+    /// A known solver at an explicit path: `NAME=PATH` (repeatable).
+    #[arg(long = "solver-path", value_name = "NAME=PATH")]
+    pub solver_path: Vec<String>,
+}
+
+/// Instance families, for the commands that write or report results.
+#[derive(Debug, Args, Clone, Default)]
+pub struct FamiliesArgs {
+    /// Instance families from a CSV of `hash,family` (as GBD exports them) or
+    /// `path,family`, over the default (the corpus file for puzzles, the first folder level
+    /// for DIMACS files): `bench run` writes them in the `family` column, the report's
+    /// per-family table and `--by family` use them. A line that names no instance is
+    /// warned of.
+    #[arg(long, value_name = "FILE")]
+    pub families: Option<PathBuf>,
 }
 
 /// `bench encode`.
@@ -226,8 +282,9 @@ pub struct SolveArgs {
     #[arg(required_unless_present = "serve")]
     pub file: Option<PathBuf>,
     /// Serve the puzzle line protocol with gridsolve: read puzzles, one a line, on stdin,
-    /// and answer each with a line (its solution, or `none`) at once; `--kind`, `--format`
-    /// and `--timeout` (per puzzle) apply. What `--puzzle-solver` of `bench run` speaks.
+    /// and answer each with a line (its solution, or `none`) at once; `--kind`, `--format`,
+    /// `--timeout` and `--cpu-limit` (per puzzle) apply. What `--puzzle-solver` of `bench
+    /// run` speaks.
     #[arg(long, conflicts_with_all = ["file", "solver", "proof"])]
     pub serve: bool,
     /// The solver: for puzzles `gridsolve` by default (bench's dedicated puzzle solver, no
@@ -236,13 +293,9 @@ pub struct SolveArgs {
     /// `NAME='/path/solver {cnf} --flags'` for any solver speaking the competition format.
     #[arg(long)]
     pub solver: Option<String>,
-    /// Wall-clock limit in seconds (0.001 to 31536000, a year).
-    #[arg(long, value_parser = ranges::timeout)]
-    pub timeout: Option<f64>,
-    /// Memory limit in MiB (4 to 16777216): an external solver's whole run; an
-    /// in-process solver's clauses.
-    #[arg(long = "mem-limit", value_name = "MB", value_parser = ranges::mem_limit)]
-    pub mem_limit: Option<u64>,
+    /// The limits of the solve (of each puzzle's).
+    #[command(flatten)]
+    pub limits: LimitArgs,
     /// Write a DRAT proof of UNSAT here (native; binary DRAT with --binary-proof).
     #[arg(long)]
     pub proof: Option<PathBuf>,
@@ -258,9 +311,9 @@ pub struct SolveArgs {
     /// How puzzle files are read.
     #[command(flatten)]
     pub input: PuzzleInputArgs,
-    /// A known solver at an explicit path: `NAME=PATH` (repeatable).
-    #[arg(long = "solver-path", value_name = "NAME=PATH")]
-    pub solver_path: Vec<String>,
+    /// Known solvers at explicit paths.
+    #[command(flatten)]
+    pub paths: SolverPathArgs,
 }
 
 /// `bench shrink`.
@@ -284,12 +337,9 @@ pub struct ShrinkArgs {
     /// With a results CSV it picks the row's solver; the run's own is found from run.json.
     #[arg(long)]
     pub solver: Option<String>,
-    /// Wall-clock limit of each solve, seconds (default: the row's, or 100 with --cnf).
-    #[arg(long, value_parser = ranges::timeout)]
-    pub timeout: Option<f64>,
-    /// Memory limit in MiB of each solve (default: the run's).
-    #[arg(long = "mem-limit", value_name = "MB", value_parser = ranges::mem_limit)]
-    pub mem_limit: Option<u64>,
+    /// The limits of each solve (default: the row's run's; with --cnf, `bench run`'s).
+    #[command(flatten)]
+    pub limits: LimitArgs,
     /// Where to write the small formula.
     #[arg(long, short = 'o')]
     pub out: Option<PathBuf>,
@@ -297,9 +347,9 @@ pub struct ShrinkArgs {
     /// rejected proof is the failure to keep (a row whose proof failed implies it).
     #[arg(long)]
     pub proofs: bool,
-    /// A known solver at an explicit path: `NAME=PATH` (repeatable).
-    #[arg(long = "solver-path", value_name = "NAME=PATH")]
-    pub solver_path: Vec<String>,
+    /// Known solvers at explicit paths.
+    #[command(flatten)]
+    pub paths: SolverPathArgs,
 }
 
 /// `bench run`.
@@ -317,15 +367,9 @@ pub struct RunArgs {
     /// At-most-one sub-encoding.
     #[arg(long, default_value = "pairwise")]
     pub amo: Amo,
-    /// Per-run wall-clock limit in seconds (0.001 to 31536000, a year; default: 100, or
-    /// 2 × --cpu-limit + 10 with --cpu-limit).
-    #[arg(long, value_parser = ranges::timeout)]
-    pub timeout: Option<f64>,
-    /// Per-run CPU-time limit in seconds (0.001 to 31536000): user + system time of the
-    /// solver's whole process tree, or an in-process solver's thread. With it, runs are
-    /// scored on CPU time against it (default: none, the wall limit alone).
-    #[arg(long = "cpu-limit", value_name = "SECS", value_parser = ranges::timeout)]
-    pub cpu_limit: Option<f64>,
+    /// The limits of each run.
+    #[command(flatten)]
+    pub limits: LimitArgs,
     /// Parallel runs (default: the number of cores; 1 for the most faithful times): 1 to 4
     /// times the cores, with a warning past the cores.
     #[arg(long, value_parser = ranges::jobs)]
@@ -348,10 +392,6 @@ pub struct RunArgs {
     /// come from its run.json when none are given).
     #[arg(long, value_name = "DIR")]
     pub resume: Option<PathBuf>,
-    /// Memory limit in MiB (4 to 16777216): an external solver's whole run (all its
-    /// processes); an in-process solver's formula and clauses; reading a DIMACS file.
-    #[arg(long = "mem-limit", value_name = "MB", value_parser = ranges::mem_limit)]
-    pub mem_limit: Option<u64>,
     /// Have native, kissat, cadical and glucose write DRAT proofs; `rate` checks each
     /// UNSAT's and writes it as LRAT, which cake_lpr (a verified checker) checks.
     #[arg(long)]
@@ -394,12 +434,9 @@ pub struct RunArgs {
     /// Where solvers are found (add a `--solver` NAME to --solvers to run it).
     #[command(flatten)]
     pub lookup: SolverLookupArgs,
-    /// Instance families for the `family` column and the report's per-family table: a CSV
-    /// of `hash,family` (as GBD exports them) or `path,family`, over the default (the
-    /// corpus file for puzzles, the first folder level for DIMACS files). A line that
-    /// names no instance of the corpus is warned of.
-    #[arg(long, value_name = "FILE")]
-    pub families: Option<PathBuf>,
+    /// Instance families for the `family` column.
+    #[command(flatten)]
+    pub families: FamiliesArgs,
     /// Run only the K-th of N parts of the plan (K from 0), into OUT/shards/K-of-N.
     #[arg(long, value_name = "K/N", value_parser = clap::value_parser!(crate::run::shard::Shard))]
     pub shard: Option<crate::run::shard::Shard>,
@@ -485,11 +522,9 @@ pub struct ReportArgs {
     /// Break the report down further: `family` draws a cactus plot per instance family.
     #[arg(long, value_name = "WHAT")]
     pub by: Option<ReportBy>,
-    /// Instance families from a CSV of `hash,family` (as GBD exports them) or
-    /// `path,family`, over the default (the corpus file for puzzles, the first folder level
-    /// for DIMACS files).
-    #[arg(long, value_name = "FILE")]
-    pub families: Option<PathBuf>,
+    /// Instance families for the per-family table and `--by family`.
+    #[command(flatten)]
+    pub families: FamiliesArgs,
     /// Output folder (default: the folder of the first CSV).
     #[arg(long)]
     pub out: Option<PathBuf>,

@@ -60,7 +60,7 @@ pub(crate) fn read_options(input: &PuzzleInputArgs) -> anyhow::Result<ReadOption
 
 /// Validates `--solver-path NAME=PATH` and `--solver NAME=CMD` lists.
 pub(crate) fn solver_config(lookup: &SolverLookupArgs) -> anyhow::Result<SolverConfig> {
-    let (paths, commands) = (&lookup.solver_path, &lookup.solver_cmd);
+    let (paths, commands) = (&lookup.paths.solver_path, &lookup.solver_cmd);
     let split = |s: &String, what: &str| -> anyhow::Result<(String, String)> {
         match s.split_once('=') {
             Some((name, value)) if !name.is_empty() && !value.is_empty() => {

@@ -27,7 +27,7 @@ pub(super) fn run(args: ReportArgs) -> anyhow::Result<i32> {
     }
     let out_dir = args.out.unwrap_or_else(|| folder_of(&args.results[0]));
     let time = args.time;
-    let families = match &args.families {
+    let families = match &args.families.families {
         Some(path) => Some(Families::read(path)?),
         None => None,
     };

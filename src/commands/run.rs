@@ -13,7 +13,6 @@ use crate::report::TimeBasis;
 use crate::report::score;
 use crate::report::score::Scoring;
 use crate::results::Check;
-use crate::run::limits::RunLimits;
 use crate::run::plan::Plan;
 use crate::run::record;
 use crate::run::shard::Shard;
@@ -66,7 +65,9 @@ pub(crate) fn plan_of(args: &RunArgs) -> anyhow::Result<Plan> {
     if args.corpora.is_empty() {
         bail!("no corpus given (a puzzle file, a DIMACS file or a folder)");
     }
-    let limits = RunLimits::of(args.timeout, args.cpu_limit, args.mem_limit)
+    let limits = args
+        .limits
+        .run_limits()
         .map_err(|e| anyhow::anyhow!("the limits: {e}"))?;
     let jobs = args
         .jobs
@@ -95,7 +96,7 @@ pub(crate) fn plan_of(args: &RunArgs) -> anyhow::Result<Plan> {
         solver_commands: config.commands,
         puzzle_solver_commands: config.puzzle_commands,
         shards: args.shard.map_or(1, |s| s.n),
-        families: match &args.families {
+        families: match &args.families.families {
             Some(path) => Some(crate::family::FamiliesFile::read(&cwd()?, path)?.0),
             None => None,
         },

@@ -3,11 +3,11 @@
 //! format, on stdin, and writes one line for each at once: the solution, checked against
 //! the rules and the givens before it is written, in the line format; `none` when the
 //! puzzle has no solution; `error` and why when the line is no puzzle, the shape is one
-//! gridsolve does not take, or `--timeout` ended the search. So `bench run
+//! gridsolve does not take, or `--timeout` or `--cpu-limit` ended the search. So `bench run
 //! --puzzle-solver gs='bench solve --serve'` runs gridsolve as a process.
 
 use std::io::{self, BufRead, Write};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use crate::cli::SolveArgs;
 use crate::puzzle::format::{self, Format, ReadOptions};
@@ -18,10 +18,11 @@ pub(super) fn run(args: &SolveArgs) -> anyhow::Result<i32> {
         format: Some(Format::Line),
         ..super::read_options(&args.input)?
     };
-    let timeout = args.timeout.map(Duration::from_secs_f64);
+    let cpu = args.limits.cpu_limit.map(Duration::from_secs_f64);
+    let timeout = args.limits.timeout.map(Duration::from_secs_f64);
     let mut out = io::stdout().lock();
     for line in io::stdin().lock().lines() {
-        let answer = answer(&line?, &read, timeout);
+        let answer = answer(&line?, &read, (timeout, cpu));
         writeln!(out, "{answer}")?;
         out.flush()?;
     }
@@ -29,7 +30,11 @@ pub(super) fn run(args: &SolveArgs) -> anyhow::Result<i32> {
 }
 
 /// The answer line for one puzzle line.
-fn answer(line: &str, read: &ReadOptions, timeout: Option<Duration>) -> String {
+fn answer(
+    line: &str,
+    read: &ReadOptions,
+    (timeout, cpu): (Option<Duration>, Option<Duration>),
+) -> String {
     let one_line = |why: String| format!("error: {}", why.replace(['\n', '\r'], " "));
     let entry = match format::read_str(line, "stdin", read) {
         Ok(file) => match file.entries.into_iter().next() {
@@ -39,8 +44,8 @@ fn answer(line: &str, read: &ReadOptions, timeout: Option<Duration>) -> String {
         },
         Err(e) => return one_line(e.to_string()),
     };
-    let deadline = timeout.map(|t| Instant::now() + t);
-    match dedicated::solve(&entry.puzzle, gridsolve::Limit::first(), deadline, None) {
+    let clocks = crate::solver::Clocks::starting_now(timeout, cpu);
+    match dedicated::solve_within(&entry.puzzle, gridsolve::Limit::first(), clocks, None) {
         Ok(a) => match (a.status, a.solutions.first()) {
             (gridsolve::Status::Solved, Some(solved)) => {
                 let mut text = Vec::new();
@@ -50,7 +55,7 @@ fn answer(line: &str, read: &ReadOptions, timeout: Option<Duration>) -> String {
                 }
             }
             (gridsolve::Status::NoSolution, _) => "none".into(),
-            _ => one_line("stopped by the timeout".into()),
+            _ => one_line("stopped by the time limit".into()),
         },
         Err(e) => one_line(e.to_string()),
     }
@@ -66,10 +71,10 @@ mod tests {
             format: Some(Format::Line),
             ..ReadOptions::default()
         };
-        let solved = answer("1...........3..2", &read, None);
+        let solved = answer("1...........3..2", &read, (None, None));
         assert_eq!(solved.len(), 16, "{solved}");
         assert!(solved.starts_with('1') && !solved.contains('.'));
-        assert_eq!(answer("11..............", &read, None), "none");
-        assert!(answer("hello", &read, None).starts_with("error: "));
+        assert_eq!(answer("11..............", &read, (None, None)), "none");
+        assert!(answer("hello", &read, (None, None)).starts_with("error: "));
     }
 }

@@ -9,19 +9,17 @@ use std::time::Duration;
 
 use anyhow::{Context, bail};
 
-use crate::cli::{ShrinkArgs, SolverLookupArgs};
+use crate::cli::{LimitArgs, ShrinkArgs, SolverLookupArgs};
 use crate::cnf::Cnf;
 use crate::cnf::dimacs::{ParseOptions, read_path};
 use crate::results::{Check, Row, read_rows};
 use crate::run::corpus::Source;
+use crate::run::limits::RunLimits;
 use crate::run::plan::Plan;
 use crate::run::proof::ChainLimits;
 use crate::shrink::reduce::Formula;
 use crate::shrink::{Failure, Judge, formula_of};
 use crate::solver::{Limits, SolverConfig, Status};
-
-/// The default time limit of a `--cnf` shrink, seconds (`bench run`'s default).
-const DEFAULT_TIMEOUT_S: f64 = 100.0;
 
 /// What to shrink, found from the command line.
 struct Target {
@@ -33,10 +31,8 @@ struct Target {
     config: SolverConfig,
     /// The failure the row records (None for `--cnf`: whatever the solver shows).
     expected: Option<Failure>,
-    /// Time limit, seconds.
-    timeout_s: f64,
-    /// Memory limit, MiB.
-    mem_limit_mb: Option<u64>,
+    /// The limits of each solve.
+    limits: RunLimits,
     /// The default output file.
     out: PathBuf,
 }
@@ -49,16 +45,17 @@ pub(super) fn run(args: ShrinkArgs) -> anyhow::Result<i32> {
     };
     let solver = crate::solver::by_name(&target.solver, &target.config)?;
     let limits = Limits {
-        timeout: Some(Duration::from_secs_f64(target.timeout_s)),
-        mem_limit_mb: target.mem_limit_mb,
+        timeout: Some(target.limits.wall()),
+        cpu_limit: target.limits.cpu(),
+        mem_limit_mb: target.limits.mem_limit_mb,
         ..Limits::default()
     };
     let mut judge = Judge::new(solver.as_ref(), limits, target.config.clone())?;
     if args.proofs || target.expected == Some(Failure::RejectedProof) {
         // The chain's own limit, as `bench run`'s default: 9× the solver's.
         judge.proofs = Some(ChainLimits {
-            timeout: Duration::from_secs_f64(9.0 * target.timeout_s),
-            mem_limit_mb: target.mem_limit_mb,
+            timeout: Duration::from_secs_f64(9.0 * target.limits.timeout_s),
+            mem_limit_mb: target.limits.mem_limit_mb,
             interrupt: None,
         });
     }
@@ -86,6 +83,21 @@ pub(super) fn run(args: ShrinkArgs) -> anyhow::Result<i32> {
     );
     println!("reproduce: {command}");
     Ok(0)
+}
+
+/// The limits of each solve: the time limits given, by `bench run`'s convention
+/// (`RunLimits::of`), else the `recorded` ones (the row's run's; `bench run`'s defaults for
+/// `--cnf`); the memory limit given, else the recorded one.
+fn limits_of(given: &LimitArgs, recorded: RunLimits) -> anyhow::Result<RunLimits> {
+    let mut limits = if given.timed() {
+        given
+            .run_limits()
+            .map_err(|e| anyhow::anyhow!("the limits: {e}"))?
+    } else {
+        recorded
+    };
+    limits.mem_limit_mb = given.mem_limit.or(recorded.mem_limit_mb);
+    Ok(limits)
 }
 
 /// The failure a judged row records, if it records one.
@@ -136,7 +148,7 @@ fn lookup(args: &ShrinkArgs, mut base: SolverConfig) -> anyhow::Result<SolverCon
         _ => Vec::new(),
     };
     let given = super::solver_config(&SolverLookupArgs {
-        solver_path: args.solver_path.clone(),
+        paths: args.paths.clone(),
         solver_cmd: commands,
         puzzle_solver_cmd: Vec::new(),
     })?;
@@ -177,8 +189,14 @@ fn from_row(args: &ShrinkArgs, csv: &Path) -> anyhow::Result<Target> {
         solver: row.solver.to_string(),
         config,
         expected: Some(expected),
-        timeout_s: args.timeout.unwrap_or(row.timeout_s),
-        mem_limit_mb: args.mem_limit.or(plan.and_then(|p| p.limits.mem_limit_mb)),
+        limits: limits_of(
+            &args.limits,
+            RunLimits {
+                timeout_s: row.timeout_s,
+                cpu_limit_s: row.cpu_limit_s,
+                mem_limit_mb: plan.and_then(|p| p.limits.mem_limit_mb),
+            },
+        )?,
         out: dir.join(format!("shrunk-row-{n}.cnf")),
     })
 }
@@ -247,8 +265,7 @@ fn from_cnf(args: &ShrinkArgs, path: &Path) -> anyhow::Result<Target> {
         solver: solver_name(spec).to_string(),
         config: lookup(args, SolverConfig::default())?,
         expected: None,
-        timeout_s: args.timeout.unwrap_or(DEFAULT_TIMEOUT_S),
-        mem_limit_mb: args.mem_limit,
+        limits: limits_of(&args.limits, RunLimits::default())?,
         out: path.with_file_name(format!("{stem}.shrunk.cnf")),
     })
 }
@@ -268,9 +285,12 @@ fn reproduce(target: &Target, out: &Path, failure: Failure, witness: &str) -> St
         "--solvers".into(),
         q(&solvers),
         "--timeout".into(),
-        crate::results::format_seconds(target.timeout_s),
+        crate::results::format_seconds(target.limits.timeout_s),
     ];
-    if let Some(mb) = target.mem_limit_mb {
+    if let Some(cpu) = target.limits.cpu_limit_s {
+        words.extend(["--cpu-limit".into(), crate::results::format_seconds(cpu)]);
+    }
+    if let Some(mb) = target.limits.mem_limit_mb {
         words.extend(["--mem-limit".into(), mb.to_string()]);
     }
     if failure == Failure::RejectedProof {

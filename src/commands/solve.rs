@@ -28,7 +28,7 @@ use crate::encode::watched::Watched;
 use crate::puzzle::format;
 use crate::run::skip::Skip;
 use crate::solver::output::{competition_exit_code, write_competition};
-use crate::solver::{Limits, Outcome, Solver, Status, by_name, dedicated};
+use crate::solver::{LimitHit, Limits, Outcome, Solver, Status, by_name, dedicated};
 
 /// The exit status after the reader closed stdout: 128 + SIGPIPE, as a shell reports a
 /// filter that SIGPIPE ended.
@@ -124,21 +124,16 @@ fn solve(args: SolveArgs) -> anyhow::Result<i32> {
         _ => (named.clone(), Vec::new()),
     };
     let config = super::solver_config(&SolverLookupArgs {
-        solver_path: args.solver_path.clone(),
+        paths: args.paths.clone(),
         solver_cmd: commands,
         puzzle_solver_cmd: Vec::new(),
     })?;
     let solver = by_name(&name, &config)?;
-    let timeout = match args.timeout {
-        Some(t) if !(t > 0.0 && t.is_finite()) => {
-            bail!("--timeout must be a positive number of seconds")
-        }
-        t => t.map(Duration::from_secs_f64),
-    };
+    let (timeout, cpu_limit) = time_limits(&args.limits)?;
     let limits = Limits {
         timeout,
-        cpu_limit: None,
-        mem_limit_mb: args.mem_limit,
+        cpu_limit,
+        mem_limit_mb: args.limits.mem_limit,
         interrupt: Some(Arc::new(AtomicBool::new(false))),
         proof: args.proof.clone(),
         binary_proof: args.binary_proof,
@@ -159,6 +154,20 @@ fn solve(args: SolveArgs) -> anyhow::Result<i32> {
     solve_puzzles(&args, (&file, &name), solver.as_ref(), &limits, by)
 }
 
+/// The wall and CPU limits of `bench solve`: none unless one is given, then `bench run`'s
+/// convention (`RunLimits`: a CPU limit alone brings a wall limit of 2 × C + 10 s).
+fn time_limits(
+    given: &crate::cli::LimitArgs,
+) -> anyhow::Result<(Option<Duration>, Option<Duration>)> {
+    if !given.timed() {
+        return Ok((None, None));
+    }
+    let limits = given
+        .run_limits()
+        .map_err(|e| anyhow::anyhow!("the limits: {e}"))?;
+    Ok((Some(limits.wall()), limits.cpu()))
+}
+
 fn solve_cnf(
     input: Input,
     name: &str,
@@ -175,6 +184,9 @@ fn solve_cnf(
     writeln!(out, "c solver: {}", solver.name())?;
     let (wrong, solved) = verify(&dimacs.cnf, header.as_ref(), &mut outcome);
     write_times(&mut out, &outcome)?;
+    if let Some(hit) = outcome.limit {
+        writeln!(out, "c stopped at the {}", limit_words(hit, limits))?;
+    }
     write_competition(&mut out, &outcome, dimacs.cnf.num_vars())?;
     if let Some(solved) = solved {
         let mut grid = Vec::new();
@@ -246,6 +258,20 @@ fn write_times(out: &mut dyn Write, outcome: &Outcome) -> io::Result<()> {
     Ok(())
 }
 
+/// The limit that ended a solve, in words: `CPU-time limit (--cpu-limit 0.5 s)`.
+fn limit_words(hit: LimitHit, limits: &Limits) -> String {
+    let secs = |d: Option<Duration>| {
+        d.map_or("-".into(), |d| {
+            crate::results::format_seconds(d.as_secs_f64())
+        })
+    };
+    match hit {
+        LimitHit::Cpu => format!("CPU-time limit (--cpu-limit {} s)", secs(limits.cpu_limit)),
+        LimitHit::Wall => format!("wall-clock limit (--timeout {} s)", secs(limits.timeout)),
+        LimitHit::Memory => "memory limit (--mem-limit)".to_string(),
+    }
+}
+
 /// Who solves the puzzles of `bench solve`.
 #[derive(Clone, Copy, Debug)]
 enum By {
@@ -314,12 +340,12 @@ fn solve_dedicated(
     limits: &Limits,
     out: &mut Output<'_>,
 ) -> anyhow::Result<bool> {
-    let deadline = limits.timeout.map(|t| std::time::Instant::now() + t);
+    let clocks = crate::solver::Clocks::starting_now(limits.timeout, limits.cpu_limit);
     let interrupt = limits.interrupt.as_deref();
-    let answer = match dedicated::solve(
+    let answer = match dedicated::solve_within(
         &entry.puzzle,
         gridsolve::Limit::first(),
-        deadline,
+        clocks,
         interrupt,
     ) {
         Ok(a) => a,
@@ -342,7 +368,14 @@ fn solve_dedicated(
             Ok(false)
         }
         _ => {
-            writeln!(out.out, "# {place}: TIMEOUT")?;
+            match clocks.passed() {
+                Some(hit) => writeln!(
+                    out.out,
+                    "# {place}: TIMEOUT at the {}",
+                    limit_words(hit, limits)
+                )?,
+                None => writeln!(out.out, "# {place}: TIMEOUT")?,
+            }
             Ok(false)
         }
     }
@@ -370,7 +403,8 @@ fn solve_sat(
         encoding: args.encoding,
         amo: args.amo,
     };
-    if let Some((reason, _)) = crate::run::unit::too_big(&entry.puzzle, opts, args.mem_limit) {
+    if let Some((reason, _)) = crate::run::unit::too_big(&entry.puzzle, opts, args.limits.mem_limit)
+    {
         writeln!(out.out, "# {place}: MEMOUT {reason}")?;
         return Ok(false);
     }
@@ -417,7 +451,12 @@ fn solve_sat(
                 Ok(false)
             }
             (status, _) => {
-                let why = outcome.error.as_deref().unwrap_or("");
+                let why = match outcome.limit {
+                    Some(hit @ (LimitHit::Cpu | LimitHit::Wall)) => {
+                        format!("at the {}", limit_words(hit, limits))
+                    }
+                    _ => outcome.error.clone().unwrap_or_default(),
+                };
                 writeln!(out.out, "# {place}: {status} {why}")?;
                 Ok(false)
             }

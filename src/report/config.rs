@@ -43,6 +43,12 @@ impl ModeLabel {
         ModeLabel(self.0 | other.0)
     }
 
+    /// Where the label sorts among others: by its first mode in the order of [`NAMES`]
+    /// (session, fresh, process, in-process, dedicated), then by the rest.
+    pub fn order_key(self) -> (u32, u8) {
+        (self.0.trailing_zeros(), self.0)
+    }
+
     /// True when no run is behind it.
     pub fn is_empty(self) -> bool {
         self.0 == 0

@@ -202,53 +202,82 @@ pub fn markdown(families: &[Family], several_encodings: bool) -> String {
     )
 }
 
+/// The most configurations one matrix of the page holds: a wider one is split into
+/// several, each repeating the family columns, so that none runs off a 1,400 px window.
+pub const MATRIX_COLUMNS: usize = 6;
+
 /// The section of `index.html`: a matrix of families × solver × encoding (solved / ran and
-/// PAR-2; the best PAR-2 of a family in bold), then the long table folded away.
+/// PAR-2; the best PAR-2 of a family in bold), then the long table folded away. Puzzle
+/// families and DIMACS families (all of whose runs read a DIMACS file) get a matrix each,
+/// of the configurations that ran on them, at most [`MATRIX_COLUMNS`] at a time.
 pub fn html(families: &[Family], several_encodings: bool) -> Markup {
-    let mut configurations: Vec<&Config> = Vec::new();
-    for f in families {
-        for s in &f.scores {
-            if !configurations.contains(&&s.config) {
-                configurations.push(&s.config);
-            }
-        }
-    }
+    let is_cnf = |f: &&Family| {
+        !f.scores.is_empty() && f.scores.iter().all(|s| s.config.encoding == "dimacs")
+    };
+    let (cnf, puzzles): (Vec<&Family>, Vec<&Family>) = families.iter().partition(is_cnf);
+    let both = !cnf.is_empty() && !puzzles.is_empty();
+    let groups = [("Puzzles", puzzles), ("DIMACS files", cnf)];
     html! {
         @if families.len() >= 2 {
             h2 id="families" { "Per family" }
             p class="note" {
-                "Solved / instances ran, and PAR-2 in seconds; the best PAR-2 of each family in bold. "
+                "Each cell: solved / instances ran, and below, PAR-2 in seconds; the best PAR-2 of each family in bold. "
                 (NOTE)
             }
-            div style="overflow-x:auto" {
-                table {
-                    tr {
-                        th { "family" } th { "instances" } th { "virtual best" }
-                        @for c in &configurations { th { (c.label(several_encodings)) } }
-                    }
-                    @for f in families {
-                        @let best = f.scores.iter().map(|s| s.par2).fold(f64::INFINITY, f64::min);
-                        tr {
-                            td { (f.family) }
-                            td class="n" { (f.instances) }
-                            td class="n" { (f.vbs_solved) " · " (seconds(f.vbs_par2)) }
-                            @for c in &configurations {
-                                @if let Some(s) = f.scores.iter().find(|s| s.config == **c) {
-                                    td class="n" style="white-space:nowrap" {
-                                        (s.solved) "/" (s.ran) " · "
-                                        @if s.par2 == best { b { (seconds(s.par2)) } } @else { (seconds(s.par2)) }
-                                    }
-                                } @else {
-                                    td style="background:#f6f6f6" {}
-                                }
-                            }
-                        }
+            @for (title, group) in &groups {
+                @if !group.is_empty() {
+                    @if both { h3 { (title) } }
+                    @for part in configurations(group).chunks(MATRIX_COLUMNS) {
+                        (matrix(group, part, several_encodings))
                     }
                 }
             }
             details {
                 summary { "As one long table" }
                 (Html.markup(&table(families, several_encodings)))
+            }
+        }
+    }
+}
+
+/// The configurations that ran on `families`, in order of first appearance.
+fn configurations<'f>(families: &[&'f Family]) -> Vec<&'f Config> {
+    let mut out: Vec<&Config> = Vec::new();
+    for f in families {
+        for s in &f.scores {
+            if !out.contains(&&s.config) {
+                out.push(&s.config);
+            }
+        }
+    }
+    out
+}
+
+/// One matrix: `families` by `configurations`.
+fn matrix(families: &[&Family], configurations: &[&Config], several_encodings: bool) -> Markup {
+    html! {
+        table {
+            tr {
+                th { "family" } th { "instances" } th { "virtual best" }
+                @for c in configurations { th { (c.label(several_encodings)) } }
+            }
+            @for f in families {
+                @let best = f.scores.iter().map(|s| s.par2).fold(f64::INFINITY, f64::min);
+                tr {
+                    td { (f.family) }
+                    td class="n" { (f.instances) }
+                    td class="n" { (f.vbs_solved) br; (seconds(f.vbs_par2)) }
+                    @for c in configurations {
+                        @if let Some(s) = f.scores.iter().find(|s| s.config == **c) {
+                            td class="n" {
+                                (s.solved) "/" (s.ran) br;
+                                @if s.par2 == best { b { (seconds(s.par2)) } } @else { (seconds(s.par2)) }
+                            }
+                        } @else {
+                            td style="background:#f6f6f6" {}
+                        }
+                    }
+                }
             }
         }
     }
@@ -336,5 +365,38 @@ mod tests {
         assert_eq!(by["php/a.cnf"], "php");
         let html = html(&f, false).into_string();
         assert!(html.contains("<b>0.500</b>"), "{html}");
+    }
+
+    /// A mixed run's matrix comes in parts that fit: puzzle families and DIMACS families
+    /// apart, each with the configurations that ran on it, at most `MATRIX_COLUMNS` a
+    /// table.
+    #[test]
+    fn the_page_splits_a_wide_matrix() {
+        let mut rows = Vec::new();
+        for solver in ["a", "b", "c", "d"] {
+            rows.push(Row {
+                kind: crate::results::InstanceKind::Cnf,
+                corpus: "sat".into(),
+                ..row("php/a.cnf", "dimacs", solver, "SAT", 1.0)
+            });
+            for encoding in ["minimal", "extended"] {
+                rows.push(row("p.txt:1", encoding, solver, "SAT", 1.0));
+            }
+        }
+        let outcomes = outcomes(&rows, Scoring::default());
+        let split = split(&outcomes, &families_by_instance(&rows, None));
+        let solvers: Vec<String> = ["a", "b", "c", "d"].map(String::from).to_vec();
+        let encodings: Vec<String> = ["minimal", "extended", "dimacs"].map(String::from).to_vec();
+        let f = families(&split, &solvers, &encodings, &Modes::of(&rows));
+        let page = html(&f, true).into_string();
+        let matrices: Vec<&str> = page.split("<table>").skip(1).collect();
+        // Puzzles: 8 configurations in two tables (6 + 2); DIMACS files: 4 in one; then the
+        // long table.
+        assert_eq!(matrices.len(), 4, "{page}");
+        let heads = |t: &str| t[..t.find("</tr>").unwrap()].matches("<th>").count() - 3;
+        let widths: Vec<usize> = matrices[..3].iter().map(|t| heads(t)).collect();
+        assert_eq!(widths, [6, 2, 4]);
+        assert!(!matrices[0].contains("dimacs") && !matrices[2].contains("minimal"));
+        assert!(page.contains("<h3>Puzzles</h3>") && page.contains("<h3>DIMACS files</h3>"));
     }
 }

@@ -1,9 +1,10 @@
 //! The page's per-instance table: who solved what. One row per instance and encoding, one
-//! column per solver, each cell the answer and its time; a few lines of inline script
-//! sort it by any column (times numerically, unsolved runs as PAR-2 counts them) and
-//! filter its rows by words typed in a box, with no server and no library. Beyond
-//! [`MAX_ROWS`] rows the table shows the first ones and says so, linking [`CSV_NAME`],
-//! the whole table written beside the page ([`csv`]).
+//! column per solver, each cell the answer and its time; a dedicated solver, which solves
+//! the puzzle under no encoding, has its cell in each encoding row of the instance. A few
+//! lines of inline script sort it by any column (times numerically, unsolved runs as
+//! PAR-2 counts them) and filter its rows by words typed in a box, with no server and no
+//! library. Beyond [`MAX_ROWS`] rows the table shows the first ones and says so, linking
+//! [`CSV_NAME`], the whole table written beside the page ([`csv`]).
 
 use maud::{Markup, PreEscaped, html};
 
@@ -38,17 +39,72 @@ pub const STYLE: &str = "\
 #instances td.unsolved{color:#8a5a00}#instances td.wrong{color:#c00000;font-weight:bold}
 #instances td.none{color:#999}#instances th .mode,#instances .count{font-weight:normal;font-size:12px;color:#555}#instances-filter{font-size:14px;padding:3px 6px;width:24em}";
 
-/// The table's rows: the outcomes of one instance and encoding each, in file order
-/// (`hard.txt:2` before `hard.txt:10`), from `outcomes` ordered by instance, encoding,
-/// solver.
-pub fn table_rows<'o, 'a>(outcomes: &'o [Outcome<'a>]) -> Vec<&'o [Outcome<'a>]> {
-    let mut rows: Vec<&[Outcome]> = outcomes
-        .chunk_by(|a, b| (a.instance, a.encoding) == (b.instance, b.encoding))
-        .collect();
+/// The encoding column of a dedicated solver's outcomes (`run::unit::NO_ENCODING`): it
+/// solves the puzzle itself, under no encoding.
+pub const DEDICATED_ENCODING: &str = "none";
+
+/// One row of the table: an instance under one encoding, with the outcomes of the
+/// instance's dedicated solvers (encoding [`DEDICATED_ENCODING`]) beside the SAT solvers'
+/// of that encoding. A dedicated solver's run belongs to the instance, not to an
+/// encoding, so its cell stands in every encoding row of the instance; an instance only
+/// dedicated solvers ran has one row, of encoding `none`.
+#[derive(Clone, Copy, Debug)]
+pub struct TableRow<'o, 'a> {
+    /// The outcomes of the row's encoding.
+    own: &'o [Outcome<'a>],
+    /// The dedicated solvers' outcomes of the instance (empty when `own` holds them).
+    dedicated: &'o [Outcome<'a>],
+}
+
+impl<'o, 'a> TableRow<'o, 'a> {
+    /// The instance id.
+    pub fn instance(&self) -> &'a str {
+        self.own[0].instance
+    }
+
+    /// The encoding (`none` for a row of dedicated solvers alone).
+    pub fn encoding(&self) -> &'a str {
+        self.own[0].encoding
+    }
+
+    /// The outcome of `solver` in this row, if it ran.
+    pub fn of(&self, solver: &str) -> Option<&'o Outcome<'a>> {
+        self.outcomes().find(|o| o.solver == solver)
+    }
+
+    /// Every outcome of the row.
+    pub fn outcomes(&self) -> impl Iterator<Item = &'o Outcome<'a>> + use<'o, 'a> {
+        self.own.iter().chain(self.dedicated)
+    }
+
+    /// How many of the row's solvers solved it.
+    pub fn solved_by(&self) -> usize {
+        self.outcomes().filter(|o| o.answer.solved()).count()
+    }
+}
+
+/// The table's rows (see [`TableRow`]) in file order (`hard.txt:2` before `hard.txt:10`),
+/// then by encoding, from `outcomes` ordered by instance, encoding, solver.
+pub fn table_rows<'o, 'a>(outcomes: &'o [Outcome<'a>]) -> Vec<TableRow<'o, 'a>> {
+    let mut rows: Vec<TableRow> = Vec::new();
+    for instance in outcomes.chunk_by(|a, b| (a.key, a.instance) == (b.key, b.instance)) {
+        let chunks: Vec<&[Outcome]> = instance.chunk_by(|a, b| a.encoding == b.encoding).collect();
+        let (dedicated, encoded): (Vec<&[Outcome]>, Vec<&[Outcome]>) = chunks
+            .into_iter()
+            .partition(|c| c[0].encoding == DEDICATED_ENCODING);
+        let dedicated: &[Outcome] = dedicated.first().copied().unwrap_or(&[]);
+        if encoded.is_empty() {
+            rows.push(TableRow {
+                own: dedicated,
+                dedicated: &[],
+            });
+        }
+        rows.extend(encoded.into_iter().map(|own| TableRow { own, dedicated }));
+    }
     rows.sort_by(|a, b| {
-        natural(a[0].instance)
-            .cmp(&natural(b[0].instance))
-            .then(a[0].encoding.cmp(b[0].encoding))
+        natural(a.instance())
+            .cmp(&natural(b.instance()))
+            .then(a.encoding().cmp(b.encoding()))
     });
     rows
 }
@@ -56,7 +112,7 @@ pub fn table_rows<'o, 'a>(outcomes: &'o [Outcome<'a>]) -> Vec<&'o [Outcome<'a>]>
 /// The whole table as CSV ([`CSV_NAME`]): instance, encoding, solved by, then per solver
 /// its answer and time in seconds (the median over repetitions; empty when unsolved or
 /// not run: the answer says which).
-pub fn csv(rows: &[&[Outcome]], solvers: &[String]) -> anyhow::Result<Vec<u8>> {
+pub fn csv(rows: &[TableRow], solvers: &[String]) -> anyhow::Result<Vec<u8>> {
     let mut w = csv::Writer::from_writer(Vec::with_capacity(rows.len() * 32 * solvers.len()));
     let mut header = vec![
         "instance".to_string(),
@@ -71,11 +127,11 @@ pub fn csv(rows: &[&[Outcome]], solvers: &[String]) -> anyhow::Result<Vec<u8>> {
     let mut record: Vec<String> = Vec::with_capacity(header.len());
     for row in rows {
         record.clear();
-        record.push(csv_cell(row[0].instance));
-        record.push(csv_cell(row[0].encoding));
-        record.push(row.iter().filter(|o| o.answer.solved()).count().to_string());
+        record.push(csv_cell(row.instance()));
+        record.push(csv_cell(row.encoding()));
+        record.push(row.solved_by().to_string());
         for s in solvers {
-            match row.iter().find(|o| o.solver == s) {
+            match row.of(s) {
                 None => record.extend(["".into(), "".into()]),
                 Some(o) => {
                     record.push(word(o.answer).into());
@@ -112,7 +168,7 @@ fn word(answer: Answer) -> &'static str {
 /// The table of `rows` (from [`table_rows`]), one column per solver; beyond [`MAX_ROWS`]
 /// the first ones, and a link to [`CSV_NAME`].
 pub fn section(
-    rows: &[&[Outcome]],
+    rows: &[TableRow],
     solvers: &[String],
     modes: &crate::report::mode::Modes,
     time_words: &str,
@@ -120,8 +176,9 @@ pub fn section(
     let shown = rows.len().min(MAX_ROWS);
     let counted = rows
         .iter()
-        .flat_map(|r| r.iter())
+        .flat_map(|r| r.outcomes())
         .any(|o| o.solutions.is_some());
+    let beside = rows.iter().any(|r| !r.dedicated.is_empty());
     html! {
         p class="note" {
             "Each cell: the answer and its " (time_words) " in seconds (the median over "
@@ -130,6 +187,10 @@ pub fn section(
             "). Click a heading to sort (unsolved runs sort as twice the timeout, "
             "as PAR-2 counts them); type words to keep the rows that contain them all "
             "(an instance, a solver's answer: " code { "TIMEOUT" } ", " code { "WRONG" } ")."
+            @if beside {
+                " A dedicated solver solves the puzzle itself, under no encoding: its cell "
+                "stands in each encoding's row of the instance."
+            }
         }
         @if shown < rows.len() {
             p class="note" {
@@ -150,14 +211,10 @@ pub fn section(
             tbody {
                 @for row in &rows[..shown] {
                     tr {
-                        td { (row[0].instance) }
-                        td { (row[0].encoding) }
-                        td class="t" data-v=(row.iter().filter(|o| o.answer.solved()).count()) {
-                            (row.iter().filter(|o| o.answer.solved()).count())
-                        }
-                        @for s in solvers {
-                            (cell(row.iter().find(|o| o.solver == s)))
-                        }
+                        td { (row.instance()) }
+                        td { (row.encoding()) }
+                        td class="t" data-v=(row.solved_by()) { (row.solved_by()) }
+                        @for s in solvers { (cell(row.of(s))) }
                     }
                 }
             }
@@ -203,5 +260,54 @@ fn natural(id: &str) -> (&str, Option<u64>) {
             Err(_) => (id, None),
         },
         None => (id, None),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::outcome::outcomes;
+    use crate::report::score::Scoring;
+    use crate::report::test_rows::row;
+
+    /// A dedicated solver's outcome (encoding `none`) joins each encoding row of its
+    /// instance; an instance it alone ran keeps a row of its own.
+    #[test]
+    fn the_dedicated_solver_shares_the_instance_row() {
+        let rows = vec![
+            row("p.txt:1", "none", "gridsolve", "SAT", 0.001),
+            row("p.txt:1", "minimal", "native", "SAT", 0.01),
+            row("p.txt:1", "extended", "native", "TIMEOUT", 10.0),
+            row("p.txt:2", "none", "gridsolve", "SAT", 0.002),
+            row("p.txt:10", "extended", "native", "SAT", 0.03),
+        ];
+        let outcomes = outcomes(&rows, Scoring::default());
+        let table = table_rows(&outcomes);
+        let shown: Vec<(&str, &str, usize, bool)> = table
+            .iter()
+            .map(|r| {
+                let gs = r.of("gridsolve").is_some();
+                (r.instance(), r.encoding(), r.solved_by(), gs)
+            })
+            .collect();
+        assert_eq!(
+            shown,
+            [
+                ("p.txt:1", "extended", 1, true),
+                ("p.txt:1", "minimal", 2, true),
+                ("p.txt:2", "none", 1, true),
+                ("p.txt:10", "extended", 1, false),
+            ]
+        );
+        let solvers = ["gridsolve".to_string(), "native".to_string()];
+        let csv = String::from_utf8(csv(&table, &solvers).unwrap()).unwrap();
+        let lines: Vec<&str> = csv.lines().collect();
+        assert_eq!(lines[1], "p.txt:1,extended,1,SAT,0.001,TIMEOUT,");
+        assert_eq!(lines[2], "p.txt:1,minimal,2,SAT,0.001,SAT,0.01");
+        assert_eq!(lines[3], "p.txt:2,none,1,SAT,0.002,,");
+        let modes = crate::report::mode::Modes::of(&rows);
+        let page = section(&table, &solvers, &modes, "wall time").into_string();
+        assert!(page.contains("its cell stands in each encoding"), "{page}");
+        assert_eq!(page.matches("<tr>").count(), 5);
     }
 }

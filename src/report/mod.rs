@@ -318,6 +318,7 @@ fn draw_charts(
 ) -> anyhow::Result<Vec<(String, String)>> {
     let mut file_names = charts::FileNames::new(&[
         "cactus.svg",
+        charts::cactus::CNF_FILE,
         "times.svg",
         "encodings.svg",
         "summary.md",
@@ -325,10 +326,7 @@ fn draw_charts(
         instances::CSV_NAME,
         "index.html",
     ]);
-    let mut charts: Vec<(String, String)> = vec![(
-        "cactus.svg".into(),
-        charts::cactus::cactus(data, virtual_best)?,
-    )];
+    let mut charts = charts::cactus::cactus_charts(data, virtual_best)?;
     for (x_solver, y_solver) in scatter_pairs(&data.solvers, opts.baseline.as_deref()) {
         if !charts::scatter::in_common(data, x_solver, y_solver) {
             continue;

@@ -84,15 +84,21 @@ impl Modes {
         self.distinct(|(_, e)| e == encoding)
     }
 
+    /// The distinct labels of the kept solver × encodings in the modes' order (session,
+    /// fresh, process, in-process, dedicated: as the tables explain them), joined by `, `.
     fn distinct(&self, keep: impl Fn(&(String, String)) -> bool) -> String {
-        let mut out: Vec<String> = Vec::new();
+        let mut out: Vec<ModeLabel> = Vec::new();
         for key in self.order.iter().filter(|k| keep(k)) {
-            let label = self.labels[key].to_string();
+            let label = self.labels[key];
             if !out.contains(&label) {
                 out.push(label);
             }
         }
-        out.join(", ")
+        out.sort_by_key(|l| l.order_key());
+        out.iter()
+            .map(ModeLabel::to_string)
+            .collect::<Vec<_>>()
+            .join(", ")
     }
 
     /// The distinct labels of every solver × encoding, in order, joined by `, `.
@@ -170,6 +176,18 @@ mod tests {
         assert_eq!(m.of_solver("native"), "session+fresh, fresh, in-process");
         assert_eq!(m.of_encoding("extended"), "session+fresh, process");
         assert!(!m.uniform());
+        // In the modes' order, not the rows': a dedicated solver's label last.
+        let mut rows = vec![
+            row("i1", "none", "gridsolve", "SAT", 0.1),
+            row("i1", "minimal", "minisat", "SAT", 0.1),
+            row("i1", "minimal", "native", "SAT", 0.1),
+        ];
+        rows[0].mode = Some(Mode::Dedicated);
+        rows[1].mode = Some(Mode::Process);
+        rows[2].mode = Some(Mode::Session);
+        let later = Modes::of(&rows);
+        assert_eq!(later.of_encoding("minimal"), "session, process");
+        assert_eq!(later.all(), "session, process, dedicated");
         let notes = m.notes();
         assert_eq!(notes.len(), 1, "{notes:?}");
         assert!(notes[0].starts_with("native: the encodings ran in different modes (extended ran as session+fresh, pruned ran as fresh, minimal ran as in-process)"), "{}", notes[0]);

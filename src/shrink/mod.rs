@@ -127,9 +127,10 @@ impl<'a> Judge<'a> {
                 Failure::Crash(outcome.exit_code),
                 outcome.error.unwrap_or_else(|| "ERROR".into()),
             ),
-            other => Observed::Fine(match outcome.error {
-                Some(why) => format!("{other} ({why})"),
-                None => other.to_string(),
+            other => Observed::Fine(match (outcome.limit, outcome.error) {
+                (Some(hit), _) => format!("{other} at its {} limit", limit_words(hit)),
+                (None, Some(why)) => format!("{other} ({why})"),
+                (None, None) => other.to_string(),
             }),
         }
     }
@@ -183,6 +184,15 @@ impl<'a> Judge<'a> {
             Status::Unsat => Observed::Fine(format!("UNSAT, as {name} finds too")),
             other => Observed::Fine(format!("UNSAT ({name} found no model: {other})")),
         }
+    }
+}
+
+/// The limit that ended a solve, as the shrinker says it.
+fn limit_words(hit: crate::solver::LimitHit) -> &'static str {
+    match hit {
+        crate::solver::LimitHit::Wall => "wall-clock",
+        crate::solver::LimitHit::Cpu => "CPU-time",
+        crate::solver::LimitHit::Memory => "memory",
     }
 }
 

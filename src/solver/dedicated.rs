@@ -67,17 +67,6 @@ fn givens_of(puzzle: &Puzzle) -> Vec<u16> {
         .collect()
 }
 
-/// A search's stop: at `deadline`, or when `interrupt` is set.
-fn stop_at(deadline: Option<Instant>, interrupt: Option<&AtomicBool>) -> Stop<'_> {
-    stop_at_clocks(
-        Clocks {
-            wall: deadline,
-            cpu: None,
-        },
-        interrupt,
-    )
-}
-
 /// A search's stop: at either of `clocks` (the wall's, this thread's CPU clock's), or when
 /// `interrupt` is set.
 fn stop_at_clocks(clocks: Clocks, interrupt: Option<&AtomicBool>) -> Stop<'_> {
@@ -107,9 +96,24 @@ pub fn solve(
     deadline: Option<Instant>,
     interrupt: Option<&AtomicBool>,
 ) -> Result<Dedicated, DedicatedError> {
+    let clocks = Clocks {
+        wall: deadline,
+        cpu: None,
+    };
+    solve_within(puzzle, limit, clocks, interrupt)
+}
+
+/// [`solve`], stopping at either of `clocks` (the wall's, this thread's CPU clock's) or
+/// when `interrupt` is set.
+pub fn solve_within(
+    puzzle: &Puzzle,
+    limit: Limit,
+    clocks: Clocks,
+    interrupt: Option<&AtomicBool>,
+) -> Result<Dedicated, DedicatedError> {
     let mut solver = gridsolve::Solver::new(shape_of(puzzle)?);
     let givens = givens_of(puzzle);
-    let stop = stop_at(deadline, interrupt);
+    let stop = stop_at_clocks(clocks, interrupt);
     let answer = solver.solve_until(&givens, limit, stop)?;
     let solutions = answer
         .solutions

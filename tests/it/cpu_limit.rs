@@ -4,8 +4,9 @@
 //! `cpu`), one that sleeps at its wall limit (limit `wall`), and a solver of two spinning
 //! processes is charged for both. The solvers are shell scripts (no real solver spins or
 //! sleeps on demand), and native on a hard formula shows an in-process solver held to its
-//! thread's CPU clock. No assertion bounds a wall time from above: a CPU limit holds
-//! whatever the load, and every wall limit here is far beyond the CPU limit.
+//! thread's CPU clock; `bench solve` and `bench shrink` take the same limit. No assertion
+//! bounds a wall time from above: a CPU limit holds whatever the load, and every wall
+//! limit here is far beyond the CPU limit.
 
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
@@ -221,6 +222,69 @@ fn native_ends_at_its_cpu_limit_on_a_hard_formula() {
     let json: serde_json::Value = serde_json::from_str(&record).unwrap();
     assert_eq!(json["plan"]["cpu_limit_s"], 0.5, "{record}");
     assert_eq!(json["plan"]["timeout_s"], 600.0, "{record}");
+}
+
+/// `bench solve` under `--cpu-limit` on a hard formula: native in-process and minisat as
+/// a child process each end at the CPU limit and say so (`s UNKNOWN`, a `c stopped at`
+/// line), the wall limit being one no load reaches.
+#[test]
+fn bench_solve_ends_at_its_cpu_limit() {
+    let dir = tempfile::tempdir().unwrap();
+    let php = pigeonhole_file(dir.path());
+    let mut solvers = vec!["native"];
+    if crate::support::require_tool("minisat").is_some() {
+        solvers.push("minisat");
+    }
+    for solver in solvers {
+        let o = crate::support::bench()
+            .arg("solve")
+            .arg(&php)
+            .args(["--solver", solver, "--cpu-limit", "0.5", "--timeout", "600"])
+            .output()
+            .unwrap();
+        let said = show(&o);
+        assert_eq!(o.status.code(), Some(0), "{solver}: {said}");
+        let stdout = String::from_utf8_lossy(&o.stdout);
+        assert!(stdout.contains("s UNKNOWN"), "{solver}: {said}");
+        assert!(
+            stdout.contains("c stopped at the CPU-time limit (--cpu-limit 0.5 s)"),
+            "{solver}: {said}"
+        );
+        let cpu: f64 = stdout
+            .lines()
+            .find_map(|l| l.strip_prefix("c cpu time: "))
+            .and_then(|t| t.trim_end_matches(" s").parse().ok())
+            .unwrap_or_else(|| panic!("{solver}: no CPU time: {said}"));
+        assert!(cpu >= 0.5, "{solver}: {said}");
+    }
+}
+
+/// `bench shrink` holds every solve to `--cpu-limit`: native on a hard formula reaches it
+/// at the first solve, so nothing fails and nothing is shrunk, and the error says which
+/// limit ended the solve.
+#[test]
+fn bench_shrink_passes_its_cpu_limit_on() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("small.cnf");
+    let o = crate::support::bench()
+        .args(["shrink", "--cnf"])
+        .arg(pigeonhole_file(dir.path()))
+        .args([
+            "--solver",
+            "native",
+            "--cpu-limit",
+            "0.5",
+            "--timeout",
+            "600",
+            "-o",
+        ])
+        .arg(&out)
+        .output()
+        .unwrap();
+    let said = show(&o);
+    assert_ne!(o.status.code(), Some(0), "{said}");
+    assert!(said.contains("TIMEOUT at its CPU-time limit"), "{said}");
+    assert!(!out.exists());
 }
 
 /// In-process, through the solver interface: native's and dpll's search stop at the

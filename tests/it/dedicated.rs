@@ -112,6 +112,37 @@ fn gridsolve_runs_in_its_own_mode_and_agrees_with_native() {
     }
     let md = std::fs::read_to_string(out_dir.join("summary.md")).unwrap();
     assert!(md.contains(note), "the summary says it once too");
+    mixed_page_parts(&out_dir);
+}
+
+/// The page of a run of puzzles and DIMACS files, gridsolve beside native: gridsolve's
+/// cell stands in each instance row beside native's (no row of encoding `none` where
+/// native ran too); the DIMACS files have a cactus plot and a per-family matrix of their
+/// own.
+fn mixed_page_parts(out_dir: &Path) {
+    let table = std::fs::read_to_string(out_dir.join("instances.csv")).unwrap();
+    let mut lines = table.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    let col = |name: &str| header.iter().position(|h| *h == name).unwrap();
+    let (encoding, gs, native) = (col("encoding"), col("gridsolve"), col("native"));
+    let mut puzzle_rows = 0;
+    for line in lines {
+        let cells: Vec<&str> = line.split(',').collect();
+        assert_ne!(cells[encoding], "none", "native ran every puzzle: {line}");
+        assert!(!cells[native].is_empty(), "{line}");
+        if cells[encoding] != "dimacs" {
+            assert!(!cells[gs].is_empty(), "gridsolve's cell in the row: {line}");
+            puzzle_rows += 1;
+        }
+    }
+    assert!(puzzle_rows > 0);
+    let puzzles = std::fs::read_to_string(out_dir.join("cactus.svg")).unwrap();
+    let cnf = std::fs::read_to_string(out_dir.join("cactus-cnf.svg")).unwrap();
+    assert!(puzzles.contains("gridsolve") && !puzzles.contains("dimacs"));
+    assert!(cnf.contains("native · dimacs") && !cnf.contains("gridsolve"));
+    let page = std::fs::read_to_string(out_dir.join("index.html")).unwrap();
+    assert!(page.contains("<h3>Puzzles</h3>") && page.contains("<h3>DIMACS files</h3>"));
+    assert!(page.contains("id=\"cactus-cnf\""));
 }
 
 #[test]

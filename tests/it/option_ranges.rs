@@ -57,13 +57,13 @@ proptest! {
         let flag = ["--timeout", "--jobs", "--repeat", "--mem-limit", "--count", "--cpu-limit"][which];
         if let Some(cli) = parse(&["run", "x.txt", flag, &v]) {
             let Sub::Run(a) = cli.command else { panic!("not run") };
-            for t in [a.timeout, a.cpu_limit].into_iter().flatten() {
+            for t in [a.limits.timeout, a.limits.cpu_limit].into_iter().flatten() {
                 prop_assert!((ranges::MIN_TIMEOUT_S..=ranges::MAX_TIMEOUT_S).contains(&t));
                 let _ = Duration::from_secs_f64(t);
             }
             prop_assert!(a.jobs.is_none_or(|j| (1..=ranges::max_jobs()).contains(&j)));
             prop_assert!((1..=ranges::MAX_REPEAT).contains(&a.repeat));
-            let mem_ok = a.mem_limit.is_none_or(|m| {
+            let mem_ok = a.limits.mem_limit.is_none_or(|m| {
                 (ranges::MIN_MEM_LIMIT_MB..=ranges::MAX_MEM_LIMIT_MB).contains(&m)
                     && m.checked_mul(1 << 20).is_some()
             });
@@ -81,11 +81,11 @@ proptest! {
         };
         match parse(&args).map(|c| c.command) {
             Some(Sub::Solve(a)) => {
-                if let Some(t) = a.timeout {
+                if let Some(t) = a.limits.timeout {
                     prop_assert!((ranges::MIN_TIMEOUT_S..=ranges::MAX_TIMEOUT_S).contains(&t));
                     let _ = Duration::from_secs_f64(t);
                 }
-                prop_assert!(a.mem_limit.is_none_or(|m| m >= ranges::MIN_MEM_LIMIT_MB));
+                prop_assert!(a.limits.mem_limit.is_none_or(|m| m >= ranges::MIN_MEM_LIMIT_MB));
             }
             Some(Sub::Report(a)) => {
                 prop_assert!(a.timeout.is_none_or(|t| t.is_finite() && t > 0.0));

@@ -4,8 +4,9 @@
 //! proofs of UNSAT. A satisfiable formula of more than 1,000
 //! clauses shrinks to at most 20 that still fail as bench judges it (the model breaks a
 //! clause; native's checked model refutes the UNSAT), from
-//! the CNF and from the WRONG row of a `bench run`, whose summary prints the command; the
-//! printed reproducing command shows the WRONG answer again.
+//! the CNF and from the WRONG row of a `bench run`, whose summary prints the command (the
+//! run's limits, a CPU limit too, carried on); the printed reproducing command shows the
+//! WRONG answer again.
 
 use std::path::{Path, PathBuf};
 use std::process::Output;
@@ -184,6 +185,7 @@ fn the_wrong_row_of_a_run_shrinks_by_the_command_its_summary_prints() {
         .arg("run")
         .arg(&big)
         .args(["--solvers", "native,liar", "--timeout", "30", "--jobs", "1"])
+        .args(["--cpu-limit", "20"])
         .arg("--solver")
         .arg(format!("liar='{}' {{cnf}}", liar.display()))
         .arg("--out")
@@ -203,6 +205,13 @@ fn the_wrong_row_of_a_run_shrinks_by_the_command_its_summary_prints() {
     let clauses = clauses_of(&small);
     assert!(clauses.len() <= 20, "{} clauses: {shown}", clauses.len());
     assert!(clauses.contains(&vec![1, -2, 3]), "{clauses:?}");
+    // The row's limits, its CPU limit among them, are the shrink's and the reproducing
+    // command's.
+    let again = after(&shown, "reproduce:");
+    assert!(
+        again.contains("--timeout 30") && again.contains("--cpu-limit 20"),
+        "{again}"
+    );
 }
 
 #[test]

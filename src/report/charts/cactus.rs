@@ -1,19 +1,71 @@
 //! The cactus plot: for each solver × encoding, its solved instances sorted by time, the
 //! k-th fastest drawn at (k, time). A line further right solved more; lower solved faster.
 //! The virtual best solver is the thick black line; the timeout is the red dashed line.
+//!
+//! Results of puzzles and of DIMACS files together get a plot each ([`cactus_charts`]):
+//! thirteen formulas beside a thousand puzzles would be a few pixels wide on a shared
+//! axis of instances.
 
 use plotters::prelude::*;
 use plotters::style::text_anchor::HPos;
 
 use crate::report::charts::draw::{
     FONT, Legend, LegendEntry, Linear, PLOT_LEFT, chart, font, format_number, format_seconds, line,
-    linear_ticks, plot, text,
+    linear_ticks, log_axis, plot, text,
 };
-use crate::report::charts::{ChartData, TIMEOUT_COLOR, TIMEOUT_DASH};
-use crate::report::vbs::VirtualBest;
+use crate::report::charts::{ChartData, TIMEOUT_COLOR, TIMEOUT_DASH, time_range_of};
+use crate::report::config::Config;
+use crate::report::outcome::Outcome;
+use crate::report::vbs::{VirtualBest, virtual_best};
+
+/// The encoding column of a DIMACS file's runs.
+const DIMACS: &str = "dimacs";
+
+/// The file of the DIMACS files' cactus plot when puzzles have `cactus.svg`.
+pub const CNF_FILE: &str = "cactus-cnf.svg";
 
 /// How many marks a line gets at most, so that long lines stay lines.
 const MAX_MARKS: usize = 24;
+
+/// The cactus plots, by file name: `cactus.svg`, and when the results hold puzzles and
+/// DIMACS files, `cactus.svg` of the puzzles and [`CNF_FILE`] of the DIMACS files, each
+/// with its own virtual best solver, instance axis and time axis.
+pub fn cactus_charts(data: &ChartData, vbs: &VirtualBest) -> anyhow::Result<Vec<(String, String)>> {
+    let cnf = |o: &&Outcome| o.encoding == DIMACS;
+    let mixed = data.outcomes.iter().any(|o| cnf(&o)) && !data.outcomes.iter().all(|o| cnf(&o));
+    if !mixed {
+        return Ok(vec![("cactus.svg".into(), cactus(data, vbs)?)]);
+    }
+    let part = |of_cnf: bool, title: &str| {
+        let keep = move |o: &&Outcome| cnf(o) == of_cnf;
+        let panel = Panel {
+            series: data
+                .series()
+                .into_iter()
+                .filter(|s| (s.encoding == DIMACS) == of_cnf)
+                .collect(),
+            vbs: &virtual_best(data.outcomes.iter().filter(keep)),
+            range: time_range_of(data.outcomes.iter().filter(keep), data.timeout),
+        };
+        draw(data, &panel, title)
+    };
+    Ok(vec![
+        (
+            "cactus.svg".into(),
+            part(
+                false,
+                "Cactus plot of the puzzles: instances solved within a time",
+            )?,
+        ),
+        (
+            CNF_FILE.into(),
+            part(
+                true,
+                "Cactus plot of the DIMACS files: instances solved within a time",
+            )?,
+        ),
+    ])
+}
 
 /// The cactus plot as SVG.
 pub fn cactus(data: &ChartData, vbs: &VirtualBest) -> anyhow::Result<String> {
@@ -22,12 +74,30 @@ pub fn cactus(data: &ChartData, vbs: &VirtualBest) -> anyhow::Result<String> {
 
 /// The cactus plot as SVG, under `title`.
 pub fn cactus_titled(data: &ChartData, vbs: &VirtualBest, title: &str) -> anyhow::Result<String> {
-    let mut lines: Vec<(LegendEntry, Vec<f64>)> = data
-        .series()
-        .into_iter()
+    let panel = Panel {
+        series: data.series(),
+        vbs,
+        range: data.time_range(),
+    };
+    draw(data, &panel, title)
+}
+
+/// What one plot draws: its lines, their virtual best solver, its time range.
+struct Panel<'v> {
+    series: Vec<Config>,
+    vbs: &'v VirtualBest,
+    range: (f64, f64),
+}
+
+/// One cactus plot of `panel` as SVG, under `title`.
+fn draw(data: &ChartData, panel: &Panel, title: &str) -> anyhow::Result<String> {
+    let vbs = panel.vbs;
+    let mut lines: Vec<(LegendEntry, Vec<f64>)> = panel
+        .series
+        .iter()
         .map(|series| {
-            let (times, _) = data.solved_times(&series);
-            let label = format!("{} ({})", data.series_label(&series), times.len());
+            let (times, _) = data.solved_times(series);
+            let label = format!("{} ({})", data.series_label(series), times.len());
             let (color, dash) = (
                 data.solver_color(&series.solver),
                 data.encoding_dash(&series.encoding),
@@ -45,7 +115,7 @@ pub fn cactus_titled(data: &ChartData, vbs: &VirtualBest, title: &str) -> anyhow
         vbs.solved_times.clone(),
     ));
     let mut entries: Vec<LegendEntry> = lines.iter().map(|(e, _)| e.clone()).collect();
-    entries.push(data.timeout_entry());
+    entries.push(data.timeout_entry_within(panel.range));
     let legend = Legend {
         heading: "solved (count)",
         entries,
@@ -66,11 +136,11 @@ pub fn cactus_titled(data: &ChartData, vbs: &VirtualBest, title: &str) -> anyhow
         let format = |v: &f64| format_number(*v);
         let y_title = format!("{} per instance (s, log scale)", data.time.words());
         let axes = ("instances solved", y_title.as_str());
-        let chart = plot(area, PLOT_LEFT as u32, (x, data.time_axis()), &format, axes)?;
-        let (lo, hi) = data.time_range();
+        let (lo, hi) = panel.range;
+        let chart = plot(area, PLOT_LEFT as u32, (x, log_axis(lo, hi)), &format, axes)?;
         let at = |x: f64, t: f64| chart.backend_coord(&(x, t.clamp(lo, hi)));
 
-        if data.timeout_on_scale() {
+        if data.timeout_within(panel.range) {
             let (start, end) = (at(0.0, data.timeout), at(instances, data.timeout));
             line(
                 root,

@@ -166,12 +166,22 @@ impl<'a> ChartData<'a> {
 
     /// True when the timeout lies on the time axes (see [`ChartData::time_range`]).
     pub fn timeout_on_scale(&self) -> bool {
-        self.time_range().1 >= self.timeout
+        self.timeout_within(self.time_range())
+    }
+
+    /// True when the timeout lies on a time axis over `range`.
+    pub fn timeout_within(&self, range: (f64, f64)) -> bool {
+        range.1 >= self.timeout
     }
 
     /// The legend entry of the timeout line.
     pub fn timeout_entry(&self) -> LegendEntry {
-        let label = if self.timeout_on_scale() {
+        self.timeout_entry_within(self.time_range())
+    }
+
+    /// The legend entry of the timeout line on a time axis over `range`.
+    pub fn timeout_entry_within(&self, range: (f64, f64)) -> LegendEntry {
+        let label = if self.timeout_within(range) {
             format!("timeout ({} s)", format_seconds(self.timeout))
         } else {
             format!("timeout {} s: not reached", format_seconds(self.timeout))
@@ -188,11 +198,20 @@ impl<'a> ChartData<'a> {
 
 /// [`ChartData::time_range`] of `outcomes` under `timeout`.
 fn range_of(outcomes: &[Outcome], timeout: f64) -> (f64, f64) {
-    let solved = || outcomes.iter().filter(|o| o.answer.solved());
+    time_range_of(outcomes.iter(), timeout)
+}
+
+/// [`ChartData::time_range`] of the outcomes `outcomes` yields (a part of a chart's), under
+/// `timeout`.
+pub fn time_range_of<'o, 'a: 'o>(
+    outcomes: impl Iterator<Item = &'o Outcome<'a>> + Clone,
+    timeout: f64,
+) -> (f64, f64) {
+    let solved = || outcomes.clone().filter(|o| o.answer.solved());
     let fastest = solved().map(|o| o.time).fold(f64::INFINITY, f64::min);
     let slowest = solved().map(|o| o.time).fold(0.0, f64::max);
     let timeout = if timeout > 0.0 { timeout } else { 1.0 };
-    let all_answered = outcomes.iter().all(|o| o.answer.solved());
+    let all_answered = outcomes.clone().all(|o| o.answer.solved());
     let top = if all_answered && slowest > 0.0 {
         (slowest * 2.5).min(timeout * 1.6)
     } else {

@@ -202,9 +202,40 @@ fn from_side(p: &Pair, row: usize) -> (usize, usize, usize, f64, f64, f64) {
     }
 }
 
-/// The section of `index.html`: the matrix, then the pairs and the contributions in full.
-pub fn html(s: &Statistics) -> Markup {
+/// The configurations in groups that share no instance with one another (the connected
+/// parts of the pairs: puzzles and DIMACS files of a mixed run apart), each in order, the
+/// groups by their first configuration; a configuration in no pair is left out.
+fn groups(s: &Statistics) -> Vec<Vec<usize>> {
     let k = s.configurations.len();
+    let mut part: Vec<usize> = (0..k).collect();
+    fn root(part: &mut [usize], mut i: usize) -> usize {
+        while part[i] != i {
+            part[i] = part[part[i]];
+            i = part[i];
+        }
+        i
+    }
+    for p in &s.pairs {
+        let (a, b) = (root(&mut part, p.a), root(&mut part, p.b));
+        part[a.max(b)] = a.min(b);
+    }
+    let paired: Vec<bool> = (0..k)
+        .map(|i| s.pairs.iter().any(|p| p.a == i || p.b == i))
+        .collect();
+    let mut groups: Vec<(usize, Vec<usize>)> = Vec::new();
+    for i in (0..k).filter(|&i| paired[i]) {
+        let r = root(&mut part, i);
+        match groups.iter_mut().find(|(g, _)| *g == r) {
+            Some((_, members)) => members.push(i),
+            None => groups.push((r, vec![i])),
+        }
+    }
+    groups.into_iter().map(|(_, members)| members).collect()
+}
+
+/// The section of `index.html`: the matrix (one per group of configurations with instances
+/// in common), then the pairs and the contributions in full.
+pub fn html(s: &Statistics) -> Markup {
     let find = |i: usize, j: usize| s.pairs.iter().find(|p| (p.a, p.b) == (i.min(j), i.max(j)));
     html! {
         @if !s.pairs.is_empty() {
@@ -220,15 +251,23 @@ pub fn html(s: &Statistics) -> Markup {
                 ": slower."
             }
             @if let Some(note) = across_modes(s) { p class="note" { (note) } }
+            @let groups = groups(s);
+            @if groups.len() > 1 {
+                p class="note" {
+                    "One matrix for each set of configurations that ran instances in common "
+                    "(puzzles and DIMACS files apart)."
+                }
+            }
+            @for group in &groups {
             div style="overflow-x:auto" { table class="matrix" {
                 tr {
                     th {}
-                    @for j in 0..k { th { (s.label(j)) } }
+                    @for &j in group { th { (s.label(j)) } }
                 }
-                @for i in 0..k {
+                @for &i in group {
                     tr {
                         th { (s.label(i)) }
-                        @for j in 0..k {
+                        @for &j in group {
                             @if i == j {
                                 td style="text-align:center;color:#999" { "—" }
                             } @else if let Some(p) = find(i, j) {
@@ -254,6 +293,7 @@ pub fn html(s: &Statistics) -> Markup {
                     }
                 }
             } }
+            }
             details {
                 summary { "Every pair in full" }
                 (Html.markup(&pairs_table(s)))
@@ -279,5 +319,38 @@ mod tests {
         assert_eq!(p_value(Some(3.0e-12)), "3.0e-12");
         assert_eq!(p_value(Some(0.04321)), "0.0432");
         assert_eq!(p_value(None), "–");
+    }
+
+    /// Configurations with no instance in common get matrices of their own: the puzzles'
+    /// and the DIMACS files' of a mixed run.
+    #[test]
+    fn a_mixed_run_has_a_matrix_per_kind() {
+        use crate::report::test_rows::row;
+        let mut rows = Vec::new();
+        for i in 0..4 {
+            for solver in ["a", "b"] {
+                let t = 0.1 * (i + 1) as f64;
+                for encoding in ["minimal", "extended"] {
+                    rows.push(row(&format!("p.txt:{i}"), encoding, solver, "SAT", t));
+                }
+                rows.push(crate::results::Row {
+                    kind: crate::results::InstanceKind::Cnf,
+                    ..row(&format!("f{i}.cnf"), "dimacs", solver, "UNSAT", t)
+                });
+            }
+        }
+        let files =
+            crate::report::render_report(&rows, &crate::report::ReportOptions::default()).unwrap();
+        let page = files.iter().find(|f| f.name == "index.html").unwrap();
+        let page = String::from_utf8_lossy(&page.bytes);
+        let matrices: Vec<&str> = page.split("<table class=\"matrix\">").skip(1).collect();
+        assert_eq!(matrices.len(), 2, "{page}");
+        let heads = |m: &str| m[..m.find("</tr>").unwrap()].matches("<th>").count();
+        assert_eq!(
+            (heads(matrices[0]), heads(matrices[1])),
+            (5, 3),
+            "an empty corner each"
+        );
+        assert!(!matrices[0].contains("dimacs"));
     }
 }
