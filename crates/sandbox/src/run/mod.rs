@@ -54,7 +54,9 @@ use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use crate::reap::{cpu_time, limit_child, limit_cpu};
-pub use containment::{Containment, Kind, containment, remove_stale, temp_dir, temp_prefix};
+pub use containment::{
+    Containment, Kind, RunDir, containment, remove_stale, temp_dir, temp_prefix,
+};
 pub use helper::{HELPER_ENV, HELPER_PROTOCOL, helper};
 pub use watch::read_into;
 use watch::{Drained, Watch, wait_for};
