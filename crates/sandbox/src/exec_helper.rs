@@ -2,8 +2,9 @@
 //! nothing the solver starts outlives it — and measures it.
 //!
 //! bench runs `HELPER bench-exec --report FD --control FD --grace-ms MS [--as-limit BYTES]
-//! [--cgroup GROUP] [--tmp DIR] -- PROGRAM ARGS…`, and the helper's `main` hands such a
-//! command line to [`run_if_requested`] before it does anything else. HELPER is
+//! [--cpu-rlimit SECS] [--cgroup GROUP] [--tmp DIR] -- PROGRAM ARGS…` (started with
+//! `posix_spawn`, the pipes as descriptors 3 and 4: see `run/spawn.rs`), and the helper's
+//! `main` hands such a command line to [`run_if_requested`] before it does anything else. HELPER is
 //! `sandbox-exec` (bench's small binary that is this file and nothing else, found beside
 //! bench's: see `run/helper.rs`), else bench itself, whose `main` does the same, so every
 //! build has its helper.
@@ -41,7 +42,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::cgroup::Group;
-use crate::reap::{cpu_time, has_exited, limit_child, reap};
+use crate::reap::{cpu_time, has_exited, limit_child, limit_cpu, reap};
 use crate::run::HELPER_PROTOCOL;
 
 /// The first argument that puts bench in helper mode.
@@ -63,6 +64,7 @@ struct Args {
     control: i32,
     grace: Duration,
     as_limit: u64,
+    cpu_rlimit: Option<u64>,
     group: Option<Group>,
     tmp: Option<std::path::PathBuf>,
     program: OsString,
@@ -75,6 +77,7 @@ fn parse_args() -> Option<Args> {
     let mut control = None;
     let mut grace = Duration::from_secs(1);
     let mut as_limit = 0;
+    let mut cpu_rlimit = None;
     let mut group = None;
     let mut tmp = None;
     loop {
@@ -89,6 +92,7 @@ fn parse_args() -> Option<Args> {
             "--control" => control = value.to_str()?.parse().ok().filter(|&fd| fd > 2),
             "--grace-ms" => grace = Duration::from_millis(value.to_str()?.parse().ok()?),
             "--as-limit" => as_limit = value.to_str()?.parse().ok()?,
+            "--cpu-rlimit" => cpu_rlimit = Some(value.to_str()?.parse().ok()?),
             "--cgroup" => group = Some(Group::from_arg(value.to_str()?)?),
             "--tmp" => tmp = Some(value.into()),
             _ => return None,
@@ -100,6 +104,7 @@ fn parse_args() -> Option<Args> {
         control: control?,
         grace,
         as_limit,
+        cpu_rlimit,
         group,
         tmp,
         program,
@@ -126,7 +131,7 @@ pub fn run_if_requested() {
     let Some(args) = parse_args() else {
         eprintln!(
             "usage: bench bench-exec --report FD --control FD [--grace-ms MS] \
-             [--as-limit BYTES] [--cgroup GROUP] [--tmp DIR] -- PROGRAM [ARGS...] \
+             [--as-limit BYTES] [--cpu-rlimit SECS] [--cgroup GROUP] [--tmp DIR] -- PROGRAM [ARGS...] \
              (run by bench, not by hand)"
         );
         std::process::exit(127);
@@ -202,6 +207,7 @@ fn spawn_run(args: &Args, report: &mut std::fs::File) -> (libc::pid_t, Instant) 
     let mut command = Command::new(&args.program);
     command.args(&args.args).process_group(0);
     let as_limit = args.as_limit;
+    let cpu_rlimit = args.cpu_rlimit;
     // SAFETY: runs between fork and exec; open, write, close, signal and setrlimit are
     // async-signal-safe, and the paths were built before the fork.
     unsafe {
@@ -211,6 +217,7 @@ fn spawn_run(args: &Args, report: &mut std::fs::File) -> (libc::pid_t, Instant) 
             }
             libc::signal(libc::SIGTERM, libc::SIG_DFL);
             libc::signal(libc::SIGHUP, libc::SIG_DFL);
+            limit_cpu(cpu_rlimit)?;
             limit_child((as_limit > 0).then_some(as_limit))
         });
     }

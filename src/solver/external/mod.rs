@@ -310,7 +310,10 @@ impl Solver for ExternalSolver {
     }
 
     fn solve(&self, cnf: &Cnf, limits: &Limits) -> Outcome {
-        let dir = match run::temp_dir() {
+        // A folder reused from run to run (see `RunDir`): input.cnf is rewritten in place
+        // and the result file truncated between runs, so a missing answer still reads as
+        // none.
+        let mut dir = match run::RunDir::take() {
             Ok(d) => d,
             Err(e) => {
                 return Outcome::not_started(format!("cannot create a temporary directory: {e}"));
@@ -383,6 +386,9 @@ impl Solver for ExternalSolver {
                 return Outcome::not_started(format!("cannot run {}: {e}", self.program.display()));
             }
         };
+        if done.containment == run::Kind::ProcessGroup || !done.stdout_complete {
+            dir.remove_after();
+        }
         // minisat's result file, streamed like stdout: the model into an assignment, no
         // copy of the file kept. A missing file reads as empty (no result).
         let result_file = (self.adapter.answer == OutputFormat::Minisat).then(|| {

@@ -331,7 +331,9 @@ impl<F: Family> LibSession<F> {
         let mut outcome = match result {
             Ok(SolverResult::Sat) => {
                 let mut model = Model::new();
-                for v in 0..self.num_vars {
+                // From the highest variable down: the model grows to its length once,
+                // not by one variable per set.
+                for v in (0..self.num_vars).rev() {
                     match engine.lit_val(rustsat::types::Lit::new(v, false)) {
                         Ok(TernaryVal::True) => model.set(Var::new(v).pos()),
                         Ok(TernaryVal::False) => model.set(!Var::new(v).pos()),

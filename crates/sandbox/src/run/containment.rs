@@ -2,7 +2,8 @@
 //! subreaper, else a process group), detected once, and the temporary folders of runs.
 
 use std::io;
-use std::sync::OnceLock;
+use std::path::Path;
+use std::sync::{Mutex, MutexGuard, Once, OnceLock};
 
 use super::DEFAULT_PIDS_LIMIT;
 use super::helper::helper;
@@ -111,6 +112,107 @@ pub fn temp_dir() -> io::Result<tempfile::TempDir> {
     tempfile::Builder::new().prefix(&temp_prefix()).tempdir()
 }
 
+/// The most idle folders [`RunDir`] keeps for reuse, and the most entries a folder may hold
+/// when it comes back to be reused.
+const POOL_MAX: usize = 256;
+const ENTRIES_MAX: usize = 16;
+
+/// Idle run folders, emptied, for the next run.
+static POOL: Mutex<Vec<tempfile::TempDir>> = Mutex::new(Vec::new());
+
+/// A run's temporary folder ([`temp_dir`]), reused from run to run: making and removing a
+/// folder and its files for every run cost bench more CPU than anything else it does
+/// around a short run (the file system allocating and freeing their inodes). When the
+/// run is over the folder is reset (every file in it truncated to nothing, its name kept,
+/// so the next run's files take the same inodes) and goes back to a pool; a folder that
+/// holds anything but files, or too many of them, or that cannot be reset, is removed
+/// instead. Pooled folders are removed when the process exits (`atexit`); those of a
+/// killed bench by the next one ([`remove_stale`]), as any other.
+#[derive(Debug)]
+pub struct RunDir {
+    dir: Option<tempfile::TempDir>,
+    reuse: bool,
+}
+
+impl RunDir {
+    /// An idle folder from the pool, else a new one.
+    pub fn take() -> io::Result<RunDir> {
+        let pooled = lock_pool().pop();
+        let dir = match pooled {
+            Some(d) if d.path().is_dir() => d,
+            _ => {
+                static AT_EXIT: Once = Once::new();
+                // SAFETY: registers a plain function that takes the pool's lock.
+                AT_EXIT.call_once(|| unsafe {
+                    libc::atexit(remove_pooled);
+                });
+                temp_dir()?
+            }
+        };
+        Ok(RunDir {
+            dir: Some(dir),
+            reuse: true,
+        })
+    }
+
+    /// Removes the folder when it is dropped instead of reusing it: for a run that may
+    /// have left a process behind (one without the helper, or whose stdout did not reach
+    /// its end), which could still write into it during the next run.
+    pub fn remove_after(&mut self) {
+        self.reuse = false;
+    }
+
+    /// The folder.
+    pub fn path(&self) -> &Path {
+        self.dir.as_ref().expect("taken only in drop").path()
+    }
+}
+
+impl Drop for RunDir {
+    fn drop(&mut self) {
+        let Some(dir) = self.dir.take() else { return };
+        if self.reuse && reset(dir.path()) {
+            let mut pool = lock_pool();
+            if pool.len() < POOL_MAX {
+                pool.push(dir);
+            }
+        }
+    }
+}
+
+fn lock_pool() -> MutexGuard<'static, Vec<tempfile::TempDir>> {
+    POOL.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+/// Empties the files of `dir` for its next run; false if it should not be reused.
+fn reset(dir: &Path) -> bool {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return false;
+    };
+    let mut n = 0;
+    for e in entries {
+        n += 1;
+        let Ok(e) = e else { return false };
+        let is_file = e.file_type().is_ok_and(|t| t.is_file());
+        let emptied = is_file
+            && std::fs::OpenOptions::new()
+                .write(true)
+                .truncate(true)
+                .open(e.path())
+                .is_ok();
+        if !emptied || n > ENTRIES_MAX {
+            return false;
+        }
+    }
+    true
+}
+
+/// At exit: removes the pooled folders.
+extern "C" fn remove_pooled() {
+    let dirs = std::mem::take(&mut *lock_pool());
+    drop(dirs);
+}
+
 /// Removes the temporary folders (`bench-run-<pid>-*`) and control groups
 /// (`bench-<pid>-*`) of bench processes that no longer exist; returns how many of each.
 pub fn remove_stale() -> (usize, usize) {
@@ -131,4 +233,34 @@ pub fn remove_stale() -> (usize, usize) {
         .as_ref()
         .map_or(0, cgroup::remove_stale);
     (dirs, groups)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_run_folder_comes_back_emptied_or_not_at_all() {
+        let first = RunDir::take().unwrap();
+        let path = first.path().to_path_buf();
+        std::fs::write(path.join("input.cnf"), "p cnf 1 1\n1 0\n").unwrap();
+        std::fs::write(path.join("result.txt"), "SAT\n1 0\n").unwrap();
+        drop(first);
+        // The same folder, its files kept by name and emptied.
+        let second = RunDir::take().unwrap();
+        assert_eq!(second.path(), path);
+        for name in ["input.cnf", "result.txt"] {
+            assert_eq!(std::fs::read(path.join(name)).unwrap(), b"", "{name}");
+        }
+        // A folder holding anything but files is removed, not reused.
+        std::fs::create_dir(path.join("sub")).unwrap();
+        drop(second);
+        assert!(!path.exists());
+        // So is one whose run may have left a process behind.
+        let mut third = RunDir::take().unwrap();
+        let path = third.path().to_path_buf();
+        third.remove_after();
+        drop(third);
+        assert!(!path.exists());
+    }
 }

@@ -3,22 +3,23 @@
 //! the one line of measures the helper reports; and finding a helper that speaks this
 //! build's protocol.
 
+use std::ffi::{OsStr, OsString};
 use std::fs::File;
 use std::io::{self, Read, Write};
-use std::os::fd::{AsRawFd, OwnedFd, RawFd};
-use std::os::unix::process::CommandExt;
+use std::os::fd::OwnedFd;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
+use super::spawn::{CONTROL_FD, REPORT_FD, spawn};
 use super::watch::{Watch, wait_for};
 use super::{
     Finished, Kind, LimitsHit, Spec, StdoutConsumer, containment, is_executable, kill_group,
 };
 use crate::cgroup::{Group, Version};
+use crate::reap::has_exited;
 
 /// Numbers the groups of this process's runs.
 static GROUP_SERIAL: AtomicU64 = AtomicU64::new(0);
@@ -64,60 +65,47 @@ pub fn new_group(mem_limit_mb: Option<u64>, pids_limit: Option<u64>) -> io::Resu
         })
 }
 
-/// The helper's command line: its pipes, the grace, the group or the fallback's memory
-/// limit, the temporary folder, then the program. `fds` (the report pipe's write end,
-/// the control pipe's read end) are made inheritable in the helper alone.
-fn helper_command(spec: &Spec, helper: &Path, group: Option<&Group>, fds: [RawFd; 2]) -> Command {
-    let mut command = Command::new(helper);
-    command
-        .arg(crate::exec_helper::HELPER_MODE)
-        .arg("--report")
-        .arg(fds[0].to_string())
-        .arg("--control")
-        .arg(fds[1].to_string())
-        .arg("--grace-ms")
-        .arg(spec.grace.as_millis().to_string());
+/// The helper's arguments: its pipes (as [`REPORT_FD`] and [`CONTROL_FD`]), the grace,
+/// the group or the fallback's memory limit, the CPU-time backstop, the temporary folder,
+/// then the program and its arguments.
+fn helper_args(spec: &Spec, group: Option<&Group>) -> Vec<OsString> {
+    let mut args: Vec<OsString> = Vec::with_capacity(16 + spec.args.len());
+    let mut push = |a: &str| args.push(a.into());
+    push(crate::exec_helper::HELPER_MODE);
+    push("--report");
+    push(&REPORT_FD.to_string());
+    push("--control");
+    push(&CONTROL_FD.to_string());
+    push("--grace-ms");
+    push(&spec.grace.as_millis().to_string());
     match group {
         Some(g) => {
-            command.arg("--cgroup").arg(g.to_arg());
+            push("--cgroup");
+            push(&g.to_arg());
         }
         None => {
             // The fallback's memory limit: per process, set by the helper in the solver
             // alone (the helper itself must never be the one that runs out).
             if let Some(mb) = spec.mem_limit_mb {
-                command
-                    .arg("--as-limit")
-                    .arg(mb.saturating_mul(1 << 20).to_string());
+                push("--as-limit");
+                push(&mb.saturating_mul(1 << 20).to_string());
             }
         }
     }
+    // The CPU-time backstop, set by the helper in the solver and so inherited by all it
+    // starts.
+    if let Some(l) = spec.cpu_limit {
+        push("--cpu-rlimit");
+        push(&super::cpu::backstop(l, spec.grace).to_string());
+    }
     if let Some(tmp) = spec.tmp_dir {
-        command.arg("--tmp").arg(tmp);
+        args.push("--tmp".into());
+        args.push(tmp.into());
     }
-    command.arg("--").arg(spec.program).args(spec.args);
-    // The helper passes its environment on to the program.
-    command.envs(spec.env.iter().map(|(k, v)| (k, v)));
-    command
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .process_group(0);
-    // The CPU-time backstop is set on the helper and inherited by the solver and all it
-    // starts (the helper's own CPU time, a few milliseconds, is far below it).
-    let cpu_rlimit = spec.cpu_limit.map(|l| super::cpu::backstop(l, spec.grace));
-    // SAFETY: the closure runs between fork and exec and calls only fcntl and setrlimit,
-    // which are async-signal-safe; it allocates nothing and touches no lock.
-    unsafe {
-        command.pre_exec(move || {
-            for fd in fds {
-                if libc::fcntl(fd, libc::F_SETFD, 0) != 0 {
-                    return Err(io::Error::last_os_error());
-                }
-            }
-            crate::reap::limit_cpu(cpu_rlimit)
-        });
-    }
-    command
+    args.push("--".into());
+    args.push(spec.program.into());
+    args.extend(spec.args.iter().cloned());
+    args
 }
 
 fn run_helper<C: StdoutConsumer + 'static>(
@@ -126,25 +114,20 @@ fn run_helper<C: StdoutConsumer + 'static>(
     group: Option<&Group>,
     consumer: C,
 ) -> io::Result<(Finished, Option<C>)> {
-    // Both pipes are CLOEXEC here, so no other child inherits them; the helper's ends
-    // are made inheritable in its child alone, between fork and exec.
+    // Both pipes are CLOEXEC here, so no other child inherits them; the helper gets its
+    // ends as 3 and 4 (see `spawn`).
     let (report_read, report_write) = pipe()?;
     let (control_read, control_write) = pipe()?;
-    let fds = [report_write.as_raw_fd(), control_read.as_raw_fd()];
-    let mut command = helper_command(spec, helper, group, fds);
+    let args = helper_args(spec, group);
+    let args: Vec<&OsStr> = args.iter().map(OsString::as_os_str).collect();
     let start = Instant::now();
-    let spawned = command.spawn();
+    let spawned = spawn(helper, &args, spec.env, &report_write, &control_read)?;
     // Only the helper may hold these ends: the report must reach EOF when it exits, and
     // the control pipe's read end must be the helper's alone.
     drop(report_write);
     drop(control_read);
-    // If the run cannot be watched, the helper is told (its control pipe closes) before
-    // it is killed.
-    let mut control = Some(File::from(control_write));
-    let watch = Watch::start(spawned?, consumer, || drop(control.take()))?;
-    let Some(mut control) = control else {
-        unreachable!("the control pipe is closed only when watching fails");
-    };
+    let mut control = File::from(control_write);
+    let mut watch = Watch::start(spawned.pid, spawned.stdout, spawned.stderr, consumer);
     // The run's CPU time so far: its group's counter, else its tree's under the helper
     // (what the helper reaped, and every living descendant's).
     let helper_pid = watch.pid;
@@ -152,10 +135,11 @@ fn run_helper<C: StdoutConsumer + 'static>(
         Some(g) => g.cpu_us().map(Duration::from_micros),
         None => super::cpu::tree(helper_pid, false),
     };
-    let (mut stopped, exited_at) = wait_for(spec, start, &watch.exit_rx, &cpu_used);
-    if stopped.is_some() {
-        stop_through(&mut control, &watch.exit_rx, watch.pid, group, spec.grace);
-    }
+    let (mut stopped, exited_at) = wait_for(spec, start, &mut watch, &cpu_used);
+    let exited_at = match stopped {
+        Some(_) => stop_through(&mut control, &mut watch, group, spec.grace),
+        None => exited_at,
+    };
     let wall = exited_at.unwrap_or_else(Instant::now) - start;
     let (helper_status, _, output, consumer) = watch.end(spec.grace)?;
     drop(control);
@@ -196,25 +180,28 @@ fn run_helper<C: StdoutConsumer + 'static>(
 
 /// Stops a run through its helper: `s` (SIGTERM to all of it, SIGKILL after the grace),
 /// then `k`, then, for a helper that does not end, the helper killed with its run.
-fn stop_through(
+/// Returns when the helper exited.
+fn stop_through<C: StdoutConsumer>(
     control: &mut File,
-    exit_rx: &mpsc::Receiver<io::Result<()>>,
-    pid: libc::pid_t,
+    watch: &mut Watch<C>,
     group: Option<&Group>,
     grace: Duration,
-) {
+) -> Option<Instant> {
     let _ = control.write_all(b"s");
     let patience = grace + Duration::from_secs(3);
-    if exit_rx.recv_timeout(patience).is_err() {
-        let _ = control.write_all(b"k");
-        if exit_rx.recv_timeout(Duration::from_secs(2)).is_err() {
-            kill_group(pid, libc::SIGKILL);
-            if let Some(g) = group {
-                g.kill_all(&mut || {});
-            }
-            let _ = exit_rx.recv();
-        }
+    if let Some(at) = watch.pump(Instant::now() + patience) {
+        return Some(at);
     }
+    let _ = control.write_all(b"k");
+    if let Some(at) = watch.pump(Instant::now() + Duration::from_secs(2)) {
+        return Some(at);
+    }
+    kill_group(watch.pid, libc::SIGKILL);
+    if let Some(g) = group {
+        g.kill_all(&mut || {});
+    }
+    let _ = has_exited(watch.pid, true);
+    None
 }
 
 /// The measures in the helper's report.
@@ -318,7 +305,7 @@ pub const HELPER_ENV: &str = "BENCH_EXEC";
 /// What `bench bench-exec --protocol` prints. Only a helper that answers with this line is
 /// used: a bench binary from another build may speak another protocol, and is passed over
 /// (with a warning).
-pub const HELPER_PROTOCOL: &str = "bench-exec protocol 2";
+pub const HELPER_PROTOCOL: &str = "bench-exec protocol 3";
 
 /// The small helper binary's name: `sandbox-exec` (`src/bin/sandbox-exec.rs`, the exec
 /// helper and nothing else), built beside bench's own binary.
@@ -383,7 +370,7 @@ fn speaks_protocol(binary: &Path, warn: bool) -> bool {
 }
 
 /// A pipe whose both ends are close-on-exec.
-fn pipe() -> io::Result<(OwnedFd, OwnedFd)> {
+pub(super) fn pipe() -> io::Result<(OwnedFd, OwnedFd)> {
     let mut fds = [0 as libc::c_int; 2];
     // SAFETY: pipe2 writes two descriptors into the array.
     if unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) } != 0 {

@@ -3,10 +3,10 @@
 //! The usual way is through the exec helper (bench itself in helper mode, or the binary
 //! at `$BENCH_EXEC`), which contains the run (see its file): bench makes the run's
 //! control group when the machine allows it ([`containment`], detected once; see
-//! `cgroup.rs`), and starts the helper with a report pipe (the helper's one line of
-//! measures) and a control pipe (bench writes `s` to stop the run; its end of file, when
-//! bench dies however it dies, makes the helper kill the run and remove its temporary
-//! folder and group). The helper is a fresh ~1 MiB process, so the solver's peak RSS is
+//! `cgroup.rs`), and starts the helper (`posix_spawn`, see `spawn`) with a report pipe
+//! (the helper's one line of measures) and a control pipe (bench writes `s` to stop the
+//! run; its end of file, when bench dies however it dies, makes the helper kill the run
+//! and remove its temporary folder and group). The helper is a fresh ~1 MiB process, so the solver's peak RSS is
 //! not bench's resident memory carried over by fork (measured before the helper existed:
 //! 308,240 KiB for a 3 MiB minisat run). With a group, the memory limit is the group's
 //! (all its processes together) and CPU time and peak memory are the group's; without
@@ -14,8 +14,9 @@
 //! time is the sum over every descendant the helper reaped, and peak RSS that of the
 //! largest process.
 //!
-//! The child's stdout and stderr are drained on their own threads, so a chatty child
-//! never blocks on a full pipe. Stdout goes to a [`StdoutConsumer`] as it arrives: the
+//! The child's stdout and stderr are drained by one `poll` loop on the calling thread,
+//! which also sees the child's exit (`watch`), so a chatty child never blocks on a full
+//! pipe and a run starts no thread. Stdout goes to a [`StdoutConsumer`] as it arrives: the
 //! caller's own (which reads what it needs as it streams by, in bounded memory), or
 //! [`Capped`], which keeps it up to a cap ([`STDOUT_CAP`]) and reads the rest and throws
 //! it away; stderr keeps only its tail. On a timeout or an interrupt bench
@@ -35,11 +36,13 @@
 //! One concept a file: this one (the spec, the measured result, the direct run),
 //! [`containment`] (what this machine allows, temporary folders), `watch` (draining the
 //! pipes, waiting, ending a run), `helper` (a run through the exec helper, its report),
+//! `spawn` (starting the helper without a fork of bench),
 //! `cpu` (the run's CPU time while it runs, the backstop).
 
 mod containment;
 mod cpu;
 mod helper;
+mod spawn;
 mod watch;
 
 use std::ffi::OsString;
@@ -51,7 +54,9 @@ use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use crate::reap::{cpu_time, limit_child, limit_cpu};
-pub use containment::{Containment, Kind, containment, remove_stale, temp_dir, temp_prefix};
+pub use containment::{
+    Containment, Kind, RunDir, containment, remove_stale, temp_dir, temp_prefix,
+};
 pub use helper::{HELPER_ENV, HELPER_PROTOCOL, helper, new_group};
 pub use watch::read_into;
 use watch::{Drained, Watch, wait_for};
@@ -342,14 +347,21 @@ fn run_direct<C: StdoutConsumer + 'static>(
         });
     }
     let start = Instant::now();
-    let watch = Watch::start(command.spawn()?, consumer, || {})?;
-    let (pid, exit_rx) = (watch.pid, &watch.exit_rx);
-    let (stopped, exited_at) = wait_for(spec, start, exit_rx, &|| cpu::tree(pid, true));
+    let mut child = command.spawn()?;
+    let pid = child.id() as libc::pid_t;
+    let (Some(stdout), Some(stderr)) = (child.stdout.take(), child.stderr.take()) else {
+        unreachable!("both pipes were asked for");
+    };
+    // std never waits on `child`: the watch and `Watch::end` own its exit.
+    drop(child);
+    let mut watch = Watch::start(pid, stdout.into(), stderr.into(), consumer);
+    let (stopped, mut exited_at) = wait_for(spec, start, &mut watch, &|| cpu::tree(pid, true));
     if stopped.is_some() {
         kill_group(pid, libc::SIGTERM);
-        if exit_rx.recv_timeout(spec.grace).is_err() {
+        exited_at = watch.pump(Instant::now() + spec.grace);
+        if exited_at.is_none() {
             kill_group(pid, libc::SIGKILL);
-            let _ = exit_rx.recv();
+            let _ = crate::reap::has_exited(pid, true);
         }
     }
     let wall = exited_at.unwrap_or_else(Instant::now) - start;

@@ -1,12 +1,13 @@
-//! A spawned run being watched: its stdout drained into the caller's consumer and its
-//! stderr's tail kept, each on a thread of its own so that a chatty child never blocks on
-//! a full pipe; the wait for its exit, its deadline, its CPU-time limit or the interrupt;
-//! its end.
+//! A spawned run being watched by one poll loop on the caller's thread: its stdout drained
+//! into the caller's consumer and its stderr's tail kept as they arrive (so a chatty child
+//! never blocks on a full pipe), and its exit seen through a pidfd (or, on a kernel
+//! without pidfds, by asking every 20 ms); the wait for its exit, its deadline, its
+//! CPU-time limit or the interrupt; its end. No thread is started for a run.
 
+use std::fs::File;
 use std::io::{self, Read};
+use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
 use std::sync::atomic::Ordering;
-use std::sync::mpsc;
-use std::thread;
 use std::time::{Duration, Instant};
 
 use super::{POLL, STDERR_TAIL, Spec, StdoutConsumer, Stop, cpu, kill_group};
@@ -16,61 +17,16 @@ use crate::reap::{has_exited, reap};
 /// tail).
 pub(super) type Drained = (Vec<u8>, u64, bool, Vec<u8>);
 
-/// What the stdout thread read: the kept text, the full length, the consumer.
-type StdoutRead<C> = (Vec<u8>, u64, C);
+/// How often a run is asked whether it has exited when there is no pidfd.
+const NO_PIDFD_POLL: Duration = Duration::from_millis(20);
 
-/// The pipes and threads that drain a child's stdout and stderr.
-struct Drains<C> {
-    out: mpsc::Receiver<StdoutRead<C>>,
-    err: mpsc::Receiver<Vec<u8>>,
-}
-
-impl<C: StdoutConsumer + 'static> Drains<C> {
-    fn start(child: &mut std::process::Child, mut consumer: C) -> io::Result<Drains<C>> {
-        let stdout = child
-            .stdout
-            .take()
-            .ok_or_else(|| io::Error::other("no stdout pipe"))?;
-        let stderr = child
-            .stderr
-            .take()
-            .ok_or_else(|| io::Error::other("no stderr pipe"))?;
-        let (out_tx, out) = mpsc::channel();
-        thread::Builder::new()
-            .name("child-stdout".into())
-            .spawn(move || {
-                read_into(stdout, &mut consumer);
-                let (kept, total) = consumer.finish();
-                let _ = out_tx.send((kept, total, consumer));
-            })?;
-        let (err_tx, err) = mpsc::channel();
-        thread::Builder::new()
-            .name("child-stderr".into())
-            .spawn(move || {
-                let _ = err_tx.send(read_tail(stderr, STDERR_TAIL));
-            })?;
-        Ok(Drains { out, err })
-    }
-
-    /// What was read, and the consumer back. The pipes reach EOF once every process
-    /// holding them is dead; do not wait past `drain` for one that escaped.
-    fn finish(self, drain: Duration) -> (Drained, Option<C>) {
-        let (stdout, stdout_len, out_ok, consumer) = match self.out.recv_timeout(drain) {
-            Ok((buf, len, consumer)) => (buf, len, true, Some(consumer)),
-            Err(_) => (Vec::new(), 0, false, None),
-        };
-        let stderr_tail = self.err.recv_timeout(drain).unwrap_or_default();
-        ((stdout, stdout_len, out_ok, stderr_tail), consumer)
-    }
-}
-
-/// Waits for the child's exit (reported on `exit_rx`), the deadline, the CPU-time limit
-/// (`cpu_used`: the run's CPU time so far) or the interrupt, whichever comes first;
+/// Waits for the child's exit, the deadline, the CPU-time limit (`cpu_used`: the run's CPU
+/// time so far) or the interrupt, whichever comes first, draining its output meanwhile;
 /// returns why bench stopped it (None: it exited by itself) and when it exited.
-pub(super) fn wait_for(
+pub(super) fn wait_for<C: StdoutConsumer>(
     spec: &Spec,
     start: Instant,
-    exit_rx: &mpsc::Receiver<io::Result<()>>,
+    watch: &mut Watch<C>,
     cpu_used: &dyn Fn() -> Option<Duration>,
 ) -> (Option<Stop>, Option<Instant>) {
     let deadline = spec.timeout.map(|t| start + t);
@@ -96,77 +52,183 @@ pub(super) fn wait_for(
                 None => slice = slice.min(cpu::POLL_MAX),
             }
         }
-        match exit_rx.recv_timeout(slice) {
-            Ok(_) | Err(mpsc::RecvTimeoutError::Disconnected) => {
-                return (None, Some(Instant::now()));
-            }
-            Err(mpsc::RecvTimeoutError::Timeout) => {}
+        if let Some(at) = watch.pump(now + slice) {
+            return (None, Some(at));
         }
     }
 }
 
-/// A spawned run being watched: its process group leader, the threads draining its
-/// stdout and stderr, and the thread that reports (without reaping) the leader's exit.
-/// Both ways of running a program, through the exec helper or directly, go through it:
-/// start watching, wait, then [`Watch::end`] kills what is left of the group and reaps.
+/// One output pipe being read.
+struct Pipe {
+    file: Option<File>,
+}
+
+impl Pipe {
+    fn new(fd: OwnedFd) -> Pipe {
+        Pipe {
+            file: Some(File::from(fd)),
+        }
+    }
+
+    fn fd(&self) -> libc::c_int {
+        self.file.as_ref().map_or(-1, |f| f.as_raw_fd())
+    }
+
+    /// Reads what is there (the caller polled it readable) into `buf`; None at its end
+    /// (or on an error), which closes it.
+    fn read<'b>(&mut self, buf: &'b mut [u8]) -> Option<&'b [u8]> {
+        let file = self.file.as_mut()?;
+        loop {
+            match file.read(buf) {
+                Ok(0) => break,
+                Ok(n) => return Some(&buf[..n]),
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(_) => break,
+            }
+        }
+        self.file = None;
+        None
+    }
+}
+
+/// A spawned run being watched: its process group leader, its pidfd, the pipes of its
+/// stdout and stderr and what was read of them. Both ways of running a program, through
+/// the exec helper or directly, go through it: start watching, wait ([`wait_for`],
+/// [`Watch::pump`]), then [`Watch::end`] kills what is left of the group, reaps, and reads
+/// the pipes to their end.
 pub(super) struct Watch<C> {
     /// The leader (the child spawned), also the process group id.
     pub(super) pid: libc::pid_t,
-    /// The output being read.
-    drains: Drains<C>,
-    /// Receives once the leader has exited (it stays a zombie until reaped).
-    pub(super) exit_rx: mpsc::Receiver<io::Result<()>>,
+    /// Readable once the leader has exited (None: no pidfd, ask with `waitid`).
+    pidfd: Option<OwnedFd>,
+    /// When the leader's exit was seen.
+    exited: Option<Instant>,
+    out: Pipe,
+    err: Pipe,
+    consumer: C,
+    /// The stdout consumer's total so far is its own; the stderr tail is kept here.
+    err_tail: Vec<u8>,
+    /// The read buffer.
+    buf: Vec<u8>,
 }
 
-impl<C: StdoutConsumer + 'static> Watch<C> {
-    /// Starts watching `child`, which std never waits on: the exit watcher and
-    /// [`Watch::end`] own its exit. If the threads cannot start, the run cannot be
-    /// watched: `before_kill` runs, then the group is killed and the leader reaped.
+impl<C: StdoutConsumer> Watch<C> {
+    /// Starts watching the child `pid` (its process group leader, which nobody else
+    /// waits on) through the read ends of its stdout and stderr.
     pub(super) fn start(
-        mut child: std::process::Child,
+        pid: libc::pid_t,
+        stdout: OwnedFd,
+        stderr: OwnedFd,
         consumer: C,
-        before_kill: impl FnOnce(),
-    ) -> io::Result<Watch<C>> {
-        let pid = child.id() as libc::pid_t;
-        let started = Drains::start(&mut child, consumer).and_then(|drains| {
-            let (exit_tx, exit_rx) = mpsc::channel();
-            thread::Builder::new()
-                .name("child-exit".into())
-                .spawn(move || {
-                    let _ = exit_tx.send(has_exited(pid, true).map(drop));
-                })?;
-            Ok((drains, exit_rx))
-        });
-        drop(child);
-        match started {
-            Ok((drains, exit_rx)) => Ok(Watch {
-                pid,
-                drains,
-                exit_rx,
-            }),
-            Err(e) => {
-                before_kill();
-                kill_group(pid, libc::SIGKILL);
-                let _ = reap(pid);
-                Err(e)
+    ) -> Watch<C> {
+        // SAFETY: plain syscall; the pid is our unreaped child, so it names this process.
+        let fd = unsafe { libc::syscall(libc::SYS_pidfd_open, pid, 0) };
+        // SAFETY: a non-negative result is a new descriptor that nothing else owns.
+        let pidfd = (fd >= 0).then(|| unsafe { OwnedFd::from_raw_fd(fd as libc::c_int) });
+        Watch {
+            pid,
+            pidfd,
+            exited: None,
+            out: Pipe::new(stdout),
+            err: Pipe::new(stderr),
+            consumer,
+            err_tail: Vec::new(),
+            buf: vec![0u8; 64 << 10],
+        }
+    }
+
+    /// Reads the output as it comes until the leader has exited (returns when it was
+    /// seen to) or `until` passes (returns None).
+    pub(super) fn pump(&mut self, until: Instant) -> Option<Instant> {
+        loop {
+            if self.exited.is_some() {
+                return self.exited;
+            }
+            let now = Instant::now();
+            if self.pidfd.is_none() && has_exited(self.pid, false).unwrap_or(true) {
+                self.exited = Some(now);
+                return self.exited;
+            }
+            if now >= until {
+                return None;
+            }
+            let mut wait = until - now;
+            if self.pidfd.is_none() {
+                wait = wait.min(NO_PIDFD_POLL);
+            }
+            let exit_fd = self.pidfd.as_ref().map_or(-1, |f| f.as_raw_fd());
+            if self.poll_once(exit_fd, wait)[2] {
+                self.exited = Some(Instant::now());
             }
         }
     }
 
+    /// One `poll` of stdout, stderr and `exit_fd` for at most `wait` (rounded up to a
+    /// millisecond), reading what is ready; returns which of the three were ready.
+    fn poll_once(&mut self, exit_fd: libc::c_int, wait: Duration) -> [bool; 3] {
+        let ms = wait.as_micros().div_ceil(1000).min(i32::MAX as u128) as libc::c_int;
+        let mut fds = [self.out.fd(), self.err.fd(), exit_fd].map(|fd| libc::pollfd {
+            fd,
+            events: libc::POLLIN,
+            revents: 0,
+        });
+        // SAFETY: poll reads and writes the three pollfds we own (a negative fd is skipped).
+        let n = unsafe { libc::poll(fds.as_mut_ptr(), 3, ms) };
+        let ready = fds.map(|p| n > 0 && p.fd >= 0 && p.revents != 0);
+        if ready[0]
+            && let Some(chunk) = self.out.read(&mut self.buf)
+        {
+            self.consumer.feed(chunk);
+        }
+        if ready[1]
+            && let Some(chunk) = self.err.read(&mut self.buf)
+        {
+            self.err_tail.extend_from_slice(chunk);
+            // Trim in batches (at twice the tail) so a long stderr costs amortised
+            // linear time, not a memmove per read.
+            if self.err_tail.len() > 2 * STDERR_TAIL {
+                self.err_tail.drain(..self.err_tail.len() - STDERR_TAIL);
+            }
+        }
+        ready
+    }
+
     /// After the leader's exit (or its stop): kills whatever is left of its group, reaps
-    /// it, and takes what was read of its output (waiting at most `grace`, at least 1 s,
-    /// for pipes a fugitive still holds). Returns the wait status, the leader's resource
-    /// usage, the output and the consumer.
+    /// it, and reads its output to the end (waiting at most `grace`, at least 1 s, for
+    /// pipes a fugitive still holds). Returns the wait status, the leader's resource
+    /// usage, the output and the consumer (None when stdout did not reach its end).
     #[allow(clippy::type_complexity)]
     pub(super) fn end(
-        self,
+        mut self,
         grace: Duration,
     ) -> io::Result<(libc::c_int, libc::rusage, Drained, Option<C>)> {
         // The leader is a zombie (not yet reaped), so the group id cannot have been reused.
         kill_group(self.pid, libc::SIGKILL);
         let (status, usage) = reap(self.pid)?;
-        let (output, consumer) = self.drains.finish(grace.max(Duration::from_secs(1)));
-        Ok((status, usage, output, consumer))
+        let until = Instant::now() + grace.max(Duration::from_secs(1));
+        while self.out.file.is_some() || self.err.file.is_some() {
+            let now = Instant::now();
+            if now >= until {
+                break;
+            }
+            self.poll_once(-1, until - now);
+        }
+        let out_ok = self.out.file.is_none();
+        if self.err_tail.len() > STDERR_TAIL {
+            self.err_tail.drain(..self.err_tail.len() - STDERR_TAIL);
+        }
+        let (kept, total) = if out_ok {
+            self.consumer.finish()
+        } else {
+            (Vec::new(), 0)
+        };
+        let consumer = out_ok.then_some(self.consumer);
+        Ok((
+            status,
+            usage,
+            (kept, total, out_ok, self.err_tail),
+            consumer,
+        ))
     }
 }
 
@@ -183,45 +245,18 @@ pub fn read_into(mut r: impl Read, consumer: &mut dyn StdoutConsumer) {
     }
 }
 
-/// Reads `r` to its end, keeping the last `tail` bytes.
-fn read_tail(mut r: impl Read, tail: usize) -> Vec<u8> {
-    let mut kept = Vec::new();
-    let mut chunk = vec![0u8; 16 << 10];
-    loop {
-        match r.read(&mut chunk) {
-            Ok(0) => break,
-            Ok(n) => {
-                kept.extend_from_slice(&chunk[..n]);
-                // Trim in batches (at twice the tail) so a long stderr costs amortised
-                // linear time, not a memmove per read.
-                if kept.len() > 2 * tail {
-                    kept.drain(..kept.len() - tail);
-                }
-            }
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            Err(_) => break,
-        }
-    }
-    if kept.len() > tail {
-        kept.drain(..kept.len() - tail);
-    }
-    kept
-}
-
 #[cfg(test)]
 mod tests {
     use super::super::Capped;
     use super::*;
 
     #[test]
-    fn capped_and_tail_readers() {
+    fn the_capped_reader() {
         let data: Vec<u8> = (0..1000u32).map(|i| (i % 251) as u8).collect();
         let mut capped = Capped::new(100);
         read_into(&data[..], &mut capped);
         let (kept, total) = capped.finish();
         assert_eq!(total, 1000);
         assert_eq!(kept, &data[..100]);
-        assert_eq!(read_tail(&data[..], 100), &data[900..]);
-        assert_eq!(read_tail(&data[..10], 100), &data[..10]);
     }
 }
