@@ -83,8 +83,9 @@ fn pattern_16(rows: usize) -> String {
 #[test]
 fn timeouts_in_the_incremental_mode_are_timeouts_and_the_session_recovers() {
     // After a stopped call the session is dropped and built again for the next puzzle.
-    // The lateness of a row on a loaded machine; the 50 ms bound is tested on sessions.
-    assert_timeouts_recover(&["native", "native:restart=luby"], 0.25);
+    // A row's wall time on a loaded machine: the README's promise of at most 1 s past the
+    // limit (the CPU past the deadline is bounded by `native_sessions_stop_at_the_deadline…`).
+    assert_timeouts_recover(&["native", "native:restart=luby"], 1.0);
 }
 
 #[test]
