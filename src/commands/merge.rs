@@ -4,9 +4,9 @@
 
 use crate::cli::MergeArgs;
 use crate::report::TimeBasis;
+use crate::report::rows::Row;
 use crate::report::score;
 use crate::report::score::Scoring;
-use crate::results::Row;
 use crate::study::merge::{
     Refused, ResultsOut, merge, read_plans, write_missing, write_report_of, write_side_files,
 };
@@ -45,14 +45,14 @@ pub(super) fn run(mut args: MergeArgs) -> anyhow::Result<i32> {
     let mut results = ResultsOut::create(&out)?;
     let mut kept: Vec<Row> = Vec::new();
     let mut wrong = 0;
-    let mut sink = |rows: Vec<Row>| -> anyhow::Result<()> {
+    let mut sink = |rows: Vec<crate::results::Row>| -> anyhow::Result<()> {
         results.write(&rows)?;
         wrong += rows.iter().filter(|r| r.wrong).count();
         if !args.no_report {
             if kept.is_empty() {
-                kept.reserve(first.runs());
+                kept.reserve_exact(first.runs());
             }
-            kept.extend(rows);
+            kept.extend(rows.iter().map(Row::from));
         }
         Ok(())
     };

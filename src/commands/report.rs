@@ -90,7 +90,7 @@ pub(super) fn run(args: ReportArgs) -> anyhow::Result<i32> {
 /// What the terminal shows with `--score COUNTER`: the ranking by the counter, and the
 /// counters of every configuration.
 fn work_terminal(
-    rows: &[crate::results::Row],
+    rows: &[crate::report::rows::Row],
     counter: crate::solver::work::Counter,
     scoring: Scoring,
 ) -> String {
@@ -112,7 +112,7 @@ fn work_terminal(
 }
 
 /// The warnings about noisy repetitions (`report::noise`), for stderr.
-pub(super) fn noise_warnings(rows: &[crate::results::Row], scoring: Scoring) -> Vec<String> {
+pub(super) fn noise_warnings(rows: &[crate::report::rows::Row], scoring: Scoring) -> Vec<String> {
     let modes = crate::report::mode::Modes::of(rows);
     let several =
         crate::report::outcome::first_appearance(rows.iter().map(|r| r.encoding.as_str())).len()
@@ -126,7 +126,7 @@ pub(super) fn noise_warnings(rows: &[crate::results::Row], scoring: Scoring) -> 
 /// `bench report --export FORMAT FILE`: the rows in another format, nothing else written.
 fn write_export(
     export: &[String],
-    rows: &[crate::results::Row],
+    rows: &[crate::report::rows::Row],
     args: &ReportArgs,
 ) -> anyhow::Result<i32> {
     let [format, file] = export else {

@@ -249,7 +249,8 @@ pub(super) fn run(args: RunArgs, matches: Typed<'_>) -> anyhow::Result<i32> {
         None => e,
     })?;
     draw_report(&summary)?;
-    let wrong = score::wrong_lines(&summary.rows);
+    let report_rows = crate::report::rows::of(&summary.rows);
+    let wrong = score::wrong_lines(&report_rows);
     let shrink = shrink_commands(&summary.rows, &summary.out_dir.join("results.csv"));
     for (w, shrink) in wrong.iter().zip(shrink) {
         println!("{w}");
@@ -281,7 +282,7 @@ pub(super) fn run(args: RunArgs, matches: Typed<'_>) -> anyhow::Result<i32> {
     if !open.is_empty() {
         println!();
     }
-    let scores = score::scores(&summary.rows, Scoring::default());
+    let scores = score::scores(&report_rows, Scoring::default());
     print!(
         "{}",
         crate::report::tables::text_table(&scores, TimeBasis::default())
@@ -341,16 +342,17 @@ fn draw_report(summary: &crate::run::RunSummary) -> anyhow::Result<()> {
             .and_then(|text| serde_json::from_str(&text).ok()),
         ..crate::report::ReportOptions::default()
     };
-    for warning in super::report::noise_warnings(&summary.rows, Scoring::default()) {
+    let rows = crate::report::rows::of(&summary.rows);
+    for warning in super::report::noise_warnings(&rows, Scoring::default()) {
         eprintln!("bench: {}", crate::text::terminal(&warning));
     }
-    if let Err(e) = crate::report::write_report(&summary.rows, &summary.out_dir, &opts) {
+    if let Err(e) = crate::report::write_report(&rows, &summary.out_dir, &opts) {
         eprintln!("bench: the report could not be drawn ({e:#}); writing the plain summary");
-        let scores = score::scores(&summary.rows, Scoring::default());
+        let scores = score::scores(&rows, Scoring::default());
         std::fs::write(
             summary.out_dir.join("summary.md"),
             crate::report::summary::plain_markdown(
-                &summary.rows,
+                &rows,
                 &scores,
                 TimeBasis::default(),
                 &summary

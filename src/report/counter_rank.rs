@@ -16,10 +16,10 @@ use serde::Serialize;
 use crate::report::config::Config;
 use crate::report::mode::Modes;
 use crate::report::outcome::first_appearance;
+use crate::report::rows::Row;
 use crate::report::score::{Scoring, median};
 use crate::report::table::{Align, Cell, Table};
 use crate::report::work::count_text;
-use crate::results::Row;
 use crate::solver::work::Counter;
 
 /// One configuration's place.
@@ -191,7 +191,10 @@ mod tests {
             ("c", "i1", 1),
         ] {
             let mut r = row(inst, "e", solver, "SAT", 1.0);
-            r.conflicts = Some(conflicts);
+            r.set_work(crate::solver::work::Work {
+                conflicts: Some(conflicts),
+                ..crate::solver::work::Work::default()
+            });
             rows.push(r);
         }
         rows.push(row("i2", "e", "c", "TIMEOUT", 10.0));

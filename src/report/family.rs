@@ -19,9 +19,9 @@ use crate::family::{Families, default_family};
 use crate::report::config::Config;
 use crate::report::mode::Modes;
 use crate::report::outcome::Outcome;
+use crate::report::rows::Row;
 use crate::report::table::{Align, Cell, Exporter, Html, Markdown, Table, seconds};
 use crate::report::vbs::virtual_best;
-use crate::results::Row;
 
 use Align::{Left, Right};
 
@@ -295,7 +295,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("results.csv");
         let mut w = crate::results::ResultsWriter::append(&path).unwrap();
-        let mut r = row("php/a.cnf", "dimacs", "x", "SAT", 1.0);
+        let mut r = crate::report::test_rows::full_row("php/a.cnf", "dimacs", "x", "SAT", 1.0);
         r.corpus = "sat".into();
         r.kind = crate::results::InstanceKind::Cnf;
         r.family = "written".into();
@@ -308,7 +308,7 @@ mod tests {
             .position(|c| *c == "family")
             .expect("a family column");
         let rows = crate::results::parse_rows(&text, "new.csv").unwrap();
-        assert_eq!(family_of(&rows[0], None), "written");
+        assert_eq!(family_of(&Row::from(&rows[0]), None), "written");
         // The same without its family column, as bench wrote it before.
         let old: String = text
             .lines()
@@ -320,7 +320,7 @@ mod tests {
             .collect();
         let rows = crate::results::parse_rows(&old, "old.csv").unwrap();
         assert_eq!(rows[0].family, "");
-        assert_eq!(family_of(&rows[0], None), "php");
+        assert_eq!(family_of(&Row::from(&rows[0]), None), "php");
     }
 
     #[test]

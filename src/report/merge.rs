@@ -8,7 +8,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::results::{Row, read_rows};
+use crate::report::rows::Row;
 
 /// The rows of several sources, deduplicated.
 #[derive(Debug, Default)]
@@ -106,7 +106,7 @@ pub fn merge(sources: Vec<(String, Vec<Row>)>) -> Merged {
     // One judgement wherever rows meet: an UNSAT in one file against a verified model in
     // another is as wrong as within one run.
     let before = rows.iter().filter(|r| r.wrong).count();
-    crate::results::cross_check_unsat(&mut rows);
+    crate::report::rows::cross_check_unsat(&mut rows);
     merged.contradicted = rows.iter().filter(|r| r.wrong).count() - before;
     merged.rows = rows;
     merged
@@ -119,9 +119,9 @@ pub fn read_and_merge(paths: &[PathBuf]) -> anyhow::Result<Merged> {
     let mut sources = Vec::new();
     for path in paths {
         let rows = if crate::report::satcomp::is_satcomp(path)? {
-            crate::report::satcomp::read(path)?
+            crate::report::rows::of(&crate::report::satcomp::read(path)?)
         } else {
-            read_rows(path, false)?
+            crate::report::rows::read(path)?
         };
         sources.push((display(path), rows));
     }

@@ -22,6 +22,7 @@ pub mod noise;
 pub mod outcome;
 pub mod provenance;
 pub mod ratios;
+pub mod rows;
 pub mod satcomp;
 pub mod score;
 pub mod speedup;
@@ -39,10 +40,10 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, bail};
 
-use crate::results::Row;
 pub use crate::results::TimeBasis;
 use charts::ChartData;
 use outcome::first_appearance;
+use rows::Row;
 use score::Scoring;
 use score::WrongAnswer;
 use summary::Summary;
@@ -128,8 +129,8 @@ impl ReportFiles {
 /// per-instance table) and `index.html`. The files
 /// are written to a staging folder inside `out_dir` and renamed into place at the end, so
 /// an error leaves the folder as it was.
-pub fn write_report(
-    rows: &[Row],
+pub fn write_report<R: rows::AsReportRows + ?Sized>(
+    rows: &R,
     out_dir: &Path,
     opts: &ReportOptions,
 ) -> anyhow::Result<ReportFiles> {
@@ -182,7 +183,12 @@ pub fn write_files(files: &[ReportFile], out_dir: &Path) -> anyhow::Result<Repor
 }
 
 /// Builds every file of the report, in memory, `index.html` last.
-pub fn render_report(rows: &[Row], opts: &ReportOptions) -> anyhow::Result<Vec<ReportFile>> {
+pub fn render_report<R: rows::AsReportRows + ?Sized>(
+    rows: &R,
+    opts: &ReportOptions,
+) -> anyhow::Result<Vec<ReportFile>> {
+    let rows = rows.report_rows();
+    let rows: &[Row] = &rows;
     if rows.is_empty() {
         bail!("no result rows to report on");
     }

@@ -16,7 +16,8 @@
 use std::collections::{HashMap, HashSet};
 
 use crate::report::config::{Config, ModeLabel};
-use crate::results::{Mode, Row};
+use crate::report::rows::Row;
+use crate::results::Mode;
 
 /// The mode label of every solver × encoding of a set of rows.
 #[derive(Clone, Debug, Default, PartialEq)]

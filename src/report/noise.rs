@@ -13,9 +13,9 @@ use serde::Serialize;
 use crate::report::config::Config;
 use crate::report::mode::Modes;
 use crate::report::outcome::first_appearance;
+use crate::report::rows::Row;
 use crate::report::score::{Scoring, mean, median};
 use crate::report::table::{Align, Cell, Table, seconds};
-use crate::results::Row;
 
 /// The median CV above which bench warns.
 pub const CV_WARN: f64 = 0.10;

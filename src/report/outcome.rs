@@ -6,8 +6,8 @@
 //! otherwise it takes the outcome of its first unsolved run. Conservative on purpose: a
 //! solver that is right only sometimes should not look right.
 
+use crate::report::rows::Row;
 use crate::report::score::{Scoring, median};
-use crate::results::Row;
 use crate::solver::Status;
 
 /// What a solver's answer on one instance amounts to.

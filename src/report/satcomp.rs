@@ -25,6 +25,7 @@ use std::path::Path;
 
 use anyhow::{Context, bail};
 
+use crate::report::rows::Row as ReportRow;
 use crate::report::score::Scoring;
 use crate::results::{Check, InstanceKind, Mode, Row, format_seconds};
 use crate::solver::Status;
@@ -87,7 +88,7 @@ impl CompStatus {
 
     /// The competition's status of a row, scored by `scoring` (an answer after the
     /// report's timeout is a timeout).
-    pub fn of(row: &Row, scoring: Scoring) -> CompStatus {
+    pub fn of(row: &ReportRow, scoring: Scoring) -> CompStatus {
         match (scoring.status_of(row), row.wrong) {
             (Status::Sat, true) => CompStatus::SatWrong,
             (Status::Unsat, true) => CompStatus::UnsatWrong,
@@ -164,14 +165,14 @@ impl CompStatus {
 }
 
 /// True when the UNSAT of `row` is verified: its proof was checked.
-fn unsat_verified(row: &Row) -> bool {
+fn unsat_verified(row: &ReportRow) -> bool {
     row.check == Check::ProofOk
 }
 
 /// The competition's solver id of a row: the solver, with the encoding for a puzzle's
 /// formula (`minisat+extended`), since the competition keys a row by solver and instance
 /// alone.
-fn solver_id(row: &Row) -> String {
+fn solver_id(row: &ReportRow) -> String {
     if row.kind.is_puzzle() {
         format!("{}+{}", row.solver, row.encoding)
     } else {
@@ -182,7 +183,7 @@ fn solver_id(row: &Row) -> String {
 /// `rows` in the competition's format (header included), scored by `scoring`: runtime is
 /// the time on its basis, score that time for a verified answer and twice the timeout for
 /// anything else. Text, no I/O.
-pub fn export(rows: &[Row], scoring: Scoring) -> anyhow::Result<String> {
+pub fn export(rows: &[ReportRow], scoring: Scoring) -> anyhow::Result<String> {
     let mut w = csv::Writer::from_writer(Vec::new());
     w.write_record(COLUMNS)?;
     for row in rows {
@@ -378,8 +379,8 @@ mod tests {
     use super::*;
     use crate::report::test_rows::row;
 
-    fn cnf_row(solver: &str, hash: &str, status: &str, check: Check, t: f64) -> Row {
-        Row {
+    fn cnf_row(solver: &str, hash: &str, status: &str, check: Check, t: f64) -> ReportRow {
+        ReportRow {
             kind: InstanceKind::Cnf,
             encoding: "dimacs".into(),
             hash: hash.into(),
@@ -395,7 +396,7 @@ mod tests {
             cnf_row("a", "h2", "UNSAT", Check::ProofOk, 2.0),
             cnf_row("a", "h3", "UNSAT", Check::Unchecked, 3.0),
             cnf_row("a", "h4", "TIMEOUT", Check::Unchecked, 10.0),
-            Row {
+            ReportRow {
                 wrong: true,
                 ..cnf_row("a", "h5", "SAT", Check::ModelWrong, 0.5)
             },

@@ -19,7 +19,8 @@ use std::collections::BTreeMap;
 
 use crate::report::TimeBasis;
 use crate::report::config::{Config, ModeLabel};
-use crate::results::{Check, Row};
+use crate::report::rows::Row;
+use crate::results::Check;
 use crate::solver::Status;
 
 /// The scores of one solver on one encoding.
@@ -267,7 +268,7 @@ impl WrongAnswer {
             run: row.run,
             status: row.status,
             check: row.check,
-            error: row.error.clone(),
+            error: row.error.to_string(),
         }
     }
 }

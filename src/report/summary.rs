@@ -6,12 +6,12 @@ use std::fmt::Write;
 
 use crate::report::TimeBasis;
 use crate::report::bootstrap::METHOD;
+use crate::report::rows::Row;
 use crate::report::score::{Score, WrongAnswer};
 use crate::report::speedup::{CONFIDENCE, Speedup};
 use crate::report::table::{Exporter, Markdown, markdown_text as md};
 use crate::report::tables;
 use crate::report::vbs::VirtualBest;
-use crate::results::Row;
 
 /// How the speedup intervals were computed.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]

@@ -14,9 +14,10 @@ use serde::Serialize;
 
 use crate::report::config::Config;
 use crate::report::mode::Modes;
+use crate::report::rows::Row;
 use crate::report::score::median;
 use crate::report::table::{Align, Cell, Table};
-use crate::results::{Row, TimeBasis};
+use crate::results::TimeBasis;
 use crate::solver::work::Counter;
 
 /// One counter of one configuration, over its solved runs that give it.
@@ -101,7 +102,7 @@ pub fn figures(rows: &[Row], modes: &Modes) -> Vec<WorkFigures> {
         .zip(solved)
         .filter(|(_, runs)| !runs.is_empty())
         .map(|((solver, encoding), runs)| {
-            let guesses: Vec<u64> = runs.iter().filter_map(|r| r.guesses).collect();
+            let guesses: Vec<u64> = runs.iter().filter_map(|r| r.work().guesses).collect();
             WorkFigures {
                 config: modes.config(solver, encoding),
                 solved: runs.len(),
@@ -213,17 +214,26 @@ mod tests {
         let mut rows = Vec::new();
         for (i, g) in [0u64, 0, 3, 5].into_iter().enumerate() {
             let mut r = row(&format!("p{i}"), "none", "gridsolve", "SAT", 0.001);
-            r.guesses = Some(g);
+            r.set_work(crate::solver::work::Work {
+                guesses: Some(g),
+                ..crate::solver::work::Work::default()
+            });
             rows.push(r);
         }
         let mut unsolved = row("p9", "none", "gridsolve", "TIMEOUT", 1.0);
-        unsolved.guesses = Some(1000);
+        unsolved.set_work(crate::solver::work::Work {
+            guesses: Some(1000),
+            ..crate::solver::work::Work::default()
+        });
         rows.push(unsolved);
         for (i, c) in [10u64, 20, 40].into_iter().enumerate() {
             let mut r = row(&format!("p{i}"), "extended", "native", "SAT", 0.01);
             r.cpu_s = Some(0.5);
-            r.conflicts = Some(c);
-            r.decisions = Some(c * 2);
+            r.set_work(crate::solver::work::Work {
+                conflicts: Some(c),
+                decisions: Some(c * 2),
+                ..crate::solver::work::Work::default()
+            });
             rows.push(r);
         }
         rows.push(row("p0", "extended", "minisat", "SAT", 0.01));

@@ -634,7 +634,7 @@ pub fn write_side_files(out: &Path, merged: &Merged) -> anyhow::Result<()> {
 /// Writes the report of the merged `rows` into `out`, with the merge's notes.
 pub fn write_report_of(
     out: &Path,
-    rows: &[Row],
+    rows: &[crate::report::rows::Row],
     merged: &Merged,
     baseline: Option<String>,
 ) -> anyhow::Result<crate::report::ReportFiles> {

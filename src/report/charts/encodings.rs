@@ -27,7 +27,7 @@ type Sizes = (Vec<f64>, Vec<f64>);
 
 /// True when `r` is a puzzle solved through a formula (a dedicated solver's run is given
 /// the puzzle itself: no formula, no size).
-fn encoded_puzzle(r: &crate::results::Row) -> bool {
+fn encoded_puzzle(r: &crate::report::rows::Row) -> bool {
     r.side > 0 && r.mode != Some(crate::results::Mode::Dedicated)
 }
 

@@ -17,7 +17,7 @@ use plotters::prelude::*;
 use crate::report::config::Config;
 
 use crate::report::outcome::Outcome;
-use crate::results::Row;
+use crate::report::rows::Row;
 use draw::{LegendEntry, LogAxis, Shape, format_seconds, log_axis, rgb};
 
 /// Okabe and Ito's colour-blind-safe palette (its yellow left out: unreadable on white),

@@ -36,8 +36,8 @@ use serde::Serialize;
 
 use crate::report::outcome::{Answer, Outcome, outcomes};
 use crate::report::ratios::PairedRatios;
+use crate::report::rows::Row;
 use crate::report::score::Scoring;
-use crate::results::Row;
 
 /// A timeout of NEW on an instance OLD solved in at least this share of its timeout is
 /// "flapping", not a regression.
@@ -310,7 +310,7 @@ fn picked(side: &SideRows<'_>) -> anyhow::Result<Vec<Row>> {
         Some(s) => side
             .rows
             .iter()
-            .filter(|r| r.solver == s)
+            .filter(|r| r.solver == **s)
             .cloned()
             .collect(),
         None => side.rows.to_vec(),
@@ -386,7 +386,7 @@ fn judged_together(old: Vec<Row>, new: Vec<Row>) -> (Vec<Row>, Vec<Row>) {
     let split = old.len();
     let mut all = old;
     all.extend(new);
-    crate::results::cross_check_unsat(&mut all);
+    crate::report::rows::cross_check_unsat(&mut all);
     let new = all.split_off(split);
     (all, new)
 }

@@ -10,9 +10,9 @@ use std::collections::HashMap;
 use serde::Serialize;
 
 use crate::report::ratios::PairedRatios;
+use crate::report::rows::Row;
 use crate::report::score::{Scoring, median};
 use crate::report::table::{Align, Cell, Table};
-use crate::results::Row;
 use crate::solver::work::Counter;
 
 /// The ratios of one counter.
@@ -133,7 +133,10 @@ mod tests {
         };
         let with = |inst: &str, status: &str, conflicts: Option<u64>| {
             let mut r = row(inst, "e", "s", status, 1.0);
-            r.conflicts = conflicts;
+            r.set_work(crate::solver::work::Work {
+                conflicts,
+                ..crate::solver::work::Work::default()
+            });
             r
         };
         let old = vec![

@@ -1,0 +1,569 @@
+//! The report's rows: each result row in a compact form, read from the CSV a row at a
+//! time. Names (corpus, instance, hash, encoding, solver, family, error) are interned
+//! ([`Name`], 8 bytes, each distinct text stored once for the whole process); the columns
+//! no report figure reads (peak memory, givens, the proof checkers' time and memory) are
+//! kept only as a digest, so that merging still tells a duplicate from a clash. A row
+//! takes about half a [`crate::results::Row`] (216 bytes) and no memory of its own besides.
+
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+use std::path::Path;
+use std::sync::Mutex;
+
+use anyhow::Context;
+
+use crate::results::{Check, InstanceKind, Key, Mode, TimeBasis, Trust};
+use crate::solver::work::Work;
+use crate::solver::{LimitHit, Status};
+
+/// An interned text: equal texts are one pointer, so equality and hashing are a pointer's;
+/// order is the text's.
+#[derive(Clone, Copy)]
+pub struct Name(&'static &'static str);
+
+impl Name {
+    /// The name of `text` (stored once, for the rest of the process).
+    pub fn new(text: &str) -> Name {
+        let mut interner = INTERNER.lock().unwrap_or_else(|e| e.into_inner());
+        interner.intern(text)
+    }
+
+    /// The text.
+    pub fn as_str(&self) -> &'static str {
+        self.0
+    }
+}
+
+impl Default for Name {
+    fn default() -> Name {
+        Name::new("")
+    }
+}
+
+impl std::ops::Deref for Name {
+    type Target = str;
+    fn deref(&self) -> &str {
+        self.0
+    }
+}
+
+impl AsRef<str> for Name {
+    fn as_ref(&self) -> &str {
+        self.0
+    }
+}
+
+impl std::borrow::Borrow<str> for Name {
+    fn borrow(&self) -> &str {
+        self.0
+    }
+}
+
+impl PartialEq for Name {
+    fn eq(&self, other: &Name) -> bool {
+        std::ptr::eq(self.0, other.0)
+    }
+}
+impl Eq for Name {}
+
+impl PartialEq<str> for Name {
+    fn eq(&self, other: &str) -> bool {
+        *self.0 == other
+    }
+}
+impl PartialEq<&str> for Name {
+    fn eq(&self, other: &&str) -> bool {
+        *self.0 == *other
+    }
+}
+impl PartialEq<String> for Name {
+    fn eq(&self, other: &String) -> bool {
+        *self.0 == other.as_str()
+    }
+}
+impl PartialEq<Name> for str {
+    fn eq(&self, other: &Name) -> bool {
+        self == *other.0
+    }
+}
+impl PartialEq<Name> for &str {
+    fn eq(&self, other: &Name) -> bool {
+        *self == *other.0
+    }
+}
+impl PartialEq<Name> for String {
+    fn eq(&self, other: &Name) -> bool {
+        self.as_str() == *other.0
+    }
+}
+
+impl PartialOrd for Name {
+    fn partial_cmp(&self, other: &Name) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl Ord for Name {
+    fn cmp(&self, other: &Name) -> std::cmp::Ordering {
+        if self == other {
+            std::cmp::Ordering::Equal
+        } else {
+            self.0.cmp(other.0)
+        }
+    }
+}
+
+impl std::hash::Hash for Name {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        std::ptr::hash(self.0, state);
+    }
+}
+
+impl std::fmt::Debug for Name {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Debug::fmt(self.0, f)
+    }
+}
+
+impl std::fmt::Display for Name {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.0)
+    }
+}
+
+impl From<&str> for Name {
+    fn from(text: &str) -> Name {
+        Name::new(text)
+    }
+}
+
+impl From<String> for Name {
+    fn from(text: String) -> Name {
+        Name::new(&text)
+    }
+}
+
+impl serde::Serialize for Name {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.0)
+    }
+}
+
+/// FNV-1a, enough for the interner's keys (short names and hex hashes).
+#[derive(Default)]
+struct Fnv(u64);
+
+impl Hasher for Fnv {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        let mut h = if self.0 == 0 {
+            0xcbf2_9ce4_8422_2325
+        } else {
+            self.0
+        };
+        for &b in bytes {
+            h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+        }
+        self.0 = h;
+    }
+}
+
+/// Every name's text, in arenas that are never freed nor moved.
+struct Interner {
+    names: HashMap<&'static str, Name, BuildHasherDefault<Fnv>>,
+    text: &'static mut [u8],
+    slots: &'static mut [&'static str],
+}
+
+static INTERNER: Mutex<Interner> = Mutex::new(Interner {
+    names: HashMap::with_hasher(BuildHasherDefault::new()),
+    text: &mut [],
+    slots: &mut [],
+});
+
+impl Interner {
+    fn intern(&mut self, text: &str) -> Name {
+        if let Some(&name) = self.names.get(text) {
+            return name;
+        }
+        let stored: &'static str = if text.len() > 4096 {
+            Box::leak(text.into())
+        } else {
+            if self.text.len() < text.len() {
+                self.text = vec![0u8; 1 << 20].leak();
+            }
+            let (head, rest) = std::mem::take(&mut self.text).split_at_mut(text.len());
+            self.text = rest;
+            head.copy_from_slice(text.as_bytes());
+            std::str::from_utf8(head).expect("copied from a str")
+        };
+        if self.slots.is_empty() {
+            self.slots = vec![""; 1 << 14].leak();
+        }
+        let (slot, rest) = std::mem::take(&mut self.slots)
+            .split_first_mut()
+            .expect("not empty");
+        self.slots = rest;
+        *slot = stored;
+        let name = Name(slot);
+        self.names.insert(stored, name);
+        name
+    }
+}
+
+/// An optional number in 8 bytes: `u64::MAX` for none.
+const NO_COUNT: u64 = u64::MAX;
+
+/// One result row as the report reads it (see the module's note).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Row {
+    /// The corpus file as named on the command line.
+    pub corpus: Name,
+    /// The instance id.
+    pub instance: Name,
+    /// The instance's content hash (empty in old CSVs).
+    pub hash: Name,
+    /// sudoku, latin, pair, or cnf.
+    pub kind: InstanceKind,
+    /// The puzzle side (0 for DIMACS).
+    pub side: u32,
+    /// The encoding.
+    pub encoding: Name,
+    /// Variables in the CNF.
+    pub vars: u64,
+    /// Clauses in the CNF.
+    pub clauses: u64,
+    /// The solver's name.
+    pub solver: Name,
+    /// How it ran.
+    pub mode: Option<Mode>,
+    /// Repetition number, from 1.
+    pub run: u32,
+    /// The answer.
+    pub status: Status,
+    /// How it was checked.
+    pub check: Check,
+    /// Wall-clock seconds.
+    pub wall_s: f64,
+    /// CPU seconds, if measured.
+    pub cpu_s: Option<f64>,
+    /// The child's exit code (external solvers).
+    pub exit_code: Option<i32>,
+    /// The timeout of the run, seconds.
+    pub timeout_s: f64,
+    /// Parallel jobs in the run.
+    pub jobs: u32,
+    /// Why, for errors and wrong answers.
+    pub error: Name,
+    /// True when the answer is wrong.
+    pub wrong: bool,
+    /// With `--count N`: the solutions found.
+    pub solutions: Option<u32>,
+    /// The instance's family.
+    pub family: Name,
+    /// How far the answer is trusted (as written).
+    pub trust: Option<Trust>,
+    /// The CPU-time limit of the run, seconds.
+    pub cpu_limit_s: Option<f64>,
+    /// Which limit ended the run.
+    pub limit: Option<LimitHit>,
+    /// With `--count`: wall and CPU seconds of the whole count, as bits ([`NO_COUNT`]:
+    /// none), so that rows compare as numbers do.
+    pub(crate) count_s: [u64; 2],
+    /// Conflicts, decisions, propagations, guesses ([`NO_COUNT`]: none).
+    pub(crate) work: [u64; 4],
+    /// A digest of the columns kept out (max_rss_kb, givens, check_s, check_rss_kb).
+    pub(crate) rest: u64,
+}
+
+fn packed(x: Option<f64>) -> u64 {
+    x.map_or(NO_COUNT, f64::to_bits)
+}
+
+fn unpacked(x: u64) -> Option<f64> {
+    (x != NO_COUNT).then(|| f64::from_bits(x))
+}
+
+impl From<&crate::results::Row> for Row {
+    fn from(r: &crate::results::Row) -> Row {
+        let mut digest = Fnv::default();
+        let rest = [
+            r.max_rss_kb,
+            r.givens.map(u64::from),
+            r.check_s.map(f64::to_bits),
+            r.check_rss_kb,
+        ];
+        for x in rest {
+            digest.write(&x.map_or([0xff; 9], |v| {
+                let mut b = [0; 9];
+                b[1..].copy_from_slice(&v.to_le_bytes());
+                b
+            }));
+        }
+        let count = |x: Option<u64>| x.unwrap_or(NO_COUNT);
+        // One lock for the row's names.
+        let mut names = INTERNER.lock().unwrap_or_else(|e| e.into_inner());
+        Row {
+            corpus: names.intern(&r.corpus),
+            instance: names.intern(&r.instance),
+            hash: names.intern(&r.hash),
+            kind: r.kind,
+            side: r.side,
+            encoding: names.intern(&r.encoding),
+            vars: r.vars,
+            clauses: r.clauses,
+            solver: names.intern(&r.solver),
+            mode: r.mode,
+            run: r.run,
+            status: r.status,
+            check: r.check,
+            wall_s: r.wall_s,
+            cpu_s: r.cpu_s,
+            exit_code: r.exit_code,
+            timeout_s: r.timeout_s,
+            jobs: r.jobs,
+            error: names.intern(&r.error),
+            wrong: r.wrong,
+            solutions: r.solutions,
+            family: names.intern(&r.family),
+            trust: r.trust,
+            cpu_limit_s: r.cpu_limit_s,
+            limit: r.limit,
+            count_s: [packed(r.count_wall_s), packed(r.count_cpu_s)],
+            work: [
+                count(r.conflicts),
+                count(r.decisions),
+                count(r.propagations),
+                count(r.guesses),
+            ],
+            rest: digest.finish(),
+        }
+    }
+}
+
+impl From<crate::results::Row> for Row {
+    fn from(r: crate::results::Row) -> Row {
+        Row::from(&r)
+    }
+}
+
+/// The report's rows of full rows.
+pub fn of(rows: &[crate::results::Row]) -> Vec<Row> {
+    rows.iter().map(Row::from).collect()
+}
+
+/// Rows a report is drawn from: report rows as they are, result rows converted.
+pub trait AsReportRows {
+    /// The rows as the report holds them.
+    fn report_rows(&self) -> std::borrow::Cow<'_, [Row]>;
+}
+
+impl AsReportRows for [Row] {
+    fn report_rows(&self) -> std::borrow::Cow<'_, [Row]> {
+        std::borrow::Cow::Borrowed(self)
+    }
+}
+
+impl AsReportRows for Vec<Row> {
+    fn report_rows(&self) -> std::borrow::Cow<'_, [Row]> {
+        std::borrow::Cow::Borrowed(self)
+    }
+}
+
+impl AsReportRows for [crate::results::Row] {
+    fn report_rows(&self) -> std::borrow::Cow<'_, [Row]> {
+        std::borrow::Cow::Owned(of(self))
+    }
+}
+
+impl AsReportRows for Vec<crate::results::Row> {
+    fn report_rows(&self) -> std::borrow::Cow<'_, [Row]> {
+        std::borrow::Cow::Owned(of(self))
+    }
+}
+
+impl Row {
+    /// The solver's work counters.
+    pub fn work(&self) -> Work {
+        let get = |i: usize| (self.work[i] != NO_COUNT).then_some(self.work[i]);
+        Work {
+            conflicts: get(0),
+            decisions: get(1),
+            propagations: get(2),
+            guesses: get(3),
+        }
+    }
+
+    /// Sets the work counters.
+    pub fn set_work(&mut self, work: Work) {
+        let put = |x: Option<u64>| x.unwrap_or(NO_COUNT);
+        self.work = [
+            put(work.conflicts),
+            put(work.decisions),
+            put(work.propagations),
+            put(work.guesses),
+        ];
+    }
+
+    /// Sets the times of a whole `--count` (wall, CPU).
+    pub fn set_count_times(&mut self, wall: Option<f64>, cpu: Option<f64>) {
+        self.count_s = [packed(wall), packed(cpu)];
+    }
+
+    /// Solved and right ([`crate::results::Row::solved`]).
+    pub fn solved(&self) -> bool {
+        !self.wrong && self.status.is_solved()
+    }
+
+    /// How far the answer is trusted ([`crate::results::Row::trust`]).
+    pub fn trust(&self) -> Trust {
+        match self.trust {
+            _ if self.wrong => Trust::Unchecked,
+            Some(t) => t,
+            None => Trust::derive(self.status, self.check, self.wrong),
+        }
+    }
+
+    /// Solved, right and certified.
+    pub fn certified(&self) -> bool {
+        self.solved() && self.trust().certified()
+    }
+
+    /// The run's time on `basis` ([`crate::results::Row::time`]).
+    pub fn time(&self, basis: TimeBasis) -> f64 {
+        match (basis, self.cpu_s) {
+            (TimeBasis::Cpu, Some(cpu)) => cpu,
+            _ => self.wall_s,
+        }
+    }
+
+    /// The time of the whole `--count` on `basis`, if the run counted.
+    pub fn count_time(&self, basis: TimeBasis) -> Option<f64> {
+        match (basis, unpacked(self.count_s[1])) {
+            (TimeBasis::Cpu, Some(cpu)) => Some(cpu),
+            _ => unpacked(self.count_s[0]),
+        }
+    }
+
+    /// What the instance is, for every join: its hash, or its id without one.
+    pub fn instance_key(&self) -> &'static str {
+        if self.hash.is_empty() {
+            self.instance.as_str()
+        } else {
+            self.hash.as_str()
+        }
+    }
+
+    /// What identifies a run ([`crate::results::Row::key`]).
+    pub fn key(&self) -> Key<'static> {
+        (
+            self.instance_key(),
+            self.encoding.as_str(),
+            self.solver.as_str(),
+            self.run,
+        )
+    }
+}
+
+/// Reads a results CSV a row at a time into report rows (strictly: a bad row is an error
+/// naming `file:line`), cross-checked as [`crate::results::read_rows`] does.
+pub fn read(path: &Path) -> anyhow::Result<Vec<Row>> {
+    let name = path.display().to_string();
+    let file = std::fs::File::open(path).with_context(|| format!("reading {name}"))?;
+    let mut rows = Vec::new();
+    crate::results::each_row(std::io::BufReader::new(file), &name, |row| {
+        rows.push(Row::from(&row));
+        Ok(())
+    })?;
+    rows.shrink_to_fit();
+    cross_check_unsat(&mut rows);
+    Ok(rows)
+}
+
+/// [`crate::results::cross_check_unsat`] on report rows: the same judgement, the same
+/// words.
+pub fn cross_check_unsat(rows: &mut [Row]) -> usize {
+    let mut witnessed: HashMap<(&str, &str), usize> = HashMap::new();
+    for (i, r) in rows.iter().enumerate() {
+        if r.status != Status::Sat {
+            continue;
+        }
+        let scope = match r.check {
+            Check::ModelOk => "",
+            Check::EncodingOpen => r.encoding.as_str(),
+            _ => continue,
+        };
+        witnessed.entry((r.instance_key(), scope)).or_insert(i);
+    }
+    let mut contradicted: Vec<(usize, String)> = Vec::new();
+    for (i, r) in rows.iter().enumerate() {
+        if r.status != Status::Unsat || r.wrong {
+            continue;
+        }
+        let by = witnessed
+            .get(&(r.instance_key(), ""))
+            .or_else(|| witnessed.get(&(r.instance_key(), r.encoding.as_str())));
+        if let Some(&by) = by {
+            contradicted.push((i, format!("{} ({})", rows[by].solver, rows[by].encoding)));
+        }
+    }
+    drop(witnessed);
+    for (i, by) in &contradicted {
+        let r = &mut rows[*i];
+        r.wrong = true;
+        r.trust = Some(Trust::Unchecked);
+        let mut error = r.error.to_string();
+        if !error.is_empty() {
+            error.push_str("; ");
+        }
+        error.push_str(&format!("UNSAT contradicted by the verified model of {by}"));
+        r.error = Name::new(&error);
+    }
+    contradicted.len()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_interned_and_ordered_by_text() {
+        let (a, b) = (Name::new("minisat"), Name::new(&String::from("minisat")));
+        assert_eq!(a, b);
+        assert!(std::ptr::eq(a.as_str(), b.as_str()));
+        assert!(Name::new("cadical") < a && a == "minisat");
+        assert_eq!(Name::default().as_str(), "");
+        let long = "x".repeat(5000);
+        assert_eq!(Name::new(&long).as_str(), long);
+    }
+
+    #[test]
+    fn a_row_keeps_what_the_report_reads() {
+        let mut full = crate::report::test_rows::full_row("i1", "minimal", "a", "SAT", 1.5);
+        full.conflicts = Some(7);
+        full.count_cpu_s = Some(2.0);
+        let row = Row::from(&full);
+        assert_eq!(row.work(), full.work());
+        assert_eq!(row.key(), full.key());
+        assert_eq!(row.count_time(TimeBasis::Cpu), Some(2.0));
+        assert_eq!(row.count_time(TimeBasis::Wall), None);
+        assert_eq!(row.time(TimeBasis::Cpu), full.time(TimeBasis::Cpu));
+        assert_eq!(Row::from(&full), row, "rows compare by value");
+        let mut other = full.clone();
+        other.max_rss_kb = Some(1);
+        assert_ne!(
+            Row::from(&other),
+            row,
+            "a column kept out still tells rows apart"
+        );
+        let (small, full) = (
+            std::mem::size_of::<Row>(),
+            std::mem::size_of::<crate::results::Row>(),
+        );
+        assert!(
+            small <= 216 && small < full / 2 + 8,
+            "{small} bytes against {full}"
+        );
+    }
+}
