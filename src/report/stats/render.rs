@@ -325,17 +325,17 @@ mod tests {
     /// and the DIMACS files' of a mixed run.
     #[test]
     fn a_mixed_run_has_a_matrix_per_kind() {
-        use crate::report::test_rows::row;
+        use crate::report::test_rows::full_row;
         let mut rows = Vec::new();
         for i in 0..4 {
             for solver in ["a", "b"] {
                 let t = 0.1 * (i + 1) as f64;
                 for encoding in ["minimal", "extended"] {
-                    rows.push(row(&format!("p.txt:{i}"), encoding, solver, "SAT", t));
+                    rows.push(full_row(&format!("p.txt:{i}"), encoding, solver, "SAT", t));
                 }
                 rows.push(crate::results::Row {
                     kind: crate::results::InstanceKind::Cnf,
-                    ..row(&format!("f{i}.cnf"), "dimacs", solver, "UNSAT", t)
+                    ..full_row(&format!("f{i}.cnf"), "dimacs", solver, "UNSAT", t)
                 });
             }
         }
