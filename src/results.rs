@@ -185,6 +185,23 @@ impl TimeBasis {
     /// Both bases.
     pub const ALL: [TimeBasis; 2] = [TimeBasis::Cpu, TimeBasis::Wall];
 
+    /// The time on this basis: `cpu`, or `wall` where no CPU time was measured (and on the
+    /// wall basis).
+    pub fn pick(self, cpu: Option<f64>, wall: f64) -> f64 {
+        match (self, cpu) {
+            (TimeBasis::Cpu, Some(cpu)) => cpu,
+            _ => wall,
+        }
+    }
+
+    /// [`TimeBasis::pick`] where the wall time may be missing too.
+    pub fn pick_opt(self, cpu: Option<f64>, wall: Option<f64>) -> Option<f64> {
+        match (self, cpu) {
+            (TimeBasis::Cpu, Some(cpu)) => Some(cpu),
+            _ => wall,
+        }
+    }
+
     /// The name on the command line: `cpu` or `wall`.
     pub fn as_str(self) -> &'static str {
         match self {
@@ -357,11 +374,7 @@ impl Row {
     /// How far the answer is trusted: the `trust` column, or in a CSV without it the
     /// level its other columns give; a wrong answer is trusted at no level.
     pub fn trust(&self) -> Trust {
-        match self.trust {
-            _ if self.wrong => Trust::Unchecked,
-            Some(t) => t,
-            None => Trust::derive(self.status, self.check, self.wrong),
-        }
+        Trust::of(self.trust, self.status, self.check, self.wrong)
     }
 
     /// Solved, right and certified (a checked model or a verified proof): counts towards
@@ -373,19 +386,13 @@ impl Row {
     /// The run's time on `basis`: CPU time, or wall time where no CPU time was measured
     /// (and on the wall basis).
     pub fn time(&self, basis: TimeBasis) -> f64 {
-        match (basis, self.cpu_s) {
-            (TimeBasis::Cpu, Some(cpu)) => cpu,
-            _ => self.wall_s,
-        }
+        basis.pick(self.cpu_s, self.wall_s)
     }
 
     /// The time of the whole `--count` on `basis` (every solve, the first included), if
     /// the run counted.
     pub fn count_time(&self, basis: TimeBasis) -> Option<f64> {
-        match (basis, self.count_cpu_s) {
-            (TimeBasis::Cpu, Some(cpu)) => Some(cpu),
-            _ => self.count_wall_s,
-        }
+        basis.pick_opt(self.count_cpu_s, self.count_wall_s)
     }
 
     /// What the instance is, for every join: its content hash, or its id in a CSV that

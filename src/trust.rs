@@ -60,6 +60,16 @@ impl Trust {
         matches!(self, Trust::ModelChecked | Trust::ProofVerified)
     }
 
+    /// The level of a row: its stored level, or the one [`Trust::derive`] reads from its
+    /// other columns where it has none; a wrong answer is trusted at no level.
+    pub fn of(stored: Option<Trust>, status: Status, check: Check, wrong: bool) -> Trust {
+        match stored {
+            _ if wrong => Trust::Unchecked,
+            Some(t) => t,
+            None => Trust::derive(status, check, wrong),
+        }
+    }
+
     /// The level of a row that has none (written before the column): read from its
     /// status, check and wrong columns. A proof then was checked by `rate` alone.
     pub fn derive(status: Status, check: Check, wrong: bool) -> Trust {

@@ -418,11 +418,7 @@ impl Row {
 
     /// How far the answer is trusted ([`crate::results::Row::trust`]).
     pub fn trust(&self) -> Trust {
-        match self.trust {
-            _ if self.wrong => Trust::Unchecked,
-            Some(t) => t,
-            None => Trust::derive(self.status, self.check, self.wrong),
-        }
+        Trust::of(self.trust, self.status, self.check, self.wrong)
     }
 
     /// Solved, right and certified.
@@ -432,18 +428,12 @@ impl Row {
 
     /// The run's time on `basis` ([`crate::results::Row::time`]).
     pub fn time(&self, basis: TimeBasis) -> f64 {
-        match (basis, self.cpu_s) {
-            (TimeBasis::Cpu, Some(cpu)) => cpu,
-            _ => self.wall_s,
-        }
+        basis.pick(self.cpu_s, self.wall_s)
     }
 
     /// The time of the whole `--count` on `basis`, if the run counted.
     pub fn count_time(&self, basis: TimeBasis) -> Option<f64> {
-        match (basis, unpacked(self.count_s[1])) {
-            (TimeBasis::Cpu, Some(cpu)) => Some(cpu),
-            _ => unpacked(self.count_s[0]),
-        }
+        basis.pick_opt(unpacked(self.count_s[1]), unpacked(self.count_s[0]))
     }
 
     /// What the instance is, for every join: its hash, or its id without one.

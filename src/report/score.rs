@@ -118,10 +118,8 @@ impl Scoring {
     /// The timeout that scores `row`: the report's, else the row's limit on this time
     /// basis (its CPU limit on CPU time when it had one, else its wall limit).
     pub fn timeout_of(&self, row: &Row) -> f64 {
-        self.timeout.unwrap_or(match (self.time, row.cpu_limit_s) {
-            (TimeBasis::Cpu, Some(cpu)) => cpu,
-            _ => row.timeout_s,
-        })
+        self.timeout
+            .unwrap_or_else(|| self.time.pick(row.cpu_limit_s, row.timeout_s))
     }
 
     /// The time of `row` on this basis.
