@@ -584,46 +584,85 @@ pub(crate) fn write_table(path: &Path, rows: &[Row]) -> anyhow::Result<()> {
 /// run's rows in memory, a resumed run's old rows with its new ones, the files of a
 /// report, the shards of a merge); it is never written back into a file. Returns how
 /// many rows it marked.
-pub fn cross_check_unsat(rows: &mut [Row]) -> usize {
+pub fn cross_check_unsat<R: CrossChecked>(rows: &mut [R]) -> usize {
     // (instance, encoding or "" for every encoding) -> the first row that witnessed a
     // model; keys borrowed from the rows (a study of millions of rows copies none).
     let mut witnessed: std::collections::HashMap<(&str, &str), usize> =
         std::collections::HashMap::new();
     for (i, r) in rows.iter().enumerate() {
-        if r.status != Status::Sat {
+        if r.status() != Status::Sat {
             continue;
         }
-        let scope = match r.check {
+        let scope = match r.check() {
             Check::ModelOk => "",
-            Check::EncodingOpen => r.encoding.as_str(),
+            Check::EncodingOpen => r.encoding(),
             _ => continue,
         };
         witnessed.entry((r.instance_key(), scope)).or_insert(i);
     }
     let mut contradicted: Vec<(usize, String)> = Vec::new();
     for (i, r) in rows.iter().enumerate() {
-        if r.status != Status::Unsat || r.wrong {
+        if r.status() != Status::Unsat || r.wrong() {
             continue;
         }
         let by = witnessed
             .get(&(r.instance_key(), ""))
-            .or_else(|| witnessed.get(&(r.instance_key(), r.encoding.as_str())));
+            .or_else(|| witnessed.get(&(r.instance_key(), r.encoding())));
         if let Some(&by) = by {
-            contradicted.push((i, format!("{} ({})", rows[by].solver, rows[by].encoding)));
+            contradicted.push((
+                i,
+                format!("{} ({})", rows[by].solver(), rows[by].encoding()),
+            ));
         }
     }
     drop(witnessed);
     for (i, by) in &contradicted {
-        let r = &mut rows[*i];
-        r.wrong = true;
-        r.trust = Some(Trust::Unchecked);
-        if !r.error.is_empty() {
-            r.error.push_str("; ");
-        }
-        r.error
-            .push_str(&format!("UNSAT contradicted by the verified model of {by}"));
+        rows[*i].mark_wrong(&format!("UNSAT contradicted by the verified model of {by}"));
     }
     contradicted.len()
+}
+
+/// What [`cross_check_unsat`] reads of a row and marks on it: the results row and the
+/// report's compact row ([`crate::report::rows::Row`]) alike.
+pub trait CrossChecked {
+    fn status(&self) -> Status;
+    fn check(&self) -> Check;
+    fn wrong(&self) -> bool;
+    /// The instance's content hash, or its id where the CSV has none.
+    fn instance_key(&self) -> &str;
+    fn encoding(&self) -> &str;
+    fn solver(&self) -> &str;
+    /// Marks the answer WRONG (trusted at no level) with `why` after its error.
+    fn mark_wrong(&mut self, why: &str);
+}
+
+impl CrossChecked for Row {
+    fn status(&self) -> Status {
+        self.status
+    }
+    fn check(&self) -> Check {
+        self.check
+    }
+    fn wrong(&self) -> bool {
+        self.wrong
+    }
+    fn instance_key(&self) -> &str {
+        Row::instance_key(self)
+    }
+    fn encoding(&self) -> &str {
+        self.encoding.as_str()
+    }
+    fn solver(&self) -> &str {
+        self.solver.as_str()
+    }
+    fn mark_wrong(&mut self, why: &str) {
+        self.wrong = true;
+        self.trust = Some(Trust::Unchecked);
+        if !self.error.is_empty() {
+            self.error.push_str("; ");
+        }
+        self.error.push_str(why);
+    }
 }
 
 /// The length of `file` up to and including its last newline: a last line without one was

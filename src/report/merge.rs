@@ -106,7 +106,7 @@ pub fn merge(sources: Vec<(String, Vec<Row>)>) -> Merged {
     // One judgement wherever rows meet: an UNSAT in one file against a verified model in
     // another is as wrong as within one run.
     let before = rows.iter().filter(|r| r.wrong).count();
-    crate::report::rows::cross_check_unsat(&mut rows);
+    crate::results::cross_check_unsat(&mut rows);
     merged.contradicted = rows.iter().filter(|r| r.wrong).count() - before;
     merged.rows = rows;
     merged

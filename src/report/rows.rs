@@ -467,50 +467,39 @@ pub fn read(path: &Path) -> anyhow::Result<Vec<Row>> {
         Ok(())
     })?;
     rows.shrink_to_fit();
-    cross_check_unsat(&mut rows);
+    crate::results::cross_check_unsat(&mut rows);
     Ok(rows)
 }
 
-/// [`crate::results::cross_check_unsat`] on report rows: the same judgement, the same
-/// words.
-pub fn cross_check_unsat(rows: &mut [Row]) -> usize {
-    let mut witnessed: HashMap<(&str, &str), usize> = HashMap::new();
-    for (i, r) in rows.iter().enumerate() {
-        if r.status != Status::Sat {
-            continue;
-        }
-        let scope = match r.check {
-            Check::ModelOk => "",
-            Check::EncodingOpen => r.encoding.as_str(),
-            _ => continue,
-        };
-        witnessed.entry((r.instance_key(), scope)).or_insert(i);
+impl crate::results::CrossChecked for Row {
+    fn status(&self) -> Status {
+        self.status
     }
-    let mut contradicted: Vec<(usize, String)> = Vec::new();
-    for (i, r) in rows.iter().enumerate() {
-        if r.status != Status::Unsat || r.wrong {
-            continue;
-        }
-        let by = witnessed
-            .get(&(r.instance_key(), ""))
-            .or_else(|| witnessed.get(&(r.instance_key(), r.encoding.as_str())));
-        if let Some(&by) = by {
-            contradicted.push((i, format!("{} ({})", rows[by].solver, rows[by].encoding)));
-        }
+    fn check(&self) -> Check {
+        self.check
     }
-    drop(witnessed);
-    for (i, by) in &contradicted {
-        let r = &mut rows[*i];
-        r.wrong = true;
-        r.trust = Some(Trust::Unchecked);
-        let mut error = r.error.to_string();
+    fn wrong(&self) -> bool {
+        self.wrong
+    }
+    fn instance_key(&self) -> &str {
+        Row::instance_key(self)
+    }
+    fn encoding(&self) -> &str {
+        self.encoding.as_str()
+    }
+    fn solver(&self) -> &str {
+        self.solver.as_str()
+    }
+    fn mark_wrong(&mut self, why: &str) {
+        self.wrong = true;
+        self.trust = Some(Trust::Unchecked);
+        let mut error = self.error.to_string();
         if !error.is_empty() {
             error.push_str("; ");
         }
-        error.push_str(&format!("UNSAT contradicted by the verified model of {by}"));
-        r.error = Name::new(&error);
+        error.push_str(why);
+        self.error = Name::new(&error);
     }
-    contradicted.len()
 }
 
 #[cfg(test)]

@@ -386,7 +386,7 @@ fn judged_together(old: Vec<Row>, new: Vec<Row>) -> (Vec<Row>, Vec<Row>) {
     let split = old.len();
     let mut all = old;
     all.extend(new);
-    crate::report::rows::cross_check_unsat(&mut all);
+    crate::results::cross_check_unsat(&mut all);
     let new = all.split_off(split);
     (all, new)
 }
