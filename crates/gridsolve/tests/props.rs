@@ -59,11 +59,12 @@ proptest! {
 
 proptest! {
     // 16×16 with half its cells blank can take the generic engine minutes to count to
-    // 200: fewer cases, and at least two thirds of the cells given.
-    #![proptest_config(ProptestConfig::with_cases(16))]
+    // 200 (or to refute a clashing given): 15–39 % of the cells blank, so three fifths
+    // or more are given.
+    #![proptest_config(ProptestConfig::with_cases(64))]
 
     #[test]
-    fn sixteen_engines_agree(seed in any::<u64>(), percent in 66usize..85, noise in any::<bool>()) {
+    fn sixteen_engines_agree(seed in any::<u64>(), percent in 15usize..40, noise in any::<bool>()) {
         engines_agree(Shape::sudoku(16).unwrap(), seed, percent, noise)?;
     }
 }
