@@ -227,27 +227,38 @@ fn cpu_of(handle: &std::thread::JoinHandle<()>) -> Option<Duration> {
 mod tests {
     use super::*;
 
+    /// A call that cannot return before the test releases it (or 600 s pass), whatever
+    /// the machine's load: so an abandoned call is known to have been abandoned, not slow.
+    fn blocked() -> (std::sync::mpsc::Sender<()>, impl FnOnce() + Send + 'static) {
+        let (release, wait) = std::sync::mpsc::channel::<()>();
+        let call = move || {
+            let _ = wait.recv_timeout(Duration::from_secs(600));
+        };
+        (release, call)
+    }
+
     #[test]
     fn a_call_that_returns_is_done_and_one_that_overruns_is_abandoned() {
-        let ends = || Ends {
-            deadline: Some(Instant::now() + Duration::from_millis(50)),
+        // A deadline no load reaches for a call that returns at once.
+        let far = Ends {
+            deadline: Some(Instant::now() + Duration::from_secs(600)),
             interrupt: None,
         };
-        match run(|| 7, ends(), drop) {
+        match run(|| 7, far, drop) {
             Call::Done { value, .. } => assert_eq!(value, 7),
             Call::Abandoned { .. } => panic!("abandoned a call that returned"),
         }
         let freed = Arc::new(AtomicBool::new(false));
         let flag = freed.clone();
-        let started = Instant::now();
-        let call = run(
-            || std::thread::sleep(Duration::from_secs(2)),
-            ends(),
-            move |()| flag.store(true, Ordering::SeqCst),
-        );
-        assert!(matches!(call, Call::Abandoned { .. }));
-        // Abandoned at the deadline plus the grace, not when the call ended.
-        assert!(started.elapsed() < Duration::from_millis(1900));
+        let (release, call) = blocked();
+        let near = Ends {
+            deadline: Some(Instant::now() + Duration::from_millis(50)),
+            interrupt: None,
+        };
+        let outcome = run(call, near, move |()| flag.store(true, Ordering::SeqCst));
+        // The call was still blocked: abandoned at the deadline plus the grace.
+        assert!(matches!(outcome, Call::Abandoned { .. }));
+        release.send(()).unwrap();
         wait_for_leftovers(None);
         assert!(freed.load(Ordering::SeqCst), "the leftover frees its value");
     }
@@ -259,8 +270,10 @@ mod tests {
             deadline: None,
             interrupt: Some(&flag),
         };
-        let call = run(|| std::thread::sleep(Duration::from_secs(2)), ends, drop);
-        assert!(matches!(call, Call::Abandoned { .. }));
+        let (release, call) = blocked();
+        let outcome = run(call, ends, drop);
+        assert!(matches!(outcome, Call::Abandoned { .. }));
+        release.send(()).unwrap();
         wait_for_leftovers(None);
     }
 }

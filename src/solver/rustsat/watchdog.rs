@@ -255,13 +255,20 @@ mod tests {
             h.fetch_add(1, Ordering::SeqCst);
         }));
         let limits = Limits::default();
-        let soon = || Some(Instant::now() + Duration::from_millis(20));
-        w.arm(soon(), &limits);
-        std::thread::sleep(Duration::from_millis(80));
+        // Waits for the watchdog to fire, however loaded the machine (a hang guard only).
+        let fired = |w: &Watchdog| {
+            let t = Instant::now();
+            while w.fired_at().is_none() && t.elapsed() < Duration::from_secs(120) {
+                std::thread::sleep(Duration::from_millis(5));
+            }
+        };
+        w.arm(Some(Instant::now() + Duration::from_millis(20)), &limits);
+        fired(&w);
         assert!(w.fired_at().is_some());
         assert!(w.disarm());
         assert_eq!(hits.load(Ordering::SeqCst), 1);
-        w.arm(soon(), &limits);
+        // Disarmed before a deadline no load reaches: it never fires.
+        w.arm(Some(Instant::now() + Duration::from_secs(600)), &limits);
         assert!(!w.disarm());
         std::thread::sleep(Duration::from_millis(60));
         assert_eq!(hits.load(Ordering::SeqCst), 1);
@@ -273,7 +280,7 @@ mod tests {
                 ..Limits::default()
             },
         );
-        std::thread::sleep(Duration::from_millis(40));
+        fired(&w);
         assert!(w.disarm());
         assert_eq!(hits.load(Ordering::SeqCst), 2);
     }
