@@ -13,22 +13,13 @@
 //! Anything hostile runs contained: hogs under `--mem-limit`, bench itself under an
 //! address-space limit where an old bench would have grown without bound.
 
-use std::os::unix::fs::PermissionsExt;
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
+use crate::support::contained::{Mode, cgroups_here, modes, script, show, tiny};
 use bench::results::{Row, read_rows};
-
-/// The two containments every test runs under.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Mode {
-    Cgroups,
-    Fallback,
-}
-
-const MODES: [Mode; 2] = [Mode::Cgroups, Mode::Fallback];
 
 /// The bench under test: this build's, or `$BENCH_TEST_BIN` (to show that an older
 /// bench fails these tests; the fork bomb is then not run, since an older bench sets no
@@ -41,10 +32,7 @@ fn bench_bin() -> PathBuf {
 
 fn bench(mode: Mode) -> Command {
     let mut c = Command::new(bench_bin());
-    match mode {
-        Mode::Cgroups => c.env_remove("BENCH_NO_CGROUPS"),
-        Mode::Fallback => c.env("BENCH_NO_CGROUPS", "1"),
-    };
+    mode.apply(&mut c);
     // An old bench allocated for header claims: never let a test grow without bound.
     // SAFETY: setrlimit between fork and exec, async-signal-safe.
     unsafe {
@@ -58,34 +46,6 @@ fn bench(mode: Mode) -> Command {
         });
     }
     c
-}
-
-/// True when this machine gives bench control groups (root, v1 or v2 controllers).
-fn cgroups_here() -> bool {
-    std::env::var_os("BENCH_NO_CGROUPS").is_none()
-        && bench::solver::external::cgroup::detect().is_ok()
-}
-
-/// The modes that can run here (the cgroup one only where groups can be made).
-fn modes() -> Vec<Mode> {
-    MODES
-        .into_iter()
-        .filter(|&m| m == Mode::Fallback || cgroups_here())
-        .collect()
-}
-
-fn script(dir: &Path, name: &str, body: &str) -> PathBuf {
-    let path = dir.join(name);
-    std::fs::write(&path, format!("#!/bin/bash\n{body}\n")).unwrap();
-    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
-    path
-}
-
-/// A tiny satisfiable formula.
-fn tiny(dir: &Path) -> PathBuf {
-    let path = dir.join("tiny.cnf");
-    std::fs::write(&path, "p cnf 2 2\n1 2 0\n-1 0\n").unwrap();
-    path
 }
 
 /// A solver tree that escapes: two setsid children (one with a child of its own), a
@@ -166,15 +126,6 @@ fn temp_dirs_of(pid: u32) -> Vec<PathBuf> {
 
 fn rows(out: &Path) -> Vec<Row> {
     read_rows(&out.join("results.csv"), false).unwrap()
-}
-
-fn show(o: &Output) -> String {
-    format!(
-        "exit {:?}\nstdout:\n{}\nstderr:\n{}",
-        o.status.code(),
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    )
 }
 
 fn solver_arg(name: &str, path: &Path) -> String {

@@ -8,59 +8,18 @@
 //! bounds a wall time from above: a CPU limit holds whatever the load, and every wall
 //! limit here is far beyond the CPU limit.
 
-use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Command;
 use std::time::Duration;
 
+use crate::support::contained::{Mode, modes, script, show, tiny};
 use bench::results::{Row, read_rows};
 use bench::solver::{LimitHit, Limits, Status, by_name};
 
-#[derive(Clone, Copy, Debug, PartialEq)]
-enum Mode {
-    Cgroups,
-    Fallback,
-}
-
-/// The containments this machine can give (groups only where they can be made).
-fn modes() -> Vec<Mode> {
-    let grouped = std::env::var_os("BENCH_NO_CGROUPS").is_none()
-        && bench::solver::external::cgroup::detect().is_ok();
-    [Mode::Cgroups, Mode::Fallback]
-        .into_iter()
-        .filter(|&m| m == Mode::Fallback || grouped)
-        .collect()
-}
-
 fn bench(mode: Mode) -> Command {
     let mut c = crate::support::bench();
-    match mode {
-        Mode::Cgroups => c.env_remove("BENCH_NO_CGROUPS"),
-        Mode::Fallback => c.env("BENCH_NO_CGROUPS", "1"),
-    };
+    mode.apply(&mut c);
     c
-}
-
-fn script(dir: &Path, name: &str, body: &str) -> PathBuf {
-    let path = dir.join(name);
-    std::fs::write(&path, format!("#!/bin/bash\n{body}\n")).unwrap();
-    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
-    path
-}
-
-fn tiny(dir: &Path) -> PathBuf {
-    let path = dir.join("tiny.cnf");
-    std::fs::write(&path, "p cnf 2 2\n1 2 0\n-1 0\n").unwrap();
-    path
-}
-
-fn show(o: &Output) -> String {
-    format!(
-        "exit {:?}\nstdout:\n{}\nstderr:\n{}",
-        o.status.code(),
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    )
 }
 
 /// `bench run` of `solver` (a script) on a tiny formula with `limits` (flags), in `mode`:

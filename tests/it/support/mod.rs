@@ -1,10 +1,11 @@
 //! What the integration tests share: the one `bench()` command, the one rule for an
 //! external tool a test needs ([`require`], [`require_tool`]), and, per area, instances,
-//! corpora builders and checks (`external`, `inprocess`, `loaded`, `native`, `report`,
+//! corpora builders and checks (`contained`, `external`, `inprocess`, `loaded`, `native`, `report`,
 //! `study`).
 
 #![allow(dead_code)] // each test module uses its own subset
 
+pub mod contained;
 pub mod external;
 pub mod inprocess;
 pub mod loaded;
