@@ -20,6 +20,16 @@ fn assert_exit(result: &Output, code: i32) -> String {
     text
 }
 
+/// `bench run --resume OUT`, run in `d`.
+fn resume(d: &Path, out: &Path) -> Output {
+    bench()
+        .current_dir(d)
+        .args(["run", "--resume"])
+        .arg(out)
+        .output()
+        .unwrap()
+}
+
 fn rows(dir: &Path) -> Vec<Row> {
     read_rows(&dir.join("results.csv"), false).unwrap()
 }
@@ -336,12 +346,7 @@ fn a_second_writer_on_one_folder_is_refused_at_once() {
         assert!(first.try_wait().unwrap().is_none(), "the first bench ended");
         std::thread::sleep(std::time::Duration::from_millis(20));
     }
-    let second = bench()
-        .current_dir(d)
-        .args(["run", "--resume"])
-        .arg(&out)
-        .output()
-        .unwrap();
+    let second = resume(d, &out);
     let text = assert_exit(&second, 2);
     assert!(
         text.contains(&format!("in use by another bench (pid {})", first.id())),
@@ -351,12 +356,7 @@ fn a_second_writer_on_one_folder_is_refused_at_once() {
     first.kill().unwrap();
     first.wait().unwrap();
     std::fs::remove_file(&hold).unwrap();
-    let after = bench()
-        .current_dir(d)
-        .args(["run", "--resume"])
-        .arg(&out)
-        .output()
-        .unwrap();
+    let after = resume(d, &out);
     assert_exit(&after, 0);
     assert_eq!(rows(&out).len(), 1);
 }
@@ -554,12 +554,7 @@ fn an_older_run_json_is_read_typed_or_refused_saying_what_to_do() {
     assert!(record["plan"].get("checker_timeout_s").is_none());
     assert!(record["plan"].get("puzzle_solver_commands").is_none());
     std::fs::write(&path, record.to_string()).unwrap();
-    let resumed = bench()
-        .current_dir(d)
-        .args(["run", "--resume"])
-        .arg(&out)
-        .output()
-        .unwrap();
+    let resumed = resume(d, &out);
     let said = assert_exit(&resumed, 0);
     assert!(said.contains("1 runs to do (1 already done)"), "{said}");
     assert_eq!(rows(&out).len(), 2);
@@ -571,12 +566,7 @@ fn an_older_run_json_is_read_typed_or_refused_saying_what_to_do() {
             "start": "2026-11-25T10:00:00Z", "containment": "subreaper"}"#,
     )
     .unwrap();
-    let old = bench()
-        .current_dir(d)
-        .args(["run", "--resume"])
-        .arg(&out)
-        .output()
-        .unwrap();
+    let old = resume(d, &out);
     let said = assert_exit(&old, 2);
     assert!(said.contains("cannot be resumed"), "{said}");
     assert!(
