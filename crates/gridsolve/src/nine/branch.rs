@@ -14,7 +14,8 @@
 //! branch splits on the first configuration's mini in the first row instead.
 //! Without a band or stack left to branch on, the cell with the fewest candidates.
 
-use super::state::{Bands, State};
+use super::quad::Quad;
+use super::state::{ALL, Bands, State};
 use super::tables::{BAND, MINIROW_CELLS, PEERS, ROW_MINIROWS, ROWS3, SPREAD3};
 
 /// A binary branch on digit `d`: try `cand[d] &= first`, then `cand[d] &= second`.
@@ -87,7 +88,7 @@ fn stack_summary(minicols: &[u32; 3], s: u32) -> u32 {
 /// The cells of the minicolumns in a stack summary, as band masks that leave the other
 /// stacks alone.
 fn minicol_cells(s: u32, summary: u32) -> Bands {
-    let mut out = [BAND & !((ROWS3 * 7) << (3 * s)); 3];
+    let mut out = Quad::bands(BAND & !((ROWS3 * 7) << (3 * s)));
     let mut m = summary;
     while m != 0 {
         let i = m.trailing_zeros();
@@ -99,7 +100,9 @@ fn minicol_cells(s: u32, summary: u32) -> Bands {
 
 /// The branch for `st` (not solved, propagated).
 pub(crate) fn choose(st: &State) -> Branch {
-    let minicols = st.cand.map(|w| w.map(|x| (x | x >> 9 | x >> 18) & 0x1ff));
+    let minicols = st
+        .cand
+        .map(|w| [0, 1, 2].map(|b| (w[b] | w[b] >> 9 | w[b] >> 18) & 0x1ff));
     // configurations per digit for the 3 bands then the 3 stacks
     let mut configs = [[0u8; 9]; 6];
     let mut best = (usize::MAX, u32::MAX);
@@ -151,8 +154,8 @@ pub(crate) fn choose(st: &State) -> Branch {
 /// The branch on digit `d` in band or stack `unit` between two mini summaries.
 fn masks(unit: usize, d: usize, first: u32, second: u32) -> Branch {
     if unit < 3 {
-        let mut a = [BAND; 3];
-        let mut b = [BAND; 3];
+        let mut a = ALL;
+        let mut b = ALL;
         a[unit] = MINIROW_CELLS[first as usize];
         b[unit] = MINIROW_CELLS[second as usize];
         Branch {
@@ -187,9 +190,9 @@ fn cell_branch(st: &State) -> Branch {
     let (b, bit, _) = best;
     let m = 1u32 << bit;
     let d = (0..9).find(|&d| st.cand[d][b] & m != 0).unwrap_or(0);
-    let mut first = PEERS[27 * b + bit as usize].map(|p| !p & BAND);
+    let mut first = ALL.andnot(PEERS[27 * b + bit as usize]);
     first[b] |= m;
-    let mut second = [BAND; 3];
+    let mut second = ALL;
     second[b] &= !m;
     Branch { d, first, second }
 }

@@ -5,6 +5,7 @@
 #![allow(clippy::needless_range_loop)] // band loops index several arrays at once
 
 mod branch;
+mod quad;
 mod state;
 mod tables;
 mod triads;
@@ -12,6 +13,7 @@ mod triads;
 use crate::answer::Solution;
 use crate::control::Control;
 use branch::Branch;
+use quad::Quad;
 use state::State;
 
 /// The 9×9 engine. It holds no memory: states live on the call stack.
@@ -22,14 +24,14 @@ impl Nine {
     /// Solves from 81 validated givens.
     pub(crate) fn solve(&mut self, givens: &[u16], ctl: &mut Control<'_>) {
         let mut st = State::empty();
-        let mut by_digit = [[0u32; 3]; 9];
+        let mut by_digit = [Quad::zero(); 9];
         for (i, &g) in givens.iter().enumerate() {
             if g != 0 {
                 by_digit[usize::from(g) - 1][i / 27] |= 1 << (i % 27);
             }
         }
         for (d, cells) in by_digit.iter().enumerate() {
-            if cells.iter().any(|&w| w != 0) && st.place_all(d, *cells).is_err() {
+            if !cells.is_zero() && st.place_all(d, *cells).is_err() {
                 return; // clashing givens: no solution
             }
         }
@@ -52,16 +54,12 @@ fn search(mut st: State, ctl: &mut Control<'_>) {
         let Branch { d, first, second } = branch::choose(&st);
         ctl.guess();
         let mut child = st;
-        for b in 0..3 {
-            child.cand[d][b] &= first[b];
-        }
+        child.cand[d] &= first;
         search(child, ctl);
         if ctl.done() {
             return;
         }
-        for b in 0..3 {
-            st.cand[d][b] &= second[b];
-        }
+        st.cand[d] &= second;
     }
 }
 
@@ -69,7 +67,7 @@ fn search(mut st: State, ctl: &mut Control<'_>) {
 fn solution(st: &State) -> Solution {
     let mut board = vec![0u16; 81];
     for (d, w) in st.cand.iter().enumerate() {
-        for (b, &word) in w.iter().enumerate() {
+        for (b, &word) in w.lanes().iter().take(3).enumerate() {
             let mut m = word;
             while m != 0 {
                 board[27 * b + m.trailing_zeros() as usize] = d as u16 + 1;

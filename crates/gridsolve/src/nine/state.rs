@@ -1,29 +1,43 @@
-//! The 9×9 search state and its propagation: per digit three band words of candidates
-//! (layout in [`super::tables`]), the placed cells, and the words last analysed per digit
-//! so that unchanged digits are skipped. Propagation runs, per digit whose candidates
-//! changed, the band rule (locked candidates along rows: each row and box of a band holds
-//! the digit once) with hidden singles in rows, columns and boxes, and naked singles in
-//! the same pass; when both are stuck, triads (which hold locked candidates along
-//! columns too); to a fixpoint.
+//! The 9×9 search state and its propagation: per digit a [`Quad`] of candidates (three
+//! band words, layout in [`super::tables`]), the placed cells, and the words last
+//! analysed per digit so that unchanged digits are skipped. Propagation runs, per digit
+//! whose candidates changed, the band rule (locked candidates along rows: each row and
+//! box of a band holds the digit once) and hidden singles in rows, columns and boxes, on
+//! the three bands at once; naked singles in the same pass; when both are stuck, triads
+//! (which hold locked candidates along columns too); to a fixpoint.
 
-#![allow(clippy::needless_range_loop)] // band loops index several arrays at once
-
-use super::tables::{BAND, BOX0, KEEP, MINIROW_CELLS, PEERS, ROW_MINIROWS, ROWS3};
+use super::quad::Quad;
+use super::tables::{BAND, PEERS, ROWS3};
 use super::triads;
 
-/// Band words: one 27-bit word per band.
-pub(crate) type Bands = [u32; 3];
+/// Band words of one digit: lanes 0 to 2, lane 3 zero.
+pub(crate) type Bands = Quad;
+
+/// The first cell of every minirow of a band word (bits 0, 3, ..., 24).
+pub(crate) const MINIROW_START: Quad = Quad::bands(0o111_111_111);
+
+/// The first cell of each row of a band word (bits 0, 9, 18).
+const ROW_START: Quad = Quad::bands(ROWS3);
+
+/// The first cells of the three minirows of a band's first row (bits 0, 3, 6).
+const ROW0_MINIS: Quad = Quad::bands(0o111);
+
+/// The nine columns of a band's first row.
+pub(crate) const ROW0: Quad = Quad::bands(0x1ff);
+
+/// Every cell of the three bands.
+pub(crate) const ALL: Quad = Quad::bands(BAND);
 
 /// A 9×9 search state (copied whole at each guess).
 #[derive(Clone, Copy)]
 pub(crate) struct State {
     /// Candidates per digit (0-based) and band; a placed cell keeps its digit's bit.
-    pub cand: [Bands; 9],
+    pub cand: [Quad; 9],
     /// Placed cells.
     pub placed: Bands,
     /// Per digit, the candidate words when last analysed by the band rule (all ones at
     /// first, a value no analysed word has).
-    seen: [Bands; 9],
+    seen: [Quad; 9],
 }
 
 /// A contradiction: the state has no solution.
@@ -32,25 +46,20 @@ pub(crate) struct Dead;
 /// The result of one rule: `Ok(true)` if it changed the state.
 type Step = Result<bool, Dead>;
 
-#[inline]
-fn any(b: &Bands) -> bool {
-    b[0] | b[1] | b[2] != 0
-}
-
 impl State {
     /// The empty grid: every digit possible everywhere.
     pub(crate) fn empty() -> State {
         State {
-            cand: [[BAND; 3]; 9],
-            placed: [0; 3],
-            seen: [[u32::MAX; 3]; 9],
+            cand: [ALL; 9],
+            placed: Quad::zero(),
+            seen: [Quad::new([u32::MAX; 4]); 9],
         }
     }
 
     /// Whether every cell is placed.
     #[inline]
     pub(crate) fn solved(&self) -> bool {
-        self.placed == [BAND; 3]
+        self.placed == ALL
     }
 
     /// Places digit `d` on the cells `cells`: clears their peers for `d` and the other
@@ -58,16 +67,12 @@ impl State {
     #[inline]
     pub(crate) fn place_all(&mut self, d: usize, cells: Bands) -> Result<(), Dead> {
         self.clear_peers(d, cells)?;
+        let mine = self.cand[d];
         for e in 0..9 {
-            if e != d {
-                for b in 0..3 {
-                    self.cand[e][b] &= !cells[b];
-                }
-            }
+            self.cand[e] = self.cand[e].andnot(cells);
         }
-        for b in 0..3 {
-            self.placed[b] |= cells[b];
-        }
+        self.cand[d] = mine;
+        self.placed |= cells;
         Ok(())
     }
 
@@ -76,20 +81,15 @@ impl State {
     #[inline]
     fn clear_peers(&mut self, d: usize, cells: Bands) -> Result<(), Dead> {
         let mut w = self.cand[d];
-        for (b, &word) in cells.iter().enumerate() {
-            let mut m = word;
+        for b in 0..3 {
+            let mut m = cells[b];
             while m != 0 {
-                let p = &PEERS[27 * b + m.trailing_zeros() as usize];
-                w[0] &= !p[0];
-                w[1] &= !p[1];
-                w[2] &= !p[2];
+                w = w.andnot(PEERS[27 * b + m.trailing_zeros() as usize]);
                 m &= m - 1;
             }
         }
-        for b in 0..3 {
-            if w[b] & cells[b] != cells[b] {
-                return Err(Dead);
-            }
+        if w & cells != cells {
+            return Err(Dead);
         }
         self.cand[d] = w;
         Ok(())
@@ -117,38 +117,27 @@ impl State {
     /// Places every unplaced cell that has one candidate left.
     #[inline]
     fn naked_singles(&mut self) -> Step {
-        let (mut once, mut twice) = ([0u32; 3], [0u32; 3]);
+        let (mut once, mut twice) = (Quad::zero(), Quad::zero());
         for d in 0..9 {
-            for b in 0..3 {
-                twice[b] |= once[b] & self.cand[d][b];
-                once[b] |= self.cand[d][b];
-            }
+            twice |= once & self.cand[d];
+            once |= self.cand[d];
         }
-        let mut singles = [0u32; 3];
-        for b in 0..3 {
-            let open = !self.placed[b] & BAND;
-            if open & !once[b] != 0 {
-                return Err(Dead);
-            }
-            singles[b] = once[b] & !twice[b] & open;
+        let open = ALL.andnot(self.placed);
+        if !open.andnot(once).is_zero() {
+            return Err(Dead);
         }
-        if !any(&singles) {
+        let singles = once.andnot(twice) & open;
+        if singles.is_zero() {
             return Ok(false);
         }
         // each single cell holds one digit already: only its peers need clearing
         for d in 0..9 {
-            let mine = [
-                singles[0] & self.cand[d][0],
-                singles[1] & self.cand[d][1],
-                singles[2] & self.cand[d][2],
-            ];
-            if any(&mine) {
+            let mine = singles & self.cand[d];
+            if !mine.is_zero() {
                 self.clear_peers(d, mine)?;
             }
         }
-        for b in 0..3 {
-            self.placed[b] |= singles[b];
-        }
+        self.placed |= singles;
         Ok(true)
     }
 
@@ -159,21 +148,14 @@ impl State {
         if before == self.seen[d] {
             return Ok(false);
         }
-        let mut w = before;
-        let mut changed = [false; 3];
-        for b in 0..3 {
-            if w[b] != self.seen[d][b] {
-                changed[b] = true;
-                w[b] = shrink_band(w[b]);
-                if w[b] == 0 {
-                    return Err(Dead);
-                }
-            }
+        let w = shrink(before);
+        if w.band_empty() {
+            return Err(Dead);
         }
-        let singles = hidden_singles(&w, &self.placed, changed)?;
+        let singles = hidden_singles(w)?.andnot(self.placed);
         self.cand[d] = w;
         self.seen[d] = w;
-        if any(&singles) {
+        if !singles.is_zero() {
             self.place_all(d, singles)?;
             return Ok(true);
         }
@@ -181,52 +163,85 @@ impl State {
     }
 }
 
-/// The band rule on one band word: keeps the minirows that belong to a row-to-box
-/// permutation; 0 when none exists.
-#[inline]
-fn shrink_band(x: u32) -> u32 {
-    let summary = ROW_MINIROWS[(x & 0x1ff) as usize]
-        | ROW_MINIROWS[(x >> 9 & 0x1ff) as usize] << 3
-        | ROW_MINIROWS[(x >> 18) as usize] << 6;
-    x & MINIROW_CELLS[KEEP[summary as usize] as usize]
+/// The minirows of `x` that hold a candidate, as a bit on each minirow's first cell.
+#[inline(always)]
+pub(crate) fn minirows(x: Quad) -> Quad {
+    (x | x.shr(1) | x.shr(2)) & MINIROW_START
 }
 
-/// The unplaced cells where a digit with candidates `w` (after the band rule, so no row
-/// or box is empty) is alone in its row, column or box. Dead on a column without it.
-/// Rows and boxes are looked at only in the `changed` bands (an unchanged band's singles
-/// were placed when it was last analysed).
-#[inline]
-fn hidden_singles(w: &Bands, placed: &Bands, changed: [bool; 3]) -> Result<Bands, Dead> {
-    let mut singles = [0u32; 3];
-    let (mut once, mut twice) = (0u32, 0u32);
-    for b in 0..3 {
-        let x = w[b];
-        let mut s = 0;
-        for k in 0..3 {
-            let r = x >> (9 * k) & 0x1ff;
-            twice |= once & r;
-            once |= r;
-        }
-        if changed[b] {
-            for k in 0..3 {
-                let r = x >> (9 * k) & 0x1ff;
-                s |= if r & r.wrapping_sub(1) == 0 {
-                    r << (9 * k)
-                } else {
-                    0
-                };
-                let m = x & BOX0 << (3 * k);
-                s |= if m & m.wrapping_sub(1) == 0 { m } else { 0 };
-            }
-        }
-        singles[b] = s;
-    }
-    if once != 0x1ff {
+/// The minirows of `x` that hold two candidates or more, as [`minirows`].
+#[inline(always)]
+fn minirows2(x: Quad) -> Quad {
+    let (x1, x2) = (x.shr(1), x.shr(2));
+    ((x & (x1 | x2)) | (x1 & x2)) & MINIROW_START
+}
+
+/// The columns of each band of `x` that hold a candidate (bits 0 to 8).
+#[inline(always)]
+pub(crate) fn minicols(x: Quad) -> Quad {
+    (x | x.shr(9) | x.shr(18)) & ROW0
+}
+
+/// Rotates the minirow bits of a row (bits 0, 3, 6): box `j` takes box `j + 1`'s bit.
+#[inline(always)]
+fn next_box(r: Quad) -> Quad {
+    (r.shr(3) | r.shl(6)) & ROW0_MINIS
+}
+
+/// Rotates the minirow bits of a row (bits 0, 3, 6): box `j` takes box `j + 2`'s bit.
+#[inline(always)]
+fn box_after_next(r: Quad) -> Quad {
+    (r.shr(6) | r.shl(3)) & ROW0_MINIS
+}
+
+/// The band rule on the three band words of a digit: keeps the minirows that belong to a
+/// row-to-box permutation (a minirow of row 0 in box `j` stays when rows 1 and 2 have a
+/// minirow in the other two boxes, one each); a band without such a permutation is left
+/// empty.
+#[inline(always)]
+fn shrink(x: Quad) -> Quad {
+    let a = minirows(x);
+    let r0 = a & ROW0_MINIS;
+    let r1 = a.shr(9) & ROW0_MINIS;
+    let r2 = a.shr(18);
+    let (p0, q0) = (next_box(r0), box_after_next(r0));
+    let (p1, q1) = (next_box(r1), box_after_next(r1));
+    let (p2, q2) = (next_box(r2), box_after_next(r2));
+    let k0 = r0 & ((p1 & q2) | (q1 & p2));
+    let k1 = r1 & ((p2 & q0) | (q2 & p0));
+    let k2 = r2 & ((p0 & q1) | (q0 & p1));
+    let keep = k0 | k1.shl(9) | k2.shl(18);
+    x & (keep | keep.shl(1) | keep.shl(2))
+}
+
+/// The cells where a digit with candidates `w` (after the band rule, so no row or box of
+/// a band is empty) is alone in its row, column or box, placed or not. Dead on a column
+/// without it.
+#[inline(always)]
+fn hidden_singles(w: Quad) -> Result<Quad, Dead> {
+    let (a, t) = (minirows(w), minirows2(w));
+    // rows: no minirow with two, and not two minirows with one
+    let (a3, a6) = (a.shr(3), a.shr(6));
+    let row2 = t | t.shr(3) | t.shr(6) | (a & (a3 | a6)) | (a3 & a6);
+    let rows = ROW_START.andnot(row2);
+    let row_cells = rows.shl(9).sub(rows);
+    // boxes: the same over the minirows of a box
+    let (a9, a18) = (a.shr(9), a.shr(18));
+    let box2 = t | t.shr(9) | t.shr(18) | (a & (a9 | a18)) | (a9 & a18);
+    let boxes = ROW0_MINIS.andnot(box2);
+    let box_row = boxes.shl(3).sub(boxes);
+    let box_cells = box_row | box_row.shl(9) | box_row.shl(18);
+    // columns: counted over the three bands
+    let c = minicols(w);
+    let (w9, w18) = (w.shr(9), w.shr(18));
+    let c2 = ((w & (w9 | w18)) | (w9 & w18)) & ROW0;
+    let (c1, cr) = (c.rot1(), c.rot2());
+    let once = c | c1 | cr;
+    if once[0] != 0x1ff {
         return Err(Dead);
     }
-    let alone = (once & !twice) * ROWS3;
-    for b in 0..3 {
-        singles[b] = (singles[b] | w[b] & alone) & !placed[b];
-    }
-    Ok(singles)
+    let twice = c2 | c2.rot1() | c2.rot2() | (c & (c1 | cr)) | (c1 & cr);
+    let cols = ROW0.andnot(twice);
+    let col_cells = cols | cols.shl(9) | cols.shl(18);
+    Ok(w & (row_cells | box_cells | col_cells))
 }

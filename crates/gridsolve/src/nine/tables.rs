@@ -5,22 +5,16 @@
 //! A *minirow* is the three cells of one row inside one box; a band word's 9 minirows are
 //! summarised as 9 bits, bit `3 * row_in_band + box_in_band`.
 
+use super::quad::Quad;
+
 /// All 27 cells of a band.
 pub(crate) const BAND: u32 = (1 << 27) - 1;
-
-/// The cells of the first box of a band (shift left by `3 * j` for box `j`).
-pub(crate) const BOX0: u32 = 0x7 | 0x7 << 9 | 0x7 << 18;
 
 /// Multiplier that copies a 9-bit column set onto the three rows of a band.
 pub(crate) const ROWS3: u32 = 1 | 1 << 9 | 1 << 18;
 
 /// For a 9-bit row, which of its three minirows are not empty (3 bits).
 pub(crate) const ROW_MINIROWS: [u16; 512] = row_minirows();
-
-/// For a 9-bit minirow summary, the minirows that belong to at least one placement of
-/// the digit consistent with the band: one minirow per row and per box, i.e. one of the
-/// six row-to-box permutations. 0 when none is possible.
-pub(crate) const KEEP: [u16; 512] = keep();
 
 /// For a 9-bit minirow summary, the band cells of those minirows.
 pub(crate) const MINIROW_CELLS: [u32; 512] = minirow_cells();
@@ -29,7 +23,7 @@ pub(crate) const MINIROW_CELLS: [u32; 512] = minirow_cells();
 pub(crate) const SPREAD3: [u16; 8] = [0, 1, 8, 9, 64, 65, 72, 73];
 
 /// Peers of each cell (same row, column or box, not the cell itself), as band words.
-pub(crate) const PEERS: [[u32; 3]; 81] = peers();
+pub(crate) const PEERS: [Quad; 81] = peers();
 
 const fn row_minirows() -> [u16; 512] {
     let mut t = [0u16; 512];
@@ -43,33 +37,6 @@ const fn row_minirows() -> [u16; 512] {
             j += 1;
         }
         r += 1;
-    }
-    t
-}
-
-const PERMUTATIONS: [[usize; 3]; 6] = [
-    [0, 1, 2],
-    [0, 2, 1],
-    [1, 0, 2],
-    [1, 2, 0],
-    [2, 0, 1],
-    [2, 1, 0],
-];
-
-const fn keep() -> [u16; 512] {
-    let mut t = [0u16; 512];
-    let mut s = 0;
-    while s < 512 {
-        let mut p = 0;
-        while p < 6 {
-            let perm = PERMUTATIONS[p];
-            let bits = 1 << perm[0] | 1 << (3 + perm[1]) | 1 << (6 + perm[2]);
-            if s & bits == bits {
-                t[s] |= bits as u16;
-            }
-            p += 1;
-        }
-        s += 1;
     }
     t
 }
@@ -90,8 +57,8 @@ const fn minirow_cells() -> [u32; 512] {
     t
 }
 
-const fn peers() -> [[u32; 3]; 81] {
-    let mut t = [[0u32; 3]; 81];
+const fn peers() -> [Quad; 81] {
+    let mut lanes = [[0u32; 4]; 81];
     let mut a = 0;
     while a < 81 {
         let mut b = 0;
@@ -99,11 +66,17 @@ const fn peers() -> [[u32; 3]; 81] {
             let (ra, ca, rb, cb) = (a / 9, a % 9, b / 9, b % 9);
             let same_box = ra / 3 == rb / 3 && ca / 3 == cb / 3;
             if a != b && (ra == rb || ca == cb || same_box) {
-                t[a][rb / 3] |= 1 << (9 * (rb % 3) + cb);
+                lanes[a][rb / 3] |= 1 << (9 * (rb % 3) + cb);
             }
             b += 1;
         }
         a += 1;
+    }
+    let mut t = [Quad::zero(); 81];
+    let mut i = 0;
+    while i < 81 {
+        t[i] = Quad::new(lanes[i]);
+        i += 1;
     }
     t
 }

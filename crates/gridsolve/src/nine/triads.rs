@@ -8,81 +8,92 @@
 //! digits keeps only those. Fewer than three candidates, or more than three locked
 //! digits, is a contradiction.
 //!
-//! Packing: minirows of band `b`, row `k` of the band, box `j` of the band sit at bit
-//! `9k + 3j + b`; minicolumns of band `b`, column `c` at bit `9b + c`.
+//! Packing: a [`Quad`] per digit and direction, lane `b` for band `b`: minirows of row
+//! `k`, box `j` of the band at bit `9k + 3j`; minicolumns of column `c` at bit `c`.
 
-use super::state::{Bands, Dead};
-use super::tables::{BAND, ROWS3};
-
-/// The first cell of every minirow of a band word (bits 0, 3, ..., 24).
-const MINIROW_START: u32 = 0o111_111_111;
+use super::quad::Quad;
+use super::state::{ALL, Dead, MINIROW_START, ROW0, minicols, minirows};
 
 /// A word per digit: one bit per mini of one direction.
-type Minis = [u32; 9];
+type Minis = [Quad; 9];
 
 /// The other two minis of the same group of three, for groups of three bits spaced
 /// `STRIDE` apart inside blocks of `3 * STRIDE` bits.
 #[inline]
-fn mates<const STRIDE: u32>(m: u32) -> u32 {
+fn mates<const STRIDE: u32>(m: Quad) -> Quad {
     // the lowest STRIDE bits of every block of 3 * STRIDE bits: position 0 of each group
     let unit = if STRIDE == 1 {
         0o111_111_111
     } else {
         0o007_007_007
     };
-    let (p0, p1, p2) = (unit, unit << STRIDE, unit << (2 * STRIDE));
-    (m >> STRIDE) & (p0 | p1)
-        | (m >> (2 * STRIDE)) & p0
-        | (m << STRIDE) & (p1 | p2)
-        | (m << (2 * STRIDE)) & p2
+    let (p0, p1, p2) = (
+        Quad::bands(unit),
+        Quad::bands(unit << STRIDE),
+        Quad::bands(unit << (2 * STRIDE)),
+    );
+    m.shr(STRIDE) & (p0 | p1)
+        | m.shr(2 * STRIDE) & p0
+        | m.shl(STRIDE) & (p1 | p2)
+        | m.shl(2 * STRIDE) & p2
 }
 
 /// The other two minis at the same place of the other blocks of nine bits.
 #[inline]
-fn across(m: u32) -> u32 {
-    (m >> 9 | m << 18 | m << 9 | m >> 18) & BAND
+fn across(m: Quad) -> Quad {
+    (m.shr(9) | m.shl(18) | m.shl(9) | m.shr(18)) & ALL
 }
 
-/// The triad rule on the 27 minis of one direction (`line` gives the mates along the
-/// line, `across` the mates in the box). `Ok(true)` if some digit lost a mini.
+/// The minis at the same place of the other two bands.
+#[inline]
+fn other_bands(m: Quad) -> Quad {
+    m.rot1() | m.rot2()
+}
+
+/// The triad rule on the 27 minis of one direction (`valid` their bits, `line` gives the
+/// mates along the line, `boxed` the mates in the box). `Ok(true)` if some digit lost a
+/// mini.
 #[inline]
 fn triads(
     words: &mut Minis,
-    line: impl Fn(u32) -> u32,
-    boxed: impl Fn(u32) -> u32,
+    valid: Quad,
+    line: impl Fn(Quad) -> Quad,
+    boxed: impl Fn(Quad) -> Quad,
 ) -> Result<bool, Dead> {
-    let (mut c1, mut c2, mut c4, mut c8) = (0u32, 0u32, 0u32, 0u32);
-    let (mut l1, mut l2, mut l4, mut l8) = (0u32, 0u32, 0u32, 0u32);
-    let mut locked = [0u32; 9];
+    let z = Quad::zero();
+    let (mut c1, mut c2, mut c4, mut c8) = (z, z, z, z);
+    let (mut l1, mut l2, mut l4, mut l8) = (z, z, z, z);
+    let mut locked = [z; 9];
     for d in 0..9 {
         let s = words[d];
         let t1 = c1 & s;
-        c1 ^= s;
+        c1 = c1 ^ s;
         let t2 = c2 & t1;
-        c2 ^= t1;
+        c2 = c2 ^ t1;
         c8 |= c4 & t2;
-        c4 ^= t2;
-        let l = s & (!line(s) | !boxed(s));
+        c4 = c4 ^ t2;
+        let l = s.andnot(line(s) & boxed(s));
         locked[d] = l;
         let u1 = l1 & l;
-        l1 ^= l;
+        l1 = l1 ^ l;
         let u2 = l2 & u1;
-        l2 ^= u1;
+        l2 = l2 ^ u1;
         l8 |= l4 & u2;
-        l4 ^= u2;
+        l4 = l4 ^ u2;
     }
     // fewer than three candidates, or more than three locked digits
-    if BAND & !(c4 | c8) & !(c1 & c2) != 0 || (l4 & (l1 | l2)) | l8 != 0 {
+    if !valid.andnot(c4 | c8).andnot(c1 & c2).is_zero() || !((l4 & (l1 | l2)) | l8).is_zero() {
         return Err(Dead);
     }
-    let exact = c1 & c2 & !c4 & !c8;
-    let full = l1 & l2 & !l4 & !l8;
+    let exact = (c1 & c2).andnot(c4 | c8);
+    let full = (l1 & l2).andnot(l4 | l8);
     let mut progress = false;
     for d in 0..9 {
         let s = words[d];
         let forced = s & (exact | locked[d]);
-        let mut t = s & !(full & !locked[d]);
-        t &= !(line(forced) | boxed(forced));
+        let t = s
+            .andnot(full.andnot(locked[d]))
+            .andnot(line(forced) | boxed(forced));
         if t != s {
             words[d] = t;
             progress = true;
@@ -93,35 +104,22 @@ fn triads(
 
 /// Triads along rows and along columns for every digit of `cand`. `Ok(true)` if any
 /// candidate was removed.
-pub(crate) fn apply(cand: &mut [Bands; 9]) -> Result<bool, Dead> {
-    let mut rows = [0u32; 9];
-    let mut cols = [0u32; 9];
-    for d in 0..9 {
-        let w = cand[d];
-        let mut r = 0;
-        let mut c = 0;
-        for b in 0..3 {
-            r |= ((w[b] | w[b] >> 1 | w[b] >> 2) & MINIROW_START) << b;
-            c |= ((w[b] | w[b] >> 9 | w[b] >> 18) & 0x1ff) << (9 * b);
-        }
-        rows[d] = r;
-        cols[d] = c;
-    }
-    let by_rows = triads(&mut rows, mates::<3>, across)?;
-    let by_cols = triads(&mut cols, across, mates::<1>)?;
+pub(crate) fn apply(cand: &mut [Quad; 9]) -> Result<bool, Dead> {
+    let rows = &mut cand.map(minirows);
+    let cols = &mut cand.map(minicols);
+    let by_rows = triads(rows, MINIROW_START, mates::<3>, across)?;
+    let by_cols = triads(cols, ROW0, other_bands, mates::<1>)?;
     if !by_rows && !by_cols {
         return Ok(false);
     }
     let mut progress = false;
     for d in 0..9 {
-        for b in 0..3 {
-            let keep =
-                (((rows[d] >> b) & MINIROW_START) * 7) & (((cols[d] >> (9 * b)) & 0x1ff) * ROWS3);
-            let x = cand[d][b] & keep;
-            if x != cand[d][b] {
-                cand[d][b] = x;
-                progress = true;
-            }
+        let (r, c) = (rows[d], cols[d]);
+        let keep = (r | r.shl(1) | r.shl(2)) & (c | c.shl(9) | c.shl(18));
+        let x = cand[d] & keep;
+        if x != cand[d] {
+            cand[d] = x;
+            progress = true;
         }
     }
     Ok(progress)
