@@ -55,11 +55,13 @@ fn search(mut st: State, ctl: &mut Control<'_>) {
         ctl.guess();
         let mut child = st;
         child.cand[d] &= first;
+        child.dirty |= 1 << d;
         search(child, ctl);
         if ctl.done() {
             return;
         }
         st.cand[d] &= second;
+        st.dirty |= 1 << d;
     }
 }
 

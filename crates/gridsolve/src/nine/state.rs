@@ -1,6 +1,6 @@
 //! The 9×9 search state and its propagation: per digit a [`Quad`] of candidates (three
-//! band words, layout in [`super::tables`]), the placed cells, and the words last
-//! analysed per digit so that unchanged digits are skipped. Propagation runs, per digit
+//! band words, layout in [`super::tables`]), the placed cells, and the digits changed
+//! since the band rule last analysed them, so that the others are skipped. Propagation runs, per digit
 //! whose candidates changed, the band rule (locked candidates along rows: each row and
 //! box of a band holds the digit once) and hidden singles in rows, columns and boxes, on
 //! the three bands at once; naked singles in the same pass; when both are stuck, triads
@@ -35,9 +35,9 @@ pub(crate) struct State {
     pub cand: [Quad; 9],
     /// Placed cells.
     pub placed: Bands,
-    /// Per digit, the candidate words when last analysed by the band rule (all ones at
-    /// first, a value no analysed word has).
-    seen: [Quad; 9],
+    /// The digits whose candidates changed since the band rule last analysed them (bit
+    /// `d`); the band rule leaves a digit's words as it would leave them again.
+    pub dirty: u16,
 }
 
 /// A contradiction: the state has no solution.
@@ -52,7 +52,7 @@ impl State {
         State {
             cand: [ALL; 9],
             placed: Quad::zero(),
-            seen: [Quad::new([u32::MAX; 4]); 9],
+            dirty: 0x1ff,
         }
     }
 
@@ -69,7 +69,9 @@ impl State {
         self.clear_peers(d, cells)?;
         let mine = self.cand[d];
         for e in 0..9 {
-            self.cand[e] = self.cand[e].andnot(cells);
+            let x = self.cand[e];
+            self.dirty |= u16::from(!(x & cells).is_zero()) << e;
+            self.cand[e] = x.andnot(cells);
         }
         self.cand[d] = mine;
         self.placed |= cells;
@@ -91,6 +93,7 @@ impl State {
         if w & cells != cells {
             return Err(Dead);
         }
+        self.dirty |= u16::from(w != self.cand[d]) << d;
         self.cand[d] = w;
         Ok(())
     }
@@ -98,17 +101,24 @@ impl State {
     /// Runs every rule to a fixpoint; Dead on a contradiction.
     pub(crate) fn propagate(&mut self) -> Result<(), Dead> {
         loop {
-            let mut progress = false;
-            for d in 0..9 {
-                progress |= self.band_rule(d)?;
+            // in passes over the digits in order, so that a digit changed several times
+            // in a pass is analysed once
+            let mut next = 0;
+            while self.dirty != 0 {
+                let ahead = self.dirty & u16::MAX << next;
+                let d = if ahead != 0 { ahead } else { self.dirty }.trailing_zeros();
+                self.dirty &= !(1 << d);
+                next = d + 1;
+                self.band_rule(d as usize)?;
             }
-            if self.naked_singles()? || progress {
+            if self.naked_singles()? {
                 continue;
             }
             if self.solved() {
                 return Ok(());
             }
-            if !triads::apply(&mut self.cand)? {
+            self.dirty = triads::apply(&mut self.cand)?;
+            if self.dirty == 0 {
                 return Ok(());
             }
         }
@@ -141,25 +151,19 @@ impl State {
         Ok(true)
     }
 
-    /// Digit `d`'s band rule and hidden singles, if its candidates changed since last time.
+    /// Digit `d`'s band rule and hidden singles.
     #[inline]
-    fn band_rule(&mut self, d: usize) -> Step {
-        let before = self.cand[d];
-        if before == self.seen[d] {
-            return Ok(false);
-        }
-        let w = shrink(before);
+    fn band_rule(&mut self, d: usize) -> Result<(), Dead> {
+        let w = shrink(self.cand[d]);
         if w.band_empty() {
             return Err(Dead);
         }
         let singles = hidden_singles(w)?.andnot(self.placed);
         self.cand[d] = w;
-        self.seen[d] = w;
         if !singles.is_zero() {
             self.place_all(d, singles)?;
-            return Ok(true);
         }
-        Ok(w != before)
+        Ok(())
     }
 }
 

@@ -102,25 +102,23 @@ fn triads(
     Ok(progress)
 }
 
-/// Triads along rows and along columns for every digit of `cand`. `Ok(true)` if any
-/// candidate was removed.
-pub(crate) fn apply(cand: &mut [Quad; 9]) -> Result<bool, Dead> {
+/// Triads along rows and along columns for every digit of `cand`. The digits that lost a
+/// candidate, as bit `d`.
+pub(crate) fn apply(cand: &mut [Quad; 9]) -> Result<u16, Dead> {
     let rows = &mut cand.map(minirows);
     let cols = &mut cand.map(minicols);
     let by_rows = triads(rows, MINIROW_START, mates::<3>, across)?;
     let by_cols = triads(cols, ROW0, other_bands, mates::<1>)?;
     if !by_rows && !by_cols {
-        return Ok(false);
+        return Ok(0);
     }
-    let mut progress = false;
+    let mut changed = 0;
     for d in 0..9 {
         let (r, c) = (rows[d], cols[d]);
         let keep = (r | r.shl(1) | r.shl(2)) & (c | c.shl(9) | c.shl(18));
         let x = cand[d] & keep;
-        if x != cand[d] {
-            cand[d] = x;
-            progress = true;
-        }
+        changed |= u16::from(x != cand[d]) << d;
+        cand[d] = x;
     }
-    Ok(progress)
+    Ok(changed)
 }
