@@ -15,7 +15,7 @@
 //! Without a band or stack left to branch on, the cell with the fewest candidates.
 
 use super::quad::Quad;
-use super::state::{ALL, Bands, State};
+use super::state::{ALL, Bands, ROW0_MINIS, State, box_after_next, minicols, minirows, next_box};
 use super::tables::{BAND, MINIROW_CELLS, PEERS, ROW_MINIROWS, ROWS3, SPREAD3};
 
 /// A binary branch on digit `d`: try `cand[d] &= first`, then `cand[d] &= second`.
@@ -98,26 +98,40 @@ fn minicol_cells(s: u32, summary: u32) -> Bands {
     out
 }
 
+/// The configurations left in each band (lanes 0 to 2 of the first) and each stack
+/// (bytes 0 to 2 of lane 0 of the second), summed over the digits, for all digits and
+/// units at once: with `r0`, `r1`, `r2` the minirows of a band's rows, the cyclic
+/// configurations put rows 0, 1, 2 in boxes `j`, `j + 1`, `j + 2`, the others in boxes
+/// `j`, `j + 2`, `j + 1`; along a stack the same with columns and bands.
+#[inline]
+fn unit_totals(st: &State) -> [u32; 6] {
+    let (mut bands, mut stacks) = (Quad::zero(), Quad::zero());
+    for x in st.cand {
+        let a = minirows(x);
+        let (r0, r1, r2) = (a & ROW0_MINIS, a.shr(9) & ROW0_MINIS, a.shr(18));
+        let s =
+            (r0 & next_box(r1) & box_after_next(r2)).add(r0 & box_after_next(r1) & next_box(r2));
+        bands = bands.add(s.add(s.shr(3)).add(s.shr(6)) & Quad::bands(7));
+        let c = minicols(x);
+        let (c1, c2) = (c.rot1(), c.rot2());
+        let cyclic = c & c1.shr(1) & c2.shr(2) & ROW0_MINIS;
+        let other = c & c2.shr(1) & c1.shr(2) & ROW0_MINIS;
+        let t = cyclic.add(other);
+        // one byte per stack
+        stacks = stacks.add(
+            t & Quad::bands(7) | (t & Quad::bands(0o70)).shl(5) | (t & Quad::bands(0o700)).shl(10),
+        );
+    }
+    let b = bands.lanes();
+    let s = stacks.add(stacks.rot1()).add(stacks.rot2()).lanes()[0];
+    [b[0], b[1], b[2], s & 0xff, s >> 8 & 0xff, s >> 16 & 0xff]
+}
+
 /// The branch for `st` (not solved, propagated).
 pub(crate) fn choose(st: &State) -> Branch {
-    let minicols = st
-        .cand
-        .map(|w| [0, 1, 2].map(|b| (w[b] | w[b] >> 9 | w[b] >> 18) & 0x1ff));
-    // configurations per digit for the 3 bands then the 3 stacks
-    let mut configs = [[0u8; 9]; 6];
+    let totals = unit_totals(st);
     let mut best = (usize::MAX, u32::MAX);
-    for unit in 0..6 {
-        let mut total = 0;
-        for d in 0..9 {
-            let summary = if unit < 3 {
-                band_summary(st.cand[d][unit])
-            } else {
-                stack_summary(&minicols[d], unit as u32 - 3)
-            };
-            let c = CONFIGS[summary as usize];
-            configs[unit][d] = c;
-            total += c.count_ones();
-        }
+    for (unit, &total) in totals.iter().enumerate() {
         if total > 9 && total < best.1 {
             best = (unit, total);
         }
@@ -126,13 +140,23 @@ pub(crate) fn choose(st: &State) -> Branch {
     if unit == usize::MAX {
         return cell_branch(st);
     }
-    let counts = configs[unit].map(u8::count_ones);
+    // configurations per digit in the unit chosen
+    let configs = st.cand.map(|w| {
+        let summary = if unit < 3 {
+            band_summary(w[unit])
+        } else {
+            let minicols = [0, 1, 2].map(|b| (w[b] | w[b] >> 9 | w[b] >> 18) & 0x1ff);
+            stack_summary(&minicols, unit as u32 - 3)
+        };
+        CONFIGS[summary as usize]
+    });
+    let counts = configs.map(u8::count_ones);
     let d = [2, 3]
         .iter()
         .find_map(|&n| counts.iter().position(|&c| c == n))
         .or_else(|| counts.iter().position(|&c| c > 3))
         .unwrap_or(0);
-    let c = u32::from(configs[unit][d]);
+    let c = u32::from(configs[d]);
     let first_perm = c.trailing_zeros() as usize;
     let first = PERM_MINIS[first_perm];
     let second = if c.count_ones() <= 3 {

@@ -9,7 +9,7 @@ use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, Index, IndexMut
 
 #[cfg(target_arch = "x86_64")]
 use std::arch::x86_64::{
-    __m128i, _mm_and_si128, _mm_andnot_si128, _mm_cmpeq_epi32, _mm_cvtsi32_si128,
+    __m128i, _mm_add_epi32, _mm_and_si128, _mm_andnot_si128, _mm_cmpeq_epi32, _mm_cvtsi32_si128,
     _mm_movemask_epi8, _mm_or_si128, _mm_setzero_si128, _mm_shuffle_epi32, _mm_sll_epi32,
     _mm_srl_epi32, _mm_sub_epi32, _mm_xor_si128,
 };
@@ -88,6 +88,12 @@ impl Quad {
     #[inline(always)]
     pub(crate) fn sub(self, o: Quad) -> Quad {
         Quad(sse2!(_mm_sub_epi32(self.0, o.0)))
+    }
+
+    /// Lane-wise `self + o`, wrapping.
+    #[inline(always)]
+    pub(crate) fn add(self, o: Quad) -> Quad {
+        Quad(sse2!(_mm_add_epi32(self.0, o.0)))
     }
 
     /// `self & !o`.
@@ -185,6 +191,12 @@ impl Quad {
     #[inline(always)]
     pub(crate) fn sub(self, o: Quad) -> Quad {
         self.zip(o, u32::wrapping_sub)
+    }
+
+    /// Lane-wise `self + o`, wrapping.
+    #[inline(always)]
+    pub(crate) fn add(self, o: Quad) -> Quad {
+        self.zip(o, u32::wrapping_add)
     }
 
     /// `self & !o`.

@@ -20,7 +20,7 @@ pub(crate) const MINIROW_START: Quad = Quad::bands(0o111_111_111);
 const ROW_START: Quad = Quad::bands(ROWS3);
 
 /// The first cells of the three minirows of a band's first row (bits 0, 3, 6).
-const ROW0_MINIS: Quad = Quad::bands(0o111);
+pub(crate) const ROW0_MINIS: Quad = Quad::bands(0o111);
 
 /// The nine columns of a band's first row.
 pub(crate) const ROW0: Quad = Quad::bands(0x1ff);
@@ -188,13 +188,13 @@ pub(crate) fn minicols(x: Quad) -> Quad {
 
 /// Rotates the minirow bits of a row (bits 0, 3, 6): box `j` takes box `j + 1`'s bit.
 #[inline(always)]
-fn next_box(r: Quad) -> Quad {
+pub(crate) fn next_box(r: Quad) -> Quad {
     (r.shr(3) | r.shl(6)) & ROW0_MINIS
 }
 
 /// Rotates the minirow bits of a row (bits 0, 3, 6): box `j` takes box `j + 2`'s bit.
 #[inline(always)]
-fn box_after_next(r: Quad) -> Quad {
+pub(crate) fn box_after_next(r: Quad) -> Quad {
     (r.shr(6) | r.shl(3)) & ROW0_MINIS
 }
 
