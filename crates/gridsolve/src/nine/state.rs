@@ -7,7 +7,7 @@
 //! (which hold locked candidates along columns too); to a fixpoint.
 
 use super::quad::Quad;
-use super::tables::{BAND, PEERS, ROWS3};
+use super::tables::{BAND, ROWS3};
 use super::triads;
 
 /// Band words of one digit: lanes 0 to 2, lane 3 zero.
@@ -82,17 +82,12 @@ impl State {
     /// one lacks `d`.
     #[inline]
     fn clear_peers(&mut self, d: usize, cells: Bands) -> Result<(), Dead> {
-        let mut w = self.cand[d];
-        for b in 0..3 {
-            let mut m = cells[b];
-            while m != 0 {
-                w = w.andnot(PEERS[27 * b + m.trailing_zeros() as usize]);
-                m &= m - 1;
-            }
-        }
-        if w & cells != cells {
+        let x = self.cand[d];
+        let (seen, clash) = units_of(cells);
+        if !clash.is_zero() || x & cells != cells {
             return Err(Dead);
         }
+        let w = x.andnot(seen) | cells;
         self.dirty |= u16::from(w != self.cand[d]) << d;
         self.cand[d] = w;
         Ok(())
@@ -196,6 +191,34 @@ pub(crate) fn next_box(r: Quad) -> Quad {
 #[inline(always)]
 pub(crate) fn box_after_next(r: Quad) -> Quad {
     (r.shr(6) | r.shl(3)) & ROW0_MINIS
+}
+
+/// The cells sharing a row, column or box with one of `cells` (themselves included), and
+/// a value not zero if two of `cells` share a row, column or box.
+#[inline(always)]
+fn units_of(cells: Quad) -> (Quad, Quad) {
+    let (a, t) = (minirows(cells), minirows2(cells));
+    let (a3, a6) = (a.shr(3), a.shr(6));
+    let rows = (a | a3 | a6) & ROW_START;
+    let row2 = t | t.shr(3) | t.shr(6) | (a & (a3 | a6)) | (a3 & a6);
+    let (a9, a18) = (a.shr(9), a.shr(18));
+    let boxes = (a | a9 | a18) & ROW0_MINIS;
+    let box2 = t | t.shr(9) | t.shr(18) | (a & (a9 | a18)) | (a9 & a18);
+    let c = minicols(cells);
+    let (w9, w18) = (cells.shr(9), cells.shr(18));
+    let (c1, cr) = (c.rot1(), c.rot2());
+    let col2 = (cells & (w9 | w18)) | (w9 & w18) | (c & (c1 | cr));
+    let clash = (row2 & ROW_START) | (box2 & ROW0_MINIS) | (col2 & ROW0);
+    let cols = c | c1 | cr;
+    let box_row = boxes.shl(3).sub(boxes);
+    let seen = rows.shl(9).sub(rows)
+        | box_row
+        | box_row.shl(9)
+        | box_row.shl(18)
+        | cols
+        | cols.shl(9)
+        | cols.shl(18);
+    (seen, clash)
 }
 
 /// The band rule on the three band words of a digit: keeps the minirows that belong to a
