@@ -96,17 +96,20 @@ impl State {
     /// Runs every rule to a fixpoint; Dead on a contradiction.
     pub(crate) fn propagate(&mut self) -> Result<(), Dead> {
         loop {
-            // in passes over the digits in order, so that a digit changed several times
-            // in a pass is analysed once
+            // one pass over the digits in order (a digit changed several times in a pass is
+            // analysed once), then naked singles
             let mut next = 0;
-            while self.dirty != 0 {
+            loop {
                 let ahead = self.dirty & u16::MAX << next;
-                let d = if ahead != 0 { ahead } else { self.dirty }.trailing_zeros();
+                if ahead == 0 {
+                    break;
+                }
+                let d = ahead.trailing_zeros();
                 self.dirty &= !(1 << d);
                 next = d + 1;
                 self.band_rule(d as usize)?;
             }
-            if self.naked_singles()? {
+            if self.naked_singles()? || self.dirty != 0 {
                 continue;
             }
             if self.solved() {
