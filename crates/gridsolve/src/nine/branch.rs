@@ -39,7 +39,7 @@ const PERMS: [[u32; 3]; 6] = [
 const PERM_MINIS: [u32; 6] = perm_minis();
 
 /// For a 9-bit mini summary, the configurations whose three minis are all present.
-const CONFIGS: [u8; 512] = configs();
+pub(super) const CONFIGS: [u8; 512] = configs();
 
 const fn perm_minis() -> [u32; 6] {
     let mut t = [0u32; 6];
@@ -70,7 +70,7 @@ const fn configs() -> [u8; 512] {
 
 /// Digit `d`'s mini summary in band `b` (bit `3 * row + box`).
 #[inline]
-fn band_summary(x: u32) -> u32 {
+pub(super) fn band_summary(x: u32) -> u32 {
     u32::from(ROW_MINIROWS[(x & 0x1ff) as usize])
         | u32::from(ROW_MINIROWS[(x >> 9 & 0x1ff) as usize]) << 3
         | u32::from(ROW_MINIROWS[(x >> 18) as usize]) << 6
@@ -79,7 +79,7 @@ fn band_summary(x: u32) -> u32 {
 /// A digit's mini summary in stack `s` (bit `3 * column_in_stack + band`), from its three
 /// minicolumn words (bit `c`: column `c` of that band holds a candidate).
 #[inline]
-fn stack_summary(minicols: &[u32; 3], s: u32) -> u32 {
+pub(super) fn stack_summary(minicols: &[u32; 3], s: u32) -> u32 {
     u32::from(SPREAD3[(minicols[0] >> (3 * s) & 7) as usize])
         | u32::from(SPREAD3[(minicols[1] >> (3 * s) & 7) as usize]) << 1
         | u32::from(SPREAD3[(minicols[2] >> (3 * s) & 7) as usize]) << 2
@@ -104,7 +104,7 @@ fn minicol_cells(s: u32, summary: u32) -> Bands {
 /// configurations put rows 0, 1, 2 in boxes `j`, `j + 1`, `j + 2`, the others in boxes
 /// `j`, `j + 2`, `j + 1`; along a stack the same with columns and bands.
 #[inline]
-fn unit_totals(st: &State) -> [u32; 6] {
+pub(super) fn unit_totals(st: &State) -> [u32; 6] {
     let (mut bands, mut stacks) = (Quad::zero(), Quad::zero());
     for x in st.cand {
         let a = minirows(x);

@@ -8,6 +8,8 @@ mod branch;
 mod quad;
 mod state;
 mod tables;
+#[cfg(test)]
+mod tests;
 mod triads;
 
 use crate::answer::Solution;

@@ -199,7 +199,7 @@ pub(crate) fn box_after_next(r: Quad) -> Quad {
 /// The cells sharing a row, column or box with one of `cells` (themselves included), and
 /// a value not zero if two of `cells` share a row, column or box.
 #[inline(always)]
-fn units_of(cells: Quad) -> (Quad, Quad) {
+pub(super) fn units_of(cells: Quad) -> (Quad, Quad) {
     let (a, t) = (minirows(cells), minirows2(cells));
     let (a3, a6) = (a.shr(3), a.shr(6));
     let rows = (a | a3 | a6) & ROW_START;
@@ -208,9 +208,9 @@ fn units_of(cells: Quad) -> (Quad, Quad) {
     let boxes = (a | a9 | a18) & ROW0_MINIS;
     let box2 = t | t.shr(9) | t.shr(18) | (a & (a9 | a18)) | (a9 & a18);
     let c = minicols(cells);
-    let (w9, w18) = (cells.shr(9), cells.shr(18));
     let (c1, cr) = (c.rot1(), c.rot2());
-    let col2 = (cells & (w9 | w18)) | (w9 & w18) | (c & (c1 | cr));
+    // two cells in a column of one band share a box too
+    let col2 = c & (c1 | cr);
     let clash = (row2 & ROW_START) | (box2 & ROW0_MINIS) | (col2 & ROW0);
     let cols = c | c1 | cr;
     let box_row = boxes.shl(3).sub(boxes);
@@ -229,7 +229,7 @@ fn units_of(cells: Quad) -> (Quad, Quad) {
 /// minirow in the other two boxes, one each); a band without such a permutation is left
 /// empty.
 #[inline(always)]
-fn shrink(x: Quad) -> Quad {
+pub(super) fn shrink(x: Quad) -> Quad {
     let a = minirows(x);
     let r0 = a & ROW0_MINIS;
     let r1 = a.shr(9) & ROW0_MINIS;
@@ -248,7 +248,7 @@ fn shrink(x: Quad) -> Quad {
 /// a band is empty) is alone in its row, column or box, placed or not. Dead on a column
 /// without it.
 #[inline(always)]
-fn hidden_singles(w: Quad) -> Result<Quad, Dead> {
+pub(super) fn hidden_singles(w: Quad) -> Result<Quad, Dead> {
     let (a, t) = (minirows(w), minirows2(w));
     // rows: no minirow with two, and not two minirows with one
     let (a3, a6) = (a.shr(3), a.shr(6));
