@@ -2,12 +2,13 @@
 //! one digit (layout in [`super::tables`]), lane 3 is always zero in candidate words. On
 //! x86-64 a `Quad` is one 128-bit SSE2 register (SSE2 is part of x86-64, so no feature
 //! detection is needed) and every operation below is one or two vector instructions;
-//! elsewhere it is an aligned array handled lane by lane. A rule written once on `Quad`s
+//! elsewhere (or built with `--cfg gridsolve_portable`, which tests that path) it is an
+//! aligned array handled lane by lane. A rule written once on `Quad`s
 //! runs on the three bands of a digit at once.
 
 use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, Index, IndexMut};
 
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(target_arch = "x86_64", not(gridsolve_portable)))]
 use std::arch::x86_64::{
     __m128i, _mm_add_epi32, _mm_and_si128, _mm_andnot_si128, _mm_cmpeq_epi32, _mm_cvtsi32_si128,
     _mm_movemask_epi8, _mm_or_si128, _mm_setzero_si128, _mm_shuffle_epi32, _mm_sll_epi32,
@@ -17,7 +18,7 @@ use std::arch::x86_64::{
 /// Runs SSE2 intrinsics. SAFETY: SSE2 is part of the x86-64 baseline, so the
 /// instructions exist on every machine this code compiles for; the intrinsics used take
 /// no pointers.
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(target_arch = "x86_64", not(gridsolve_portable)))]
 macro_rules! sse2 {
     ($e:expr) => {
         unsafe { $e }
@@ -25,13 +26,13 @@ macro_rules! sse2 {
 }
 
 /// Four lanes (three bands and a zero lane).
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(target_arch = "x86_64", not(gridsolve_portable)))]
 #[derive(Clone, Copy)]
 #[repr(transparent)]
 pub(crate) struct Quad(__m128i);
 
 /// Four lanes (three bands and a zero lane).
-#[cfg(not(target_arch = "x86_64"))]
+#[cfg(any(not(target_arch = "x86_64"), gridsolve_portable))]
 #[derive(Clone, Copy)]
 #[repr(C, align(16))]
 pub(crate) struct Quad([u32; 4]);
@@ -40,20 +41,20 @@ impl Quad {
     /// The four lanes as given.
     #[inline(always)]
     pub(crate) const fn new(lanes: [u32; 4]) -> Quad {
-        #[cfg(target_arch = "x86_64")]
+        #[cfg(all(target_arch = "x86_64", not(gridsolve_portable)))]
         // SAFETY: both types are 16 plain bytes; every bit pattern is valid for each.
         return Quad(unsafe { std::mem::transmute::<[u32; 4], __m128i>(lanes) });
-        #[cfg(not(target_arch = "x86_64"))]
+        #[cfg(any(not(target_arch = "x86_64"), gridsolve_portable))]
         Quad(lanes)
     }
 
     /// The four lanes.
     #[inline(always)]
     pub(crate) fn lanes(self) -> [u32; 4] {
-        #[cfg(target_arch = "x86_64")]
+        #[cfg(all(target_arch = "x86_64", not(gridsolve_portable)))]
         // SAFETY: as in `new`.
         return unsafe { std::mem::transmute::<__m128i, [u32; 4]>(self.0) };
-        #[cfg(not(target_arch = "x86_64"))]
+        #[cfg(any(not(target_arch = "x86_64"), gridsolve_portable))]
         self.0
     }
 
@@ -70,7 +71,7 @@ impl Quad {
     }
 }
 
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(target_arch = "x86_64", not(gridsolve_portable)))]
 impl Quad {
     /// Lane-wise `self >> n`.
     #[inline(always)]
@@ -136,7 +137,7 @@ impl Quad {
     }
 }
 
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(target_arch = "x86_64", not(gridsolve_portable)))]
 impl BitAnd for Quad {
     type Output = Quad;
     #[inline(always)]
@@ -145,7 +146,7 @@ impl BitAnd for Quad {
     }
 }
 
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(target_arch = "x86_64", not(gridsolve_portable)))]
 impl BitOr for Quad {
     type Output = Quad;
     #[inline(always)]
@@ -154,7 +155,7 @@ impl BitOr for Quad {
     }
 }
 
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(target_arch = "x86_64", not(gridsolve_portable)))]
 impl BitXor for Quad {
     type Output = Quad;
     #[inline(always)]
@@ -163,7 +164,7 @@ impl BitXor for Quad {
     }
 }
 
-#[cfg(not(target_arch = "x86_64"))]
+#[cfg(any(not(target_arch = "x86_64"), gridsolve_portable))]
 impl Quad {
     #[inline(always)]
     fn map(self, f: impl Fn(u32) -> u32) -> Quad {
@@ -230,7 +231,7 @@ impl Quad {
     }
 }
 
-#[cfg(not(target_arch = "x86_64"))]
+#[cfg(any(not(target_arch = "x86_64"), gridsolve_portable))]
 impl BitAnd for Quad {
     type Output = Quad;
     #[inline(always)]
@@ -239,7 +240,7 @@ impl BitAnd for Quad {
     }
 }
 
-#[cfg(not(target_arch = "x86_64"))]
+#[cfg(any(not(target_arch = "x86_64"), gridsolve_portable))]
 impl BitOr for Quad {
     type Output = Quad;
     #[inline(always)]
@@ -248,7 +249,7 @@ impl BitOr for Quad {
     }
 }
 
-#[cfg(not(target_arch = "x86_64"))]
+#[cfg(any(not(target_arch = "x86_64"), gridsolve_portable))]
 impl BitXor for Quad {
     type Output = Quad;
     #[inline(always)]
