@@ -87,19 +87,17 @@ fn triads(
     }
     let exact = (c1 & c2).andnot(c4 | c8);
     let full = (l1 & l2).andnot(l4 | l8);
-    let mut progress = false;
+    let mut lost = Quad::zero();
     for d in 0..9 {
         let s = words[d];
         let forced = s & (exact | locked[d]);
         let t = s
             .andnot(full.andnot(locked[d]))
             .andnot(line(forced) | boxed(forced));
-        if t != s {
-            words[d] = t;
-            progress = true;
-        }
+        lost |= s.andnot(t);
+        words[d] = t;
     }
-    Ok(progress)
+    Ok(!lost.is_zero())
 }
 
 /// Triads along rows and along columns for every digit of `cand`. The digits that lost a
