@@ -68,12 +68,15 @@ impl State {
     pub(crate) fn place_all(&mut self, d: usize, cells: Bands) -> Result<(), Dead> {
         self.clear_peers(d, cells)?;
         let mine = self.cand[d];
+        let mut hit = 0u16;
         for e in 0..9 {
             let x = self.cand[e];
-            self.dirty |= u16::from(!(x & cells).is_zero()) << e;
+            hit |= u16::from(!(x & cells).is_zero()) << e;
             self.cand[e] = x.andnot(cells);
         }
         self.cand[d] = mine;
+        // `d` keeps its cells: it changed only if `clear_peers` said so
+        self.dirty |= hit & !(1 << d);
         self.placed |= cells;
         Ok(())
     }
