@@ -1,6 +1,7 @@
-//! The 9×9 sudoku engine: fixed-size states on the call stack (no heap allocation per
-//! puzzle), propagation in a band layout ([`state`]), and branching on a cell with two
-//! candidates when there is one (else the cell with the fewest).
+//! The 9×9 engine: fixed-size states on the call stack (no heap allocation per puzzle),
+//! the candidates of a digit in one 128-bit value ([`quad`]), propagation by bit logic on
+//! those values ([`state`], [`triads`]), and branching on a digit's configurations in a
+//! band or stack, as tdoku does ([`branch`]).
 
 #![allow(clippy::needless_range_loop)] // band loops index several arrays at once
 

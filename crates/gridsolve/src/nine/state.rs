@@ -1,10 +1,11 @@
 //! The 9×9 search state and its propagation: per digit a [`Quad`] of candidates (three
 //! band words, layout in [`super::tables`]), the placed cells, and the digits changed
-//! since the band rule last analysed them, so that the others are skipped. Propagation runs, per digit
-//! whose candidates changed, the band rule (locked candidates along rows: each row and
-//! box of a band holds the digit once) and hidden singles in rows, columns and boxes, on
-//! the three bands at once; naked singles in the same pass; when both are stuck, triads
-//! (which hold locked candidates along columns too); to a fixpoint.
+//! since the band rule last analysed them, so that the others are skipped. Propagation
+//! runs, in passes over the changed digits in order, the band rule (locked candidates
+//! along rows: each row and box of a band holds the digit once) and hidden singles in
+//! rows, columns and boxes, on the three bands at once; naked singles after each pass;
+//! when both are stuck, triads (which hold locked candidates along columns too); to a
+//! fixpoint. Every rule is bit logic on `Quad`s, without tables or per-band branches.
 
 use super::quad::Quad;
 use super::tables::{BAND, ROWS3};
