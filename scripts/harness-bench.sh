@@ -18,8 +18,9 @@
 #
 # Usage: scripts/harness-bench.sh [external|inprocess]   (both by default)
 # Environment: RUNS, SMALL, ROUNDS, COUNT, PUZZLES, CARGO_TARGET_DIR; BENCH (another bench
-# binary to measure), BENCH_EXEC (another exec helper), BENCH_NO_CGROUPS=1 (the fallback
-# without control groups). Needs minisat on PATH and,
+# binary to measure, with its own sandbox-exec beside it), BENCH_EXEC (another exec
+# helper), BENCH_NO_CGROUPS=1 (the fallback without control groups), NO_BUILD=1 (no build
+# step: the binaries as they are). Needs minisat on PATH and,
 # for (2), the library solvers' build (scripts/install-solvers.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -58,8 +59,10 @@ sum_cpu_s() {
 }
 
 external() {
-    # --bins: bench and its exec helper, sandbox-exec.
-    cargo build --release --quiet --features rustsat-solvers --bins --example cnfgen
+    # --bins: bench and its exec helper, sandbox-exec. NO_BUILD=1 measures the binaries as
+    # they are (to alternate several builds in one session).
+    [[ ${NO_BUILD:-0} == 1 ]] ||
+        cargo build --release --quiet --features rustsat-solvers --bins --example cnfgen
     local bench=${BENCH:-$TARGET/release/bench} cnfgen=$TARGET/release/examples/cnfgen
     command -v minisat >/dev/null || { echo "harness-bench: minisat not on PATH" >&2; exit 2; }
     work=$(mktemp -d)

@@ -511,6 +511,45 @@ impl Group {
         }
     }
 
+    /// The memory charged to the group now (`memory.current` or `memory.usage_in_bytes`),
+    /// bytes: once the group is empty, the page cache and kernel memory its runs left.
+    pub fn usage_bytes(&self) -> Option<u64> {
+        let file = match self.version {
+            Version::V2 => "memory.current",
+            Version::V1 => "memory.usage_in_bytes",
+        };
+        self.read("memory", file)
+            .and_then(|t| t.trim().parse::<u64>().ok())
+    }
+
+    /// Readies an empty v1 group for another run: its CPU counter (`cpuacct.usage`) and
+    /// memory-limit hits (`memory.failcnt`) back to zero, its peak memory
+    /// (`memory.max_usage_in_bytes`) back to what is charged now. The OOM-kill and
+    /// refused-fork counters cannot be reset: a group that counted any is not to be
+    /// reused. v2 has no such resets (`memory.peak` resets only per open descriptor, on
+    /// kernels from 6.12): an error.
+    pub fn reset_counters(&self) -> io::Result<()> {
+        if self.version != Version::V1 {
+            return Err(io::Error::new(
+                io::ErrorKind::Unsupported,
+                "only a cgroup v1 group's counters can be reset",
+            ));
+        }
+        self.write("cpuacct", "cpuacct.usage", "0")?;
+        self.write("memory", "memory.max_usage_in_bytes", "0")?;
+        self.write("memory", "memory.failcnt", "0")
+    }
+
+    /// True when a v1 group is thawed (a v2 group is never frozen here).
+    pub fn thawed(&self) -> bool {
+        match self.version {
+            Version::V2 => true,
+            Version::V1 => self
+                .read("freezer", "freezer.state")
+                .is_some_and(|s| s.trim() == "THAWED"),
+        }
+    }
+
     /// Removes the group's directories (it must be empty); retries briefly, since a
     /// killed member may take a moment to leave.
     pub fn remove(&self) -> io::Result<()> {
