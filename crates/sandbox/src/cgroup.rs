@@ -1,5 +1,6 @@
-//! Control groups: one per external run, so that its limits and measures cover all its
-//! processes and nothing of it outlives it, as BenchExec does.
+//! Control groups: one per external run at a time, so that its limits and measures cover
+//! all its processes and nothing of it outlives it, as BenchExec does (on v1 a group is
+//! emptied, reset and reused by the next run: see `run/slots.rs`).
 //!
 //! [`detect`] finds where bench may make groups: cgroup v2 where the unified hierarchy
 //! has the `memory` and `pids` controllers for bench's own group (and `cgroup.kill`),
@@ -14,7 +15,8 @@
 //! outrun a frozen group). The measures are the group's: CPU time (`cpu.stat` or
 //! `cpuacct.usage`), peak memory (`memory.peak` or `memory.max_usage_in_bytes`), OOM kills
 //! and limit hits (`memory.events` or `memory.oom_control`/`memory.failcnt`) and refused
-//! forks (`pids.events`). [`remove_stale`] removes the groups of a bench that was killed.
+//! forks (`pids.events`); [`Group::reset_counters`] readies an emptied v1 group for another
+//! run. [`remove_stale`] removes the groups of a bench that was killed.
 //!
 //! This file uses nothing but std and libc: the exec helper uses it too.
 
