@@ -3,7 +3,8 @@
 #
 # (1) Per external run: RUNS (default 200) random 3-SAT files of 50 variables and 213
 #     clauses (`cnfgen ksat 50 213 3 SEED`, seeds 1..RUNS), `bench run DIR --solvers minisat
-#     --jobs 1`, timed as a whole process tree by /usr/bin/time (bench, its exec helpers,
+#     --jobs 1` (its helper `sandbox-exec` linked statically), timed as a whole process
+#     tree by /usr/bin/time (bench, its exec helpers,
 #     the control groups' set-up, minisat). bench's own CPU is that total minus the sum of
 #     the rows' `cpu_s` (minisat's own CPU). The same on the first SMALL (default 20) files
 #     gives the fixed cost (start, plan, report); the marginal cost per run is
@@ -18,8 +19,9 @@
 #
 # Usage: scripts/harness-bench.sh [external|inprocess]   (both by default)
 # Environment: RUNS, SMALL, ROUNDS, COUNT, PUZZLES, CARGO_TARGET_DIR; BENCH (another bench
-# binary to measure), BENCH_EXEC (another exec helper), BENCH_NO_CGROUPS=1 (the fallback
-# without control groups). Needs minisat on PATH and,
+# binary to measure, with its own sandbox-exec beside it), BENCH_EXEC (another exec
+# helper), BENCH_NO_CGROUPS=1 (the fallback without control groups), NO_BUILD=1 (no build
+# step: the binaries as they are). Needs minisat on PATH and,
 # for (2), the library solvers' build (scripts/install-solvers.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -58,8 +60,14 @@ sum_cpu_s() {
 }
 
 external() {
-    # --bins: bench and its exec helper, sandbox-exec.
-    cargo build --release --quiet --features rustsat-solvers --bins --example cnfgen
+    # --bins: bench and its exec helper, sandbox-exec, the helper then linked again
+    # statically (no dynamic loader: it starts in about half the CPU time). NO_BUILD=1
+    # measures the binaries as they are (to alternate several builds in one session).
+    if [[ ${NO_BUILD:-0} != 1 ]]; then
+        cargo build --release --quiet --features rustsat-solvers --bins --example cnfgen
+        cargo rustc --release --quiet --features rustsat-solvers --bin sandbox-exec -- \
+            -C target-feature=+crt-static
+    fi
     local bench=${BENCH:-$TARGET/release/bench} cnfgen=$TARGET/release/examples/cnfgen
     command -v minisat >/dev/null || { echo "harness-bench: minisat not on PATH" >&2; exit 2; }
     work=$(mktemp -d)

@@ -45,6 +45,7 @@ mod cpu_limit;
 mod external_faults;
 mod external_measure;
 mod external_solvers;
+mod group_reuse;
 
 // In-process solvers: native's incremental paths, and the library solvers (feature
 // `rustsat-solvers`), which scripts/test.sh runs in release.

@@ -2,7 +2,7 @@
 //! nothing the solver starts outlives it — and measures it.
 //!
 //! bench runs `HELPER bench-exec --report FD --control FD --grace-ms MS [--as-limit BYTES]
-//! [--cpu-rlimit SECS] [--cgroup GROUP] [--tmp DIR] -- PROGRAM ARGS…` (started with
+//! [--cpu-rlimit SECS] [--cgroup GROUP [--keep-group]] [--tmp DIR] -- PROGRAM ARGS…` (started with
 //! `posix_spawn`, the pipes as descriptors 3 and 4: see `run/spawn.rs`), and the helper's
 //! `main` hands such a command line to [`run_if_requested`] before it does anything else. HELPER is
 //! `sandbox-exec` (bench's small binary that is this file and nothing else, found beside
@@ -19,6 +19,8 @@
 //! the run, SIGKILL after the grace. End of file on the pipe means bench is gone (killed,
 //! out of memory, preempted): the helper kills the whole run, removes the run's temporary
 //! folder (`--tmp`) and the group, and exits, so a dead bench leaves no solver running.
+//! Otherwise the group is removed at the end of the run, unless `--keep-group` says bench
+//! reuses it (emptied, for its next run: see `run/slots.rs`).
 //!
 //! When the solver has exited, every process left in the run is killed (the group is
 //! frozen and emptied, or, without a group, the process group and every descendant that
@@ -66,6 +68,9 @@ struct Args {
     as_limit: u64,
     cpu_rlimit: Option<u64>,
     group: Option<Group>,
+    /// The group outlives the run (bench reuses it): not removed at the end, unless bench
+    /// is gone.
+    keep_group: bool,
     tmp: Option<std::path::PathBuf>,
     program: OsString,
     args: Vec<OsString>,
@@ -80,11 +85,16 @@ fn parse_args() -> Option<Args> {
     let mut cpu_rlimit = None;
     let mut group = None;
     let mut tmp = None;
+    let mut keep_group = false;
     loop {
         let flag = it.next()?;
         let flag = flag.to_str()?.to_string();
         if flag == "--" {
             break;
+        }
+        if flag == "--keep-group" {
+            keep_group = true;
+            continue;
         }
         let value = it.next()?;
         match flag.as_str() {
@@ -106,6 +116,7 @@ fn parse_args() -> Option<Args> {
         as_limit,
         cpu_rlimit,
         group,
+        keep_group,
         tmp,
         program,
         args: it.collect(),
@@ -131,7 +142,8 @@ pub fn run_if_requested() {
     let Some(args) = parse_args() else {
         eprintln!(
             "usage: bench bench-exec --report FD --control FD [--grace-ms MS] \
-             [--as-limit BYTES] [--cpu-rlimit SECS] [--cgroup GROUP] [--tmp DIR] -- PROGRAM [ARGS...] \
+             [--as-limit BYTES] [--cpu-rlimit SECS] [--cgroup GROUP [--keep-group]] [--tmp DIR] \
+             -- PROGRAM [ARGS...] \
              (run by bench, not by hand)"
         );
         std::process::exit(127);
@@ -304,12 +316,15 @@ pub fn join_group(file: &CString) -> std::io::Result<()> {
 }
 
 /// The end of a run: the temporary folder (only when bench is gone: otherwise bench
-/// removes it itself, after reading the result file) and the group.
+/// removes it itself, after reading the result file) and the group (unless bench keeps it
+/// for its next run and is still there to).
 fn finish(args: &Args, bench_gone: bool) {
     if bench_gone && let Some(tmp) = &args.tmp {
         let _ = std::fs::remove_dir_all(tmp);
     }
-    if let Some(g) = &args.group {
+    if let Some(g) = &args.group
+        && (bench_gone || !args.keep_group)
+    {
         let _ = g.remove();
     }
 }

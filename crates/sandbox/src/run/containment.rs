@@ -55,7 +55,8 @@ impl Containment {
                           own, with an address-space limit per process"
                 .to_string(),
             (Some(p), Some(_)) => format!(
-                "{}: one group per run, memory limit and measures over all its processes, \
+                "{}: a group for each run (on v1 emptied, reset and reused by the next run), \
+                 memory limit and measures over all its processes, \
                  at most {DEFAULT_PIDS_LIMIT} processes",
                 p.describe()
             ),

@@ -10,65 +10,43 @@ use std::os::fd::OwnedFd;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::OnceLock;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
+use super::slots::{self, SlotGroup};
 use super::spawn::{CONTROL_FD, REPORT_FD, spawn};
 use super::watch::{Watch, wait_for};
-use super::{
-    Finished, Kind, LimitsHit, Spec, StdoutConsumer, containment, is_executable, kill_group,
-};
+use super::{Finished, Kind, LimitsHit, Spec, StdoutConsumer, is_executable, kill_group};
 use crate::cgroup::{Group, Version};
 use crate::reap::has_exited;
 
-/// Numbers the groups of this process's runs.
-static GROUP_SERIAL: AtomicU64 = AtomicU64::new(0);
-
-/// A run through the exec helper, in a control group when there can be one.
+/// A run through the exec helper, in a control group when there can be one (a group of
+/// the pool, see `slots`).
 pub(super) fn run_contained<C: StdoutConsumer + 'static>(
     spec: &Spec,
     helper: &Path,
     consumer: C,
 ) -> io::Result<(Finished, Option<C>)> {
-    let group = new_group(spec.mem_limit_mb, spec.pids_limit)?;
-    let result = run_helper(spec, helper, group.as_ref(), consumer);
-    if let Some(g) = &group {
-        // The helper has emptied and removed it; this is the net for a helper that died.
-        if g.dirs.iter().any(|(_, d)| d.exists()) {
-            g.kill_all(&mut || {});
-            let _ = g.remove();
-        }
+    let slot = slots::take(spec.mem_limit_mb, spec.pids_limit)?;
+    let group = slot.as_ref().map(SlotGroup::group);
+    let keep = slot.as_ref().is_some_and(SlotGroup::reusable);
+    let result = run_helper(spec, helper, group, keep, consumer);
+    if let Some(slot) = slot {
+        // Clean: the helper reported (it emptied the group) and no counter that cannot be
+        // reset moved.
+        let clean = result.as_ref().is_ok_and(|(done, _)| {
+            done.cpu.is_some()
+                && done.limits_hit.oom_kills == 0
+                && done.limits_hit.forks_refused == 0
+        });
+        slot.give_back(clean);
     }
     result
-}
-
-/// A new run group (`bench-<pid>-<n>`) with its limits set, where this machine gives
-/// groups; None where it does not. Also for programs bench starts without the helper
-/// (which join it between fork and exec with [`crate::exec_helper::join_group`]).
-pub fn new_group(mem_limit_mb: Option<u64>, pids_limit: Option<u64>) -> io::Result<Option<Group>> {
-    let Some(parents) = &containment().parents else {
-        return Ok(None);
-    };
-    let name = format!(
-        "bench-{}-{}",
-        std::process::id(),
-        GROUP_SERIAL.fetch_add(1, Ordering::Relaxed)
-    );
-    let bytes = mem_limit_mb.map(|mb| mb.saturating_mul(1 << 20));
-    Group::create(parents, &name, bytes, pids_limit)
-        .map(Some)
-        .map_err(|e| {
-            io::Error::new(
-                e.kind(),
-                format!("cannot make the run's control group: {e}"),
-            )
-        })
 }
 
 /// The helper's arguments: its pipes (as [`REPORT_FD`] and [`CONTROL_FD`]), the grace,
 /// the group or the fallback's memory limit, the CPU-time backstop, the temporary folder,
 /// then the program and its arguments.
-fn helper_args(spec: &Spec, group: Option<&Group>) -> Vec<OsString> {
+fn helper_args(spec: &Spec, group: Option<&Group>, keep: bool) -> Vec<OsString> {
     let mut args: Vec<OsString> = Vec::with_capacity(16 + spec.args.len());
     let mut push = |a: &str| args.push(a.into());
     push(crate::exec_helper::HELPER_MODE);
@@ -82,6 +60,9 @@ fn helper_args(spec: &Spec, group: Option<&Group>) -> Vec<OsString> {
         Some(g) => {
             push("--cgroup");
             push(&g.to_arg());
+            if keep {
+                push("--keep-group");
+            }
         }
         None => {
             // The fallback's memory limit: per process, set by the helper in the solver
@@ -112,13 +93,14 @@ fn run_helper<C: StdoutConsumer + 'static>(
     spec: &Spec,
     helper: &Path,
     group: Option<&Group>,
+    keep: bool,
     consumer: C,
 ) -> io::Result<(Finished, Option<C>)> {
     // Both pipes are CLOEXEC here, so no other child inherits them; the helper gets its
     // ends as 3 and 4 (see `spawn`).
     let (report_read, report_write) = pipe()?;
     let (control_read, control_write) = pipe()?;
-    let args = helper_args(spec, group);
+    let args = helper_args(spec, group, keep);
     let args: Vec<&OsStr> = args.iter().map(OsString::as_os_str).collect();
     let start = Instant::now();
     let spawned = spawn(helper, &args, spec.env, &report_write, &control_read)?;
@@ -305,7 +287,7 @@ pub const HELPER_ENV: &str = "BENCH_EXEC";
 /// What `bench bench-exec --protocol` prints. Only a helper that answers with this line is
 /// used: a bench binary from another build may speak another protocol, and is passed over
 /// (with a warning).
-pub const HELPER_PROTOCOL: &str = "bench-exec protocol 3";
+pub const HELPER_PROTOCOL: &str = "bench-exec protocol 4";
 
 /// The small helper binary's name: `sandbox-exec` (`src/bin/sandbox-exec.rs`, the exec
 /// helper and nothing else), built beside bench's own binary.

@@ -1,9 +1,10 @@
 //! Running one child process under limits, and measuring it.
 //!
 //! The usual way is through the exec helper (bench itself in helper mode, or the binary
-//! at `$BENCH_EXEC`), which contains the run (see its file): bench makes the run's
+//! at `$BENCH_EXEC`), which contains the run (see its file): bench takes the run's
 //! control group when the machine allows it ([`containment`], detected once; see
-//! `cgroup.rs`), and starts the helper (`posix_spawn`, see `spawn`) with a report pipe
+//! `cgroup.rs`; an emptied group of an earlier run, reset, or a new one: see `slots`),
+//! and starts the helper (`posix_spawn`, see `spawn`) with a report pipe
 //! (the helper's one line of measures) and a control pipe (bench writes `s` to stop the
 //! run; its end of file, when bench dies however it dies, makes the helper kill the run
 //! and remove its temporary folder and group). The helper is a fresh ~1 MiB process, so the solver's peak RSS is
@@ -36,12 +37,14 @@
 //! One concept a file: this one (the spec, the measured result, the direct run),
 //! [`containment`] (what this machine allows, temporary folders), `watch` (draining the
 //! pipes, waiting, ending a run), `helper` (a run through the exec helper, its report),
-//! `spawn` (starting the helper without a fork of bench),
+//! `spawn` (starting the helper without a fork of bench), `slots` (control groups reused
+//! from run to run),
 //! `cpu` (the run's CPU time while it runs, the backstop).
 
 mod containment;
 mod cpu;
 mod helper;
+mod slots;
 mod spawn;
 mod watch;
 
@@ -57,7 +60,8 @@ use crate::reap::{cpu_time, limit_child, limit_cpu};
 pub use containment::{
     Containment, Kind, RunDir, containment, remove_stale, temp_dir, temp_prefix,
 };
-pub use helper::{HELPER_ENV, HELPER_PROTOCOL, helper, new_group};
+pub use helper::{HELPER_ENV, HELPER_PROTOCOL, helper};
+pub use slots::{LEFTOVER_MAX, new_group};
 pub use watch::read_into;
 use watch::{Drained, Watch, wait_for};
 
