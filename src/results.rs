@@ -721,6 +721,12 @@ pub(crate) fn each_row(
             bail!("{name}:1: not a results CSV: no `{column}` column");
         }
     }
+    let today = csv::Reader::from_reader(&header_line()[..])
+        .headers()?
+        .clone();
+    // Today's columns in today's order are read by position, without matching each
+    // field's name on every row; other headers (older CSVs) by name.
+    let by_name = (headers != today).then_some(&headers);
     let mut record = csv::StringRecord::new();
     loop {
         match reader.read_record(&mut record) {
@@ -739,15 +745,12 @@ pub(crate) fn each_row(
             );
         }
         let row: Row = record
-            .deserialize(Some(&headers))
+            .deserialize(by_name)
             .map_err(|e| anyhow::anyhow!("{name}:{line}: {e}"))?;
         consistency::check_row(&row).map_err(|e| anyhow::anyhow!("{name}:{line}: {e}"))?;
         take(row)?;
     }
-    let today = csv::Reader::from_reader(&header_line()[..])
-        .headers()?
-        .clone();
-    Ok(headers == today)
+    Ok(by_name.is_none())
 }
 
 #[cfg(test)]

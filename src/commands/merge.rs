@@ -52,7 +52,7 @@ pub(super) fn run(mut args: MergeArgs) -> anyhow::Result<i32> {
             if kept.is_empty() {
                 kept.reserve_exact(first.runs());
             }
-            kept.extend(rows.iter().map(Row::from));
+            crate::report::rows::extend(&mut kept, &rows);
         }
         Ok(())
     };

@@ -72,7 +72,14 @@ pub(super) fn run(args: ReportArgs) -> anyhow::Result<i32> {
         "{}",
         crate::report::tables::text_table(&score::scores(&merged.rows, scoring), time)
     );
-    for warning in noise_warnings(&merged.rows, scoring) {
+    // The rows are merged (each run once): without a second run no instance repeats.
+    let repeated = merged.rows.iter().any(|r| r.run > 1);
+    let warnings = if repeated {
+        noise_warnings(&merged.rows, scoring)
+    } else {
+        Vec::new()
+    };
+    for warning in warnings {
         eprintln!("bench: {}", crate::text::terminal(&warning));
     }
     for note in merged.notes() {

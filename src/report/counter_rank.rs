@@ -65,7 +65,7 @@ pub fn ranking(rows: &[Row], counter: Counter, scoring: Scoring, modes: &Modes) 
             };
             let mut done = Solved::new();
             let mut gives = false;
-            for (&key, runs) in instances {
+            for (key, runs) in instances.iter() {
                 if !runs.iter().all(|r| scoring.solved(r)) {
                     continue;
                 }

@@ -87,7 +87,9 @@ impl<'o, 'a> TableRow<'o, 'a> {
 /// then by encoding, from `outcomes` ordered by instance, encoding, solver.
 pub fn table_rows<'o, 'a>(outcomes: &'o [Outcome<'a>]) -> Vec<TableRow<'o, 'a>> {
     let mut rows: Vec<TableRow> = Vec::new();
-    for instance in outcomes.chunk_by(|a, b| (a.key, a.instance) == (b.key, b.instance)) {
+    // Names are interned: the same name is one address.
+    let same = |a: &str, b: &str| std::ptr::eq(a, b) || a == b;
+    for instance in outcomes.chunk_by(|a, b| same(a.key, b.key) && same(a.instance, b.instance)) {
         let chunks: Vec<&[Outcome]> = instance.chunk_by(|a, b| a.encoding == b.encoding).collect();
         let (dedicated, encoded): (Vec<&[Outcome]>, Vec<&[Outcome]>) = chunks
             .into_iter()
@@ -101,11 +103,7 @@ pub fn table_rows<'o, 'a>(outcomes: &'o [Outcome<'a>]) -> Vec<TableRow<'o, 'a>> 
         }
         rows.extend(encoded.into_iter().map(|own| TableRow { own, dedicated }));
     }
-    rows.sort_by(|a, b| {
-        natural(a.instance())
-            .cmp(&natural(b.instance()))
-            .then(a.encoding().cmp(b.encoding()))
-    });
+    rows.sort_by_cached_key(|r| (natural(r.instance()), r.encoding()));
     rows
 }
 

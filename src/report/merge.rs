@@ -70,14 +70,33 @@ pub fn merge(sources: Vec<(String, Vec<Row>)>) -> Merged {
             rows.extend(part);
         }
     }
-    let mut order: Vec<usize> = (0..rows.len()).collect();
-    order.sort_by(|&a, &b| rows[a].key().cmp(&rows[b].key()));
+    // Keys compare by the ranks of their names (their text order), in 16 bytes.
+    let ranks = crate::report::rows::Ranks::of(
+        rows.iter()
+            .flat_map(|r| [r.instance_name(), r.encoding, r.solver]),
+    );
+    let mut keyed: Vec<((u32, u32, u32, u32), u32)> = rows
+        .iter()
+        .enumerate()
+        .map(|(i, r)| {
+            let key = (
+                ranks.of_name(r.instance_name()),
+                ranks.of_name(r.encoding),
+                ranks.of_name(r.solver),
+                r.run,
+            );
+            (key, i as u32)
+        })
+        .collect();
+    drop(ranks);
+    keyed.sort_unstable();
+    let order = |k: usize| keyed[k].1 as usize;
     let mut keep = vec![true; rows.len()];
     let mut merged = Merged::default();
     let mut first = 0;
-    for k in 1..=order.len() {
-        if k < order.len() && rows[order[k]].key() == rows[order[first]].key() {
-            let (kept, again) = (order[first], order[k]);
+    for k in 1..=keyed.len() {
+        if k < keyed.len() && keyed[k].0 == keyed[first].0 {
+            let (kept, again) = (order(first), order(k));
             keep[again] = false;
             if rows[again] == rows[kept] {
                 merged.duplicates += 1;

@@ -246,7 +246,13 @@ pub fn render_report<R: rows::AsReportRows + ?Sized>(
     let stats = stats::statistics(&outcomes, (&solvers, &encodings), &modes);
     let families = family::families(&by_family, &solvers, &encodings, &modes);
     let work = work::figures(rows, &modes);
-    let noise = noise::spreads(rows, scoring, &modes);
+    // Without repetitions every configuration has one row per instance, one outcome per
+    // row: no spread to measure, and no need to group the rows again.
+    let noise = if outcomes.len() == rows.len() {
+        Vec::new()
+    } else {
+        noise::spreads(rows, scoring, &modes)
+    };
     notes.extend(noise::warnings(&noise, encodings.len() > 1));
     let ranking = opts
         .score
@@ -279,24 +285,74 @@ pub fn render_report<R: rows::AsReportRows + ?Sized>(
     files(&outcomes, &summary, &about, charts, &modes)
 }
 
-/// The rows of each configuration (solver, encoding), by instance.
-pub(crate) type Cells<'r> = std::collections::BTreeMap<
-    (&'r str, &'r str),
-    std::collections::BTreeMap<&'r str, Vec<&'r Row>>,
->;
+/// The rows of each configuration (solver, encoding), by instance: the rows sorted by
+/// (solver, encoding, instance) with each configuration's range, so that a cell is a slice
+/// and no map of a million small vectors is built.
+pub(crate) struct Cells<'r> {
+    rows: Vec<&'r Row>,
+    configs: std::collections::BTreeMap<(&'r str, &'r str), std::ops::Range<usize>>,
+}
+
+/// The rows of one configuration, by instance (in the order of their keys).
+pub(crate) struct Instances<'c, 'r>(&'c [&'r Row]);
+
+impl<'c, 'r> Instances<'c, 'r> {
+    /// Each instance's key and its rows, in row order.
+    pub(crate) fn iter(&self) -> impl Iterator<Item = (&'r str, &'c [&'r Row])> + use<'c, 'r> {
+        self.0
+            .chunk_by(|a, b| a.instance_name() == b.instance_name())
+            .map(|runs| (runs[0].instance_key(), runs))
+    }
+
+    /// Each instance's rows.
+    pub(crate) fn values(&self) -> impl Iterator<Item = &'c [&'r Row]> + use<'c, 'r> {
+        self.iter().map(|(_, runs)| runs)
+    }
+}
+
+impl<'r> Cells<'r> {
+    /// The rows of `config` (solver, encoding), if it ran.
+    pub(crate) fn get(&self, config: &(&str, &str)) -> Option<Instances<'_, 'r>> {
+        let range = self.configs.get(config)?;
+        Some(Instances(&self.rows[range.clone()]))
+    }
+}
 
 /// Groups `rows` by configuration (solver, encoding) and, within one, by instance.
 pub(crate) fn cells(rows: &[Row]) -> Cells<'_> {
-    let mut cells = Cells::new();
-    for r in rows {
-        cells
-            .entry((&r.solver, &r.encoding))
-            .or_default()
-            .entry(r.instance_key())
-            .or_default()
-            .push(r);
+    let ranks = rows::Ranks::of(
+        rows.iter()
+            .flat_map(|r| [r.solver, r.encoding, r.instance_name()]),
+    );
+    let mut order: Vec<(u32, u32, u32, u32)> = rows
+        .iter()
+        .enumerate()
+        .map(|(i, r)| {
+            (
+                ranks.of_name(r.solver),
+                ranks.of_name(r.encoding),
+                ranks.of_name(r.instance_name()),
+                i as u32,
+            )
+        })
+        .collect();
+    order.sort_unstable();
+    let sorted: Vec<&Row> = order.iter().map(|k| &rows[k.3 as usize]).collect();
+    drop(order);
+    let mut configs = std::collections::BTreeMap::new();
+    let mut start = 0;
+    for group in sorted.chunk_by(|a, b| a.solver == b.solver && a.encoding == b.encoding) {
+        let r = group[0];
+        configs.insert(
+            (r.solver.as_str(), r.encoding.as_str()),
+            start..start + group.len(),
+        );
+        start += group.len();
     }
-    cells
+    Cells {
+        rows: sorted,
+        configs,
+    }
 }
 
 /// The notes on the time basis: runs without a CPU time, and which limit ended a run.

@@ -16,8 +16,9 @@
 use std::collections::{HashMap, HashSet};
 
 use crate::report::config::{Config, ModeLabel};
-use crate::report::rows::Row;
+use crate::report::rows::{Name, NameHasher, NameMap, Row};
 use crate::results::Mode;
+use std::hash::BuildHasherDefault;
 
 /// The mode label of every solver × encoding of a set of rows.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -30,23 +31,23 @@ pub struct Modes {
 impl Modes {
     /// The modes of `rows`, inferred where a row does not record its own.
     pub fn of(rows: &[Row]) -> Modes {
-        let child: HashSet<&str> = rows
+        let child: HashSet<Name, BuildHasherDefault<NameHasher>> = rows
             .iter()
             .filter(|r| r.exit_code.is_some() || r.mode == Some(Mode::Process))
-            .map(|r| r.solver.as_str())
+            .map(|r| r.solver)
             .collect();
-        let mut seen: HashMap<(&str, &str), ModeLabel> = HashMap::new();
+        let mut seen: NameMap<(Name, Name), ModeLabel> = NameMap::default();
         let mut order = Vec::new();
         for r in rows {
             let mode = match r.mode {
                 Some(m) => ModeLabel::of(m),
-                None if child.contains(r.solver.as_str()) => ModeLabel::of(Mode::Process),
+                None if child.contains(&r.solver) => ModeLabel::of(Mode::Process),
                 None if matches!(r.encoding.as_str(), "pruned" | "dimacs") => {
                     ModeLabel::of(Mode::Fresh)
                 }
                 None => ModeLabel::IN_PROCESS,
             };
-            let key = (r.solver.as_str(), r.encoding.as_str());
+            let key = (r.solver, r.encoding);
             let label = seen.entry(key).or_default();
             if label.is_empty() {
                 order.push((key.0.to_string(), key.1.to_string()));

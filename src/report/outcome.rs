@@ -32,7 +32,8 @@ impl Answer {
     }
 }
 
-/// One solver on one instance under one encoding.
+/// One solver on one instance under one encoding. Its names are the rows' interned
+/// names ([`crate::report::rows::Name`]): equal texts are one address.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Outcome<'a> {
     /// What the instance is ([`Row::instance_key`]): outcomes of one instance join on it.
@@ -61,15 +62,39 @@ pub struct Outcome<'a> {
 pub fn outcomes(rows: &[Row], scoring: Scoring) -> Vec<Outcome<'_>> {
     // Rows sorted by (instance, encoding, solver, run), then taken a cell at a time: no
     // map of a million small vectors.
-    fn cell(r: &Row) -> (&str, &str, &str) {
-        (r.instance_key(), &r.encoding, &r.solver)
-    }
-    let mut sorted: Vec<&Row> = rows.iter().collect();
-    sorted.sort_by(|a, b| (cell(a), a.run).cmp(&(cell(b), b.run)));
+    // The names compare by rank (their text order) and by address (equality).
+    let ranks = crate::report::rows::Ranks::of(
+        rows.iter()
+            .flat_map(|r| [r.instance_name(), r.encoding, r.solver]),
+    );
+    let mut order: Vec<(u32, u32, u32, u32, u32)> = rows
+        .iter()
+        .enumerate()
+        .map(|(i, r)| {
+            (
+                ranks.of_name(r.instance_name()),
+                ranks.of_name(r.encoding),
+                ranks.of_name(r.solver),
+                r.run,
+                i as u32,
+            )
+        })
+        .collect();
+    drop(ranks);
+    order.sort_unstable();
+    let sorted: Vec<&Row> = order.iter().map(|k| &rows[k.4 as usize]).collect();
+    drop(order);
+    let same_cell = |a: &Row, b: &Row| {
+        a.instance_name() == b.instance_name() && a.encoding == b.encoding && a.solver == b.solver
+    };
     sorted
-        .chunk_by(|a, b| cell(a) == cell(b))
+        .chunk_by(|a, b| same_cell(a, b))
         .map(|runs| {
-            let (key, encoding, solver) = cell(runs[0]);
+            let (key, encoding, solver) = (
+                runs[0].instance_key(),
+                runs[0].encoding.as_str(),
+                runs[0].solver.as_str(),
+            );
             let instance = runs[0].instance.as_str();
             let limit = runs
                 .iter()
@@ -108,6 +133,30 @@ pub fn outcomes(rows: &[Row], scoring: Scoring) -> Vec<Outcome<'_>> {
             }
         })
         .collect()
+}
+
+/// Outcomes grouped by instance, the instances in the order of their keys and each one's
+/// outcomes in the order given. Outcomes come sorted by key (from [`outcomes`], or a part
+/// of them), so grouping them is one pass; others are sorted first.
+pub struct ByInstance<'o, 'a>(Vec<&'o Outcome<'a>>);
+
+impl<'o, 'a> ByInstance<'o, 'a> {
+    /// Groups `outcomes` by instance.
+    pub fn of(outcomes: impl IntoIterator<Item = &'o Outcome<'a>>) -> ByInstance<'o, 'a> {
+        let mut order: Vec<&Outcome> = outcomes.into_iter().collect();
+        // Keys are interned: the same key is one address, met many times in a row.
+        let in_order = |a: &Outcome, b: &Outcome| std::ptr::eq(a.key, b.key) || a.key <= b.key;
+        if !order.windows(2).all(|w| in_order(w[0], w[1])) {
+            order.sort_by(|a, b| a.key.cmp(b.key));
+        }
+        ByInstance(order)
+    }
+
+    /// Each instance's outcomes.
+    pub fn groups(&self) -> impl Iterator<Item = &[&'o Outcome<'a>]> {
+        self.0
+            .chunk_by(|a, b| std::ptr::eq(a.key, b.key) || a.key == b.key)
+    }
 }
 
 /// Names in the order they first appear, each once.

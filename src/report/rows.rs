@@ -169,6 +169,54 @@ impl Hasher for Fnv {
     }
 }
 
+/// A hasher for [`Name`]s, whose hash is their address: one multiplication.
+#[derive(Default)]
+pub struct NameHasher(u64);
+
+impl Hasher for NameHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0.rotate_left(8) ^ u64::from(b)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        }
+    }
+    fn write_usize(&mut self, x: usize) {
+        self.0 = (self.0 ^ x as u64)
+            .wrapping_mul(0x9e37_79b9_7f4a_7c15)
+            .rotate_left(29);
+    }
+}
+
+/// A map keyed by names (or tuples of them), hashed by address.
+pub type NameMap<K, V> = HashMap<K, V, BuildHasherDefault<NameHasher>>;
+
+/// The text order of a set of names as small numbers: ordering by rank is ordering by
+/// text, at the cost of comparing two integers.
+pub struct Ranks(NameMap<Name, u32>);
+
+impl Ranks {
+    /// The ranks of `names` (each distinct name once, in text order).
+    pub fn of(names: impl IntoIterator<Item = Name>) -> Ranks {
+        let mut map = NameMap::default();
+        for name in names {
+            map.entry(name).or_insert(0);
+        }
+        let mut sorted: Vec<Name> = map.keys().copied().collect();
+        sorted.sort_unstable_by(|a, b| a.as_str().cmp(b.as_str()));
+        for (rank, name) in sorted.into_iter().enumerate() {
+            map.insert(name, rank as u32);
+        }
+        Ranks(map)
+    }
+
+    /// The rank of `name` (one of those ranked).
+    pub fn of_name(&self, name: Name) -> u32 {
+        self.0[&name]
+    }
+}
+
 /// Every name's text, in arenas that are never freed nor moved.
 struct Interner {
     names: HashMap<&'static str, Name, BuildHasherDefault<Fnv>>,
@@ -287,6 +335,30 @@ fn unpacked(x: u64) -> Option<f64> {
 
 impl From<&crate::results::Row> for Row {
     fn from(r: &crate::results::Row) -> Row {
+        Row::converted(r, &mut LastNames::default())
+    }
+}
+
+/// The names of the row read last, in the order [`Row::converted`] takes them: most
+/// columns repeat from one row to the next, and comparing a short text costs less than
+/// looking it up.
+#[derive(Default)]
+struct LastNames([Name; 7]);
+
+impl LastNames {
+    /// The name of `text` in column `column`.
+    fn name(&mut self, interner: &mut Interner, column: usize, text: &str) -> Name {
+        let last = &mut self.0[column];
+        if last.as_str() != text {
+            *last = interner.intern(text);
+        }
+        *last
+    }
+}
+
+impl Row {
+    /// The report row of `r`; `last` holds the names of the previous row converted.
+    fn converted(r: &crate::results::Row, last: &mut LastNames) -> Row {
         let mut digest = Fnv::default();
         let rest = [
             r.max_rss_kb,
@@ -303,17 +375,18 @@ impl From<&crate::results::Row> for Row {
         }
         let count = |x: Option<u64>| x.unwrap_or(NO_COUNT);
         // One lock for the row's names.
-        let mut names = INTERNER.lock().unwrap_or_else(|e| e.into_inner());
+        let mut interner = INTERNER.lock().unwrap_or_else(|e| e.into_inner());
+        let mut name = |column, text: &str| last.name(&mut interner, column, text);
         Row {
-            corpus: names.intern(&r.corpus),
-            instance: names.intern(&r.instance),
-            hash: names.intern(&r.hash),
+            corpus: name(0, &r.corpus),
+            instance: name(1, &r.instance),
+            hash: name(2, &r.hash),
             kind: r.kind,
             side: r.side,
-            encoding: names.intern(&r.encoding),
+            encoding: name(3, &r.encoding),
             vars: r.vars,
             clauses: r.clauses,
-            solver: names.intern(&r.solver),
+            solver: name(4, &r.solver),
             mode: r.mode,
             run: r.run,
             status: r.status,
@@ -323,10 +396,10 @@ impl From<&crate::results::Row> for Row {
             exit_code: r.exit_code,
             timeout_s: r.timeout_s,
             jobs: r.jobs,
-            error: names.intern(&r.error),
+            error: name(5, &r.error),
             wrong: r.wrong,
             solutions: r.solutions,
-            family: names.intern(&r.family),
+            family: name(6, &r.family),
             trust: r.trust,
             cpu_limit_s: r.cpu_limit_s,
             limit: r.limit,
@@ -350,7 +423,15 @@ impl From<crate::results::Row> for Row {
 
 /// The report's rows of full rows.
 pub fn of(rows: &[crate::results::Row]) -> Vec<Row> {
-    rows.iter().map(Row::from).collect()
+    let mut out = Vec::with_capacity(rows.len());
+    extend(&mut out, rows);
+    out
+}
+
+/// Appends the report rows of `rows` to `out`.
+pub fn extend(out: &mut Vec<Row>, rows: &[crate::results::Row]) {
+    let mut last = LastNames::default();
+    out.extend(rows.iter().map(|r| Row::converted(r, &mut last)));
 }
 
 /// Rows a report is drawn from: report rows as they are, result rows converted.
@@ -445,6 +526,15 @@ impl Row {
         }
     }
 
+    /// [`Row::instance_key`] as a name.
+    pub fn instance_name(&self) -> Name {
+        if self.hash.is_empty() {
+            self.instance
+        } else {
+            self.hash
+        }
+    }
+
     /// What identifies a run ([`crate::results::Row::key`]).
     pub fn key(&self) -> Key<'static> {
         (
@@ -462,8 +552,9 @@ pub fn read(path: &Path) -> anyhow::Result<Vec<Row>> {
     let name = path.display().to_string();
     let file = std::fs::File::open(path).with_context(|| format!("reading {name}"))?;
     let mut rows = Vec::new();
+    let mut last = LastNames::default();
     crate::results::each_row(std::io::BufReader::new(file), &name, |row| {
-        rows.push(Row::from(&row));
+        rows.push(Row::converted(&row, &mut last));
         Ok(())
     })?;
     rows.shrink_to_fit();

@@ -15,11 +15,9 @@
 //! instead: then a run that answered after that timeout counts as a timeout, as it would
 //! have in a benchmark run with the shorter limit.
 
-use std::collections::BTreeMap;
-
 use crate::report::TimeBasis;
 use crate::report::config::{Config, ModeLabel};
-use crate::report::rows::Row;
+use crate::report::rows::{Name, NameMap, Row};
 use crate::results::Check;
 use crate::solver::Status;
 
@@ -151,10 +149,18 @@ impl Scoring {
 /// Scores per (solver, encoding), in name order.
 pub fn scores(rows: &[Row], scoring: Scoring) -> Vec<Score> {
     let modes = crate::report::mode::Modes::of(rows);
-    let mut groups: BTreeMap<(&str, &str), Vec<&Row>> = BTreeMap::new();
+    // Each configuration's rows in row order, the configurations then in name order.
+    let mut index: NameMap<(Name, Name), usize> = NameMap::default();
+    let mut groups: Vec<((&str, &str), Vec<&Row>)> = Vec::new();
     for r in rows {
-        groups.entry((&r.solver, &r.encoding)).or_default().push(r);
+        let i = *index.entry((r.solver, r.encoding)).or_insert_with(|| {
+            groups.push(((r.solver.as_str(), r.encoding.as_str()), Vec::new()));
+            groups.len() - 1
+        });
+        groups[i].1.push(r);
     }
+    drop(index);
+    groups.sort_by(|a, b| a.0.cmp(&b.0));
     groups
         .into_iter()
         .map(|((solver, encoding), rows)| {

@@ -9,7 +9,7 @@
 use std::collections::BTreeMap;
 
 use crate::report::config::{Config, ModeLabel};
-use crate::report::outcome::{Answer, Outcome};
+use crate::report::outcome::{Answer, ByInstance, Outcome};
 use crate::report::score::{mean, median};
 
 /// The virtual best solver's scores.
@@ -53,17 +53,14 @@ pub struct Contribution {
 pub fn virtual_best<'o, 'a: 'o>(
     outcomes: impl IntoIterator<Item = &'o Outcome<'a>>,
 ) -> VirtualBest {
-    let mut per_instance: BTreeMap<&str, Vec<&Outcome>> = BTreeMap::new();
-    for o in outcomes {
-        per_instance.entry(o.key).or_default().push(o);
-    }
+    let per_instance = ByInstance::of(outcomes);
     let mut vbs = VirtualBest {
-        instances: per_instance.len(),
+        instances: per_instance.groups().count(),
         ..VirtualBest::default()
     };
     let mut wins: BTreeMap<(&str, &str), usize> = BTreeMap::new();
     let mut penalised = 0.0;
-    for candidates in per_instance.values() {
+    for candidates in per_instance.groups() {
         let best = candidates
             .iter()
             .filter(|o| o.answer.solved())

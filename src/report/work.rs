@@ -14,7 +14,7 @@ use serde::Serialize;
 
 use crate::report::config::Config;
 use crate::report::mode::Modes;
-use crate::report::rows::Row;
+use crate::report::rows::{Name, Row};
 use crate::report::score::median;
 use crate::report::table::{Align, Cell, Table};
 use crate::results::TimeBasis;
@@ -81,10 +81,11 @@ fn counter_figures(runs: &[&Row], counter: Counter) -> Option<CounterFigures> {
 /// The work figures of every configuration of `rows` that has counters, in the order
 /// configurations first appear.
 pub fn figures(rows: &[Row], modes: &Modes) -> Vec<WorkFigures> {
-    let mut order: Vec<(&str, &str)> = Vec::new();
+    // Names are interned: compared by address.
+    let mut order: Vec<(Name, Name)> = Vec::new();
     let mut solved: Vec<Vec<&Row>> = Vec::new();
     for r in rows {
-        let key = (r.solver.as_str(), r.encoding.as_str());
+        let key = (r.solver, r.encoding);
         let i = match order.iter().position(|k| *k == key) {
             Some(i) => i,
             None => {
@@ -104,7 +105,7 @@ pub fn figures(rows: &[Row], modes: &Modes) -> Vec<WorkFigures> {
         .map(|((solver, encoding), runs)| {
             let guesses: Vec<u64> = runs.iter().filter_map(|r| r.work().guesses).collect();
             WorkFigures {
-                config: modes.config(solver, encoding),
+                config: modes.config(&solver, &encoding),
                 solved: runs.len(),
                 guesses_per_puzzle: (!guesses.is_empty())
                     .then(|| guesses.iter().sum::<u64>() as f64 / guesses.len() as f64),

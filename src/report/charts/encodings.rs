@@ -13,6 +13,7 @@ use crate::report::charts::draw::{
     FONT, Legend, LegendEntry, Linear, PLOT_LEFT, chart, font, line, log_axis, plot, styled, text,
 };
 use crate::report::outcome::first_appearance;
+use crate::report::rows::{Name, NameMap};
 use crate::report::score::median;
 
 /// One line of a panel: its name, style, and (side, median vars, median clauses) points.
@@ -147,9 +148,11 @@ fn series_of(data: &ChartData) -> (Vec<Series>, Vec<u32>) {
     let puzzles: Vec<_> = data.rows.iter().filter(|r| encoded_puzzle(r)).collect();
     let kinds = first_appearance(puzzles.iter().map(|r| r.kind.as_str()));
     // One size per (instance, encoding): every solver's row repeats it.
-    let mut sizes: BTreeMap<(&str, &str), (&str, u32, u64, u64)> = BTreeMap::new();
+    // (Keyed by names, hashed by address; the order they are met in does not matter, as
+    // each group's sizes are taken by their median.)
+    let mut sizes: NameMap<(Name, Name), (&str, u32, u64, u64)> = NameMap::default();
     for r in &puzzles {
-        sizes.entry((r.instance_key(), &r.encoding)).or_insert((
+        sizes.entry((r.instance_name(), r.encoding)).or_insert((
             r.kind.as_str(),
             r.side,
             r.vars,
@@ -162,7 +165,7 @@ fn series_of(data: &ChartData) -> (Vec<Series>, Vec<u32>) {
     for ((_, encoding), (kind, side, vars, clauses)) in &sizes {
         let kind_index = kinds.iter().position(|k| k.as_str() == *kind).unwrap_or(0);
         let group = groups
-            .entry((encoding_index(encoding), kind_index, *side))
+            .entry((encoding_index(encoding.as_str()), kind_index, *side))
             .or_default();
         group.0.push(*vars as f64);
         group.1.push(*clauses as f64);

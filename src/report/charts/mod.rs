@@ -143,10 +143,14 @@ impl<'a> ChartData<'a> {
     /// The times of the solved outcomes of one series, ascending, and how many outcomes
     /// it has.
     pub fn solved_times(&self, series: &Config) -> (Vec<f64>, usize) {
+        // The outcomes' names are interned: equal texts are one address.
+        let solver = crate::report::rows::Name::new(&series.solver);
+        let encoding = crate::report::rows::Name::new(&series.encoding);
         let mine = || {
-            self.outcomes
-                .iter()
-                .filter(|o| series.is(o.solver, o.encoding))
+            self.outcomes.iter().filter(move |o| {
+                std::ptr::eq(o.solver, solver.as_str())
+                    && std::ptr::eq(o.encoding, encoding.as_str())
+            })
         };
         let mut times: Vec<f64> = mine()
             .filter(|o| o.answer.solved())

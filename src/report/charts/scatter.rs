@@ -18,6 +18,7 @@ use crate::report::charts::draw::{
 };
 use crate::report::charts::{ChartData, TIMEOUT_COLOR, TIMEOUT_DASH, WRONG_COLOR};
 use crate::report::outcome::{Answer, Outcome};
+use crate::report::rows::Name;
 
 /// The colour of the marks when colour does not stand for an encoding.
 const ONE_ENCODING_COLOR: RGBColor = RGBColor(0x33, 0x22, 0x88);
@@ -70,7 +71,18 @@ impl Mark {
 /// scatter plot of them has a point (a dedicated solver, which runs the puzzle itself,
 /// meets no formula solver).
 pub fn in_common(data: &ChartData, x_solver: &str, y_solver: &str) -> bool {
-    !pairs_of(data.outcomes, x_solver, y_solver).is_empty()
+    // Outcomes come ordered by (instance, encoding): the first cell both ran settles it;
+    // none found, every pair is looked for.
+    let (x, y) = (Name::new(x_solver), Name::new(y_solver));
+    let is = |o: &Outcome, name: Name| std::ptr::eq(o.solver, name.as_str());
+    let same_cell = |a: &Outcome, b: &Outcome| {
+        std::ptr::eq(a.key, b.key) && std::ptr::eq(a.encoding, b.encoding)
+    };
+    let found = data
+        .outcomes
+        .chunk_by(|a, b| same_cell(a, b))
+        .any(|c| c.iter().any(|o| is(o, x)) && c.iter().any(|o| is(o, y)));
+    found || !pairs_of(data.outcomes, x_solver, y_solver).is_empty()
 }
 
 /// The (mark, x's outcome, y's outcome) of every instance and encoding both solvers ran,
@@ -81,19 +93,28 @@ fn pairs_of<'o, 'a>(
     x_solver: &str,
     y_solver: &str,
 ) -> Vec<(Mark, &'o Outcome<'a>, &'o Outcome<'a>)> {
-    let cell = |o: &Outcome<'a>| (o.key, o.encoding);
-    let mut ordered: Vec<&Outcome> = outcomes
-        .iter()
-        .filter(|o| o.solver == x_solver || o.solver == y_solver)
-        .collect();
-    if !ordered.windows(2).all(|w| cell(w[0]) <= cell(w[1])) {
+    // The outcomes' names are interned: equal texts are one address.
+    let (x, y) = (Name::new(x_solver), Name::new(y_solver));
+    let same = |a: &str, b: &str| std::ptr::eq(a, b);
+    let is = |o: &Outcome, name: Name| same(o.solver, name.as_str());
+    let same_cell = |a: &Outcome, b: &Outcome| same(a.key, b.key) && same(a.encoding, b.encoding);
+    let in_order = |a: &Outcome, b: &Outcome| {
+        if same(a.key, b.key) {
+            same(a.encoding, b.encoding) || a.encoding <= b.encoding
+        } else {
+            a.key < b.key
+        }
+    };
+    let mut ordered: Vec<&Outcome> = outcomes.iter().filter(|o| is(o, x) || is(o, y)).collect();
+    if !ordered.windows(2).all(|w| in_order(w[0], w[1])) {
+        let cell = |o: &Outcome<'a>| (o.key, o.encoding);
         ordered.sort_by(|a, b| cell(a).cmp(&cell(b)));
     }
     ordered
-        .chunk_by(|a, b| cell(a) == cell(b))
+        .chunk_by(|a, b| same_cell(a, b))
         .filter_map(|runs| {
-            let x = runs.iter().rev().find(|o| o.solver == x_solver)?;
-            let y = runs.iter().find(|o| o.solver == y_solver)?;
+            let x = runs.iter().rev().find(|o| is(o, x))?;
+            let y = runs.iter().find(|o| is(o, y))?;
             Some((Mark::of(x, y), *x, *y))
         })
         .collect()

@@ -8,11 +8,10 @@
 //! solver under any encoding, twice the instance's timeout when none; the VBS without a
 //! solver is scored over the same instances, so an instance only it ran counts as unsolved.
 
-use std::collections::BTreeMap;
-
 use serde::Serialize;
 
-use crate::report::outcome::Outcome;
+use crate::report::outcome::{ByInstance, Outcome};
+use crate::report::rows::Name;
 
 /// One solver's (or solver × encoding's) part in the VBS.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -41,7 +40,7 @@ pub struct Contribution {
 /// among its right answers, if any.
 struct Instance {
     timeout: f64,
-    best: BTreeMap<usize, f64>,
+    best: Vec<(usize, f64)>,
 }
 
 /// The contributions of the members of a partition of `outcomes`: `member(o)` names the
@@ -51,28 +50,34 @@ fn contributions(
     member: impl Fn(&Outcome) -> usize,
     names: &[(String, Option<String>)],
 ) -> Vec<Contribution> {
-    let mut instances: BTreeMap<&str, Instance> = BTreeMap::new();
-    for o in outcomes {
-        let entry = instances.entry(o.key).or_insert(Instance {
+    let mut instances: Vec<Instance> = Vec::new();
+    for group in ByInstance::of(outcomes).groups() {
+        let mut entry = Instance {
             timeout: 0.0,
-            best: BTreeMap::new(),
-        });
-        entry.timeout = entry.timeout.max(o.timeout);
-        if o.answer.solved() {
-            let best = entry.best.entry(member(o)).or_insert(f64::INFINITY);
-            *best = best.min(o.time);
+            best: Vec::new(),
+        };
+        for o in group {
+            entry.timeout = entry.timeout.max(o.timeout);
+            if o.answer.solved() {
+                let m = member(o);
+                match entry.best.iter_mut().find(|(n, _)| *n == m) {
+                    Some((_, best)) => *best = best.min(o.time),
+                    None => entry.best.push((m, o.time)),
+                }
+            }
         }
+        instances.push(entry);
     }
     let count = instances.len().max(1) as f64;
     // The VBS's per-instance score leaving out `skip` (None: leave out nothing).
     let vbs = |skip: Option<usize>| -> (usize, f64) {
         let mut solved = 0;
         let mut total = 0.0;
-        for i in instances.values() {
+        for i in &instances {
             let best = i
                 .best
                 .iter()
-                .filter(|(m, _)| Some(**m) != skip)
+                .filter(|(m, _)| Some(*m) != skip)
                 .map(|(_, t)| *t)
                 .fold(f64::INFINITY, f64::min);
             if best.is_finite() {
@@ -90,13 +95,11 @@ fn contributions(
         .enumerate()
         .map(|(m, (solver, encoding))| {
             let (without, par2_without) = vbs(Some(m));
-            let solved = instances
-                .values()
-                .filter(|i| i.best.contains_key(&m))
-                .count();
+            let has = |i: &Instance| i.best.iter().any(|(n, _)| *n == m);
+            let solved = instances.iter().filter(|i| has(i)).count();
             let unique = instances
-                .values()
-                .filter(|i| i.best.len() == 1 && i.best.contains_key(&m))
+                .iter()
+                .filter(|i| i.best.len() == 1 && has(i))
                 .count();
             Contribution {
                 solver: solver.clone(),
@@ -116,7 +119,14 @@ fn contributions(
 /// Per solver, all its encodings together, in the order of `solvers`.
 pub fn by_solver(outcomes: &[Outcome], solvers: &[String]) -> Vec<Contribution> {
     let names: Vec<(String, Option<String>)> = solvers.iter().map(|s| (s.clone(), None)).collect();
-    let index = |o: &Outcome| solvers.iter().position(|s| s == o.solver).unwrap_or(0);
+    // The outcomes' names are interned: equal texts are one address.
+    let interned: Vec<Name> = solvers.iter().map(|s| Name::new(s)).collect();
+    let index = |o: &Outcome| {
+        interned
+            .iter()
+            .position(|s| std::ptr::eq(s.as_str(), o.solver))
+            .unwrap_or(0)
+    };
     contributions(outcomes, index, &names)
 }
 
@@ -129,10 +139,17 @@ pub fn by_configuration(
         .iter()
         .map(|(s, e)| (s.clone(), Some(e.clone())))
         .collect();
+    // The outcomes' names are interned: equal texts are one address.
+    let interned: Vec<(Name, Name)> = configurations
+        .iter()
+        .map(|(s, e)| (Name::new(s), Name::new(e)))
+        .collect();
     let index = |o: &Outcome| {
-        configurations
+        interned
             .iter()
-            .position(|(s, e)| s == o.solver && e == o.encoding)
+            .position(|(s, e)| {
+                std::ptr::eq(s.as_str(), o.solver) && std::ptr::eq(e.as_str(), o.encoding)
+            })
             .unwrap_or(0)
     };
     contributions(outcomes, index, &names)
