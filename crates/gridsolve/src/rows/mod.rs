@@ -1,18 +1,21 @@
 //! The row-mask engine: sudokus of every box side but 3 (sides 1 to 64), with per value
 //! and row a `u64` of the columns where the value may go ([`state`]), so that placing a
 //! value, locked candidates and hidden singles work on whole rows at once. States are
-//! copied onto a per-depth stack kept across puzzles (no allocation per node). Branching
-//! ([`branch`]) on a cell with two candidates, else a value with two places left in a row
-//! or a column, else the cell with the fewest candidates; binary, so counts are exact.
-//! When only one solution is wanted, the search restarts from the root with a growing
-//! node budget and random ties among the cells with two candidates, which cuts the heavy
-//! tail of minimal puzzles; counting searches never restart.
+//! copied onto a per-depth stack kept across puzzles (no allocation per node). At every
+//! node, after propagation, a lookahead ([`probe`]) tries both alternatives of the
+//! binary choices (cells with two candidates, values with two places in a row or a
+//! column): a refuted alternative forces the other, candidates removed by both go, and
+//! the branch is the choice whose alternatives remove the most. Without a binary choice,
+//! the branch is the cell with the fewest candidates ([`branch`]). Branches are binary
+//! (a value in a cell, or not), so counts are exact.
 
 mod branch;
+mod probe;
 mod state;
 
 use crate::answer::Solution;
 use crate::control::Control;
+use probe::{Outcome, Probe};
 use state::{Geo, place, propagate};
 
 /// The row-mask engine for one box side; reusable across puzzles.
@@ -22,18 +25,9 @@ pub(crate) struct Rows {
     stack: Vec<Vec<u64>>,
     /// Values whose words changed since they were last analysed.
     dirty: u64,
-    /// The root state and its dirty values, kept for restarts.
-    saved: (Vec<u64>, u64),
-    /// Node count at which the current restart round gives up (`u64::MAX`: never).
-    budget_end: u64,
-    /// The current round ran out of budget.
-    out_of_budget: bool,
-    /// Tie-breaking random state (0: ties go to the first cell).
-    rng: u64,
+    /// The lookahead's scratch states.
+    probe: Probe,
 }
-
-/// Nodes of the first restart round; each later round has 3/2 of the one before.
-const FIRST_BUDGET: u64 = 200;
 
 impl Rows {
     /// An engine for sudokus of box side `k` (1 to 8).
@@ -42,14 +36,12 @@ impl Rows {
             geo: Geo::new(k),
             stack: Vec::new(),
             dirty: 0,
-            saved: (Vec::new(), 0),
-            budget_end: u64::MAX,
-            out_of_budget: false,
-            rng: 0,
+            probe: Probe::default(),
         }
     }
 
-    /// How many nodes between two checks of the stop condition.
+    /// How many nodes (propagations, lookahead probes included) between two checks of
+    /// the stop condition.
     pub(crate) fn check_every(&self) -> u64 {
         (100_000 / (self.geo.n * self.geo.n)).max(8) as u64
     }
@@ -79,28 +71,8 @@ impl Rows {
             }
         }
         // a blank grid has nothing dirty; its naked singles are found by propagation
-        if ctl.done() {
-            return;
-        }
-        if !ctl.wants_one() {
-            (self.budget_end, self.rng) = (u64::MAX, 0);
+        if !ctl.done() {
             self.search(0, ctl);
-            return;
-        }
-        self.saved.0.clone_from(&self.stack[0]);
-        self.saved.1 = self.dirty;
-        let mut budget = FIRST_BUDGET;
-        self.rng = 0x9E37_79B9_7F4A_7C15;
-        loop {
-            self.out_of_budget = false;
-            self.budget_end = ctl.nodes().saturating_add(budget);
-            self.search(0, ctl);
-            if !self.out_of_budget || ctl.done() {
-                return;
-            }
-            budget += budget / 2;
-            self.stack[0].copy_from_slice(&self.saved.0);
-            self.dirty = self.saved.1;
         }
     }
 
@@ -111,19 +83,21 @@ impl Rows {
                 self.dirty = 0;
                 return;
             }
-            if ctl.nodes() >= self.budget_end {
-                self.out_of_budget = true;
-                self.dirty = 0;
-                return;
-            }
             if !propagate(&self.geo, &mut self.stack[depth], &mut self.dirty) {
                 return;
             }
-            let Some((v, r, c)) = branch::choose(&self.geo, &self.stack[depth], &mut self.rng)
-            else {
-                let (g, s) = (&self.geo, &self.stack[depth]);
-                ctl.found(|| solution(g, s));
-                return;
+            let probed = self.probe.run(&self.geo, &mut self.stack[depth], ctl);
+            let (v, r, c) = match probed {
+                Outcome::Dead => return,
+                Outcome::Branch(lit) | Outcome::Place(lit) => lit,
+                Outcome::None => match branch::fewest(&self.geo, &self.stack[depth]) {
+                    Some(lit) => lit,
+                    None => {
+                        let (g, s) = (&self.geo, &self.stack[depth]);
+                        ctl.found(|| solution(g, s));
+                        return;
+                    }
+                },
             };
             ctl.guess();
             if self.stack.len() == depth + 1 {
@@ -131,12 +105,19 @@ impl Rows {
                 self.stack.push(fresh);
             }
             let (parents, children) = self.stack.split_at_mut(depth + 1);
-            children[0].copy_from_slice(&parents[depth]);
-            if place(&self.geo, &mut children[0], v, r, c, &mut self.dirty) {
+            let ready = matches!(probed, Outcome::Branch(_));
+            if ready {
+                // the lookahead's propagated state of this alternative
+                children[0].copy_from_slice(&self.probe.best);
+                self.dirty = 0;
+            } else {
+                children[0].copy_from_slice(&parents[depth]);
+            }
+            if ready || place(&self.geo, &mut children[0], v, r, c, &mut self.dirty) {
                 self.search(depth + 1, ctl);
             }
             self.dirty = 0;
-            if ctl.done() || self.out_of_budget {
+            if ctl.done() {
                 return;
             }
             // the other alternative: v is not at (r, c)
