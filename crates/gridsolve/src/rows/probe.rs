@@ -204,3 +204,100 @@ fn collect(g: &Geo, s: &[u64], out: &mut Vec<(Lit, Lit)>) {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    //! The lookahead's deductions on the root states of minimal 16×16 sudokus: it keeps
+    //! the solution, removes every refuted placement and every candidate that both
+    //! placements of a choice remove, and deduces something where singles and locked
+    //! candidates are stuck.
+
+    use super::*;
+    use crate::{Limit, Shape, Solver, Stop};
+
+    /// The 16×16 puzzles of tests/data/large.txt.
+    fn puzzles() -> Vec<Vec<u16>> {
+        let symbol = |b: u8| match b {
+            b'1'..=b'9' => u16::from(b - b'0'),
+            b'A'..=b'Z' => u16::from(b - b'A') + 10,
+            _ => 0,
+        };
+        include_str!("../../tests/data/large.txt")
+            .lines()
+            .filter(|l| l.len() == 256)
+            .map(|l| l.bytes().map(symbol).collect())
+            .collect()
+    }
+
+    /// The propagated root state of `givens`.
+    fn root(g: &Geo, givens: &[u16]) -> Vec<u64> {
+        let mut s = vec![0; g.words()];
+        g.reset(&mut s);
+        let mut dirty = 0;
+        for (i, &v) in givens.iter().enumerate() {
+            if v != 0 {
+                assert!(place(
+                    g,
+                    &mut s,
+                    usize::from(v) - 1,
+                    i / g.n,
+                    i % g.n,
+                    &mut dirty
+                ));
+            }
+        }
+        assert!(propagate(g, &mut s, &mut dirty));
+        s
+    }
+
+    fn count(g: &Geo, s: &[u64]) -> u32 {
+        s[..g.n * g.n].iter().map(|x| x.count_ones()).sum()
+    }
+
+    #[test]
+    fn lookahead_keeps_the_solution_and_removes_what_it_refutes() {
+        let g = Geo::new(4);
+        let n = g.n;
+        let mut solver = Solver::new(Shape::sudoku(16).unwrap());
+        let mut deduced = 0;
+        for p in puzzles() {
+            let answer = solver.solve(&p, Limit::first()).unwrap();
+            let solution = answer.solutions[0].flat();
+            let before = root(&g, &p);
+            let mut choices = Vec::new();
+            collect(&g, &before, &mut choices);
+            choices.truncate(MAX_CHOICES);
+            let mut after = before.clone();
+            let mut ctl = Control::new(Limit::first(), Stop::never(), 1000);
+            let outcome = Probe::default().run(&g, &mut after, &mut ctl);
+            assert!(!matches!(outcome, Outcome::Dead));
+            for (i, &v) in solution.iter().enumerate() {
+                let (v, r, c) = (usize::from(v) - 1, i / n, i % n);
+                assert_eq!(
+                    after[v * n + r] >> c & 1,
+                    1,
+                    "the solution's {v} at ({r}, {c})"
+                );
+            }
+            let mut scratch = [vec![0; g.words()], vec![0; g.words()]];
+            for (x, y) in choices {
+                let [a, b] = &mut scratch;
+                let (ok_a, ok_b) = (try_place(&g, &before, a, x), try_place(&g, &before, b, y));
+                for (ok, lit) in [(ok_a, x), (ok_b, y)] {
+                    assert!(
+                        ok || !open(&g, &after, lit),
+                        "refuted {lit:?} is still open"
+                    );
+                }
+                if ok_a && ok_b {
+                    for i in 0..n * n {
+                        let gone = before[i] & !(a[i] | b[i]);
+                        assert_eq!(after[i] & gone, 0, "removed by both of {x:?}, {y:?}");
+                    }
+                }
+            }
+            deduced += u32::from(count(&g, &after) < count(&g, &before));
+        }
+        assert!(deduced > 0, "the lookahead deduced nothing on any puzzle");
+    }
+}
