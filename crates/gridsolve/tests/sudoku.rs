@@ -135,8 +135,11 @@ fn a_one_cell_sudoku() {
 
 #[test]
 fn minimal_16x16_and_sparse_25x25_puzzles_have_one_solution_found_with_few_guesses() {
-    // without lookahead the row-mask engine needs 330-370 guesses per minimal 16×16
-    // sudoku and thousands per 25×25 with 300 givens; guesses do not depend on the machine
+    // without the lookahead the row-mask engine needs 330-370 guesses per minimal 16×16
+    // sudoku and thousands per 25×25 with 300 givens to find the solution; with it, the
+    // whole search (`at_most(2)`, the lookahead from the root) and the search for the
+    // first solution (a first round of 32 nodes without it) need a few dozen. Guesses do
+    // not depend on the machine.
     for (k, p) in large_puzzles() {
         let (shape, mut s) = solver(k * k);
         let a = s.solve(&p, Limit::at_most(2)).unwrap();
@@ -144,7 +147,8 @@ fn minimal_16x16_and_sparse_25x25_puzzles_have_one_solution_found_with_few_guess
         check_solutions(&shape, &p, &a);
         let first = s.solve(&p, Limit::first()).unwrap();
         assert_eq!(first.solutions, a.solutions);
-        assert!(first.stats.guesses <= 40, "{} guesses", first.stats.guesses);
+        assert!(a.stats.guesses <= 60, "{} guesses", a.stats.guesses);
+        assert!(first.stats.guesses <= 80, "{} guesses", first.stats.guesses);
     }
 }
 

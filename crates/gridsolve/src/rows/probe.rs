@@ -1,17 +1,18 @@
 //! Lookahead for the row-mask engine: failed-literal probing and branch choice by
 //! propagation. A *choice* is two placements of which one holds in every solution: the
 //! two candidates of a cell with two, or the two places of a value with two left in a row
-//! or a column; the first [`MAX_CHOICES`] of them are probed (cells row by row, then
-//! rows, then columns). Each placement of each choice is tried on a copy of the
-//! propagated state: a refuted placement is removed, so the other one follows; when both
-//! propagate, every candidate removed in both copies is removed from the state (one of
-//! them holds). The branch is the choice whose placements remove the most candidates (the
-//! product of the two counts, as lookahead SAT solvers score), first the placement that
-//! removes more. When nothing was deduced in the pass, that placement's propagated copy
-//! is kept for the branch. One pass a node. Every rule here is a deduction, so counts
-//! stay exact.
+//! or a column; the first [`MAX_CHOICES`] of them are probed (cells row by row, then per
+//! value its rows and its columns). Each placement of each choice is tried on a copy of
+//! the propagated state with naked and hidden singles (a probe; locked candidates there
+//! cost more than the guesses they save): a refuted placement is removed, so the other
+//! one follows; when both propagate, every candidate removed in both copies is removed
+//! from the state (one of them holds). The branch is the choice whose placements remove
+//! the most candidates (the product of the two counts, as lookahead SAT solvers score),
+//! first the placement that removes more. When nothing was deduced in the pass, that
+//! placement's probe is kept for the branch. One pass a node. Every rule here is a
+//! deduction, so counts stay exact.
 
-use super::state::{Geo, place, propagate};
+use super::state::{Geo, place, propagate, propagate_singles};
 use crate::control::Control;
 
 /// One placement: value, row, column.
@@ -119,11 +120,11 @@ fn open(g: &Geo, s: &[u64], (v, r, c): Lit) -> bool {
     s[v * n + r] >> c & 1 == 1 && s[n * n + r] >> c & 1 == 0
 }
 
-/// Copies `s` into `into`, places `lit` and propagates; false on a contradiction.
+/// Copies `s` into `into`, places `lit` and propagates singles; false on a contradiction.
 fn try_place(g: &Geo, s: &[u64], into: &mut [u64], (v, r, c): Lit) -> bool {
     into.copy_from_slice(s);
     let mut dirty = 0;
-    place(g, into, v, r, c, &mut dirty) && propagate(g, into, &mut dirty)
+    place(g, into, v, r, c, &mut dirty) && propagate_singles(g, into, &mut dirty)
 }
 
 /// Candidates of `s` removed in `a`, in `b`, and whether some are removed in both.

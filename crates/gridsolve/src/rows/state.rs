@@ -105,14 +105,25 @@ fn place_k<const K: usize>(
 /// `dirty` marks the values to scan for hidden singles; the values scanned since the last
 /// locked-candidates pass are kept in `locked_due`.
 pub(crate) fn propagate(g: &Geo, s: &mut [u64], dirty: &mut u64) -> bool {
+    propagate_with(g, s, dirty, true)
+}
+
+/// [`propagate`] without locked candidates: naked and hidden singles to a fixpoint (the
+/// lookahead's probes).
+pub(crate) fn propagate_singles(g: &Geo, s: &mut [u64], dirty: &mut u64) -> bool {
+    propagate_with(g, s, dirty, false)
+}
+
+/// [`propagate`], with locked candidates only when `with_locked`.
+fn propagate_with(g: &Geo, s: &mut [u64], dirty: &mut u64, with_locked: bool) -> bool {
     let ok = match g.k {
-        2 => fixpoint::<2>(g, s, dirty),
-        4 => fixpoint::<4>(g, s, dirty),
-        5 => fixpoint::<5>(g, s, dirty),
-        6 => fixpoint::<6>(g, s, dirty),
-        7 => fixpoint::<7>(g, s, dirty),
-        8 => fixpoint::<8>(g, s, dirty),
-        _ => fixpoint::<0>(g, s, dirty),
+        2 => fixpoint::<2>(g, s, dirty, with_locked),
+        4 => fixpoint::<4>(g, s, dirty, with_locked),
+        5 => fixpoint::<5>(g, s, dirty, with_locked),
+        6 => fixpoint::<6>(g, s, dirty, with_locked),
+        7 => fixpoint::<7>(g, s, dirty, with_locked),
+        8 => fixpoint::<8>(g, s, dirty, with_locked),
+        _ => fixpoint::<0>(g, s, dirty, with_locked),
     };
     if !ok {
         *dirty = 0;
@@ -120,7 +131,7 @@ pub(crate) fn propagate(g: &Geo, s: &mut [u64], dirty: &mut u64) -> bool {
     ok
 }
 
-fn fixpoint<const K: usize>(g: &Geo, s: &mut [u64], dirty: &mut u64) -> bool {
+fn fixpoint<const K: usize>(g: &Geo, s: &mut [u64], dirty: &mut u64, with_locked: bool) -> bool {
     let n = side::<K>(g) * side::<K>(g);
     let mut locked_due = 0u64;
     loop {
@@ -136,6 +147,9 @@ fn fixpoint<const K: usize>(g: &Geo, s: &mut [u64], dirty: &mut u64) -> bool {
             None => return false,
             Some(true) => continue,
             Some(false) => {}
+        }
+        if !with_locked {
+            return true;
         }
         // singles are stuck: locked candidates on the values changed since the last pass
         while locked_due != 0 {
