@@ -174,6 +174,7 @@ impl Rows {
             }
             // the other alternative: v is not at (r, c)
             self.stack[depth][v * self.geo.n + r] &= !(1u64 << c);
+            self.stack[depth][self.geo.changed()] |= 1 << r;
             self.dirty = 1 << v;
         }
     }

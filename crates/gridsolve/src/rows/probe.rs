@@ -142,14 +142,16 @@ fn reductions(g: &Geo, s: &[u64], a: &[u64], b: &[u64]) -> (u64, u64, bool) {
 /// Removes from `s` the candidates removed in both `a` and `b`; returns the values changed.
 fn intersect(g: &Geo, s: &mut [u64], a: &[u64], b: &[u64]) -> u64 {
     let n = g.n;
-    let mut dirty = 0u64;
+    let (mut dirty, mut rows) = (0u64, 0u64);
     for (i, x) in s[..n * n].iter_mut().enumerate() {
         let keep = a[i] | b[i];
         if *x & !keep != 0 {
             *x &= keep;
             dirty |= 1 << (i / n);
+            rows |= 1 << (i % n);
         }
     }
+    s[g.changed()] |= rows;
     dirty
 }
 

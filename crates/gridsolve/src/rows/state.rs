@@ -1,6 +1,8 @@
 //! The search state of the row-mask engine and its propagation. A state is, per value
 //! `v` and row `r`, the bit set of the columns where `v` may still go (`n` words per
-//! value, value-major), then per row the bit set of the placed cells. A placed cell keeps
+//! value, value-major), then per row the bit set of the placed cells, then the bit set of
+//! the rows where a candidate was removed since naked singles last scanned them (every
+//! removal marks its row, so naked singles scan only those rows). A placed cell keeps
 //! its value's bit, so every row of every value keeps at least one bit. Placing clears the
 //! value from the cell's column and box with one operation a row and the cell from the
 //! other values; each value whose words changed is marked dirty. Propagation analyses each
@@ -32,15 +34,22 @@ impl Geo {
         }
     }
 
-    /// Words in a state: `n` rows per value, then `n` rows of placed cells.
+    /// Words in a state: `n` rows per value, then `n` rows of placed cells, then the
+    /// rows changed since naked singles scanned them.
     pub(crate) fn words(&self) -> usize {
+        self.n * self.n + self.n + 1
+    }
+
+    /// The index of the word of rows changed since naked singles scanned them.
+    pub(crate) fn changed(&self) -> usize {
         self.n * self.n + self.n
     }
 
-    /// The empty grid: every value possible everywhere, nothing placed.
+    /// The empty grid: every value possible everywhere, nothing placed, every row to scan.
     pub(crate) fn reset(&self, s: &mut [u64]) {
         s[..self.n * self.n].fill(self.full);
         s[self.n * self.n..].fill(0);
+        s[self.changed()] = self.full;
     }
 }
 
@@ -80,10 +89,13 @@ fn place_k<const K: usize>(
     if rows[r] & bit == 0 {
         return false;
     }
-    for x in rows.iter_mut() {
+    let mut changed = 0u64;
+    for (i, x) in rows.iter_mut().enumerate() {
+        changed |= (*x >> c & 1) << i;
         *x &= !bit;
     }
     let b0 = r / k * k;
+    changed |= ((1u64 << k) - 1) << b0 | 1 << r;
     let seg = g.seg[c / k];
     for x in &mut rows[b0..b0 + k] {
         *x &= !seg;
@@ -98,6 +110,7 @@ fn place_k<const K: usize>(
     }
     *dirty |= 1 << v;
     s[n * n + r] |= bit;
+    s[n * n + n] |= changed;
     true
 }
 
@@ -158,7 +171,10 @@ fn fixpoint<const K: usize>(g: &Geo, s: &mut [u64], dirty: &mut u64, with_locked
             let (cand, placed) = s.split_at_mut(n * n);
             match locked::<K>(g, &mut cand[v * n..(v + 1) * n], placed) {
                 None => return false,
-                Some(true) => *dirty |= 1 << v,
+                Some(true) => {
+                    *dirty |= 1 << v;
+                    placed[n] = g.full; // every row may have lost a candidate
+                }
                 Some(false) => {}
             }
         }
@@ -168,11 +184,15 @@ fn fixpoint<const K: usize>(g: &Geo, s: &mut [u64], dirty: &mut u64, with_locked
     }
 }
 
-/// Places every unplaced cell left with one value. `None` on a cell left with none.
+/// Places every unplaced cell left with one value, in the rows changed since the last
+/// scan. `None` on a cell left with none.
 fn naked_singles<const K: usize>(g: &Geo, s: &mut [u64], dirty: &mut u64) -> Option<bool> {
     let n = side::<K>(g) * side::<K>(g);
     let mut progress = false;
-    for r in 0..n {
+    let mut rows = std::mem::take(&mut s[n * n + n]);
+    while rows != 0 {
+        let r = rows.trailing_zeros() as usize;
+        rows &= rows - 1;
         let (mut once, mut twice) = (0u64, 0u64);
         for v in 0..n {
             let x = s[v * n + r];
