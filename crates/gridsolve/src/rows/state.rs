@@ -55,7 +55,57 @@ impl Geo {
 
 /// Places value `v` in row `r`, column `c`; false if `v` is no longer possible there.
 pub(crate) fn place(g: &Geo, s: &mut [u64], v: usize, r: usize, c: usize, dirty: &mut u64) -> bool {
-    place_k::<0>(g, s, v, r, c, dirty)
+    place_k::<0>(g, s, v, r, c, dirty, &mut Lost::none())
+}
+
+/// Places fewer than this many lost cells are kept for a local check of hidden singles.
+const LOST: usize = 32;
+
+/// The cells lost by values other than the one placed (the placed cell's other
+/// candidates), to check only the row, column and box of each for hidden singles; a value
+/// already marked dirty needs no entry, and one that does not fit is marked dirty.
+struct Lost {
+    len: usize,
+    cap: usize,
+    /// `w << 16 | r << 8 | c`: value `w` lost row `r`, column `c`.
+    list: [u32; LOST],
+}
+
+impl Lost {
+    /// A list that keeps nothing: every value that loses a cell is marked dirty.
+    fn none() -> Lost {
+        Lost {
+            len: 0,
+            cap: 0,
+            list: [0; LOST],
+        }
+    }
+
+    fn new() -> Lost {
+        Lost {
+            cap: LOST,
+            ..Lost::none()
+        }
+    }
+
+    /// Value `w` lost the cell at `r`, `c`.
+    #[inline(always)]
+    fn lost(&mut self, dirty: &mut u64, w: usize, r: usize, c: usize) {
+        if *dirty >> w & 1 == 0 {
+            if self.len < self.cap {
+                self.list[self.len] = (w << 16 | r << 8 | c) as u32;
+                self.len += 1;
+            } else {
+                *dirty |= 1 << w;
+            }
+        }
+    }
+
+    fn pop(&mut self) -> Option<(usize, usize, usize)> {
+        self.len = self.len.checked_sub(1)?;
+        let e = self.list[self.len] as usize;
+        Some((e >> 16, e >> 8 & 0xff, e & 0xff))
+    }
 }
 
 /// The columns of each stack.
@@ -81,6 +131,7 @@ fn place_k<const K: usize>(
     r: usize,
     c: usize,
     dirty: &mut u64,
+    lost: &mut Lost,
 ) -> bool {
     let k = side::<K>(g);
     let n = k * k;
@@ -105,7 +156,7 @@ fn place_k<const K: usize>(
         let x = &mut s[w * n + r];
         if *x & bit != 0 {
             *x &= !bit;
-            *dirty |= 1 << w;
+            lost.lost(dirty, w, r, c);
         }
     }
     *dirty |= 1 << v;
@@ -147,16 +198,26 @@ fn propagate_with(g: &Geo, s: &mut [u64], dirty: &mut u64, with_locked: bool) ->
 fn fixpoint<const K: usize>(g: &Geo, s: &mut [u64], dirty: &mut u64, with_locked: bool) -> bool {
     let n = side::<K>(g) * side::<K>(g);
     let mut locked_due = 0u64;
+    let mut lost = Lost::new();
     loop {
-        while *dirty != 0 {
-            let v = dirty.trailing_zeros() as usize;
-            *dirty &= !(1 << v);
-            locked_due |= 1 << v;
-            if hidden_singles::<K>(g, s, v, dirty).is_none() {
-                return false;
+        loop {
+            if *dirty != 0 {
+                let v = dirty.trailing_zeros() as usize;
+                *dirty &= !(1 << v);
+                locked_due |= 1 << v;
+                if hidden_singles::<K>(g, s, v, dirty, &mut lost).is_none() {
+                    return false;
+                }
+            } else if let Some((w, r, c)) = lost.pop() {
+                locked_due |= 1 << w;
+                if local_singles::<K>(g, s, (w, r, c), dirty, &mut lost).is_none() {
+                    return false;
+                }
+            } else {
+                break;
             }
         }
-        match naked_singles::<K>(g, s, dirty) {
+        match naked_singles::<K>(g, s, dirty, &mut lost) {
             None => return false,
             Some(true) => continue,
             Some(false) => {}
@@ -186,7 +247,12 @@ fn fixpoint<const K: usize>(g: &Geo, s: &mut [u64], dirty: &mut u64, with_locked
 
 /// Places every unplaced cell left with one value, in the rows changed since the last
 /// scan. `None` on a cell left with none.
-fn naked_singles<const K: usize>(g: &Geo, s: &mut [u64], dirty: &mut u64) -> Option<bool> {
+fn naked_singles<const K: usize>(
+    g: &Geo,
+    s: &mut [u64],
+    dirty: &mut u64,
+    lost: &mut Lost,
+) -> Option<bool> {
     let n = side::<K>(g) * side::<K>(g);
     let mut progress = false;
     let mut rows = std::mem::take(&mut s[n * n + n]);
@@ -207,7 +273,7 @@ fn naked_singles<const K: usize>(g: &Geo, s: &mut [u64], dirty: &mut u64) -> Opt
             let c = singles.trailing_zeros() as usize;
             singles &= singles - 1;
             let v = (0..n).find(|&v| s[v * n + r] >> c & 1 == 1)?;
-            if s[n * n + r] >> c & 1 == 0 && !place_k::<K>(g, s, v, r, c, dirty) {
+            if s[n * n + r] >> c & 1 == 0 && !place_k::<K>(g, s, v, r, c, dirty, lost) {
                 return None;
             }
             progress = true;
@@ -307,6 +373,7 @@ fn hidden_singles<const K: usize>(
     s: &mut [u64],
     v: usize,
     dirty: &mut u64,
+    lost: &mut Lost,
 ) -> Option<bool> {
     let k = side::<K>(g);
     let n = k * k;
@@ -366,10 +433,75 @@ fn hidden_singles<const K: usize>(
         while cells != 0 {
             let c = cells.trailing_zeros() as usize;
             cells &= cells - 1;
-            if !place_k::<K>(g, s, v, r, c, dirty) {
+            if !place_k::<K>(g, s, v, r, c, dirty, lost) {
                 return None;
             }
         }
     }
     Some(placed_any)
+}
+
+/// Hidden singles of value `w` in the row, column and box of the cell `(r, c)` it lost:
+/// the only units of `w` that changed. Places the first found (which marks `w` dirty, so
+/// the rest are found by its full scan). `None` on a contradiction.
+fn local_singles<const K: usize>(
+    g: &Geo,
+    s: &mut [u64],
+    (w, r, c): (usize, usize, usize),
+    dirty: &mut u64,
+    lost: &mut Lost,
+) -> Option<()> {
+    if *dirty >> w & 1 == 1 {
+        return Some(()); // a full scan of w is due
+    }
+    let k = side::<K>(g);
+    let n = k * k;
+    let rows = &s[w * n..w * n + n];
+    let placed = &s[n * n..n * n + n];
+    let mut hit = None;
+    // the row
+    let x = rows[r];
+    if x == 0 {
+        return None;
+    }
+    if x & (x - 1) == 0 && x & placed[r] == 0 {
+        hit = Some((r, x.trailing_zeros() as usize));
+    }
+    // the column
+    if hit.is_none() {
+        let col = rows
+            .iter()
+            .enumerate()
+            .fold(0u64, |m, (i, &x)| m | (x >> c & 1) << i);
+        if col == 0 {
+            return None;
+        }
+        let i = col.trailing_zeros() as usize;
+        if col & (col - 1) == 0 && placed[i] >> c & 1 == 0 {
+            hit = Some((i, c));
+        }
+    }
+    // the box
+    if hit.is_none() {
+        let b0 = r / k * k;
+        let seg = g.seg[c / k];
+        let (mut once, mut twice) = (0u64, 0u64);
+        for &x in &rows[b0..b0 + k] {
+            twice |= once & x & seg;
+            once |= x & seg;
+        }
+        if once == 0 {
+            return None;
+        }
+        if twice == 0 && once & (once - 1) == 0 {
+            let i = (b0..b0 + k).find(|&i| rows[i] & once != 0)?;
+            if placed[i] & once == 0 {
+                hit = Some((i, once.trailing_zeros() as usize));
+            }
+        }
+    }
+    match hit {
+        Some((i, col)) if !place_k::<K>(g, s, w, i, col, dirty, lost) => None,
+        _ => Some(()),
+    }
 }
