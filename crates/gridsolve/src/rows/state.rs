@@ -55,8 +55,21 @@ impl Geo {
 
 /// Places value `v` in row `r`, column `c`; false if `v` is no longer possible there.
 pub(crate) fn place(g: &Geo, s: &mut [u64], v: usize, r: usize, c: usize, dirty: &mut u64) -> bool {
-    place_k::<0>(g, s, v, r, c, dirty, &mut Lost::none())
+    let lost = &mut Lost::none();
+    match g.k {
+        2 => place_k::<2>(g, s, v, r, c, dirty, lost),
+        4 => place_k::<4>(g, s, v, r, c, dirty, lost),
+        5 => place_k::<5>(g, s, v, r, c, dirty, lost),
+        6 => place_k::<6>(g, s, v, r, c, dirty, lost),
+        7 => place_k::<7>(g, s, v, r, c, dirty, lost),
+        8 => place_k::<8>(g, s, v, r, c, dirty, lost),
+        _ => place_k::<0>(g, s, v, r, c, dirty, lost),
+    }
 }
+
+/// A placement whose cell had more than this many other candidates marks them dirty
+/// (a full scan each) instead of listing the lost cell for each.
+const LOCAL_MAX: u32 = 8;
 
 /// Places fewer than this many lost cells are kept for a local check of hidden singles.
 const LOST: usize = 32;
@@ -152,10 +165,18 @@ fn place_k<const K: usize>(
         *x &= !seg;
     }
     rows[r] = bit;
+    let mut others = 0u64;
     for w in (0..n).filter(|&w| w != v) {
         let x = &mut s[w * n + r];
-        if *x & bit != 0 {
-            *x &= !bit;
+        others |= (*x >> c & 1) << w;
+        *x &= !bit;
+    }
+    if others.count_ones() > LOCAL_MAX {
+        *dirty |= others;
+    } else {
+        while others != 0 {
+            let w = others.trailing_zeros() as usize;
+            others &= others - 1;
             lost.lost(dirty, w, r, c);
         }
     }
