@@ -5,9 +5,12 @@
 //! removal marks its row, so naked singles scan only those rows). A placed cell keeps
 //! its value's bit, so every row of every value keeps at least one bit. Placing clears the
 //! value from the cell's column and box with one operation a row and the cell from the
-//! other values; each value whose words changed is marked dirty. Propagation analyses each
-//! dirty value to its own fixpoint (locked candidates in bands and stacks, hidden singles
-//! in rows, columns and boxes), then places the naked singles, until nothing changes.
+//! other values; the placed value is marked dirty, and each other value of the cell is
+//! either marked dirty too (a cell with many candidates) or has the cell it lost listed.
+//! Propagation scans each dirty value for hidden singles in rows, columns and boxes, and
+//! a listed cell's row, column and box only; then places the naked singles of the changed
+//! rows, until nothing changes; then (in the search, not in probes) locked candidates in
+//! bands and stacks on the values scanned since their last pass, and again.
 
 /// The layout of one sudoku shape: side `n = k²` (up to 64), box side `k`.
 pub(crate) struct Geo {
