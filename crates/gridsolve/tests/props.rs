@@ -69,6 +69,17 @@ proptest! {
     }
 }
 
+proptest! {
+    // 25×25 (where a placed cell may list the cells its other values lost): 30–59 % of
+    // the cells blank (many reach the 200 limit), 16 cases, a few seconds unoptimised.
+    #![proptest_config(ProptestConfig::with_cases(16))]
+
+    #[test]
+    fn twenty_five_engines_agree(seed in any::<u64>(), percent in 30usize..60, noise in any::<bool>()) {
+        engines_agree(Shape::sudoku(25).unwrap(), seed, percent, noise)?;
+    }
+}
+
 /// The engine `Solver::new` picks and the generic engine give the same count (up to 200)
 /// and, when complete, the same solutions.
 fn engines_agree(
