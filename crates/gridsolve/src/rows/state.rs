@@ -390,7 +390,8 @@ fn locked<const K: usize>(g: &Geo, rows: &mut [u64], placed: &[u64]) -> Option<b
     Some(changed)
 }
 
-/// Places value `v` where it is alone in a row, a column or a box. `None` on a
+/// Places value `v` where it is first found alone in a row, a box or a column (which
+/// marks `v` dirty again, so the others are found by the next scan). `None` on a
 /// contradiction; else whether anything was placed.
 fn hidden_singles<const K: usize>(
     g: &Geo,
@@ -402,9 +403,9 @@ fn hidden_singles<const K: usize>(
     let k = side::<K>(g);
     let n = k * k;
     let base = v * n;
-    // per row, the cells where v is alone in its row, column or box
-    let mut found = [0u64; 64];
-    let mut found_rows = 0u64;
+    let mut place1 = |s: &mut [u64], r: usize, cell: u64| {
+        place_k::<K>(g, s, v, r, cell.trailing_zeros() as usize, dirty, lost).then_some(true)
+    };
     let (mut once, mut twice, mut done) = (0u64, 0u64, 0u64);
     for b in 0..k {
         let (mut bo, mut bt, mut bd) = (0u64, 0u64, 0u64);
@@ -415,8 +416,7 @@ fn hidden_singles<const K: usize>(
             }
             let here = x & s[n * n + r];
             if x & (x - 1) == 0 && here == 0 {
-                found[r] = x;
-                found_rows |= 1 << r;
+                return place1(s, r, x);
             }
             bd |= here;
             bt |= bo & x;
@@ -430,39 +430,20 @@ fn hidden_singles<const K: usize>(
             let cell = bo & seg;
             if bd & seg == 0 && cell & cell.wrapping_sub(1) == 0 && bt & seg == 0 {
                 let r = (b * k..b * k + k).find(|&r| s[base + r] & cell != 0)?;
-                found[r] |= cell;
-                found_rows |= 1 << r;
+                return place1(s, r, cell);
             }
         }
     }
     if once != g.full {
         return None;
     }
-    let mut cols = once & !twice & !done;
-    while cols != 0 {
+    let cols = once & !twice & !done;
+    if cols != 0 {
         let bit = cols & cols.wrapping_neg();
-        cols &= cols - 1;
         let r = (0..n).find(|&r| s[base + r] & bit != 0)?;
-        found[r] |= bit;
-        found_rows |= 1 << r;
+        return place1(s, r, bit);
     }
-    let placed_any = found_rows != 0;
-    while found_rows != 0 {
-        let r = found_rows.trailing_zeros() as usize;
-        found_rows &= found_rows - 1;
-        let mut cells = found[r];
-        if cells & (cells - 1) != 0 {
-            return None; // v alone in two places of one row
-        }
-        while cells != 0 {
-            let c = cells.trailing_zeros() as usize;
-            cells &= cells - 1;
-            if !place_k::<K>(g, s, v, r, c, dirty, lost) {
-                return None;
-            }
-        }
-    }
-    Some(placed_any)
+    Some(false)
 }
 
 /// Hidden singles of value `w` in the row, column and box of the cell `(r, c)` it lost:
