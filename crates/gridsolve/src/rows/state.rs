@@ -60,13 +60,13 @@ impl Geo {
 pub(crate) fn place(g: &Geo, s: &mut [u64], v: usize, r: usize, c: usize, dirty: &mut u64) -> bool {
     let lost = &mut Lost::none();
     match g.k {
-        2 => place_k::<2>(g, s, v, r, c, dirty, lost),
-        4 => place_k::<4>(g, s, v, r, c, dirty, lost),
-        5 => place_k::<5>(g, s, v, r, c, dirty, lost),
-        6 => place_k::<6>(g, s, v, r, c, dirty, lost),
-        7 => place_k::<7>(g, s, v, r, c, dirty, lost),
-        8 => place_k::<8>(g, s, v, r, c, dirty, lost),
-        _ => place_k::<0>(g, s, v, r, c, dirty, lost),
+        2 => place_k::<2, false>(g, s, v, r, c, dirty, lost),
+        4 => place_k::<4, false>(g, s, v, r, c, dirty, lost),
+        5 => place_k::<5, false>(g, s, v, r, c, dirty, lost),
+        6 => place_k::<6, false>(g, s, v, r, c, dirty, lost),
+        7 => place_k::<7, false>(g, s, v, r, c, dirty, lost),
+        8 => place_k::<8, false>(g, s, v, r, c, dirty, lost),
+        _ => place_k::<0, false>(g, s, v, r, c, dirty, lost),
     }
 }
 
@@ -139,8 +139,10 @@ fn side<const K: usize>(g: &Geo) -> usize {
     if K == 0 { g.k } else { K }
 }
 
+/// [`place`]; with `ALONE`, `v` is the cell's only candidate (a naked single), so no
+/// other value loses the cell.
 #[inline]
-fn place_k<const K: usize>(
+fn place_k<const K: usize, const ALONE: bool>(
     g: &Geo,
     s: &mut [u64],
     v: usize,
@@ -169,7 +171,7 @@ fn place_k<const K: usize>(
     }
     rows[r] = bit;
     let mut others = 0u64;
-    for w in (0..n).filter(|&w| w != v) {
+    for w in (0..n).filter(|&w| w != v && !ALONE) {
         let x = &mut s[w * n + r];
         others |= (*x >> c & 1) << w;
         *x &= !bit;
@@ -297,7 +299,7 @@ fn naked_singles<const K: usize>(
             let c = singles.trailing_zeros() as usize;
             singles &= singles - 1;
             let v = (0..n).find(|&v| s[v * n + r] >> c & 1 == 1)?;
-            if s[n * n + r] >> c & 1 == 0 && !place_k::<K>(g, s, v, r, c, dirty, lost) {
+            if s[n * n + r] >> c & 1 == 0 && !place_k::<K, true>(g, s, v, r, c, dirty, lost) {
                 return None;
             }
             progress = true;
@@ -404,7 +406,7 @@ fn hidden_singles<const K: usize>(
     let n = k * k;
     let base = v * n;
     let mut place1 = |s: &mut [u64], r: usize, cell: u64| {
-        place_k::<K>(g, s, v, r, cell.trailing_zeros() as usize, dirty, lost).then_some(true)
+        place_k::<K, false>(g, s, v, r, cell.trailing_zeros() as usize, dirty, lost).then_some(true)
     };
     let (mut once, mut twice, mut done) = (0u64, 0u64, 0u64);
     for b in 0..k {
@@ -506,7 +508,7 @@ fn local_singles<const K: usize>(
         }
     }
     match hit {
-        Some((i, col)) if !place_k::<K>(g, s, w, i, col, dirty, lost) => None,
+        Some((i, col)) if !place_k::<K, false>(g, s, w, i, col, dirty, lost) => None,
         _ => Some(()),
     }
 }
