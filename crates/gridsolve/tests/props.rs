@@ -70,12 +70,12 @@ proptest! {
 }
 
 proptest! {
-    // 25×25 (where a placed cell may list the cells its other values lost): 30–59 % of
-    // the cells blank (many reach the 200 limit), 16 cases, a few seconds unoptimised.
+    // 25×25 (where a placed cell may list the cells its other values lost): 25–44 % of
+    // the cells blank (with more, the generic engine can take minutes on a clash).
     #![proptest_config(ProptestConfig::with_cases(16))]
 
     #[test]
-    fn twenty_five_engines_agree(seed in any::<u64>(), percent in 30usize..60, noise in any::<bool>()) {
+    fn twenty_five_engines_agree(seed in any::<u64>(), percent in 25usize..45, noise in any::<bool>()) {
         engines_agree(Shape::sudoku(25).unwrap(), seed, percent, noise)?;
     }
 }
