@@ -4,7 +4,8 @@
 //!   format, any box side: the first word of each line not starting with `#`, symbols
 //!   `1`-`9`, `A`-`Z`, `a`-`z`, blank `0` or `.`) R times with limit 1, checks every solution
 //!   against its givens and the rules, and prints puzzles, CPU seconds, puzzles per
-//!   CPU-second, guesses per puzzle and the share solved without a guess.
+//!   CPU-second, guesses per puzzle, the share solved without a guess and nodes per
+//!   puzzle.
 //! * `throughput --generate SIDE COUNT [--blank PERCENT] [--seed S]`: the same on COUNT
 //!   sudokus of side SIDE made here: a full grid by pattern, digits, rows inside bands,
 //!   bands, columns inside stacks and stacks shuffled, then PERCENT % of the cells
@@ -137,12 +138,13 @@ fn run(puzzles: &[Vec<u16>], k: usize, repeat: u64, generic: bool) -> Result<(),
         Solver::new(shape)
     };
     let mut answers = Vec::with_capacity(puzzles.len());
-    let (mut guesses, mut no_guess, mut solved) = (0u64, 0u64, 0u64);
+    let (mut guesses, mut nodes, mut no_guess, mut solved) = (0u64, 0u64, 0u64, 0u64);
     let start = cpu_seconds(libc::RUSAGE_SELF);
     for round in 0..repeat {
         for p in puzzles {
             let a = solver.solve(p, Limit::first()).map_err(|e| e.to_string())?;
             guesses += a.stats.guesses;
+            nodes += a.stats.nodes;
             no_guess += u64::from(a.stats.solved_without_guess);
             solved += u64::from(a.status == Status::Solved);
             if round == 0 {
@@ -162,10 +164,11 @@ fn run(puzzles: &[Vec<u16>], k: usize, repeat: u64, generic: bool) -> Result<(),
     }
     let total = puzzles.len() as u64 * repeat;
     println!(
-        "puzzles={total} solved={solved} cpu_s={cpu:.4} puzzles_per_cpu_s={:.0} guesses_per_puzzle={:.2} no_guess_share={:.4}",
+        "puzzles={total} solved={solved} cpu_s={cpu:.4} puzzles_per_cpu_s={:.0} guesses_per_puzzle={:.2} no_guess_share={:.4} nodes_per_puzzle={:.1}",
         total as f64 / cpu,
         guesses as f64 / total as f64,
-        no_guess as f64 / total as f64
+        no_guess as f64 / total as f64,
+        nodes as f64 / total as f64
     );
     Ok(())
 }

@@ -3,7 +3,8 @@
 //! dedicated search: candidate bit sets, naked and hidden singles, locked candidates,
 //! branching on the most constrained cell and backtracking by copying a compact state.
 //! A fixed-size engine with a band layout serves 9×9 sudokus, a row-mask engine (per
-//! value and row, the columns still open) every other sudoku, and a generic engine
+//! value and row, the columns still open; with a lookahead that probes both sides of
+//! each binary choice at every node) every other sudoku, and a generic engine
 //! Latin squares and sudoku pairs. Sides above [`MAX_SIDE`] are refused by [`Shape::new`].
 //!
 //! ```

@@ -1,18 +1,16 @@
-//! Branch choice for the row-mask engine: a value and a cell to try it in (the other
-//! alternative is the value not there). Preferred: an unplaced cell with two candidates;
-//! then a value with two places left in a row, then in a column; then the unplaced cell
-//! with the fewest candidates. `None` when every cell is placed. With a random state
-//! (`rng != 0`), the cell is drawn among all cells with two candidates and the value
-//! between its two.
+//! Branch choice for the row-mask engine without the lookahead: a value and a cell to try
+//! it in (the other alternative is the value not there). Preferred: the first unplaced
+//! cell with two candidates; then a value with two places left in a row, then in a
+//! column; then the unplaced cell with the fewest candidates (also the lookahead's
+//! fallback). `None` when every cell is placed.
 
 use super::state::Geo;
 
 /// `(value, row, column)` to try first, or `None` on a solved state (propagated).
-pub(crate) fn choose(g: &Geo, s: &[u64], rng: &mut u64) -> Option<(usize, usize, usize)> {
+pub(crate) fn choose(g: &Geo, s: &[u64]) -> Option<(usize, usize, usize)> {
     let n = g.n;
     let placed = &s[n * n..];
     let mut open_rows = 0;
-    let (mut pick, mut ties) = (None, 0u64);
     for r in 0..n {
         let open = g.full & !placed[r];
         if open == 0 {
@@ -26,24 +24,12 @@ pub(crate) fn choose(g: &Geo, s: &[u64], rng: &mut u64) -> Option<(usize, usize,
             twice |= once & x;
             once |= x;
         }
-        let mut pairs = twice & !thrice & open;
-        if pairs != 0 && *rng == 0 {
+        let pairs = twice & !thrice & open;
+        if pairs != 0 {
             let c = pairs.trailing_zeros() as usize;
             let v = (0..n).find(|&v| s[v * n + r] >> c & 1 == 1)?;
             return Some((v, r, c));
         }
-        while pairs != 0 {
-            ties += 1;
-            if next_random(rng).is_multiple_of(ties) {
-                pick = Some((r, pairs.trailing_zeros() as usize));
-            }
-            pairs &= pairs - 1;
-        }
-    }
-    if let Some((r, c)) = pick {
-        let mut values = (0..n).filter(|&v| s[v * n + r] >> c & 1 == 1);
-        let (a, b) = (values.next()?, values.next()?);
-        return Some((if next_random(rng) & 1 == 0 { a } else { b }, r, c));
     }
     if open_rows == 0 {
         return None;
@@ -79,7 +65,7 @@ fn bilocal(g: &Geo, s: &[u64]) -> Option<(usize, usize, usize)> {
 }
 
 /// The unplaced cell with the fewest candidates, and its first candidate.
-fn fewest(g: &Geo, s: &[u64]) -> Option<(usize, usize, usize)> {
+pub(crate) fn fewest(g: &Geo, s: &[u64]) -> Option<(usize, usize, usize)> {
     let n = g.n;
     let mut best: Option<(usize, usize)> = None;
     let mut best_count = u32::MAX;
@@ -97,12 +83,4 @@ fn fewest(g: &Geo, s: &[u64]) -> Option<(usize, usize, usize)> {
     let (r, c) = best?;
     let v = (0..n).find(|&v| s[v * n + r] >> c & 1 == 1)?;
     Some((v, r, c))
-}
-
-/// The next value of a xorshift64 generator (never 0 from a non-zero state).
-fn next_random(x: &mut u64) -> u64 {
-    *x ^= *x << 13;
-    *x ^= *x >> 7;
-    *x ^= *x << 17;
-    *x
 }

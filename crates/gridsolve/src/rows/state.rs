@@ -1,11 +1,16 @@
 //! The search state of the row-mask engine and its propagation. A state is, per value
 //! `v` and row `r`, the bit set of the columns where `v` may still go (`n` words per
-//! value, value-major), then per row the bit set of the placed cells. A placed cell keeps
+//! value, value-major), then per row the bit set of the placed cells, then the bit set of
+//! the rows where a candidate was removed since naked singles last scanned them (every
+//! removal marks its row, so naked singles scan only those rows). A placed cell keeps
 //! its value's bit, so every row of every value keeps at least one bit. Placing clears the
 //! value from the cell's column and box with one operation a row and the cell from the
-//! other values; each value whose words changed is marked dirty. Propagation analyses each
-//! dirty value to its own fixpoint (locked candidates in bands and stacks, hidden singles
-//! in rows, columns and boxes), then places the naked singles, until nothing changes.
+//! other values; the placed value is marked dirty, and each other value of the cell is
+//! either marked dirty too (a cell with many candidates) or has the cell it lost listed.
+//! Propagation scans each dirty value for hidden singles in rows, columns and boxes, and
+//! a listed cell's row, column and box only; then places the naked singles of the changed
+//! rows, until nothing changes; then (in the search, not in probes) locked candidates in
+//! bands and stacks on the values scanned since their last pass, and again.
 
 /// The layout of one sudoku shape: side `n = k²` (up to 64), box side `k`.
 pub(crate) struct Geo {
@@ -32,21 +37,91 @@ impl Geo {
         }
     }
 
-    /// Words in a state: `n` rows per value, then `n` rows of placed cells.
+    /// Words in a state: `n` rows per value, then `n` rows of placed cells, then the
+    /// rows changed since naked singles scanned them.
     pub(crate) fn words(&self) -> usize {
+        self.n * self.n + self.n + 1
+    }
+
+    /// The index of the word of rows changed since naked singles scanned them.
+    pub(crate) fn changed(&self) -> usize {
         self.n * self.n + self.n
     }
 
-    /// The empty grid: every value possible everywhere, nothing placed.
+    /// The empty grid: every value possible everywhere, nothing placed, every row to scan.
     pub(crate) fn reset(&self, s: &mut [u64]) {
         s[..self.n * self.n].fill(self.full);
         s[self.n * self.n..].fill(0);
+        s[self.changed()] = self.full;
     }
 }
 
 /// Places value `v` in row `r`, column `c`; false if `v` is no longer possible there.
 pub(crate) fn place(g: &Geo, s: &mut [u64], v: usize, r: usize, c: usize, dirty: &mut u64) -> bool {
-    place_k::<0>(g, s, v, r, c, dirty)
+    let lost = &mut Lost::none();
+    match g.k {
+        2 => place_k::<2, false>(g, s, v, r, c, dirty, lost),
+        4 => place_k::<4, false>(g, s, v, r, c, dirty, lost),
+        5 => place_k::<5, false>(g, s, v, r, c, dirty, lost),
+        6 => place_k::<6, false>(g, s, v, r, c, dirty, lost),
+        7 => place_k::<7, false>(g, s, v, r, c, dirty, lost),
+        8 => place_k::<8, false>(g, s, v, r, c, dirty, lost),
+        _ => place_k::<0, false>(g, s, v, r, c, dirty, lost),
+    }
+}
+
+/// A placement whose cell had more than this many other candidates marks them dirty
+/// (a full scan each) instead of listing the lost cell for each.
+const LOCAL_MAX: u32 = 8;
+
+/// Places fewer than this many lost cells are kept for a local check of hidden singles.
+const LOST: usize = 32;
+
+/// The cells lost by values other than the one placed (the placed cell's other
+/// candidates), to check only the row, column and box of each for hidden singles; a value
+/// already marked dirty needs no entry, and one that does not fit is marked dirty.
+struct Lost {
+    len: usize,
+    cap: usize,
+    /// `w << 16 | r << 8 | c`: value `w` lost row `r`, column `c`.
+    list: [u32; LOST],
+}
+
+impl Lost {
+    /// A list that keeps nothing: every value that loses a cell is marked dirty.
+    fn none() -> Lost {
+        Lost {
+            len: 0,
+            cap: 0,
+            list: [0; LOST],
+        }
+    }
+
+    fn new() -> Lost {
+        Lost {
+            cap: LOST,
+            ..Lost::none()
+        }
+    }
+
+    /// Value `w` lost the cell at `r`, `c`.
+    #[inline(always)]
+    fn lost(&mut self, dirty: &mut u64, w: usize, r: usize, c: usize) {
+        if *dirty >> w & 1 == 0 {
+            if self.len < self.cap {
+                self.list[self.len] = (w << 16 | r << 8 | c) as u32;
+                self.len += 1;
+            } else {
+                *dirty |= 1 << w;
+            }
+        }
+    }
+
+    fn pop(&mut self) -> Option<(usize, usize, usize)> {
+        self.len = self.len.checked_sub(1)?;
+        let e = self.list[self.len] as usize;
+        Some((e >> 16, e >> 8 & 0xff, e & 0xff))
+    }
 }
 
 /// The columns of each stack.
@@ -64,14 +139,17 @@ fn side<const K: usize>(g: &Geo) -> usize {
     if K == 0 { g.k } else { K }
 }
 
+/// [`place`]; with `ALONE`, `v` is the cell's only candidate (a naked single), so no
+/// other value loses the cell.
 #[inline]
-fn place_k<const K: usize>(
+fn place_k<const K: usize, const ALONE: bool>(
     g: &Geo,
     s: &mut [u64],
     v: usize,
     r: usize,
     c: usize,
     dirty: &mut u64,
+    lost: &mut Lost,
 ) -> bool {
     let k = side::<K>(g);
     let n = k * k;
@@ -80,24 +158,36 @@ fn place_k<const K: usize>(
     if rows[r] & bit == 0 {
         return false;
     }
-    for x in rows.iter_mut() {
+    let mut changed = 0u64;
+    for (i, x) in rows.iter_mut().enumerate() {
+        changed |= (*x >> c & 1) << i;
         *x &= !bit;
     }
     let b0 = r / k * k;
+    changed |= ((1u64 << k) - 1) << b0 | 1 << r;
     let seg = g.seg[c / k];
     for x in &mut rows[b0..b0 + k] {
         *x &= !seg;
     }
     rows[r] = bit;
-    for w in (0..n).filter(|&w| w != v) {
+    let mut others = 0u64;
+    for w in (0..n).filter(|&w| w != v && !ALONE) {
         let x = &mut s[w * n + r];
-        if *x & bit != 0 {
-            *x &= !bit;
-            *dirty |= 1 << w;
+        others |= (*x >> c & 1) << w;
+        *x &= !bit;
+    }
+    if others.count_ones() > LOCAL_MAX {
+        *dirty |= others;
+    } else {
+        while others != 0 {
+            let w = others.trailing_zeros() as usize;
+            others &= others - 1;
+            lost.lost(dirty, w, r, c);
         }
     }
     *dirty |= 1 << v;
     s[n * n + r] |= bit;
+    s[n * n + n] |= changed;
     true
 }
 
@@ -105,14 +195,25 @@ fn place_k<const K: usize>(
 /// `dirty` marks the values to scan for hidden singles; the values scanned since the last
 /// locked-candidates pass are kept in `locked_due`.
 pub(crate) fn propagate(g: &Geo, s: &mut [u64], dirty: &mut u64) -> bool {
+    propagate_with(g, s, dirty, true)
+}
+
+/// [`propagate`] without locked candidates: naked and hidden singles to a fixpoint (the
+/// lookahead's probes).
+pub(crate) fn propagate_singles(g: &Geo, s: &mut [u64], dirty: &mut u64) -> bool {
+    propagate_with(g, s, dirty, false)
+}
+
+/// [`propagate`], with locked candidates only when `with_locked`.
+fn propagate_with(g: &Geo, s: &mut [u64], dirty: &mut u64, with_locked: bool) -> bool {
     let ok = match g.k {
-        2 => fixpoint::<2>(g, s, dirty),
-        4 => fixpoint::<4>(g, s, dirty),
-        5 => fixpoint::<5>(g, s, dirty),
-        6 => fixpoint::<6>(g, s, dirty),
-        7 => fixpoint::<7>(g, s, dirty),
-        8 => fixpoint::<8>(g, s, dirty),
-        _ => fixpoint::<0>(g, s, dirty),
+        2 => fixpoint::<2>(g, s, dirty, with_locked),
+        4 => fixpoint::<4>(g, s, dirty, with_locked),
+        5 => fixpoint::<5>(g, s, dirty, with_locked),
+        6 => fixpoint::<6>(g, s, dirty, with_locked),
+        7 => fixpoint::<7>(g, s, dirty, with_locked),
+        8 => fixpoint::<8>(g, s, dirty, with_locked),
+        _ => fixpoint::<0>(g, s, dirty, with_locked),
     };
     if !ok {
         *dirty = 0;
@@ -120,22 +221,35 @@ pub(crate) fn propagate(g: &Geo, s: &mut [u64], dirty: &mut u64) -> bool {
     ok
 }
 
-fn fixpoint<const K: usize>(g: &Geo, s: &mut [u64], dirty: &mut u64) -> bool {
+fn fixpoint<const K: usize>(g: &Geo, s: &mut [u64], dirty: &mut u64, with_locked: bool) -> bool {
     let n = side::<K>(g) * side::<K>(g);
     let mut locked_due = 0u64;
+    let mut lost = Lost::new();
     loop {
-        while *dirty != 0 {
-            let v = dirty.trailing_zeros() as usize;
-            *dirty &= !(1 << v);
-            locked_due |= 1 << v;
-            if hidden_singles::<K>(g, s, v, dirty).is_none() {
-                return false;
+        loop {
+            if *dirty != 0 {
+                let v = dirty.trailing_zeros() as usize;
+                *dirty &= !(1 << v);
+                locked_due |= 1 << v;
+                if hidden_singles::<K>(g, s, v, dirty, &mut lost).is_none() {
+                    return false;
+                }
+            } else if let Some((w, r, c)) = lost.pop() {
+                locked_due |= 1 << w;
+                if local_singles::<K>(g, s, (w, r, c), dirty, &mut lost).is_none() {
+                    return false;
+                }
+            } else {
+                break;
             }
         }
-        match naked_singles::<K>(g, s, dirty) {
+        match naked_singles::<K>(g, s, dirty, &mut lost) {
             None => return false,
             Some(true) => continue,
             Some(false) => {}
+        }
+        if !with_locked {
+            return true;
         }
         // singles are stuck: locked candidates on the values changed since the last pass
         while locked_due != 0 {
@@ -144,7 +258,10 @@ fn fixpoint<const K: usize>(g: &Geo, s: &mut [u64], dirty: &mut u64) -> bool {
             let (cand, placed) = s.split_at_mut(n * n);
             match locked::<K>(g, &mut cand[v * n..(v + 1) * n], placed) {
                 None => return false,
-                Some(true) => *dirty |= 1 << v,
+                Some(true) => {
+                    *dirty |= 1 << v;
+                    placed[n] = g.full; // every row may have lost a candidate
+                }
                 Some(false) => {}
             }
         }
@@ -154,11 +271,20 @@ fn fixpoint<const K: usize>(g: &Geo, s: &mut [u64], dirty: &mut u64) -> bool {
     }
 }
 
-/// Places every unplaced cell left with one value. `None` on a cell left with none.
-fn naked_singles<const K: usize>(g: &Geo, s: &mut [u64], dirty: &mut u64) -> Option<bool> {
+/// Places every unplaced cell left with one value, in the rows changed since the last
+/// scan. `None` on a cell left with none.
+fn naked_singles<const K: usize>(
+    g: &Geo,
+    s: &mut [u64],
+    dirty: &mut u64,
+    lost: &mut Lost,
+) -> Option<bool> {
     let n = side::<K>(g) * side::<K>(g);
     let mut progress = false;
-    for r in 0..n {
+    let mut rows = std::mem::take(&mut s[n * n + n]);
+    while rows != 0 {
+        let r = rows.trailing_zeros() as usize;
+        rows &= rows - 1;
         let (mut once, mut twice) = (0u64, 0u64);
         for v in 0..n {
             let x = s[v * n + r];
@@ -173,7 +299,7 @@ fn naked_singles<const K: usize>(g: &Geo, s: &mut [u64], dirty: &mut u64) -> Opt
             let c = singles.trailing_zeros() as usize;
             singles &= singles - 1;
             let v = (0..n).find(|&v| s[v * n + r] >> c & 1 == 1)?;
-            if s[n * n + r] >> c & 1 == 0 && !place_k::<K>(g, s, v, r, c, dirty) {
+            if s[n * n + r] >> c & 1 == 0 && !place_k::<K, true>(g, s, v, r, c, dirty, lost) {
                 return None;
             }
             progress = true;
@@ -266,20 +392,22 @@ fn locked<const K: usize>(g: &Geo, rows: &mut [u64], placed: &[u64]) -> Option<b
     Some(changed)
 }
 
-/// Places value `v` where it is alone in a row, a column or a box. `None` on a
+/// Places value `v` where it is first found alone in a row, a box or a column (which
+/// marks `v` dirty again, so the others are found by the next scan). `None` on a
 /// contradiction; else whether anything was placed.
 fn hidden_singles<const K: usize>(
     g: &Geo,
     s: &mut [u64],
     v: usize,
     dirty: &mut u64,
+    lost: &mut Lost,
 ) -> Option<bool> {
     let k = side::<K>(g);
     let n = k * k;
     let base = v * n;
-    // per row, the cells where v is alone in its row, column or box
-    let mut found = [0u64; 64];
-    let mut found_rows = 0u64;
+    let mut place1 = |s: &mut [u64], r: usize, cell: u64| {
+        place_k::<K, false>(g, s, v, r, cell.trailing_zeros() as usize, dirty, lost).then_some(true)
+    };
     let (mut once, mut twice, mut done) = (0u64, 0u64, 0u64);
     for b in 0..k {
         let (mut bo, mut bt, mut bd) = (0u64, 0u64, 0u64);
@@ -290,8 +418,7 @@ fn hidden_singles<const K: usize>(
             }
             let here = x & s[n * n + r];
             if x & (x - 1) == 0 && here == 0 {
-                found[r] = x;
-                found_rows |= 1 << r;
+                return place1(s, r, x);
             }
             bd |= here;
             bt |= bo & x;
@@ -305,37 +432,190 @@ fn hidden_singles<const K: usize>(
             let cell = bo & seg;
             if bd & seg == 0 && cell & cell.wrapping_sub(1) == 0 && bt & seg == 0 {
                 let r = (b * k..b * k + k).find(|&r| s[base + r] & cell != 0)?;
-                found[r] |= cell;
-                found_rows |= 1 << r;
+                return place1(s, r, cell);
             }
         }
     }
     if once != g.full {
         return None;
     }
-    let mut cols = once & !twice & !done;
-    while cols != 0 {
+    let cols = once & !twice & !done;
+    if cols != 0 {
         let bit = cols & cols.wrapping_neg();
-        cols &= cols - 1;
         let r = (0..n).find(|&r| s[base + r] & bit != 0)?;
-        found[r] |= bit;
-        found_rows |= 1 << r;
+        return place1(s, r, bit);
     }
-    let placed_any = found_rows != 0;
-    while found_rows != 0 {
-        let r = found_rows.trailing_zeros() as usize;
-        found_rows &= found_rows - 1;
-        let mut cells = found[r];
-        if cells & (cells - 1) != 0 {
-            return None; // v alone in two places of one row
+    Some(false)
+}
+
+/// Hidden singles of value `w` in the row, column and box of the cell `(r, c)` it lost:
+/// the only units of `w` that changed. Places the first found (which marks `w` dirty, so
+/// the rest are found by its full scan). `None` on a contradiction.
+fn local_singles<const K: usize>(
+    g: &Geo,
+    s: &mut [u64],
+    (w, r, c): (usize, usize, usize),
+    dirty: &mut u64,
+    lost: &mut Lost,
+) -> Option<()> {
+    if *dirty >> w & 1 == 1 {
+        return Some(()); // a full scan of w is due
+    }
+    let k = side::<K>(g);
+    let n = k * k;
+    let rows = &s[w * n..w * n + n];
+    let placed = &s[n * n..n * n + n];
+    let mut hit = None;
+    // the row
+    let x = rows[r];
+    if x == 0 {
+        return None;
+    }
+    if x & (x - 1) == 0 && x & placed[r] == 0 {
+        hit = Some((r, x.trailing_zeros() as usize));
+    }
+    // the column
+    if hit.is_none() {
+        let col = rows
+            .iter()
+            .enumerate()
+            .fold(0u64, |m, (i, &x)| m | (x >> c & 1) << i);
+        if col == 0 {
+            return None;
         }
-        while cells != 0 {
-            let c = cells.trailing_zeros() as usize;
-            cells &= cells - 1;
-            if !place_k::<K>(g, s, v, r, c, dirty) {
-                return None;
+        let i = col.trailing_zeros() as usize;
+        if col & (col - 1) == 0 && placed[i] >> c & 1 == 0 {
+            hit = Some((i, c));
+        }
+    }
+    // the box
+    if hit.is_none() {
+        let b0 = r / k * k;
+        let seg = g.seg[c / k];
+        let (mut once, mut twice) = (0u64, 0u64);
+        for &x in &rows[b0..b0 + k] {
+            twice |= once & x & seg;
+            once |= x & seg;
+        }
+        if once == 0 {
+            return None;
+        }
+        if twice == 0 && once & (once - 1) == 0 {
+            let i = (b0..b0 + k).find(|&i| rows[i] & once != 0)?;
+            if placed[i] & once == 0 {
+                hit = Some((i, once.trailing_zeros() as usize));
             }
         }
     }
-    Some(placed_any)
+    match hit {
+        Some((i, col)) if !place_k::<K, false>(g, s, w, i, col, dirty, lost) => None,
+        _ => Some(()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! Propagation reaches the full fixpoint of singles although it scans only the changed
+    //! rows for naked singles and only the changed units of a value that lost one cell
+    //! for hidden singles: checked against a scan of every cell and unit, on the
+    //! 16×16 and 25×25 puzzles of tests/data/large.txt after chains of placements.
+
+    use super::*;
+
+    /// The puzzles of tests/data/large.txt with box side `k`.
+    fn puzzles(k: usize) -> Vec<Vec<u16>> {
+        let symbol = |b: u8| match b {
+            b'1'..=b'9' => u16::from(b - b'0'),
+            b'A'..=b'Z' => u16::from(b - b'A') + 10,
+            _ => 0,
+        };
+        include_str!("../../tests/data/large.txt")
+            .lines()
+            .filter(|l| l.len() == k.pow(4))
+            .map(|l| l.bytes().map(symbol).collect())
+            .collect()
+    }
+
+    /// Whether a single is left anywhere: an unplaced cell with one candidate, or a value
+    /// with one place in a row, column or box where it is not placed.
+    fn single_left(g: &Geo, s: &[u64]) -> Option<String> {
+        let (n, k) = (g.n, g.k);
+        let cand = |v: usize, r: usize, c: usize| s[v * n + r] >> c & 1 == 1;
+        let placed = |r: usize, c: usize| s[n * n + r] >> c & 1 == 1;
+        for r in 0..n {
+            for c in (0..n).filter(|&c| !placed(r, c)) {
+                if (0..n).filter(|&v| cand(v, r, c)).count() < 2 {
+                    return Some(format!("cell ({r}, {c})"));
+                }
+            }
+        }
+        for v in 0..n {
+            let units = (0..n).flat_map(|u| {
+                let row: Vec<_> = (0..n).map(|c| (u, c)).collect();
+                let col: Vec<_> = (0..n).map(|r| (r, u)).collect();
+                let (r0, c0) = (u / k * k, u % k * k);
+                let bx: Vec<_> = (0..n).map(|i| (r0 + i / k, c0 + i % k)).collect();
+                [row, col, bx]
+            });
+            for unit in units {
+                let places: Vec<_> = unit.iter().filter(|&&(r, c)| cand(v, r, c)).collect();
+                if places.len() < 2 && !places.iter().any(|&&(r, c)| placed(r, c)) {
+                    return Some(format!("value {v} in {unit:?}"));
+                }
+            }
+        }
+        None
+    }
+
+    #[test]
+    fn propagation_leaves_no_single() {
+        for k in [4, 5] {
+            let g = Geo::new(k);
+            let n = g.n;
+            for (p, givens) in puzzles(k).iter().enumerate() {
+                for seed in 0..6u64 {
+                    let mut s = vec![0; g.words()];
+                    g.reset(&mut s);
+                    let mut dirty = 0;
+                    for (i, &v) in givens.iter().enumerate() {
+                        if v != 0 {
+                            assert!(place(
+                                &g,
+                                &mut s,
+                                usize::from(v) - 1,
+                                i / n,
+                                i % n,
+                                &mut dirty
+                            ));
+                        }
+                    }
+                    let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+                    for step in 0.. {
+                        let with_locked = step % 2 == 0;
+                        if !propagate_with(&g, &mut s, &mut dirty, with_locked) {
+                            break; // a wrong guess: nothing to check
+                        }
+                        if let Some(what) = single_left(&g, &s) {
+                            panic!("puzzle {p} seed {seed} step {step}: a single left at {what}");
+                        }
+                        // place a pseudo-random candidate of a pseudo-random open cell
+                        let open: Vec<_> = (0..n * n)
+                            .filter(|&i| s[n * n + i / n] >> (i % n) & 1 == 0)
+                            .collect();
+                        if open.is_empty() {
+                            break;
+                        }
+                        x ^= x << 13;
+                        x ^= x >> 7;
+                        x ^= x << 17;
+                        let i = open[(x % open.len() as u64) as usize];
+                        let (r, c) = (i / n, i % n);
+                        let vs: Vec<_> = (0..n).filter(|&v| s[v * n + r] >> c & 1 == 1).collect();
+                        let v = vs[(x >> 32) as usize % vs.len()];
+                        assert!(place(&g, &mut s, v, r, c, &mut dirty));
+                    }
+                }
+            }
+        }
+    }
 }

@@ -1,6 +1,6 @@
 //! Helpers shared by the integration tests: a rule-and-givens checker, a brute-force
 //! solution counter that knows nothing of the solver, full grids built by pattern, a
-//! small seeded random generator and puzzle makers.
+//! small seeded random generator, puzzle makers and the puzzle files of tests/data.
 #![allow(dead_code)]
 
 use gridsolve::{Answer, Kind, Shape};
@@ -192,5 +192,29 @@ pub fn nine_puzzles() -> Vec<Vec<u16>> {
         .lines()
         .filter(|l| !l.starts_with('#') && l.len() >= 81)
         .map(parse81)
+        .collect()
+}
+
+/// The value of one symbol of bench's line format: `1`-`9`, `A`-`Z` for 10-35, `a`-`z`
+/// for 36-61, anything else a blank.
+pub fn symbol(b: u8) -> u16 {
+    match b {
+        b'1'..=b'9' => u16::from(b - b'0'),
+        b'A'..=b'Z' => u16::from(b - b'A') + 10,
+        b'a'..=b'z' => u16::from(b - b'a') + 36,
+        _ => 0,
+    }
+}
+
+/// The puzzles of tests/data/large.txt (16×16 and 25×25 sudokus with one solution
+/// each), with their box sides.
+pub fn large_puzzles() -> Vec<(usize, Vec<u16>)> {
+    include_str!("../data/large.txt")
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.is_empty())
+        .map(|l| {
+            let k = (2..=8).find(|k| k * k * k * k == l.len()).unwrap();
+            (k, l.bytes().map(symbol).collect())
+        })
         .collect()
 }
