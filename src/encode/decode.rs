@@ -60,15 +60,19 @@ fn decode_where(
 ) -> Result<Puzzle, DecodeError> {
     let n = puzzle.side();
     let pair = puzzle.boards().len() == 2;
+    let values = model.values();
     let mut out = puzzle.clone();
     for (b, board) in out.boards_mut().iter_mut().enumerate() {
         let mut var = grid_var(n, b, 0, 0, 0).index();
         for r in 0..n {
             for c in 0..n {
+                debug_assert_eq!(var, grid_var(n, b, r, c, 0).index());
+                // The cell's n variables side by side (fewer, or none, where the model
+                // ends: a variable it leaves out is not true).
+                let cell = values.get(var..values.len().min(var + n)).unwrap_or(&[]);
                 let mut found = 0u16;
-                for v in 0..n {
-                    debug_assert_eq!(var, grid_var(n, b, r, c, v).index());
-                    if used(var) && model.var_value(Var::new(var as u32)) == Some(true) {
+                for (v, &value) in cell.iter().enumerate() {
+                    if value == Some(true) && used(var + v) {
                         let value = v as u16 + 1;
                         if found != 0 {
                             return Err(DecodeError {
@@ -85,8 +89,8 @@ fn decode_where(
                         }
                         found = value;
                     }
-                    var += 1;
                 }
+                var += n;
                 if found != 0 {
                     board.set(r, c, found);
                 }
