@@ -332,6 +332,26 @@ mod tests {
     }
 
     #[test]
+    fn an_earlier_deadline_wakes_a_watchdog_waiting_for_a_later_one() {
+        let w = Watchdog::new(Box::new(|| {}));
+        let limits = Limits::default();
+        // Armed with a deadline no test reaches: the thread waits for it, looking at
+        // nothing before (no flag, no CPU limit).
+        w.arm(Some(Instant::now() + Duration::from_secs(3600)), &limits);
+        std::thread::sleep(Duration::from_millis(20));
+        assert!(!w.disarm());
+        // The next call's deadline comes first: the arm wakes the thread, which fires at it
+        // (a hang guard only, far below the hour).
+        w.arm(Some(Instant::now() + Duration::from_millis(10)), &limits);
+        let t = Instant::now();
+        while w.fired_at().is_none() && t.elapsed() < Duration::from_secs(120) {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        assert!(w.disarm());
+        assert_eq!(w.limit_hit(), LimitHit::Wall);
+    }
+
+    #[test]
     fn fires_at_the_cpu_limit_of_the_solving_thread_alone() {
         let w = Watchdog::new(Box::new(|| {}));
         let cpu = Limits {
