@@ -22,8 +22,8 @@ pub const TICK: Duration = Duration::from_millis(5);
 /// How often an armed watchdog looks at bench's interrupt flag (Ctrl-C).
 pub const FLAG_LOOK: Duration = Duration::from_millis(25);
 
-/// Ticks with nothing armed before the thread sleeps.
-const IDLE_TICKS: u32 = 40;
+/// Looks with nothing armed, [`FLAG_LOOK`] apart, before the thread sleeps (200 ms).
+const IDLE_LOOKS: u32 = 8;
 
 struct Armed {
     deadline: Option<Instant>,
@@ -245,9 +245,12 @@ fn watch(shared: &(Mutex<State>, Condvar)) {
         } else {
             // Armed: until the next instant a limit can be reached or the flag is due a
             // look (not every tick: a session makes thousands of calls a second, each
-            // armed, and a wake costs the machine); idle: a tick, counted to sleep.
+            // armed, and a wake costs the machine); idle: a flag look, counted to sleep.
             let now = Instant::now();
-            let at = s.armed.as_ref().map_or(now + TICK, |a| a.next_look(now));
+            let at = s
+                .armed
+                .as_ref()
+                .map_or(now + FLAG_LOOK, |a| a.next_look(now));
             s.wake_at = Some(at);
             cv.wait_timeout(s, at.saturating_duration_since(now))
                 .unwrap_or_else(|p| p.into_inner())
@@ -280,7 +283,7 @@ fn watch(shared: &(Mutex<State>, Condvar)) {
             }
             None => {
                 idle += 1;
-                if idle >= IDLE_TICKS {
+                if idle >= IDLE_LOOKS {
                     s.sleeping = true;
                     idle = 0;
                 }
