@@ -4,7 +4,7 @@
 //! and each puzzle's givens as assumptions (tdoku's method).
 //!
 //! ```text
-//! cargo bench --bench harness --features rustsat-solvers -- [--count N] [--solvers A,B] FILE
+//! cargo bench --bench harness --features rustsat-solvers -- [--count N] [--rounds R] [--solvers A,B] FILE
 //! ```
 //! bench's path is what `bench run` does per puzzle in a session: the givens as
 //! assumptions (`given_lits`), `Session::solve` under a timeout and an interrupt flag (so
@@ -22,7 +22,9 @@
 //! must report the same conflicts (the same search, so the same work) or the benchmark
 //! fails. Prints a Markdown table: puzzles per CPU-second of each and bench's CPU per call
 //! over the direct loop's (the ratio of totals, and the median of the chunk pairs'
-//! ratios).
+//! ratios), one row per round; with `--rounds R` (a fresh session and direct solver each
+//! round, the same search again) also the medians over the rounds, as the machine's load
+//! moves a single round's ratio by a few per cent.
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -216,13 +218,20 @@ fn direct(name: &str, rules: &Cnf, puzzles: &[Puzzle]) -> Box<dyn Direct> {
     }
 }
 
+/// The median (of an even count, the mean of the middle two).
 fn median(mut v: Vec<f64>) -> f64 {
     v.sort_by(f64::total_cmp);
-    v[v.len() / 2]
+    let m = v.len() / 2;
+    if v.len().is_multiple_of(2) {
+        (v[m - 1] + v[m]) / 2.0
+    } else {
+        v[m]
+    }
 }
 
 fn main() {
     let mut count = 2000usize;
+    let mut rounds = 1usize;
     let mut solvers = if bench::solver::LIBRARY_BUILT {
         "native,minisat-lib,glucose-lib,cadical-lib".to_string()
     } else {
@@ -234,6 +243,13 @@ fn main() {
         match a.as_str() {
             "--count" => count = args.next().and_then(|n| n.parse().ok()).expect("--count N"),
             "--solvers" => solvers = args.next().expect("--solvers A,B"),
+            "--rounds" => {
+                rounds = args
+                    .next()
+                    .and_then(|n| n.parse().ok())
+                    .expect("--rounds N");
+                assert!(rounds >= 1, "--rounds N: at least 1");
+            }
             "--bench" => {}
             _ => file = Some(PathBuf::from(a)),
         }
@@ -273,63 +289,117 @@ fn main() {
         file.file_name().unwrap_or_default().to_string_lossy()
     );
     println!(
-        "| solver | bench puzzles/CPU-s | direct puzzles/CPU-s | bench / direct CPU (total) | median of chunk ratios | conflicts |"
+        "| solver | round | bench puzzles/CPU-s | direct puzzles/CPU-s | bench / direct CPU (total) | median of chunk ratios | conflicts |"
     );
-    println!("|---|---:|---:|---:|---:|---:|");
+    println!("|---|---|---:|---:|---:|---:|---:|");
     let list = bench::solver::config::parse_solver_list(&solvers).expect("a solver list");
+    let setup = Setup {
+        puzzles: &puzzles,
+        given: &given,
+        rules: &rules,
+        enc,
+        limits: &limits,
+    };
     for spec in &list.0 {
         let name = spec.name();
-        let solver = by_spec(spec, &SolverConfig::default()).expect("a solver");
-        let mut loaded = load(solver.as_ref(), &puzzles[0], enc, 0).expect("a session");
-        let mut plain = direct(&name, &rules, &puzzles);
-        let (mut t_bench, mut t_direct) = (Duration::ZERO, Duration::ZERO);
-        let (mut c_bench, mut c_direct) = (0u64, 0u64);
-        let mut ratios = Vec::new();
-        for (k, chunk) in (0..puzzles.len())
-            .collect::<Vec<_>>()
-            .chunks(CHUNK)
-            .enumerate()
-        {
-            let mut pair = [Duration::ZERO; 2];
-            for side in [k % 2, 1 - k % 2] {
-                let t0 = cpu();
-                for &i in chunk {
-                    if side == 0 {
-                        let p = &puzzles[i];
-                        let out = loaded.session.solve(&given_lits(p), &limits);
-                        assert_eq!(out.status, Status::Sat, "{name} on puzzle {i}");
-                        solution(p, &out).unwrap_or_else(|e| panic!("{name}: WRONG {e}"));
-                        c_bench += out
-                            .stats
-                            .iter()
-                            .find(|(k, _)| k == "conflicts")
-                            .map_or(0, |s| s.1);
-                    } else {
-                        let (grid, conflicts) = plain.solve(i);
-                        let grid = grid.unwrap_or_else(|| panic!("direct {name}: not SAT"));
-                        assert!(check(&given[i], &grid), "direct {name}: WRONG on {i}");
-                        c_direct = conflicts;
-                    }
-                }
-                pair[side] = cpu() - t0;
-            }
-            t_bench += pair[0];
-            t_direct += pair[1];
-            if !pair[1].is_zero() {
-                ratios.push(pair[0].as_secs_f64() / pair[1].as_secs_f64());
-            }
+        let (mut totals, mut medians) = (Vec::new(), Vec::new());
+        for round in 1..=rounds {
+            let r = one_round(spec, &setup);
+            let n = puzzles.len() as f64;
+            let (total, chunks) = (
+                r.bench.as_secs_f64() / r.direct.as_secs_f64(),
+                median(r.ratios),
+            );
+            println!(
+                "| {name} | {round} | {:.0} | {:.0} | {total:.3} | {chunks:.3} | {} |",
+                n / r.bench.as_secs_f64(),
+                n / r.direct.as_secs_f64(),
+                r.conflicts
+            );
+            totals.push(total);
+            medians.push(chunks);
         }
-        assert_eq!(
-            c_bench, c_direct,
-            "{name}: bench and the direct loop did different searches"
-        );
-        let n = puzzles.len() as f64;
-        println!(
-            "| {name} | {:.0} | {:.0} | {:.3} | {:.3} | {c_bench} |",
-            n / t_bench.as_secs_f64(),
-            n / t_direct.as_secs_f64(),
-            t_bench.as_secs_f64() / t_direct.as_secs_f64(),
-            median(ratios)
-        );
+        if rounds > 1 {
+            println!(
+                "| {name} | median of {rounds} | | | {:.3} | {:.3} | |",
+                median(totals),
+                median(medians)
+            );
+        }
+    }
+}
+
+/// What every round shares: the puzzles, their givens as digits, the rules, the encoding
+/// and bench's limits.
+struct Setup<'a> {
+    puzzles: &'a [Puzzle],
+    given: &'a [Digits],
+    rules: &'a Cnf,
+    enc: EncodeOptions,
+    limits: &'a Limits,
+}
+
+/// One round's CPU times, chunk pairs' ratios (bench / direct) and conflicts.
+struct Round {
+    bench: Duration,
+    direct: Duration,
+    ratios: Vec<f64>,
+    conflicts: u64,
+}
+
+/// One round for `spec`: a fresh session and a fresh direct solver, taking turns on the
+/// chunks; fails unless both did the same search and every answer checks.
+fn one_round(spec: &bench::solver::config::SolverSpec, setup: &Setup) -> Round {
+    let (puzzles, limits) = (setup.puzzles, setup.limits);
+    let name = spec.name();
+    let solver = by_spec(spec, &SolverConfig::default()).expect("a solver");
+    let mut loaded = load(solver.as_ref(), &puzzles[0], setup.enc, 0).expect("a session");
+    let mut plain = direct(&name, setup.rules, puzzles);
+    let (mut t_bench, mut t_direct) = (Duration::ZERO, Duration::ZERO);
+    let (mut c_bench, mut c_direct) = (0u64, 0u64);
+    let mut ratios = Vec::new();
+    for (k, chunk) in (0..puzzles.len())
+        .collect::<Vec<_>>()
+        .chunks(CHUNK)
+        .enumerate()
+    {
+        let mut pair = [Duration::ZERO; 2];
+        for side in [k % 2, 1 - k % 2] {
+            let t0 = cpu();
+            for &i in chunk {
+                if side == 0 {
+                    let p = &puzzles[i];
+                    let out = loaded.session.solve(&given_lits(p), limits);
+                    assert_eq!(out.status, Status::Sat, "{name} on puzzle {i}");
+                    solution(p, &out).unwrap_or_else(|e| panic!("{name}: WRONG {e}"));
+                    c_bench += out
+                        .stats
+                        .iter()
+                        .find(|(k, _)| k == "conflicts")
+                        .map_or(0, |s| s.1);
+                } else {
+                    let (grid, conflicts) = plain.solve(i);
+                    let grid = grid.unwrap_or_else(|| panic!("direct {name}: not SAT"));
+                    assert!(check(&setup.given[i], &grid), "direct {name}: WRONG on {i}");
+                    c_direct = conflicts;
+                }
+            }
+            pair[side] = cpu() - t0;
+        }
+        t_bench += pair[0];
+        t_direct += pair[1];
+        if !pair[1].is_zero() {
+            ratios.push(pair[0].as_secs_f64() / pair[1].as_secs_f64());
+        }
+    }
+    assert_eq!(
+        c_bench, c_direct,
+        "{name}: bench and the direct loop did different searches"
+    );
+    Round {
+        bench: t_bench,
+        direct: t_direct,
+        ratios,
+        conflicts: c_bench,
     }
 }

@@ -15,7 +15,8 @@
 # (2) Per in-process call: benches/harness.rs (bench's session path against the same
 #     library driven directly) on the first COUNT (default 2000) puzzles of PUZZLES (default
 #     ../shared/data/puzzles/17clue.txt when present, else corpora/minimal-9x9.txt) for
-#     native, minisat-lib, glucose-lib and cadical-lib.
+#     native, minisat-lib, glucose-lib and cadical-lib, ROUNDS times each (a fresh
+#     session and direct solver each round), with the medians over the rounds.
 #
 # Usage: scripts/harness-bench.sh [external|inprocess]   (both by default)
 # Environment: RUNS, SMALL, ROUNDS, COUNT, PUZZLES, CARGO_TARGET_DIR; BENCH (another bench
@@ -128,7 +129,8 @@ external() {
 inprocess() {
     echo "## Harness cost per in-process call"
     echo
-    cargo bench --quiet --features rustsat-solvers --bench harness -- --count "$COUNT" "$PUZZLES"
+    cargo bench --quiet --features rustsat-solvers --bench harness -- --count "$COUNT" \
+        --rounds "$ROUNDS" "$PUZZLES"
 }
 
 case $WHAT in

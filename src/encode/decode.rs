@@ -60,33 +60,31 @@ fn decode_where(
 ) -> Result<Puzzle, DecodeError> {
     let n = puzzle.side();
     let pair = puzzle.boards().len() == 2;
+    let values = model.values();
     let mut out = puzzle.clone();
     for (b, board) in out.boards_mut().iter_mut().enumerate() {
         let mut var = grid_var(n, b, 0, 0, 0).index();
         for r in 0..n {
             for c in 0..n {
-                let mut found = 0u16;
-                for v in 0..n {
-                    debug_assert_eq!(var, grid_var(n, b, r, c, v).index());
-                    if used(var) && model.var_value(Var::new(var as u32)) == Some(true) {
-                        let value = v as u16 + 1;
-                        if found != 0 {
-                            return Err(DecodeError {
-                                board: if pair {
-                                    format!("board {}: ", b + 1)
-                                } else {
-                                    String::new()
-                                },
-                                r: r + 1,
-                                c: c + 1,
-                                first: found,
-                                second: value,
-                            });
-                        }
-                        found = value;
-                    }
-                    var += 1;
+                debug_assert_eq!(var, grid_var(n, b, r, c, 0).index());
+                // The cell's n variables side by side (fewer, or none, where the model
+                // ends: a variable it leaves out is not true).
+                let cell = values.get(var..values.len().min(var + n)).unwrap_or(&[]);
+                let (found, second) = true_values(cell, |v| used(var + v));
+                if let Some(second) = second {
+                    return Err(DecodeError {
+                        board: if pair {
+                            format!("board {}: ", b + 1)
+                        } else {
+                            String::new()
+                        },
+                        r: r + 1,
+                        c: c + 1,
+                        first: found,
+                        second,
+                    });
                 }
+                var += n;
                 if found != 0 {
                     board.set(r, c, found);
                 }
@@ -94,6 +92,31 @@ fn decode_where(
         }
     }
     Ok(out)
+}
+
+/// The lowest and the next value (1-based) whose variable in `cell` is true and `used`
+/// (0 and None where there are none). Up to 64 values as a bitmask, without a branch per
+/// variable (which value holds varies from cell to cell, so a branch is mispredicted).
+#[inline]
+fn true_values(cell: &[Option<bool>], used: impl Fn(usize) -> bool) -> (u16, Option<u16>) {
+    if cell.len() <= 64 {
+        let mut mask = 0u64;
+        for (v, &value) in cell.iter().enumerate() {
+            mask |= u64::from(value == Some(true) && used(v)) << v;
+        }
+        if mask == 0 {
+            return (0, None);
+        }
+        let rest = mask & (mask - 1);
+        let first = mask.trailing_zeros() as u16 + 1;
+        return (first, (rest != 0).then(|| rest.trailing_zeros() as u16 + 1));
+    }
+    let mut true_at = cell
+        .iter()
+        .enumerate()
+        .filter(|&(v, &value)| value == Some(true) && used(v))
+        .map(|(v, _)| v as u16 + 1);
+    (true_at.next().unwrap_or(0), true_at.next())
 }
 
 #[cfg(test)]
@@ -123,5 +146,29 @@ mod tests {
         let err = decode_full(&p, &model).unwrap_err();
         assert_eq!(err.to_string(), "cell r1c1 holds both 1 and 2");
         assert_eq!(decode(&p, &model, &used).unwrap(), solved);
+    }
+
+    #[test]
+    fn a_cell_reads_the_same_as_a_mask_and_value_by_value() {
+        // Cells of 9 and of 70 values (the bitmask and the walk), every pattern of up to
+        // two true values among unset, false and true ones, and a used-set.
+        for len in [9usize, 70] {
+            let used = |v: usize| v % 7 != 3;
+            for i in 0..len {
+                for j in i..len {
+                    let mut cell = vec![Some(false); len];
+                    cell[len / 2] = None;
+                    cell[i] = Some(true);
+                    cell[j] = Some(true);
+                    let trues: Vec<u16> = (0..len)
+                        .filter(|&v| cell[v] == Some(true) && used(v))
+                        .map(|v| v as u16 + 1)
+                        .collect();
+                    let want = (trues.first().copied().unwrap_or(0), trues.get(1).copied());
+                    assert_eq!(true_values(&cell, used), want, "{len}: {i} {j}");
+                }
+            }
+            assert_eq!(true_values(&vec![None; len], |_| true), (0, None));
+        }
     }
 }

@@ -324,26 +324,23 @@ impl Puzzle {
         }
         let n = self.side();
         for (b, (given, found)) in self.boards.iter().zip(&solution.boards).enumerate() {
-            for r in 0..n {
-                for c in 0..n {
-                    let f = found.get(r, c);
-                    if f == 0 {
-                        return Err(RuleViolation::Blank {
-                            board: self.board_prefix(b),
-                            r: r + 1,
-                            c: c + 1,
-                        });
-                    }
-                    let g = given.get(r, c);
-                    if g != 0 && g != f {
-                        return Err(RuleViolation::GivenChanged {
-                            board: self.board_prefix(b),
-                            r: r + 1,
-                            c: c + 1,
-                            given: g,
-                            found: f,
-                        });
-                    }
+            // Cell by cell in row-major order: i is r·n + c.
+            for (i, (&g, &f)) in given.cells().iter().zip(found.cells()).enumerate() {
+                if f == 0 {
+                    return Err(RuleViolation::Blank {
+                        board: self.board_prefix(b),
+                        r: i / n + 1,
+                        c: i % n + 1,
+                    });
+                }
+                if g != 0 && g != f {
+                    return Err(RuleViolation::GivenChanged {
+                        board: self.board_prefix(b),
+                        r: i / n + 1,
+                        c: i % n + 1,
+                        given: g,
+                        found: f,
+                    });
                 }
             }
         }

@@ -10,10 +10,10 @@
 //! [`NativeSession`] is native's session (a [`CdclSolver`] and its incremental API); the
 //! library solvers' sessions live beside their adapters (`solver::rustsat`).
 
-use super::measured;
+use std::time::{Duration, Instant};
 
 use super::cdcl::{CdclSolver, Options, SolveLimits, SolveResult};
-use super::{Clocks, LimitHit, Limits, Outcome, Status};
+use super::{Clocks, LimitHit, Limits, Outcome, Status, thread_cpu_time};
 use crate::cnf::{Lit, Model, Var};
 
 /// A solver that keeps its clauses between solve calls.
@@ -74,8 +74,8 @@ impl Session for NativeSession {
     }
 
     fn solve(&mut self, assumptions: &[Lit], limits: &Limits) -> Outcome {
-        measured(|| {
-            let clocks = Clocks::starting_now(limits.timeout, limits.cpu_limit);
+        measured_call(|start| {
+            let clocks = start.clocks(limits);
             self.solver.set_limits(SolveLimits {
                 timeout: limits.timeout,
                 cpu_time: limits.cpu_limit,
@@ -86,7 +86,8 @@ impl Session for NativeSession {
                 memory: limits.mem_limit_mb.map(|mb| mb.saturating_mul(1 << 20)),
                 deadline: None,
             });
-            let before = self.solver.stats().clone();
+            let counted = |s: &super::cdcl::Stats| [s.conflicts, s.decisions, s.propagations];
+            let before = counted(self.solver.stats());
             let result = self.solver.solve_with(assumptions);
             let mut outcome = match result {
                 SolveResult::Sat => match self.solver.model() {
@@ -101,16 +102,56 @@ impl Session for NativeSession {
                     Outcome::stopped_by(limits, clocks.passed().unwrap_or(LimitHit::Wall))
                 }
             };
-            let after = self.solver.stats();
-            outcome.stats = vec![
-                ("conflicts".into(), after.conflicts - before.conflicts),
-                ("decisions".into(), after.decisions - before.decisions),
-                (
-                    "propagations".into(),
-                    after.propagations - before.propagations,
-                ),
-            ];
+            let after = counted(self.solver.stats());
+            outcome.stats = counters(before, after);
             outcome
         })
     }
+}
+
+/// The work counters of one call, as deltas of the solver's running totals of conflicts,
+/// decisions and propagations.
+pub(crate) fn counters(before: [u64; 3], after: [u64; 3]) -> Vec<(String, u64)> {
+    let names = ["conflicts", "decisions", "propagations"];
+    names
+        .iter()
+        .zip(before.iter().zip(after))
+        .map(|(&name, (&b, a))| (name.to_string(), a.saturating_sub(b)))
+        .collect()
+}
+
+/// When a session call began: the wall clock and the calling thread's CPU clock, each
+/// read once and shared by the call's measure and its limits.
+pub(crate) struct Start {
+    /// The wall clock.
+    pub wall: Instant,
+    /// The calling thread's CPU clock, if it can be read.
+    pub cpu: Option<Duration>,
+}
+
+impl Start {
+    /// The call's limits as clocks that started with the call (no clock read again).
+    pub fn clocks(&self, limits: &Limits) -> Clocks {
+        Clocks {
+            wall: limits.timeout.and_then(|t| self.wall.checked_add(t)),
+            cpu: limits.cpu_limit.and_then(|c| self.cpu.map(|now| now + c)),
+        }
+    }
+}
+
+/// Runs the call `f`, then stamps its outcome with the wall time and this thread's CPU
+/// time since [`Start`] (added to the CPU time `f` found, of a helper thread that did the
+/// work), as [`super::measured`] does; `f` is handed the start.
+pub(crate) fn measured_call(f: impl FnOnce(&Start) -> Outcome) -> Outcome {
+    let start = Start {
+        wall: Instant::now(),
+        cpu: thread_cpu_time(),
+    };
+    let mut outcome = f(&start);
+    outcome.wall = start.wall.elapsed();
+    outcome.cpu = match (start.cpu, thread_cpu_time()) {
+        (Some(a), Some(b)) => Some(b.saturating_sub(a) + outcome.cpu.unwrap_or_default()),
+        _ => None,
+    };
+    outcome
 }

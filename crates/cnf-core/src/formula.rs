@@ -250,6 +250,12 @@ impl Model {
         self.var_value(l.var()).map(|b| b == l.is_positive())
     }
 
+    /// Every variable's value by index (`None`: left out), for a reader that walks many
+    /// variables in order (decoding a grid) without a lookup each.
+    pub fn values(&self) -> &[Option<bool>] {
+        &self.values
+    }
+
     /// One past the highest variable index the model could mention.
     pub fn len(&self) -> usize {
         self.values.len()

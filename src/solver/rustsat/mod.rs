@@ -37,7 +37,7 @@ use rustsat::types::TernaryVal;
 use super::abandon;
 use super::config::{ConfigError, SolverSpec};
 use super::measured;
-use super::session::Session;
+use super::session::{Session, counters, measured_call};
 use super::{Limits, Outcome, Solver, Status};
 use crate::cnf::{Cnf, Lit, Model, Var};
 use watchdog::Watchdog;
@@ -249,6 +249,54 @@ fn to_rs(l: Lit) -> rustsat::types::Lit {
     rustsat::types::Lit::new(l.var().index() as u32, !l.is_positive())
 }
 
+/// The engine's running totals of conflicts, decisions and propagations (RustSAT's
+/// `GetInternalStats`).
+fn counted(engine: &impl GetInternalStats) -> [u64; 3] {
+    [
+        engine.conflicts() as u64,
+        engine.decisions() as u64,
+        engine.propagations() as u64,
+    ]
+}
+
+/// The model of a SAT answer over variables `0..num_vars`, read in one pass into one
+/// allocation. A variable the engine leaves unassigned is left out of the model, so the
+/// check relies on nothing it did not say.
+fn read_model(engine: &impl Solve, num_vars: u32) -> anyhow::Result<Model> {
+    let mut unassigned = false;
+    let mut failed = None;
+    let model = Model::from_values((0..num_vars).map(|v| {
+        match engine.lit_val(rustsat::types::Lit::new(v, false)) {
+            Ok(TernaryVal::True) => true,
+            Ok(TernaryVal::False) => false,
+            Ok(TernaryVal::DontCare) => {
+                unassigned = true;
+                false
+            }
+            Err(e) => {
+                failed.get_or_insert(e);
+                false
+            }
+        }
+    }));
+    if let Some(e) = failed {
+        return Err(e);
+    }
+    if !unassigned {
+        return Ok(model);
+    }
+    // Some variable unassigned (rare): read again, leaving those out.
+    let mut model = Model::new();
+    for v in (0..num_vars).rev() {
+        match engine.lit_val(rustsat::types::Lit::new(v, false))? {
+            TernaryVal::True => model.set(Var::new(v).pos()),
+            TernaryVal::False => model.set(!Var::new(v).pos()),
+            TernaryVal::DontCare => {}
+        }
+    }
+    Ok(model)
+}
+
 impl<F: Family> LibSession<F> {
     /// Solves under `assumptions` until `deadline` (armed already or not), for a call that
     /// began at `started`.
@@ -277,11 +325,7 @@ impl<F: Family> LibSession<F> {
         }
         self.buf.clear();
         self.buf.extend(assumptions.iter().map(|&l| to_rs(l)));
-        let before = (
-            engine.conflicts(),
-            engine.decisions(),
-            engine.propagations(),
-        );
+        let before = counted(engine);
         self.watchdog.arm(deadline, limits);
         let mut helper_cpu = None;
         let result = if F::LOOKS_RARELY && !self.apart && self.clauses >= FROM_CLAUSES {
@@ -329,21 +373,10 @@ impl<F: Family> LibSession<F> {
         }
         let engine = self.engine.as_mut().expect("back from the call");
         let mut outcome = match result {
-            Ok(SolverResult::Sat) => {
-                let mut model = Model::new();
-                // From the highest variable down: the model grows to its length once,
-                // not by one variable per set.
-                for v in (0..self.num_vars).rev() {
-                    match engine.lit_val(rustsat::types::Lit::new(v, false)) {
-                        Ok(TernaryVal::True) => model.set(Var::new(v).pos()),
-                        Ok(TernaryVal::False) => model.set(!Var::new(v).pos()),
-                        // Unassigned: left out of the model, so the check relies on nothing.
-                        Ok(TernaryVal::DontCare) => {}
-                        Err(e) => return Outcome::error(format!("reading the model: {e:#}")),
-                    }
-                }
-                Outcome::sat(model)
-            }
+            Ok(SolverResult::Sat) => match read_model(engine, self.num_vars) {
+                Ok(model) => Outcome::sat(model),
+                Err(e) => return Outcome::error(format!("reading the model: {e:#}")),
+            },
             Ok(SolverResult::Unsat) => Outcome::new(Status::Unsat),
             Ok(SolverResult::Interrupted) => {
                 self.usable = false;
@@ -361,20 +394,7 @@ impl<F: Family> LibSession<F> {
         crate::solver::external::verdict::score_late(&mut outcome, limits.timeout);
         crate::solver::external::verdict::score_late_cpu(&mut outcome, limits.cpu_limit);
         // The counters through RustSAT's `GetInternalStats`, as deltas over this call.
-        outcome.stats = vec![
-            (
-                "conflicts".into(),
-                engine.conflicts().saturating_sub(before.0) as u64,
-            ),
-            (
-                "decisions".into(),
-                engine.decisions().saturating_sub(before.1) as u64,
-            ),
-            (
-                "propagations".into(),
-                engine.propagations().saturating_sub(before.2) as u64,
-            ),
-        ];
+        outcome.stats = counters(before, counted(engine));
         // The helper thread's CPU time; `measured` adds the caller's.
         outcome.cpu = helper_cpu;
         outcome
@@ -412,10 +432,9 @@ impl<F: Family> Session for LibSession<F> {
 
     fn solve(&mut self, assumptions: &[Lit], limits: &Limits) -> Outcome {
         abandon::wait_for_leftovers(limits.interrupt.as_deref());
-        measured(|| {
-            let started = Instant::now();
-            let deadline = limits.timeout.map(|t| started + t);
-            self.run(assumptions, limits, started, deadline)
+        measured_call(|start| {
+            let deadline = limits.timeout.map(|t| start.wall + t);
+            self.run(assumptions, limits, start.wall, deadline)
         })
     }
 

@@ -1,11 +1,14 @@
 //! The watchdog of an in-process library solver: a thread that fires the solver's
 //! asynchronous interrupt when the deadline of the running call passes, the solving
 //! thread's CPU clock (`pthread_getcpuclockid`) reaches the call's CPU limit, or bench's
-//! interrupt flag (Ctrl-C) is set; it remembers which limit it fired at. While a call is armed it looks every
-//! [`TICK`] (so a call stops within a few milliseconds of its deadline, plus the solver's
-//! own reaction time); after a while with nothing armed it sleeps until the next arm, so
-//! idle sessions cost nothing. Arming and disarming take a lock and nothing else: no thread
-//! wakes per call while calls follow each other closely.
+//! interrupt flag (Ctrl-C) is set; it remembers which limit it fired at. While a call is
+//! armed it wakes at the deadline, from the earliest instant the CPU limit can be reached
+//! every [`TICK`], and every [`FLAG_LOOK`] for the flag (so a call stops at its deadline,
+//! within a few milliseconds of its CPU limit, plus the solver's own reaction time), and
+//! not more often: a session arms thousands of calls a second. After a while with nothing
+//! armed it sleeps until the next arm, so idle sessions cost nothing. Arming and disarming
+//! take a lock and nothing else: no thread wakes per call while calls follow each other
+//! closely (an arm wakes it only when the call needs a look before its wait ends).
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
@@ -13,17 +16,38 @@ use std::time::{Duration, Instant};
 
 use crate::solver::{LimitHit, Limits};
 
-/// How often an armed watchdog looks.
+/// How often an armed watchdog looks at a CPU limit that may have been reached.
 pub const TICK: Duration = Duration::from_millis(5);
 
-/// Ticks with nothing armed before the thread sleeps.
-const IDLE_TICKS: u32 = 40;
+/// How often an armed watchdog looks at bench's interrupt flag (Ctrl-C).
+pub const FLAG_LOOK: Duration = Duration::from_millis(25);
+
+/// Looks with nothing armed, [`FLAG_LOOK`] apart, before the thread sleeps (200 ms).
+const IDLE_LOOKS: u32 = 8;
 
 struct Armed {
     deadline: Option<Instant>,
     /// The solving thread's CPU clock, and the value at which the call stops.
     cpu: Option<(libc::clockid_t, Duration)>,
+    /// The earliest instant the CPU limit can be reached (a thread's CPU clock runs no
+    /// faster than the wall clock): no look at the CPU clock before.
+    cpu_earliest: Option<Instant>,
     flag: Option<Arc<AtomicBool>>,
+}
+
+impl Armed {
+    /// When to look next, looking `now`: at the deadline, at the earliest instant the
+    /// CPU limit can be reached and every [`TICK`] after it, and every [`FLAG_LOOK`] for
+    /// the interrupt flag.
+    fn next_look(&self, now: Instant) -> Instant {
+        let cpu = self.cpu_earliest.map(|at| at.max(now + TICK));
+        let flag = self.flag.as_ref().map(|_| now + FLAG_LOOK);
+        [self.deadline, cpu, flag]
+            .into_iter()
+            .flatten()
+            .min()
+            .unwrap_or(now + FLAG_LOOK)
+    }
 }
 
 /// The CPU clock of the calling thread, and its value now.
@@ -60,6 +84,9 @@ struct State {
     fired_by: Option<LimitHit>,
     /// The thread sleeps until notified.
     sleeping: bool,
+    /// When the thread's current wait ends, if it waits with a timeout: an arm that needs
+    /// an earlier look wakes it.
+    wake_at: Option<Instant>,
     /// The owner is gone: the thread ends and never calls `interrupt` again.
     stop: bool,
     interrupt: Option<Box<dyn Fn() + Send>>,
@@ -83,6 +110,7 @@ impl Watchdog {
                 fired: None,
                 fired_by: None,
                 sleeping: true,
+                wake_at: None,
                 stop: false,
                 interrupt: Some(interrupt),
             }),
@@ -117,12 +145,20 @@ impl Watchdog {
             s.armed = None;
             return;
         }
-        s.armed = Some(Armed {
+        let armed = Armed {
             deadline,
             cpu,
+            cpu_earliest: limits.cpu_limit.map(|c| Instant::now() + c),
             flag: limits.interrupt.clone(),
-        });
-        if s.sleeping {
+        };
+        // The thread wakes for this call unless its current wait ends in time.
+        let wake = s.sleeping
+            || s.wake_at.is_none_or(|at| {
+                let now = Instant::now();
+                armed.next_look(now) < at
+            });
+        s.armed = Some(armed);
+        if wake {
             s.sleeping = false;
             cv.notify_one();
         }
@@ -173,6 +209,9 @@ impl Stopper {
         if let (Some((old, at)), Some((clock, now))) = (armed.cpu, own_cpu_clock()) {
             let left = at.saturating_sub(read_clock(old).unwrap_or(at));
             armed.cpu = Some((clock, now + left));
+            armed.cpu_earliest = Some(Instant::now() + left);
+            // Sooner than the watchdog's wait may end: it looks again now.
+            self.0.1.notify_one();
         }
     }
 
@@ -204,10 +243,20 @@ fn watch(shared: &(Mutex<State>, Condvar)) {
         s = if s.sleeping {
             cv.wait(s).unwrap_or_else(|p| p.into_inner())
         } else {
-            cv.wait_timeout(s, TICK)
+            // Armed: until the next instant a limit can be reached or the flag is due a
+            // look (not every tick: a session makes thousands of calls a second, each
+            // armed, and a wake costs the machine); idle: a flag look, counted to sleep.
+            let now = Instant::now();
+            let at = s
+                .armed
+                .as_ref()
+                .map_or(now + FLAG_LOOK, |a| a.next_look(now));
+            s.wake_at = Some(at);
+            cv.wait_timeout(s, at.saturating_duration_since(now))
                 .unwrap_or_else(|p| p.into_inner())
                 .0
         };
+        s.wake_at = None;
         if s.stop {
             return;
         }
@@ -234,7 +283,7 @@ fn watch(shared: &(Mutex<State>, Condvar)) {
             }
             None => {
                 idle += 1;
-                if idle >= IDLE_TICKS {
+                if idle >= IDLE_LOOKS {
                     s.sleeping = true;
                     idle = 0;
                 }
@@ -283,6 +332,26 @@ mod tests {
         fired(&w);
         assert!(w.disarm());
         assert_eq!(hits.load(Ordering::SeqCst), 2);
+    }
+
+    #[test]
+    fn an_earlier_deadline_wakes_a_watchdog_waiting_for_a_later_one() {
+        let w = Watchdog::new(Box::new(|| {}));
+        let limits = Limits::default();
+        // Armed with a deadline no test reaches: the thread waits for it, looking at
+        // nothing before (no flag, no CPU limit).
+        w.arm(Some(Instant::now() + Duration::from_secs(3600)), &limits);
+        std::thread::sleep(Duration::from_millis(20));
+        assert!(!w.disarm());
+        // The next call's deadline comes first: the arm wakes the thread, which fires at it
+        // (a hang guard only, far below the hour).
+        w.arm(Some(Instant::now() + Duration::from_millis(10)), &limits);
+        let t = Instant::now();
+        while w.fired_at().is_none() && t.elapsed() < Duration::from_secs(120) {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        assert!(w.disarm());
+        assert_eq!(w.limit_hit(), LimitHit::Wall);
     }
 
     #[test]
