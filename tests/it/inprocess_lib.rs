@@ -11,7 +11,7 @@ use crate::support::inprocess::{
     assert_expected, assert_timeouts_recover, bench, corpus, facts, lateness, run,
 };
 use bench::cnf_gen::pigeonhole;
-use bench::solver::{Limits, SolverConfig, Status, by_name};
+use bench::solver::{LimitHit, Limits, SolverConfig, Status, by_name};
 
 const LIBS: [&str; 3] = ["minisat-lib", "glucose-lib", "cadical-lib"];
 
@@ -232,3 +232,29 @@ fn a_deadline_that_passes_while_clauses_load_stops_the_load() {
 
 /// The library solvers beside busy loops on a formula whose loading is slow.
 mod under_load;
+
+#[test]
+fn an_answer_past_the_cpu_limit_is_a_timeout_at_the_cpu_limit() {
+    // A call takes more than a nanosecond of CPU however fast it answers: the answer,
+    // given between two of the watchdog's looks, is scored as a timeout at the CPU limit
+    // by the call's whole CPU time, in a fresh call and in a session alike.
+    let php = pigeonhole(3, 2);
+    let limits = Limits {
+        cpu_limit: Some(Duration::from_nanos(1)),
+        ..Limits::default()
+    };
+    for name in LIBS {
+        let solver = by_name(name, &SolverConfig::default()).unwrap();
+        let fresh = solver.solve(&php, &limits);
+        let mut s = solver.session(0).expect("a library solver has sessions");
+        for c in php.clauses() {
+            s.add_clause(c);
+        }
+        let session = s.solve(&[], &limits);
+        for (how, o) in [("fresh", fresh), ("session", session)] {
+            assert_eq!(o.status, Status::Timeout, "{name} {how}: {:?}", o.error);
+            assert_eq!(o.limit, Some(LimitHit::Cpu), "{name} {how}");
+            assert!(o.cpu.is_some_and(|c| c > Duration::from_nanos(1)));
+        }
+    }
+}

@@ -168,7 +168,7 @@ impl<F: Family> Solver for LibSolver<F> {
         // A large formula is solved apart, on a copy the thread owns (it may outlive this
         // call); without memory for the copy, here.
         let owned = abandon::apart(cnf).then(|| cnf.try_clone()).flatten();
-        let outcome = measured(|| {
+        let mut outcome = measured(|| {
             let started = Instant::now();
             let deadline = limits.timeout.map(|t| started + t);
             let Some(owned) = owned else {
@@ -202,6 +202,7 @@ impl<F: Family> Solver for LibSolver<F> {
         });
         // Freed outside the measured span (as a child's exit is).
         drop(session);
+        crate::solver::external::verdict::score_late_cpu(&mut outcome, limits.cpu_limit);
         outcome
     }
 
@@ -392,7 +393,8 @@ impl<F: Family> LibSession<F> {
         // then) is scored as a timeout that says it answered late.
         outcome.wall = took;
         crate::solver::external::verdict::score_late(&mut outcome, limits.timeout);
-        crate::solver::external::verdict::score_late_cpu(&mut outcome, limits.cpu_limit);
+        // (An answer past the CPU limit is scored by the caller, once the call's CPU time,
+        // this thread's and a helper's, is known.)
         // The counters through RustSAT's `GetInternalStats`, as deltas over this call.
         outcome.stats = counters(before, counted(engine));
         // The helper thread's CPU time; `measured` adds the caller's.
@@ -432,10 +434,12 @@ impl<F: Family> Session for LibSession<F> {
 
     fn solve(&mut self, assumptions: &[Lit], limits: &Limits) -> Outcome {
         abandon::wait_for_leftovers(limits.interrupt.as_deref());
-        measured_call(|start| {
+        let mut outcome = measured_call(|start| {
             let deadline = limits.timeout.map(|t| start.wall + t);
             self.run(assumptions, limits, start.wall, deadline)
-        })
+        });
+        crate::solver::external::verdict::score_late_cpu(&mut outcome, limits.cpu_limit);
+        outcome
     }
 
     fn usable(&self) -> bool {
