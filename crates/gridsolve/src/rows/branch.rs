@@ -4,7 +4,7 @@
 //! column; then the unplaced cell with the fewest candidates (also the lookahead's
 //! fallback). `None` when every cell is placed.
 
-use super::state::Geo;
+use super::state::{Geo, in_exactly_two};
 
 /// `(value, row, column)` to try first, or `None` on a solved state (propagated).
 pub(crate) fn choose(g: &Geo, s: &[u64]) -> Option<(usize, usize, usize)> {
@@ -17,14 +17,7 @@ pub(crate) fn choose(g: &Geo, s: &[u64]) -> Option<(usize, usize, usize)> {
             continue;
         }
         open_rows += 1;
-        let (mut once, mut twice, mut thrice) = (0u64, 0u64, 0u64);
-        for v in 0..n {
-            let x = s[v * n + r];
-            thrice |= twice & x;
-            twice |= once & x;
-            once |= x;
-        }
-        let pairs = twice & !thrice & open;
+        let pairs = in_exactly_two((0..n).map(|v| s[v * n + r])) & open;
         if pairs != 0 {
             let c = pairs.trailing_zeros() as usize;
             let v = (0..n).find(|&v| s[v * n + r] >> c & 1 == 1)?;
@@ -48,13 +41,7 @@ fn bilocal(g: &Geo, s: &[u64]) -> Option<(usize, usize, usize)> {
     }
     for v in 0..n {
         let rows = &s[v * n..(v + 1) * n];
-        let (mut once, mut twice, mut thrice) = (0u64, 0u64, 0u64);
-        for &x in rows {
-            thrice |= twice & x;
-            twice |= once & x;
-            once |= x;
-        }
-        let two = twice & !thrice;
+        let two = in_exactly_two(rows.iter().copied());
         if two != 0 {
             let bit = two & two.wrapping_neg();
             let r = rows.iter().position(|&x| x & bit != 0)?;

@@ -193,3 +193,19 @@ fn solution(g: &Geo, s: &[u64]) -> Solution {
         boards: vec![board],
     }
 }
+
+/// The puzzles of tests/data/large.txt with box side `k` (16×16 and 25×25), for the
+/// engine's unit tests.
+#[cfg(test)]
+pub(crate) fn large_puzzles(k: usize) -> Vec<Vec<u16>> {
+    let symbol = |b: u8| match b {
+        b'1'..=b'9' => u16::from(b - b'0'),
+        b'A'..=b'Z' => u16::from(b - b'A') + 10,
+        _ => 0,
+    };
+    include_str!("../../tests/data/large.txt")
+        .lines()
+        .filter(|l| l.len() == k.pow(4))
+        .map(|l| l.bytes().map(symbol).collect())
+        .collect()
+}

@@ -12,7 +12,7 @@
 //! placement's probe is kept for the branch. One pass a node. Every rule here is a
 //! deduction, so counts stay exact.
 
-use super::state::{Geo, place, propagate, propagate_singles};
+use super::state::{Geo, in_exactly_two, place, propagate, propagate_singles};
 use crate::control::Control;
 
 /// One placement: value, row, column.
@@ -166,14 +166,7 @@ fn collect(g: &Geo, s: &[u64], out: &mut Vec<(Lit, Lit)>) {
         if open == 0 {
             continue;
         }
-        let (mut once, mut twice, mut thrice) = (0u64, 0u64, 0u64);
-        for v in 0..n {
-            let x = s[v * n + r];
-            thrice |= twice & x;
-            twice |= once & x;
-            once |= x;
-        }
-        let mut pairs = twice & !thrice & open;
+        let mut pairs = in_exactly_two((0..n).map(|v| s[v * n + r])) & open;
         while pairs != 0 {
             let c = pairs.trailing_zeros() as usize;
             pairs &= pairs - 1;
@@ -185,17 +178,13 @@ fn collect(g: &Geo, s: &[u64], out: &mut Vec<(Lit, Lit)>) {
     }
     for v in 0..n {
         let rows = &s[v * n..(v + 1) * n];
-        let (mut once, mut twice, mut thrice) = (0u64, 0u64, 0u64);
         for (r, &x) in rows.iter().enumerate() {
             if x.count_ones() == 2 {
                 let (c1, c2) = (x.trailing_zeros(), 63 - x.leading_zeros());
                 out.push(((v, r, c1 as usize), (v, r, c2 as usize)));
             }
-            thrice |= twice & x;
-            twice |= once & x;
-            once |= x;
         }
-        let mut two = twice & !thrice;
+        let mut two = in_exactly_two(rows.iter().copied());
         while two != 0 {
             let bit = two & two.wrapping_neg();
             two &= two - 1;
@@ -216,21 +205,8 @@ mod tests {
     //! candidates are stuck.
 
     use super::*;
+    use crate::rows::large_puzzles;
     use crate::{Limit, Shape, Solver, Stop};
-
-    /// The 16×16 puzzles of tests/data/large.txt.
-    fn puzzles() -> Vec<Vec<u16>> {
-        let symbol = |b: u8| match b {
-            b'1'..=b'9' => u16::from(b - b'0'),
-            b'A'..=b'Z' => u16::from(b - b'A') + 10,
-            _ => 0,
-        };
-        include_str!("../../tests/data/large.txt")
-            .lines()
-            .filter(|l| l.len() == 256)
-            .map(|l| l.bytes().map(symbol).collect())
-            .collect()
-    }
 
     /// The propagated root state of `givens`.
     fn root(g: &Geo, givens: &[u16]) -> Vec<u64> {
@@ -263,7 +239,7 @@ mod tests {
         let n = g.n;
         let mut solver = Solver::new(Shape::sudoku(16).unwrap());
         let mut deduced = 0;
-        for p in puzzles() {
+        for p in large_puzzles(4) {
             let answer = solver.solve(&p, Limit::first()).unwrap();
             let solution = answer.solutions[0].flat();
             let before = root(&g, &p);

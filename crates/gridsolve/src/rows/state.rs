@@ -56,6 +56,18 @@ impl Geo {
     }
 }
 
+/// The bits set in exactly two of `words` (counted once, twice, three times or more).
+#[inline(always)]
+pub(crate) fn in_exactly_two(words: impl IntoIterator<Item = u64>) -> u64 {
+    let (mut once, mut twice, mut thrice) = (0u64, 0u64, 0u64);
+    for x in words {
+        thrice |= twice & x;
+        twice |= once & x;
+        once |= x;
+    }
+    twice & !thrice
+}
+
 /// Places value `v` in row `r`, column `c`; false if `v` is no longer possible there.
 pub(crate) fn place(g: &Geo, s: &mut [u64], v: usize, r: usize, c: usize, dirty: &mut u64) -> bool {
     let lost = &mut Lost::none();
@@ -521,20 +533,7 @@ mod tests {
     //! 16×16 and 25×25 puzzles of tests/data/large.txt after chains of placements.
 
     use super::*;
-
-    /// The puzzles of tests/data/large.txt with box side `k`.
-    fn puzzles(k: usize) -> Vec<Vec<u16>> {
-        let symbol = |b: u8| match b {
-            b'1'..=b'9' => u16::from(b - b'0'),
-            b'A'..=b'Z' => u16::from(b - b'A') + 10,
-            _ => 0,
-        };
-        include_str!("../../tests/data/large.txt")
-            .lines()
-            .filter(|l| l.len() == k.pow(4))
-            .map(|l| l.bytes().map(symbol).collect())
-            .collect()
-    }
+    use crate::rows::large_puzzles as puzzles;
 
     /// Whether a single is left anywhere: an unplaced cell with one candidate, or a value
     /// with one place in a row, column or box where it is not placed.
