@@ -209,3 +209,25 @@ pub(crate) fn large_puzzles(k: usize) -> Vec<Vec<u16>> {
         .map(|l| l.bytes().map(symbol).collect())
         .collect()
 }
+
+/// The state of `givens` placed (not yet propagated) and its dirty values, for the
+/// engine's unit tests.
+#[cfg(test)]
+pub(crate) fn placed(g: &Geo, givens: &[u16]) -> (Vec<u64>, u64) {
+    let mut s = vec![0; g.words()];
+    g.reset(&mut s);
+    let mut dirty = 0;
+    for (i, &v) in givens.iter().enumerate() {
+        if v != 0 {
+            assert!(place(
+                g,
+                &mut s,
+                usize::from(v) - 1,
+                i / g.n,
+                i % g.n,
+                &mut dirty
+            ));
+        }
+    }
+    (s, dirty)
+}

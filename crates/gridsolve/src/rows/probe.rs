@@ -205,26 +205,12 @@ mod tests {
     //! candidates are stuck.
 
     use super::*;
-    use crate::rows::large_puzzles;
+    use crate::rows::{large_puzzles, placed};
     use crate::{Limit, Shape, Solver, Stop};
 
     /// The propagated root state of `givens`.
     fn root(g: &Geo, givens: &[u16]) -> Vec<u64> {
-        let mut s = vec![0; g.words()];
-        g.reset(&mut s);
-        let mut dirty = 0;
-        for (i, &v) in givens.iter().enumerate() {
-            if v != 0 {
-                assert!(place(
-                    g,
-                    &mut s,
-                    usize::from(v) - 1,
-                    i / g.n,
-                    i % g.n,
-                    &mut dirty
-                ));
-            }
-        }
+        let (mut s, mut dirty) = placed(g, givens);
         assert!(propagate(g, &mut s, &mut dirty));
         s
     }

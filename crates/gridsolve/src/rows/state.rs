@@ -533,7 +533,7 @@ mod tests {
     //! 16×16 and 25×25 puzzles of tests/data/large.txt after chains of placements.
 
     use super::*;
-    use crate::rows::large_puzzles as puzzles;
+    use crate::rows::{large_puzzles as puzzles, placed};
 
     /// Whether a single is left anywhere: an unplaced cell with one candidate, or a value
     /// with one place in a row, column or box where it is not placed.
@@ -573,21 +573,7 @@ mod tests {
             let n = g.n;
             for (p, givens) in puzzles(k).iter().enumerate() {
                 for seed in 0..6u64 {
-                    let mut s = vec![0; g.words()];
-                    g.reset(&mut s);
-                    let mut dirty = 0;
-                    for (i, &v) in givens.iter().enumerate() {
-                        if v != 0 {
-                            assert!(place(
-                                &g,
-                                &mut s,
-                                usize::from(v) - 1,
-                                i / n,
-                                i % n,
-                                &mut dirty
-                            ));
-                        }
-                    }
+                    let (mut s, mut dirty) = placed(&g, givens);
                     let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
                     for step in 0.. {
                         let with_locked = step % 2 == 0;
