@@ -78,8 +78,19 @@ impl<R: Read> Parser<'_, '_, R> {
         }
     }
 
-    /// Reads the whole file: comments, the header, the clauses.
+    /// Reads the whole file: comments, the header, the clauses. A read that ended early
+    /// (an I/O error, an interrupt, a deadline) answers with that, never with what the
+    /// cut made of the text: a deadline that falls inside `-12` leaves `-`, which is not
+    /// the file's fault.
     pub(super) fn run(mut self) -> Result<Dimacs, DimacsError> {
+        let read = self.read_all();
+        match read {
+            Err(DimacsError::TooBig { .. }) => read,
+            _ => self.io_check().and(read),
+        }
+    }
+
+    fn read_all(&mut self) -> Result<Dimacs, DimacsError> {
         let mut bench_header = None;
         // Before the header: comments and blank lines only.
         loop {

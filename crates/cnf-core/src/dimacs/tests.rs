@@ -223,3 +223,55 @@ fn comments_and_headers_are_not_held() {
         "h.cnf:1: the header line is longer than 1024 bytes"
     );
 }
+
+/// Gives `text` in one read, then stops the read (the flag) or fails it (an I/O error).
+struct CutAfter<'a> {
+    text: Option<&'a [u8]>,
+    stop: Option<&'a std::sync::atomic::AtomicBool>,
+}
+
+impl std::io::Read for CutAfter<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        match self.text.take() {
+            Some(t) => {
+                buf[..t.len()].copy_from_slice(t);
+                if let Some(stop) = self.stop {
+                    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+                }
+                Ok(t.len())
+            }
+            None => Err(std::io::Error::other("the disk went away")),
+        }
+    }
+}
+
+#[test]
+fn a_read_cut_inside_a_token_is_the_cut_not_a_format_error() {
+    // Cut after `-` (nothing of the literal left), inside `12` (a shorter literal that
+    // parses) and inside the header.
+    for text in ["p cnf 12 2\n1 -", "p cnf 12 2\n1 -12 0\n1", "p cnf 1"] {
+        let stop = std::sync::atomic::AtomicBool::new(false);
+        let limits = ReadLimits {
+            budget: None,
+            account: None,
+            interrupt: Some(&stop),
+            deadline: None,
+        };
+        let input = CutAfter {
+            text: Some(text.as_bytes()),
+            stop: Some(&stop),
+        };
+        let e = parse_within(input, "s.cnf", ParseOptions::default(), &limits).unwrap_err();
+        assert!(matches!(e, DimacsError::Stopped { .. }), "{text:?}: {e}");
+        let input = CutAfter {
+            text: Some(text.as_bytes()),
+            stop: None,
+        };
+        let limits = ReadLimits {
+            interrupt: None,
+            ..limits
+        };
+        let e = parse_within(input, "e.cnf", ParseOptions::default(), &limits).unwrap_err();
+        assert!(matches!(e, DimacsError::Io { .. }), "{text:?}: {e}");
+    }
+}
