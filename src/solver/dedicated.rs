@@ -184,7 +184,7 @@ impl PuzzleSession for GridsolveSession {
         });
         let mut answer = answer.unwrap_or_else(|| PuzzleAnswer::without(outcome.clone()));
         answer.outcome = outcome;
-        answer
+        answer.past_limits(limits)
     }
 }
 

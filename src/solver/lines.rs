@@ -207,7 +207,7 @@ impl PuzzleSession for LineSession {
         read.outcome.wall = timing.wall;
         read.outcome.cpu = timing.cpu;
         read.outcome.max_rss_kb = timing.max_rss_kb;
-        read
+        read.past_limits(limits)
     }
 }
 

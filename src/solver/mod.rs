@@ -308,6 +308,15 @@ pub fn measured(f: impl FnOnce() -> Outcome) -> Outcome {
     outcome
 }
 
+/// An answer past `limits` scored as a timeout at the limit it passed, as for every
+/// solver: an in-process engine looks at its clocks between steps, so it can answer a
+/// little after a limit, and that answer counts no more than an external solver's late
+/// one. Applied to every outcome once its wall and CPU time are known.
+pub fn score_past_limits(outcome: &mut Outcome, limits: &Limits) {
+    external::verdict::score_late(outcome, limits.timeout);
+    external::verdict::score_late_cpu(outcome, limits.cpu_limit);
+}
+
 /// CPU time of the calling thread (an in-process solver runs on one thread, possibly among
 /// others of a parallel `bench run`, so process time would be wrong): the engine's clock.
 pub use cdcl_engine::limits::thread_cpu_time;

@@ -83,7 +83,7 @@ impl Solver for NativeSolver {
                 outcome
             });
             drop(engine);
-            return outcome;
+            return past_limits(outcome, limits);
         };
         let outcome = super::measured(|| {
             let deadline = limits.timeout.and_then(|t| Instant::now().checked_add(t));
@@ -107,8 +107,14 @@ impl Solver for NativeSolver {
         });
         // Freed outside the measured span (as a child's exit is).
         drop(engine);
-        outcome
+        past_limits(outcome, limits)
     }
+}
+
+/// `outcome` scored against the limits once its times are known.
+fn past_limits(mut outcome: Outcome, limits: &Limits) -> Outcome {
+    super::score_past_limits(&mut outcome, limits);
+    outcome
 }
 
 impl NativeSolver {

@@ -32,6 +32,17 @@ impl PuzzleAnswer {
             complete: false,
         }
     }
+
+    /// This answer scored against `limits` once its times are known: past a limit, a
+    /// timeout at that limit with no solution read ([`super::score_past_limits`]).
+    pub fn past_limits(self, limits: &Limits) -> PuzzleAnswer {
+        let mut outcome = self.outcome.clone();
+        super::score_past_limits(&mut outcome, limits);
+        if outcome.status == self.outcome.status {
+            return self;
+        }
+        PuzzleAnswer::without(outcome)
+    }
 }
 
 /// One worker's dedicated solver: puzzles in, answers out, one puzzle at a time.

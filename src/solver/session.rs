@@ -74,7 +74,7 @@ impl Session for NativeSession {
     }
 
     fn solve(&mut self, assumptions: &[Lit], limits: &Limits) -> Outcome {
-        measured_call(|start| {
+        let mut outcome = measured_call(|start| {
             let clocks = start.clocks(limits);
             self.solver.set_limits(SolveLimits {
                 timeout: limits.timeout,
@@ -105,7 +105,9 @@ impl Session for NativeSession {
             let after = counted(self.solver.stats());
             outcome.stats = counters(before, after);
             outcome
-        })
+        });
+        super::score_past_limits(&mut outcome, limits);
+        outcome
     }
 }
 

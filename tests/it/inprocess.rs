@@ -315,3 +315,39 @@ fn with_proofs_native_solves_one_formula_and_its_unsat_proofs_are_checked() {
         );
     }
 }
+
+#[test]
+fn an_answer_past_a_limit_is_a_timeout_at_that_limit() {
+    // One unit clause: every engine answers it before its first look at a clock, so
+    // with limits of a nanosecond the answer comes past them and must be scored as a
+    // timeout at the limit it passed, with no model to check.
+    let cnf = bench::cnf::Cnf::from_dimacs_clauses(1, &[vec![1]]);
+    let tiny = Duration::from_nanos(1);
+    let wall = Limits {
+        timeout: Some(tiny),
+        ..Limits::default()
+    };
+    let cpu = Limits {
+        cpu_limit: Some(tiny),
+        ..Limits::default()
+    };
+    for name in ["native", "dpll"] {
+        let solver = by_name(name, &SolverConfig::default()).unwrap();
+        for (limits, hit) in [(&wall, "wall"), (&cpu, "cpu")] {
+            let mut outcomes = vec![("fresh", solver.solve(&cnf, limits))];
+            if let Some(mut session) = solver.session(0) {
+                session.add_clause(&cnf.clauses().next().unwrap().to_vec());
+                outcomes.push(("session", session.solve(&[], limits)));
+            }
+            for (mode, o) in outcomes {
+                assert_eq!(o.status, Status::Timeout, "{name} {mode} {hit}: {o:?}");
+                assert_eq!(
+                    o.limit.map(|l| l.to_string()).as_deref(),
+                    Some(hit),
+                    "{name} {mode}: {o:?}"
+                );
+                assert!(o.model.is_none(), "{name} {mode} {hit}");
+            }
+        }
+    }
+}

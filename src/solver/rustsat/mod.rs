@@ -202,7 +202,7 @@ impl<F: Family> Solver for LibSolver<F> {
         });
         // Freed outside the measured span (as a child's exit is).
         drop(session);
-        crate::solver::external::verdict::score_late_cpu(&mut outcome, limits.cpu_limit);
+        crate::solver::score_past_limits(&mut outcome, limits);
         outcome
     }
 
@@ -389,12 +389,10 @@ impl<F: Family> LibSession<F> {
                 Outcome::error(format!("{e:#}"))
             }
         };
-        // An answer found after the timeout (the engine looks at its interrupt only now and
-        // then) is scored as a timeout that says it answered late.
+        // An answer found after a limit (the engine looks at its interrupt only now and
+        // then) is scored as a timeout by the caller, once the call's wall and CPU time,
+        // this thread's and a helper's, are known.
         outcome.wall = took;
-        crate::solver::external::verdict::score_late(&mut outcome, limits.timeout);
-        // (An answer past the CPU limit is scored by the caller, once the call's CPU time,
-        // this thread's and a helper's, is known.)
         // The counters through RustSAT's `GetInternalStats`, as deltas over this call.
         outcome.stats = counters(before, counted(engine));
         // The helper thread's CPU time; `measured` adds the caller's.
@@ -438,7 +436,7 @@ impl<F: Family> Session for LibSession<F> {
             let deadline = limits.timeout.map(|t| start.wall + t);
             self.run(assumptions, limits, start.wall, deadline)
         });
-        crate::solver::external::verdict::score_late_cpu(&mut outcome, limits.cpu_limit);
+        crate::solver::score_past_limits(&mut outcome, limits);
         outcome
     }
 
