@@ -336,7 +336,7 @@ fn an_answer_past_a_limit_is_a_timeout_at_that_limit() {
         for (limits, hit) in [(&wall, "wall"), (&cpu, "cpu")] {
             let mut outcomes = vec![("fresh", solver.solve(&cnf, limits))];
             if let Some(mut session) = solver.session(0) {
-                session.add_clause(&cnf.clauses().next().unwrap().to_vec());
+                session.add_clause(cnf.clauses().next().unwrap());
                 outcomes.push(("session", session.solve(&[], limits)));
             }
             for (mode, o) in outcomes {
