@@ -26,7 +26,7 @@ pub(super) struct Spawned {
 }
 
 /// Starts `program` with `args` (argv[0] is the program) and the environment of this
-/// process plus `env`, handing it `report` as [`REPORT_FD`] and `control` as
+/// process plus `env` (the process's own, uncopied, when `env` is empty), handing it `report` as [`REPORT_FD`] and `control` as
 /// [`CONTROL_FD`].
 pub(super) fn spawn(
     program: &Path,
@@ -43,7 +43,11 @@ pub(super) fn spawn(
     for a in args {
         argv.push(cstr(a)?);
     }
-    let envp = environment(env)?;
+    let envp = if env.is_empty() {
+        None
+    } else {
+        Some(environment(env)?)
+    };
     let (out_read, out_write) = super::helper::pipe()?;
     let (err_read, err_write) = super::helper::pipe()?;
     // The sources of 3 and 4 are moved above 4 first, so that no dup2 overwrites another's
@@ -56,7 +60,7 @@ pub(super) fn spawn(
         p
     };
     let argv_p = ptrs(&argv);
-    let envp_p = ptrs(&envp);
+    let envp_p = envp.as_deref().map(ptrs);
     let devnull = c"/dev/null";
     let mut pid: libc::pid_t = 0;
     // SAFETY: the file actions and attributes are initialised before use and destroyed
@@ -111,7 +115,7 @@ pub(super) fn spawn(
                 &actions,
                 &attr,
                 argv_p.as_ptr(),
-                envp_p.as_ptr(),
+                envp_p.as_ref().map_or(environ.cast_const(), |e| e.as_ptr()),
             );
         }
         libc::posix_spawn_file_actions_destroy(&mut actions);
@@ -126,6 +130,12 @@ pub(super) fn spawn(
         stdout: out_read,
         stderr: err_read,
     })
+}
+
+unsafe extern "C" {
+    /// This process's environment (bench sets no variable once it runs solvers: see
+    /// `main`).
+    static environ: *mut *mut libc::c_char;
 }
 
 /// A close-on-exec duplicate of `fd` numbered above [`CONTROL_FD`].
