@@ -67,7 +67,7 @@ external() {
     if [[ ${NO_BUILD:-0} != 1 ]]; then
         cargo build --release --quiet --features rustsat-solvers --bins --example cnfgen
         cargo rustc --release --quiet --features rustsat-solvers --bin sandbox-exec -- \
-            -C target-feature=+crt-static
+            -C target-feature=+crt-static -C relocation-model=static
     fi
     local bench=${BENCH:-$TARGET/release/bench} cnfgen=$TARGET/release/examples/cnfgen
     command -v minisat >/dev/null || { echo "harness-bench: minisat not on PATH" >&2; exit 2; }

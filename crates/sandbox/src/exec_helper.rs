@@ -3,7 +3,8 @@
 //!
 //! bench runs `HELPER bench-exec --report FD --control FD --grace-ms MS [--as-limit BYTES]
 //! [--cpu-rlimit SECS] [--cgroup GROUP [--keep-group]] [--tmp DIR] -- PROGRAM ARGS…` (started with
-//! `posix_spawn`, the pipes as descriptors 3 and 4: see `run/spawn.rs`), and the helper's
+//! a clone that shares bench's memory until the exec, every signal blocked, which the
+//! helper unblocks first, the pipes as descriptors 3 and 4: see `run/spawn.rs`), and the helper's
 //! `main` hands such a command line to [`run_if_requested`] before it does anything else. HELPER is
 //! `sandbox-exec` (bench's small binary that is this file and nothing else, found beside
 //! bench's: see `run/helper.rs`), else bench itself, whose `main` does the same, so every
@@ -76,8 +77,8 @@ struct Args {
     args: Vec<OsString>,
 }
 
-fn parse_args() -> Option<Args> {
-    let mut it = std::env::args_os().skip(2);
+/// The helper's command line after `bench-exec`.
+fn parse_args(mut it: impl Iterator<Item = OsString>) -> Option<Args> {
     let mut report = None;
     let mut control = None;
     let mut grace = Duration::from_secs(1);
@@ -128,18 +129,18 @@ fn parse_args() -> Option<Args> {
 /// can be its own helper and returns. `bench bench-exec --protocol` prints
 /// [`HELPER_PROTOCOL`], so bench uses only a helper that speaks its protocol.
 pub fn run_if_requested() {
-    if std::env::args_os().nth(1).is_none_or(|a| a != HELPER_MODE) {
+    let mut argv = std::env::args_os().skip(1).peekable();
+    if argv.next().is_none_or(|a| a != HELPER_MODE) {
         SELF_IS_HELPER.store(true, Ordering::Relaxed);
         return;
     }
-    if std::env::args_os()
-        .nth(2)
-        .is_some_and(|a| a == "--protocol")
-    {
+    // bench starts the helper with every signal blocked (see `vfork.rs`).
+    crate::vfork::unblock_signals();
+    if argv.peek().is_some_and(|a| a == "--protocol") {
         println!("{HELPER_PROTOCOL}");
         std::process::exit(0);
     }
-    let Some(args) = parse_args() else {
+    let Some(args) = parse_args(argv) else {
         eprintln!(
             "usage: bench bench-exec --report FD --control FD [--grace-ms MS] \
              [--as-limit BYTES] [--cpu-rlimit SECS] [--cgroup GROUP [--keep-group]] [--tmp DIR] \
@@ -223,7 +224,7 @@ fn spawn_run(args: &Args, report: &mut std::fs::File) -> (libc::pid_t, Instant) 
         finish(args, false);
         std::process::exit(127);
     };
-    let exec = match Exec::new(
+    let exec = match Exec::solver(
         &args.program,
         &args.args,
         join,
