@@ -3,7 +3,7 @@
 #
 # (1) Per external run: RUNS (default 200) random 3-SAT files of 50 variables and 213
 #     clauses (`cnfgen ksat 50 213 3 SEED`, seeds 1..RUNS), `bench run DIR --solvers minisat
-#     --jobs 1` (its helper `sandbox-exec` linked statically), timed as a whole process
+#     --jobs 1` (its helper `sandbox-exec` linked statically, without PIE), timed as a whole process
 #     tree by /usr/bin/time (bench, its exec helpers,
 #     the control groups' set-up, minisat). bench's own CPU is that total minus the sum of
 #     the rows' `cpu_s` (minisat's own CPU). The same on the first SMALL (default 20) files
@@ -62,12 +62,13 @@ sum_cpu_s() {
 
 external() {
     # --bins: bench and its exec helper, sandbox-exec, the helper then linked again
-    # statically (no dynamic loader: it starts in about half the CPU time). NO_BUILD=1
+    # statically (no dynamic loader: it starts in about half the CPU time) and without PIE
+    # (no relocation of itself at start). NO_BUILD=1
     # measures the binaries as they are (to alternate several builds in one session).
     if [[ ${NO_BUILD:-0} != 1 ]]; then
         cargo build --release --quiet --features rustsat-solvers --bins --example cnfgen
         cargo rustc --release --quiet --features rustsat-solvers --bin sandbox-exec -- \
-            -C target-feature=+crt-static
+            -C target-feature=+crt-static -C relocation-model=static
     fi
     local bench=${BENCH:-$TARGET/release/bench} cnfgen=$TARGET/release/examples/cnfgen
     command -v minisat >/dev/null || { echo "harness-bench: minisat not on PATH" >&2; exit 2; }

@@ -3,7 +3,8 @@
 //!
 //! bench runs `HELPER bench-exec --report FD --control FD --grace-ms MS [--as-limit BYTES]
 //! [--cpu-rlimit SECS] [--cgroup GROUP [--keep-group]] [--tmp DIR] -- PROGRAM ARGS…` (started with
-//! `posix_spawn`, the pipes as descriptors 3 and 4: see `run/spawn.rs`), and the helper's
+//! a clone that shares bench's memory until the exec, every signal blocked, which the
+//! helper unblocks first, the pipes as descriptors 3 and 4: see `run/spawn.rs`), and the helper's
 //! `main` hands such a command line to [`run_if_requested`] before it does anything else. HELPER is
 //! `sandbox-exec` (bench's small binary that is this file and nothing else, found beside
 //! bench's: see `run/helper.rs`), else bench itself, whose `main` does the same, so every
@@ -11,10 +12,10 @@
 //! The helper, a freshly executed process that touches only this file's code (a few MiB
 //! resident, so the solver's peak RSS is not bench's memory carried over by fork), makes
 //! itself a child subreaper (`PR_SET_CHILD_SUBREAPER`: every orphaned descendant of the
-//! solver comes back to it, whatever `setsid` or double fork it did), forks the solver in
-//! a process group of its own and, when bench made one, in the run's control group
-//! (joined between fork and exec, so the limits hold from the first instruction; see
-//! `cgroup.rs`), and then watches two descriptors with `poll`: a pidfd of the solver and
+//! solver comes back to it, whatever `setsid` or double fork it did), starts the solver
+//! (`vfork.rs`: a clone that shares the helper's memory until the exec) in a process group
+//! of its own and, when bench made one, in the run's control group (joined before the
+//! exec, so the limits hold from the first instruction; see `cgroup.rs`), and then watches two descriptors with `poll`: a pidfd of the solver and
 //! the control pipe from bench. On the pipe, `s` means stop: SIGTERM to every process of
 //! the run, SIGKILL after the grace. End of file on the pipe means bench is gone (killed,
 //! out of memory, preempted): the helper kills the whole run, removes the run's temporary
@@ -26,26 +27,26 @@
 //! frozen and emptied, or, without a group, the process group and every descendant that
 //! came back to the subreaper are killed until none is left); then the helper writes one
 //! line to the report descriptor: `status <wait status> cpu_us=… rss_kb=… wall_us=…` with
-//! the solver's own `rusage` and wall time (monotonic, from just before the fork to the
+//! the solver's own `rusage` and wall time (monotonic, from just before the clone to the
 //! solver's exit), and the whole run's measures: with a group its CPU time, peak
 //! memory, OOM kills, memory-limit hits and refused forks; without one the `rusage` of
 //! all reaped descendants (CPU time summed, peak RSS of the largest). `error <errno>` if
 //! the solver could not be started. It ignores SIGTERM and SIGHUP (restored in the
-//! solver), so a signal meant for the run does not end its warden.
-//! It uses nothing but std, libc and its two siblings `cgroup.rs` and `reap.rs`, to stay
-//! small.
+//! solver), so a signal meant for the run does not end its warden, and SIGPIPE (also
+//! restored), so a report to a bench that is gone fails as a write, not as the helper's end.
+//! It uses nothing but std, libc and its siblings `cgroup.rs`, `reap.rs` and `vfork.rs`,
+//! to stay small.
 
 use std::ffi::{CString, OsString};
 use std::io::{Read, Write};
 use std::os::fd::FromRawFd;
-use std::os::unix::process::CommandExt;
-use std::process::Command;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::cgroup::Group;
-use crate::reap::{cpu_time, has_exited, limit_child, limit_cpu, reap};
+use crate::reap::{cpu_time, has_exited, reap};
 use crate::run::HELPER_PROTOCOL;
+use crate::vfork::Exec;
 
 /// The first argument that puts bench in helper mode.
 pub const HELPER_MODE: &str = "bench-exec";
@@ -76,8 +77,8 @@ struct Args {
     args: Vec<OsString>,
 }
 
-fn parse_args() -> Option<Args> {
-    let mut it = std::env::args_os().skip(2);
+/// The helper's command line after `bench-exec`.
+fn parse_args(mut it: impl Iterator<Item = OsString>) -> Option<Args> {
     let mut report = None;
     let mut control = None;
     let mut grace = Duration::from_secs(1);
@@ -128,18 +129,18 @@ fn parse_args() -> Option<Args> {
 /// can be its own helper and returns. `bench bench-exec --protocol` prints
 /// [`HELPER_PROTOCOL`], so bench uses only a helper that speaks its protocol.
 pub fn run_if_requested() {
-    if std::env::args_os().nth(1).is_none_or(|a| a != HELPER_MODE) {
+    let mut argv = std::env::args_os().skip(1).peekable();
+    if argv.next().is_none_or(|a| a != HELPER_MODE) {
         SELF_IS_HELPER.store(true, Ordering::Relaxed);
         return;
     }
-    if std::env::args_os()
-        .nth(2)
-        .is_some_and(|a| a == "--protocol")
-    {
+    // bench starts the helper with every signal blocked (see `vfork.rs`).
+    crate::vfork::unblock_signals();
+    if argv.peek().is_some_and(|a| a == "--protocol") {
         println!("{HELPER_PROTOCOL}");
         std::process::exit(0);
     }
-    let Some(args) = parse_args() else {
+    let Some(args) = parse_args(argv) else {
         eprintln!(
             "usage: bench bench-exec --report FD --control FD [--grace-ms MS] \
              [--as-limit BYTES] [--cpu-rlimit SECS] [--cgroup GROUP [--keep-group]] [--tmp DIR] \
@@ -155,12 +156,14 @@ pub fn run_if_requested() {
     let mut control = unsafe { std::fs::File::from_raw_fd(args.control) };
     // SAFETY: plain fcntl/signal/prctl calls. The solver must not inherit the pipes (bench
     // reads the report to its end once the helper is gone, and watches nothing else of
-    // the control pipe); SIGTERM and SIGHUP are for the solver alone.
+    // the control pipe); SIGTERM and SIGHUP are for the solver alone; a write to a closed
+    // pipe must fail, not end the helper (whose `main` may not have ignored SIGPIPE).
     unsafe {
         libc::fcntl(args.report, libc::F_SETFD, libc::FD_CLOEXEC);
         libc::fcntl(args.control, libc::F_SETFD, libc::FD_CLOEXEC);
         libc::signal(libc::SIGTERM, libc::SIG_IGN);
         libc::signal(libc::SIGHUP, libc::SIG_IGN);
+        libc::signal(libc::SIGPIPE, libc::SIG_IGN);
         libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
     }
     let (pid, started) = spawn_run(&args, &mut report);
@@ -207,48 +210,39 @@ pub fn run_if_requested() {
     std::process::exit(0);
 }
 
-/// Forks the program in a process group of its own (joining the run's group and taking
-/// its limits between fork and exec); returns its pid and the instant just before the
-/// fork. If it cannot start, reports `error <errno>` and exits.
+/// Starts the program in a process group of its own (joining the run's group and taking
+/// its limits before its exec: see `vfork.rs`); returns its pid and the instant just
+/// before the start. If it cannot start, reports `error <errno>` and exits.
 fn spawn_run(args: &Args, report: &mut std::fs::File) -> (libc::pid_t, Instant) {
     let join = args
         .group
         .as_ref()
         .map(Group::join_files)
         .unwrap_or_default();
-    let mut command = Command::new(&args.program);
-    command.args(&args.args).process_group(0);
-    let as_limit = args.as_limit;
-    let cpu_rlimit = args.cpu_rlimit;
-    // SAFETY: runs between fork and exec; open, write, close, signal and setrlimit are
-    // async-signal-safe, and the paths were built before the fork.
-    unsafe {
-        command.pre_exec(move || {
-            for file in &join {
-                join_group(file)?;
-            }
-            libc::signal(libc::SIGTERM, libc::SIG_DFL);
-            libc::signal(libc::SIGHUP, libc::SIG_DFL);
-            limit_cpu(cpu_rlimit)?;
-            limit_child((as_limit > 0).then_some(as_limit))
-        });
-    }
-    // The run's clock, monotonic, in the process that spawns the solver: from just before
-    // the fork to the solver's exit. It holds everything the solver's CPU time holds (the
+    let fail = |e: std::io::Error, report: &mut std::fs::File| -> ! {
+        let _ = writeln!(report, "error {}", e.raw_os_error().unwrap_or(0));
+        finish(args, false);
+        std::process::exit(127);
+    };
+    let exec = match Exec::solver(
+        &args.program,
+        &args.args,
+        join,
+        args.as_limit,
+        args.cpu_rlimit,
+    ) {
+        Ok(e) => e,
+        Err(e) => fail(e, report),
+    };
+    // The run's clock, monotonic, in the process that starts the solver: from just before
+    // the clone to the solver's exit. It holds everything the solver's CPU time holds (the
     // dynamic loader, the group join), so wall ≥ CPU for a single-threaded solver however
     // short its run.
     let started = Instant::now();
-    let child = match command.spawn() {
-        Ok(c) => c,
-        Err(e) => {
-            let _ = writeln!(report, "error {}", e.raw_os_error().unwrap_or(0));
-            finish(args, false);
-            std::process::exit(127);
-        }
-    };
-    let pid = child.id() as libc::pid_t;
-    drop(child);
-    (pid, started)
+    match exec.spawn() {
+        Ok(pid) => (pid, started),
+        Err(e) => fail(e, report),
+    }
 }
 
 /// The report's one line: the program's wait status, its own rusage and wall time, and
@@ -297,7 +291,7 @@ fn report_line(
 }
 
 /// Writes `0` (this process) into a `cgroup.procs` file, with async-signal-safe calls
-/// (between fork and exec).
+/// (between fork, or clone, and exec).
 pub fn join_group(file: &CString) -> std::io::Result<()> {
     // SAFETY: plain syscalls on a NUL-terminated path built before the fork.
     unsafe {

@@ -5,7 +5,8 @@
 //! [`run::StdoutConsumer`] and keeps its stderr's tail, and returns a typed measurement
 //! ([`run::Finished`]: wall and CPU time, peak memory, exit code or signal, the limit that
 //! ended it, the containment it had). [`cgroup`] makes and reads the run's control group,
-//! [`reap`] waits for processes and sets their limits, and [`exec_helper`] is the helper's
+//! [`reap`] waits for processes and sets their limits, `vfork` starts the solver from the
+//! helper without copying it, and [`exec_helper`] is the helper's
 //! side: a binary that links this crate calls [`exec_helper::run_if_requested`] first thing
 //! in `main` and so serves as its own helper.
 
@@ -13,3 +14,4 @@ pub mod cgroup;
 pub mod exec_helper;
 pub mod reap;
 pub mod run;
+mod vfork;

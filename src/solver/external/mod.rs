@@ -310,8 +310,8 @@ impl Solver for ExternalSolver {
     }
 
     fn solve(&self, cnf: &Cnf, limits: &Limits) -> Outcome {
-        // A folder reused from run to run (see `RunDir`): input.cnf is rewritten in place
-        // and the result file truncated between runs, so a missing answer still reads as
+        // A folder reused from run to run (see `RunDir`): input.cnf is written over in place
+        // and every other file removed between runs, so a missing answer still reads as
         // none.
         let mut dir = match run::RunDir::take() {
             Ok(d) => d,
@@ -319,16 +319,19 @@ impl Solver for ExternalSolver {
                 return Outcome::not_started(format!("cannot create a temporary directory: {e}"));
             }
         };
-        let input = dir.path().join("input.cnf");
         // A header that claims far more variables than the clauses use (`p cnf 2000000000
         // 2`) makes solvers allocate for all of them: kissat and cryptominisat refuse it,
         // cadical and picosat run out of memory. They get the true maximum instead; the
         // model is still checked against the original formula, and the row says so.
         let bounds = ModelBounds::for_formula(cnf.num_vars(), cnf.max_var_used());
         let vars = bounds.keep;
-        if let Err(e) = write_input(&input, cnf, vars) {
-            return Outcome::not_started(format!("cannot write {}: {e}", input.display()));
-        }
+        let input = match dir.rewrite("input.cnf", |file| write_input(file, cnf, vars)) {
+            Ok(p) => p,
+            Err(e) => {
+                let input = dir.path().join("input.cnf");
+                return Outcome::not_started(format!("cannot write {}: {e}", input.display()));
+            }
+        };
         let res = dir.path().join("result.txt");
         let values = Values {
             cnf: Some(&input),
@@ -429,9 +432,8 @@ impl Solver for ExternalSolver {
     }
 }
 
-/// Writes `cnf` with `vars` in its header (at least the highest variable used).
-fn write_input(path: &Path, cnf: &Cnf, vars: u32) -> std::io::Result<()> {
-    let file = std::fs::File::create(path)?;
+/// Writes `cnf` with `vars` in its header (at least the highest variable used) to `file`.
+fn write_input(file: &mut std::fs::File, cnf: &Cnf, vars: u32) -> std::io::Result<()> {
     let out = BufWriter::with_capacity(1 << 20, file);
     let mut w = DimacsWriter::new(out, &[], vars, cnf.num_clauses() as u64)?;
     for c in cnf.clauses() {

@@ -1,8 +1,10 @@
 //! What containment runs get on this machine (control groups v2 or v1, else a child
 //! subreaper, else a process group), detected once, and the temporary folders of runs.
 
-use std::io;
-use std::path::Path;
+use std::ffi::OsString;
+use std::fs::{File, OpenOptions};
+use std::io::{self, Seek};
+use std::path::{Path, PathBuf};
 use std::sync::{Mutex, MutexGuard, Once, OnceLock};
 
 use super::DEFAULT_PIDS_LIMIT;
@@ -123,16 +125,24 @@ static POOL: Mutex<Vec<tempfile::TempDir>> = Mutex::new(Vec::new());
 
 /// A run's temporary folder ([`temp_dir`]), reused from run to run: making and removing a
 /// folder and its files for every run cost bench more CPU than anything else it does
-/// around a short run (the file system allocating and freeing their inodes). When the
-/// run is over the folder is reset (every file in it truncated to nothing, its name kept,
-/// so the next run's files take the same inodes) and goes back to a pool; a folder that
-/// holds anything but files, or too many of them, or that cannot be reset, is removed
-/// instead. Pooled folders are removed when the process exits (`atexit`); those of a
-/// killed bench by the next one ([`remove_stale`]), as any other.
+/// around a short run (the file system allocating and freeing their inodes). The run's
+/// input is written with [`RunDir::rewrite`]: over the file of the same name an earlier
+/// run left, in place, then cut to its new length, never truncated to nothing first (on
+/// ext4 a file truncated to nothing and written again is written out to the disk when it
+/// is closed, and the blocks a truncation frees are discarded then and there with the
+/// `discard` mount option). When the run is over, every other file in the folder is
+/// removed (a solver's result file is new in each run, so a missing answer reads as none,
+/// and one removed before the kernel wrote it out costs no disk work) and the folder goes
+/// back to a pool; a folder that holds anything but files, or too many of them, or that
+/// cannot be reset, is removed instead. Pooled folders are removed when the process
+/// exits (`atexit`); those of a killed bench by the next one ([`remove_stale`]), as any
+/// other.
 #[derive(Debug)]
 pub struct RunDir {
     dir: Option<tempfile::TempDir>,
     reuse: bool,
+    /// The files written with [`RunDir::rewrite`], kept for the next run.
+    kept: Vec<OsString>,
 }
 
 impl RunDir {
@@ -153,6 +163,7 @@ impl RunDir {
         Ok(RunDir {
             dir: Some(dir),
             reuse: true,
+            kept: Vec::new(),
         })
     }
 
@@ -167,12 +178,39 @@ impl RunDir {
     pub fn path(&self) -> &Path {
         self.dir.as_ref().expect("taken only in drop").path()
     }
+
+    /// Writes the file `name` in the folder from its start with `write` (which writes
+    /// through the file it is given, sequentially), over what an earlier run left there,
+    /// and cuts it to what was written; returns its path. The file is kept for the next
+    /// run, to be written over again.
+    pub fn rewrite(
+        &mut self,
+        name: &str,
+        write: impl FnOnce(&mut File) -> io::Result<()>,
+    ) -> io::Result<PathBuf> {
+        let path = self.path().join(name);
+        let mut file = OpenOptions::new()
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(&path)?;
+        if !self.kept.iter().any(|k| k == name) {
+            self.kept.push(name.into());
+        }
+        let before = file.metadata()?.len();
+        write(&mut file)?;
+        let len = file.stream_position()?;
+        if len < before {
+            file.set_len(len)?;
+        }
+        Ok(path)
+    }
 }
 
 impl Drop for RunDir {
     fn drop(&mut self) {
         let Some(dir) = self.dir.take() else { return };
-        if self.reuse && reset(dir.path()) {
+        if self.reuse && reset(dir.path(), &self.kept) {
             let mut pool = lock_pool();
             if pool.len() < POOL_MAX {
                 pool.push(dir);
@@ -185,8 +223,9 @@ fn lock_pool() -> MutexGuard<'static, Vec<tempfile::TempDir>> {
     POOL.lock().unwrap_or_else(|p| p.into_inner())
 }
 
-/// Empties the files of `dir` for its next run; false if it should not be reused.
-fn reset(dir: &Path) -> bool {
+/// Readies `dir` for its next run: every file but those in `kept` removed; false if it
+/// should not be reused.
+fn reset(dir: &Path, kept: &[OsString]) -> bool {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return false;
     };
@@ -195,13 +234,9 @@ fn reset(dir: &Path) -> bool {
         n += 1;
         let Ok(e) = e else { return false };
         let is_file = e.file_type().is_ok_and(|t| t.is_file());
-        let emptied = is_file
-            && std::fs::OpenOptions::new()
-                .write(true)
-                .truncate(true)
-                .open(e.path())
-                .is_ok();
-        if !emptied || n > ENTRIES_MAX {
+        let ready = is_file
+            && (kept.iter().any(|k| *k == e.file_name()) || std::fs::remove_file(e.path()).is_ok());
+        if !ready || n > ENTRIES_MAX {
             return false;
         }
     }
@@ -239,20 +274,32 @@ pub fn remove_stale() -> (usize, usize) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::io::Write;
 
     #[test]
     fn a_run_folder_comes_back_emptied_or_not_at_all() {
-        let first = RunDir::take().unwrap();
+        let mut first = RunDir::take().unwrap();
         let path = first.path().to_path_buf();
-        std::fs::write(path.join("input.cnf"), "p cnf 1 1\n1 0\n").unwrap();
+        let input = first
+            .rewrite("input.cnf", |f| f.write_all(b"p cnf 1 1\n1 0\n"))
+            .unwrap();
+        assert_eq!(input, path.join("input.cnf"));
         std::fs::write(path.join("result.txt"), "SAT\n1 0\n").unwrap();
         drop(first);
-        // The same folder, its files kept by name and emptied.
-        let second = RunDir::take().unwrap();
+        // The same folder: the rewritten file kept, every other file gone.
+        let mut second = RunDir::take().unwrap();
         assert_eq!(second.path(), path);
-        for name in ["input.cnf", "result.txt"] {
-            assert_eq!(std::fs::read(path.join(name)).unwrap(), b"", "{name}");
-        }
+        assert!(!path.join("result.txt").exists());
+        assert_eq!(std::fs::read(&input).unwrap(), b"p cnf 1 1\n1 0\n");
+        // Written over: a shorter content cut to its length, a longer one whole.
+        second
+            .rewrite("input.cnf", |f| f.write_all(b"p cnf 0 0\n"))
+            .unwrap();
+        assert_eq!(std::fs::read(&input).unwrap(), b"p cnf 0 0\n");
+        second
+            .rewrite("input.cnf", |f| f.write_all(b"p cnf 2 1\n1 -2 0\n"))
+            .unwrap();
+        assert_eq!(std::fs::read(&input).unwrap(), b"p cnf 2 1\n1 -2 0\n");
         // A folder holding anything but files is removed, not reused.
         std::fs::create_dir(path.join("sub")).unwrap();
         drop(second);

@@ -287,7 +287,7 @@ pub const HELPER_ENV: &str = "BENCH_EXEC";
 /// What `bench bench-exec --protocol` prints. Only a helper that answers with this line is
 /// used: a bench binary from another build may speak another protocol, and is passed over
 /// (with a warning).
-pub const HELPER_PROTOCOL: &str = "bench-exec protocol 4";
+pub const HELPER_PROTOCOL: &str = "bench-exec protocol 5";
 
 /// The small helper binary's name: `sandbox-exec` (`src/bin/sandbox-exec.rs`, the exec
 /// helper and nothing else), built beside bench's own binary.

@@ -4,7 +4,7 @@
 //! at `$BENCH_EXEC`), which contains the run (see its file): bench takes the run's
 //! control group when the machine allows it ([`containment`], detected once; see
 //! `cgroup.rs`; an emptied group of an earlier run, reset, or a new one: see `slots`),
-//! and starts the helper (`posix_spawn`, see `spawn`) with a report pipe
+//! and starts the helper (a clone sharing bench's memory until the exec, see `spawn`) with a report pipe
 //! (the helper's one line of measures) and a control pipe (bench writes `s` to stop the
 //! run; its end of file, when bench dies however it dies, makes the helper kill the run
 //! and remove its temporary folder and group). The helper is a fresh ~1 MiB process, so the solver's peak RSS is
@@ -37,7 +37,7 @@
 //! One concept a file: this one (the spec, the measured result, the direct run),
 //! [`containment`] (what this machine allows, temporary folders), `watch` (draining the
 //! pipes, waiting, ending a run), `helper` (a run through the exec helper, its report),
-//! `spawn` (starting the helper without a fork of bench), `slots` (control groups reused
+//! `spawn` (starting the helper without a copy of bench), `slots` (control groups reused
 //! from run to run),
 //! `cpu` (the run's CPU time while it runs, the backstop).
 

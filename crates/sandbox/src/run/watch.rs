@@ -20,6 +20,30 @@ pub(super) type Drained = (Vec<u8>, u64, bool, Vec<u8>);
 /// How often a run is asked whether it has exited when there is no pidfd.
 const NO_PIDFD_POLL: Duration = Duration::from_millis(20);
 
+/// The size of the buffer a run's output is read through.
+const BUF: usize = 64 << 10;
+
+std::thread_local! {
+    /// The read buffer of the thread's last run, for its next (a new one is zeroed: 64 KiB
+    /// written for every run).
+    static SPARE: std::cell::Cell<Vec<u8>> = const { std::cell::Cell::new(Vec::new()) };
+}
+
+/// A read buffer of [`BUF`] bytes: the thread's spare one, else a new one.
+fn take_buffer() -> Vec<u8> {
+    let spare = SPARE.take();
+    if spare.len() == BUF {
+        spare
+    } else {
+        vec![0u8; BUF]
+    }
+}
+
+/// Keeps `buf` as the thread's spare read buffer.
+fn give_back_buffer(buf: Vec<u8>) {
+    SPARE.set(buf);
+}
+
 /// Waits for the child's exit, the deadline, the CPU-time limit (`cpu_used`: the run's CPU
 /// time so far) or the interrupt, whichever comes first, draining its output meanwhile;
 /// returns why bench stopped it (None: it exited by itself) and when it exited.
@@ -133,7 +157,7 @@ impl<C: StdoutConsumer> Watch<C> {
             err: Pipe::new(stderr),
             consumer,
             err_tail: Vec::new(),
-            buf: vec![0u8; 64 << 10],
+            buf: take_buffer(),
         }
     }
 
@@ -222,6 +246,7 @@ impl<C: StdoutConsumer> Watch<C> {
         } else {
             (Vec::new(), 0)
         };
+        give_back_buffer(std::mem::take(&mut self.buf));
         let consumer = out_ok.then_some(self.consumer);
         Ok((
             status,
@@ -234,7 +259,7 @@ impl<C: StdoutConsumer> Watch<C> {
 
 /// Reads `r` to its end into `consumer`, 64 KiB at a time.
 pub fn read_into(mut r: impl Read, consumer: &mut dyn StdoutConsumer) {
-    let mut chunk = vec![0u8; 64 << 10];
+    let mut chunk = take_buffer();
     loop {
         match r.read(&mut chunk) {
             Ok(0) => break,
@@ -243,6 +268,7 @@ pub fn read_into(mut r: impl Read, consumer: &mut dyn StdoutConsumer) {
             Err(_) => break,
         }
     }
+    give_back_buffer(chunk);
 }
 
 #[cfg(test)]
