@@ -165,8 +165,10 @@ fn place_k<const K: usize, const ALONE: bool>(
 ) -> bool {
     let k = side::<K>(g);
     let n = k * k;
+    assert!(v < n && r < n && c < n);
     let bit = 1u64 << c;
-    let rows = &mut s[v * n..v * n + n];
+    let (cand, marks) = s.split_at_mut(n * n);
+    let rows = &mut cand[v * n..v * n + n];
     if rows[r] & bit == 0 {
         return false;
     }
@@ -181,13 +183,17 @@ fn place_k<const K: usize, const ALONE: bool>(
     for x in &mut rows[b0..b0 + k] {
         *x &= !seg;
     }
-    rows[r] = bit;
     let mut others = 0u64;
-    for w in (0..n).filter(|&w| w != v && !ALONE) {
-        let x = &mut s[w * n + r];
-        others |= (*x >> c & 1) << w;
-        *x &= !bit;
+    if !ALONE {
+        // the cell leaves every value (v's own row gets its bit back below)
+        for (w, rows) in cand.chunks_exact_mut(n).enumerate() {
+            let x = &mut rows[r];
+            others |= (*x >> c & 1) << w;
+            *x &= !bit;
+        }
+        others &= !(1 << v);
     }
+    cand[v * n + r] = bit;
     if others.count_ones() > LOCAL_MAX {
         *dirty |= others;
     } else {
@@ -198,8 +204,8 @@ fn place_k<const K: usize, const ALONE: bool>(
         }
     }
     *dirty |= 1 << v;
-    s[n * n + r] |= bit;
-    s[n * n + n] |= changed;
+    marks[r] |= bit;
+    marks[n] |= changed;
     true
 }
 
@@ -416,21 +422,31 @@ fn hidden_singles<const K: usize>(
 ) -> Option<bool> {
     let k = side::<K>(g);
     let n = k * k;
-    let base = v * n;
-    let mut place1 = |s: &mut [u64], r: usize, cell: u64| {
-        place_k::<K, false>(g, s, v, r, cell.trailing_zeros() as usize, dirty, lost).then_some(true)
-    };
+    let (r, cell) = first_hidden::<K>(g, &s[v * n..v * n + n], &s[n * n..n * n + n])?;
+    if cell == 0 {
+        return Some(false);
+    }
+    place_k::<K, false>(g, s, v, r, cell.trailing_zeros() as usize, dirty, lost).then_some(true)
+}
+
+/// [`hidden_singles`]' scan of one value's `n` row words beside the rows' placed cells:
+/// the first single as `(row, cell bit)`, the bit 0 when there is none; `None` when a
+/// row, a box or a column has no place left.
+#[inline(always)]
+fn first_hidden<const K: usize>(g: &Geo, rows: &[u64], placed: &[u64]) -> Option<(usize, u64)> {
+    let k = side::<K>(g);
+    let n = k * k;
+    let (rows, placed) = (&rows[..n], &placed[..n]);
     let (mut once, mut twice, mut done) = (0u64, 0u64, 0u64);
-    for b in 0..k {
+    for (b, (band, band_placed)) in rows.chunks_exact(k).zip(placed.chunks_exact(k)).enumerate() {
         let (mut bo, mut bt, mut bd) = (0u64, 0u64, 0u64);
-        for r in b * k..b * k + k {
-            let x = s[base + r];
+        for (i, (&x, &p)) in band.iter().zip(band_placed).enumerate() {
             if x == 0 {
                 return None;
             }
-            let here = x & s[n * n + r];
+            let here = x & p;
             if x & (x - 1) == 0 && here == 0 {
-                return place1(s, r, x);
+                return Some((b * k + i, x));
             }
             bd |= here;
             bt |= bo & x;
@@ -443,8 +459,8 @@ fn hidden_singles<const K: usize>(
         for seg in segs::<K>(g) {
             let cell = bo & seg;
             if bd & seg == 0 && cell & cell.wrapping_sub(1) == 0 && bt & seg == 0 {
-                let r = (b * k..b * k + k).find(|&r| s[base + r] & cell != 0)?;
-                return place1(s, r, cell);
+                let i = band.iter().position(|&x| x & cell != 0)?;
+                return Some((b * k + i, cell));
             }
         }
     }
@@ -454,10 +470,10 @@ fn hidden_singles<const K: usize>(
     let cols = once & !twice & !done;
     if cols != 0 {
         let bit = cols & cols.wrapping_neg();
-        let r = (0..n).find(|&r| s[base + r] & bit != 0)?;
-        return place1(s, r, bit);
+        let r = rows.iter().position(|&x| x & bit != 0)?;
+        return Some((r, bit));
     }
-    Some(false)
+    Some((0, 0))
 }
 
 /// Hidden singles of value `w` in the row, column and box of the cell `(r, c)` it lost:
