@@ -300,19 +300,27 @@ fn naked_singles<const K: usize>(
     let n = side::<K>(g) * side::<K>(g);
     let mut progress = false;
     let mut rows = std::mem::take(&mut s[n * n + n]);
+    if rows == 0 {
+        return Some(false);
+    }
+    // the cells of every row seen once and twice over the values, all rows at once (a
+    // placement below only removes candidates: a stale single found here is still the
+    // cell's only candidate or leaves the cell empty, and the rows it changes are marked
+    // for the next scan)
+    let (mut once, mut twice) = ([0u64; 64], [0u64; 64]);
+    for value in s[..n * n].chunks_exact(n) {
+        for ((o, t), &x) in once[..n].iter_mut().zip(&mut twice[..n]).zip(value) {
+            *t |= *o & x;
+            *o |= x;
+        }
+    }
     while rows != 0 {
         let r = rows.trailing_zeros() as usize;
         rows &= rows - 1;
-        let (mut once, mut twice) = (0u64, 0u64);
-        for v in 0..n {
-            let x = s[v * n + r];
-            twice |= once & x;
-            once |= x;
-        }
-        if once != g.full {
+        if once[r] != g.full {
             return None;
         }
-        let mut singles = once & !twice & !s[n * n + r];
+        let mut singles = once[r] & !twice[r] & !s[n * n + r];
         while singles != 0 {
             let c = singles.trailing_zeros() as usize;
             singles &= singles - 1;
