@@ -359,23 +359,25 @@ fn locked<const K: usize>(g: &Geo, rows: &mut [u64], placed: &[u64]) -> Option<b
             .fold(0, |a, (&x, &p)| a | x & p);
         done[b] = here;
         for seg in segs::<K>(g).filter(|&seg| here & seg == 0) {
-            let (mut only, mut count) = (0, 0);
-            for i in 0..k {
-                let x = band[i];
-                if x & seg != 0 {
-                    (only, count) = (i, count + 1);
-                    if x & !seg == 0 {
-                        // row i lies in this box: the box's other rows lose it
-                        for o in (0..k).filter(|&o| o != i) {
-                            and(&mut band[o], !seg);
-                        }
+            // the rows with a place in this box, and those with all their places in it
+            let (mut meets, mut inside) = (0u64, 0u64);
+            for (i, &x) in band.iter().enumerate() {
+                meets |= u64::from(x & seg != 0) << i;
+                inside |= u64::from((x & seg != 0) & (x & !seg == 0)) << i;
+            }
+            if meets == 0 {
+                return None;
+            }
+            if inside != 0 {
+                // a row lies in this box: the box's other rows lose it
+                for (o, x) in band.iter_mut().enumerate() {
+                    if inside & !(1 << o) != 0 {
+                        and(x, !seg);
                     }
                 }
-            }
-            match count {
-                0 => return None,
-                1 => and(&mut band[only], seg),
-                _ => {}
+            } else if meets & (meets - 1) == 0 {
+                // the box's places lie in one row: the row's other boxes lose it
+                and(&mut band[meets.trailing_zeros() as usize], seg);
             }
         }
     }
@@ -464,12 +466,16 @@ fn first_hidden<const K: usize>(g: &Geo, rows: &[u64], placed: &[u64]) -> Option
         once |= bo;
         done |= bd;
         // boxes of this band without v placed and with a single cell left
-        for seg in segs::<K>(g) {
+        // (flags first, then one branch a band: a branch a box mispredicts)
+        let mut lone = 0u64;
+        for (j, seg) in segs::<K>(g).enumerate() {
             let cell = bo & seg;
-            if bd & seg == 0 && cell & cell.wrapping_sub(1) == 0 && bt & seg == 0 {
-                let i = band.iter().position(|&x| x & cell != 0)?;
-                return Some((b * k + i, cell));
-            }
+            lone |= u64::from((bd | bt) & seg | cell & cell.wrapping_sub(1) == 0) << j;
+        }
+        if lone != 0 {
+            let seg = g.seg[lone.trailing_zeros() as usize];
+            let i = band.iter().position(|&x| x & seg != 0)?;
+            return Some((b * k + i, band[i] & seg));
         }
     }
     if once != g.full {
