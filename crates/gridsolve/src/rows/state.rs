@@ -86,17 +86,20 @@ pub(crate) fn place(g: &Geo, s: &mut [u64], v: usize, r: usize, c: usize, dirty:
 /// (a full scan each) instead of listing the lost cell for each.
 const LOCAL_MAX: u32 = 8;
 
-/// Places fewer than this many lost cells are kept for a local check of hidden singles.
+/// Placements fewer than this many keep their lost cells for a local check of hidden
+/// singles.
 const LOST: usize = 32;
 
 /// The cells lost by values other than the one placed (the placed cell's other
 /// candidates), to check only the row, column and box of each for hidden singles; a value
-/// already marked dirty needs no entry, and one that does not fit is marked dirty.
+/// already marked dirty needs no entry, and the values of a placement that does not fit
+/// are marked dirty.
 struct Lost {
     len: usize,
     cap: usize,
-    /// `w << 16 | r << 8 | c`: value `w` lost row `r`, column `c`.
-    list: [u32; LOST],
+    /// `(values, r << 8 | c)`: the values (a bit each, never none) that lost the cell at
+    /// row `r`, column `c`.
+    list: [(u64, u32); LOST],
 }
 
 impl Lost {
@@ -105,7 +108,7 @@ impl Lost {
         Lost {
             len: 0,
             cap: 0,
-            list: [0; LOST],
+            list: [(0, 0); LOST],
         }
     }
 
@@ -116,23 +119,29 @@ impl Lost {
         }
     }
 
-    /// Value `w` lost the cell at `r`, `c`.
+    /// The `values` lost the cell at `r`, `c`.
     #[inline(always)]
-    fn lost(&mut self, dirty: &mut u64, w: usize, r: usize, c: usize) {
-        if *dirty >> w & 1 == 0 {
-            if self.len < self.cap {
-                self.list[self.len] = (w << 16 | r << 8 | c) as u32;
-                self.len += 1;
-            } else {
-                *dirty |= 1 << w;
-            }
+    fn lost(&mut self, dirty: &mut u64, values: u64, r: usize, c: usize) {
+        let values = values & !*dirty;
+        if self.len < self.cap {
+            self.list[self.len] = (values, (r << 8 | c) as u32);
+            self.len += usize::from(values != 0);
+        } else {
+            *dirty |= values;
         }
     }
 
+    /// A value and the cell it lost: `(value, r, c)`.
     fn pop(&mut self) -> Option<(usize, usize, usize)> {
-        self.len = self.len.checked_sub(1)?;
-        let e = self.list[self.len] as usize;
-        Some((e >> 16, e >> 8 & 0xff, e & 0xff))
+        let top = self.len.checked_sub(1)?;
+        let (values, cell) = &mut self.list[top];
+        let w = values.trailing_zeros() as usize;
+        *values &= *values - 1;
+        let cell = *cell as usize;
+        if *values == 0 {
+            self.len = top;
+        }
+        Some((w, cell >> 8, cell & 0xff))
     }
 }
 
@@ -196,12 +205,8 @@ fn place_k<const K: usize, const ALONE: bool>(
     cand[v * n + r] = bit;
     if others.count_ones() > LOCAL_MAX {
         *dirty |= others;
-    } else {
-        while others != 0 {
-            let w = others.trailing_zeros() as usize;
-            others &= others - 1;
-            lost.lost(dirty, w, r, c);
-        }
+    } else if others != 0 {
+        lost.lost(dirty, others, r, c);
     }
     *dirty |= 1 << v;
     marks[r] |= bit;
