@@ -400,26 +400,30 @@ fn locked<const K: usize>(g: &Geo, rows: &mut [u64], placed: &[u64]) -> Option<b
         return None;
     }
     let one_band = once & !twice;
+    // what each band's rows lose, gathered first (every test reads the unions, not the
+    // rows), then cleared: no branch a box
+    let (mut clear, mut single_cols) = ([0u64; 8], [0u64; 8]);
     for b in 0..k {
-        for seg in segs::<K>(g).filter(|&seg| done[b] & seg == 0) {
+        for seg in segs::<K>(g) {
+            let open = u64::from(done[b] & seg == 0).wrapping_neg();
             let inbox = unions[b] & seg;
             // columns of the stack only in this band: the box's other columns lose it
             let claimed = inbox & one_band;
-            if claimed != 0 {
-                for x in &mut rows[b * k..b * k + k] {
-                    and(x, !(seg & !claimed));
-                }
-            }
+            clear[b] |= open & u64::from(claimed != 0).wrapping_neg() & seg & !claimed;
             // the box's candidates in one column: the column's other bands lose it
-            if inbox & inbox.wrapping_sub(1) == 0 {
-                for (o, chunk) in rows.chunks_mut(k).enumerate() {
-                    if o != b {
-                        for x in chunk {
-                            and(x, !inbox);
-                        }
-                    }
-                }
+            let single = u64::from(inbox & inbox.wrapping_sub(1) == 0).wrapping_neg();
+            single_cols[b] |= open & single & inbox;
+        }
+    }
+    for (b, chunk) in rows.chunks_mut(k).enumerate() {
+        let mut lose = clear[b];
+        for (o, &cols) in single_cols.iter().enumerate().take(k) {
+            if o != b {
+                lose |= cols;
             }
+        }
+        for x in chunk {
+            and(x, !lose);
         }
     }
     Some(changed)
