@@ -22,6 +22,10 @@ pub(crate) struct Geo {
     pub full: u64,
     /// The columns of each stack (`k` of them).
     pub seg: Vec<u64>,
+    /// The first column of each stack.
+    pub lo: u64,
+    /// The last column of each stack.
+    pub hi: u64,
 }
 
 impl Geo {
@@ -34,6 +38,8 @@ impl Geo {
             k,
             full: ones(n),
             seg: (0..k).map(|j| ones(k) << (j * k)).collect(),
+            lo: (0..k).fold(0, |m, j| m | 1 << (j * k)),
+            hi: (0..k).fold(0, |m, j| m | 1 << (j * k + k - 1)),
         }
     }
 
@@ -475,14 +481,13 @@ fn first_hidden<const K: usize>(g: &Geo, rows: &[u64], placed: &[u64]) -> Option
         once |= bo;
         done |= bd;
         // boxes of this band without v placed and with a single cell left
-        // (flags first, then one branch a band: a branch a box mispredicts)
-        let mut lone = 0u64;
-        for (j, seg) in segs::<K>(g).enumerate() {
-            let cell = bo & seg;
-            lone |= u64::from((bd | bt) & seg | cell & cell.wrapping_sub(1) == 0) << j;
-        }
+        // all boxes of the band at once, a field of k bits each: the last column of a
+        // box whose field `bad` is zero (no cell twice nor placed, at most one cell)
+        let bad = bo & (bo | g.hi).wrapping_sub(g.lo) | bd | bt;
+        let low = g.full & !g.hi;
+        let lone = g.hi & !((bad & low).wrapping_add(low) | bad);
         if lone != 0 {
-            let seg = g.seg[lone.trailing_zeros() as usize];
+            let seg = g.seg[lone.trailing_zeros() as usize / k];
             let i = band.iter().position(|&x| x & seg != 0)?;
             return Some((b * k + i, band[i] & seg));
         }
