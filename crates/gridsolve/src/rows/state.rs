@@ -22,6 +22,10 @@ pub(crate) struct Geo {
     pub full: u64,
     /// The columns of each stack (`k` of them).
     pub seg: Vec<u64>,
+    /// The first column of each stack.
+    pub lo: u64,
+    /// The last column of each stack.
+    pub hi: u64,
 }
 
 impl Geo {
@@ -34,6 +38,8 @@ impl Geo {
             k,
             full: ones(n),
             seg: (0..k).map(|j| ones(k) << (j * k)).collect(),
+            lo: (0..k).fold(0, |m, j| m | 1 << (j * k)),
+            hi: (0..k).fold(0, |m, j| m | 1 << (j * k + k - 1)),
         }
     }
 
@@ -86,17 +92,20 @@ pub(crate) fn place(g: &Geo, s: &mut [u64], v: usize, r: usize, c: usize, dirty:
 /// (a full scan each) instead of listing the lost cell for each.
 const LOCAL_MAX: u32 = 8;
 
-/// Places fewer than this many lost cells are kept for a local check of hidden singles.
+/// Placements fewer than this many keep their lost cells for a local check of hidden
+/// singles.
 const LOST: usize = 32;
 
 /// The cells lost by values other than the one placed (the placed cell's other
 /// candidates), to check only the row, column and box of each for hidden singles; a value
-/// already marked dirty needs no entry, and one that does not fit is marked dirty.
+/// already marked dirty needs no entry, and the values of a placement that does not fit
+/// are marked dirty.
 struct Lost {
     len: usize,
     cap: usize,
-    /// `w << 16 | r << 8 | c`: value `w` lost row `r`, column `c`.
-    list: [u32; LOST],
+    /// `(values, r << 8 | c)`: the values (a bit each, never none) that lost the cell at
+    /// row `r`, column `c`.
+    list: [(u64, u32); LOST],
 }
 
 impl Lost {
@@ -105,7 +114,7 @@ impl Lost {
         Lost {
             len: 0,
             cap: 0,
-            list: [0; LOST],
+            list: [(0, 0); LOST],
         }
     }
 
@@ -116,23 +125,29 @@ impl Lost {
         }
     }
 
-    /// Value `w` lost the cell at `r`, `c`.
+    /// The `values` lost the cell at `r`, `c`.
     #[inline(always)]
-    fn lost(&mut self, dirty: &mut u64, w: usize, r: usize, c: usize) {
-        if *dirty >> w & 1 == 0 {
-            if self.len < self.cap {
-                self.list[self.len] = (w << 16 | r << 8 | c) as u32;
-                self.len += 1;
-            } else {
-                *dirty |= 1 << w;
-            }
+    fn lost(&mut self, dirty: &mut u64, values: u64, r: usize, c: usize) {
+        let values = values & !*dirty;
+        if self.len < self.cap {
+            self.list[self.len] = (values, (r << 8 | c) as u32);
+            self.len += usize::from(values != 0);
+        } else {
+            *dirty |= values;
         }
     }
 
+    /// A value and the cell it lost: `(value, r, c)`.
     fn pop(&mut self) -> Option<(usize, usize, usize)> {
-        self.len = self.len.checked_sub(1)?;
-        let e = self.list[self.len] as usize;
-        Some((e >> 16, e >> 8 & 0xff, e & 0xff))
+        let top = self.len.checked_sub(1)?;
+        let (values, cell) = &mut self.list[top];
+        let w = values.trailing_zeros() as usize;
+        *values &= *values - 1;
+        let cell = *cell as usize;
+        if *values == 0 {
+            self.len = top;
+        }
+        Some((w, cell >> 8, cell & 0xff))
     }
 }
 
@@ -165,8 +180,10 @@ fn place_k<const K: usize, const ALONE: bool>(
 ) -> bool {
     let k = side::<K>(g);
     let n = k * k;
+    assert!(v < n && r < n && c < n);
     let bit = 1u64 << c;
-    let rows = &mut s[v * n..v * n + n];
+    let (cand, marks) = s.split_at_mut(n * n);
+    let rows = &mut cand[v * n..v * n + n];
     if rows[r] & bit == 0 {
         return false;
     }
@@ -181,25 +198,25 @@ fn place_k<const K: usize, const ALONE: bool>(
     for x in &mut rows[b0..b0 + k] {
         *x &= !seg;
     }
-    rows[r] = bit;
     let mut others = 0u64;
-    for w in (0..n).filter(|&w| w != v && !ALONE) {
-        let x = &mut s[w * n + r];
-        others |= (*x >> c & 1) << w;
-        *x &= !bit;
+    if !ALONE {
+        // the cell leaves every value (v's own row gets its bit back below)
+        for (w, rows) in cand.chunks_exact_mut(n).enumerate() {
+            let x = &mut rows[r];
+            others |= (*x >> c & 1) << w;
+            *x &= !bit;
+        }
+        others &= !(1 << v);
     }
+    cand[v * n + r] = bit;
     if others.count_ones() > LOCAL_MAX {
         *dirty |= others;
-    } else {
-        while others != 0 {
-            let w = others.trailing_zeros() as usize;
-            others &= others - 1;
-            lost.lost(dirty, w, r, c);
-        }
+    } else if others != 0 {
+        lost.lost(dirty, others, r, c);
     }
     *dirty |= 1 << v;
-    s[n * n + r] |= bit;
-    s[n * n + n] |= changed;
+    marks[r] |= bit;
+    marks[n] |= changed;
     true
 }
 
@@ -294,19 +311,27 @@ fn naked_singles<const K: usize>(
     let n = side::<K>(g) * side::<K>(g);
     let mut progress = false;
     let mut rows = std::mem::take(&mut s[n * n + n]);
+    if rows == 0 {
+        return Some(false);
+    }
+    // the cells of every row seen once and twice over the values, all rows at once (a
+    // placement below only removes candidates: a stale single found here is still the
+    // cell's only candidate or leaves the cell empty, and the rows it changes are marked
+    // for the next scan)
+    let (mut once, mut twice) = ([0u64; 64], [0u64; 64]);
+    for value in s[..n * n].chunks_exact(n) {
+        for ((o, t), &x) in once[..n].iter_mut().zip(&mut twice[..n]).zip(value) {
+            *t |= *o & x;
+            *o |= x;
+        }
+    }
     while rows != 0 {
         let r = rows.trailing_zeros() as usize;
         rows &= rows - 1;
-        let (mut once, mut twice) = (0u64, 0u64);
-        for v in 0..n {
-            let x = s[v * n + r];
-            twice |= once & x;
-            once |= x;
-        }
-        if once != g.full {
+        if once[r] != g.full {
             return None;
         }
-        let mut singles = once & !twice & !s[n * n + r];
+        let mut singles = once[r] & !twice[r] & !s[n * n + r];
         while singles != 0 {
             let c = singles.trailing_zeros() as usize;
             singles &= singles - 1;
@@ -345,23 +370,25 @@ fn locked<const K: usize>(g: &Geo, rows: &mut [u64], placed: &[u64]) -> Option<b
             .fold(0, |a, (&x, &p)| a | x & p);
         done[b] = here;
         for seg in segs::<K>(g).filter(|&seg| here & seg == 0) {
-            let (mut only, mut count) = (0, 0);
-            for i in 0..k {
-                let x = band[i];
-                if x & seg != 0 {
-                    (only, count) = (i, count + 1);
-                    if x & !seg == 0 {
-                        // row i lies in this box: the box's other rows lose it
-                        for o in (0..k).filter(|&o| o != i) {
-                            and(&mut band[o], !seg);
-                        }
+            // the rows with a place in this box, and those with all their places in it
+            let (mut meets, mut inside) = (0u64, 0u64);
+            for (i, &x) in band.iter().enumerate() {
+                meets |= u64::from(x & seg != 0) << i;
+                inside |= u64::from((x & seg != 0) & (x & !seg == 0)) << i;
+            }
+            if meets == 0 {
+                return None;
+            }
+            if inside != 0 {
+                // a row lies in this box: the box's other rows lose it
+                for (o, x) in band.iter_mut().enumerate() {
+                    if inside & !(1 << o) != 0 {
+                        and(x, !seg);
                     }
                 }
-            }
-            match count {
-                0 => return None,
-                1 => and(&mut band[only], seg),
-                _ => {}
+            } else if meets & (meets - 1) == 0 {
+                // the box's places lie in one row: the row's other boxes lose it
+                and(&mut band[meets.trailing_zeros() as usize], seg);
             }
         }
     }
@@ -379,26 +406,30 @@ fn locked<const K: usize>(g: &Geo, rows: &mut [u64], placed: &[u64]) -> Option<b
         return None;
     }
     let one_band = once & !twice;
+    // what each band's rows lose, gathered first (every test reads the unions, not the
+    // rows), then cleared: no branch a box
+    let (mut clear, mut single_cols) = ([0u64; 8], [0u64; 8]);
     for b in 0..k {
-        for seg in segs::<K>(g).filter(|&seg| done[b] & seg == 0) {
+        for seg in segs::<K>(g) {
+            let open = u64::from(done[b] & seg == 0).wrapping_neg();
             let inbox = unions[b] & seg;
             // columns of the stack only in this band: the box's other columns lose it
             let claimed = inbox & one_band;
-            if claimed != 0 {
-                for x in &mut rows[b * k..b * k + k] {
-                    and(x, !(seg & !claimed));
-                }
-            }
+            clear[b] |= open & u64::from(claimed != 0).wrapping_neg() & seg & !claimed;
             // the box's candidates in one column: the column's other bands lose it
-            if inbox & inbox.wrapping_sub(1) == 0 {
-                for (o, chunk) in rows.chunks_mut(k).enumerate() {
-                    if o != b {
-                        for x in chunk {
-                            and(x, !inbox);
-                        }
-                    }
-                }
+            let single = u64::from(inbox & inbox.wrapping_sub(1) == 0).wrapping_neg();
+            single_cols[b] |= open & single & inbox;
+        }
+    }
+    for (b, chunk) in rows.chunks_mut(k).enumerate() {
+        let mut lose = clear[b];
+        for (o, &cols) in single_cols.iter().enumerate().take(k) {
+            if o != b {
+                lose |= cols;
             }
+        }
+        for x in chunk {
+            and(x, !lose);
         }
     }
     Some(changed)
@@ -416,21 +447,31 @@ fn hidden_singles<const K: usize>(
 ) -> Option<bool> {
     let k = side::<K>(g);
     let n = k * k;
-    let base = v * n;
-    let mut place1 = |s: &mut [u64], r: usize, cell: u64| {
-        place_k::<K, false>(g, s, v, r, cell.trailing_zeros() as usize, dirty, lost).then_some(true)
-    };
+    let (r, cell) = first_hidden::<K>(g, &s[v * n..v * n + n], &s[n * n..n * n + n])?;
+    if cell == 0 {
+        return Some(false);
+    }
+    place_k::<K, false>(g, s, v, r, cell.trailing_zeros() as usize, dirty, lost).then_some(true)
+}
+
+/// [`hidden_singles`]' scan of one value's `n` row words beside the rows' placed cells:
+/// the first single as `(row, cell bit)`, the bit 0 when there is none; `None` when a
+/// row, a box or a column has no place left.
+#[inline(always)]
+fn first_hidden<const K: usize>(g: &Geo, rows: &[u64], placed: &[u64]) -> Option<(usize, u64)> {
+    let k = side::<K>(g);
+    let n = k * k;
+    let (rows, placed) = (&rows[..n], &placed[..n]);
     let (mut once, mut twice, mut done) = (0u64, 0u64, 0u64);
-    for b in 0..k {
+    for (b, (band, band_placed)) in rows.chunks_exact(k).zip(placed.chunks_exact(k)).enumerate() {
         let (mut bo, mut bt, mut bd) = (0u64, 0u64, 0u64);
-        for r in b * k..b * k + k {
-            let x = s[base + r];
+        for (i, (&x, &p)) in band.iter().zip(band_placed).enumerate() {
             if x == 0 {
                 return None;
             }
-            let here = x & s[n * n + r];
+            let here = x & p;
             if x & (x - 1) == 0 && here == 0 {
-                return place1(s, r, x);
+                return Some((b * k + i, x));
             }
             bd |= here;
             bt |= bo & x;
@@ -440,12 +481,15 @@ fn hidden_singles<const K: usize>(
         once |= bo;
         done |= bd;
         // boxes of this band without v placed and with a single cell left
-        for seg in segs::<K>(g) {
-            let cell = bo & seg;
-            if bd & seg == 0 && cell & cell.wrapping_sub(1) == 0 && bt & seg == 0 {
-                let r = (b * k..b * k + k).find(|&r| s[base + r] & cell != 0)?;
-                return place1(s, r, cell);
-            }
+        // all boxes of the band at once, a field of k bits each: the last column of a
+        // box whose field `bad` is zero (no cell twice nor placed, at most one cell)
+        let bad = bo & (bo | g.hi).wrapping_sub(g.lo) | bd | bt;
+        let low = g.full & !g.hi;
+        let lone = g.hi & !((bad & low).wrapping_add(low) | bad);
+        if lone != 0 {
+            let seg = g.seg[lone.trailing_zeros() as usize / k];
+            let i = band.iter().position(|&x| x & seg != 0)?;
+            return Some((b * k + i, band[i] & seg));
         }
     }
     if once != g.full {
@@ -454,10 +498,10 @@ fn hidden_singles<const K: usize>(
     let cols = once & !twice & !done;
     if cols != 0 {
         let bit = cols & cols.wrapping_neg();
-        let r = (0..n).find(|&r| s[base + r] & bit != 0)?;
-        return place1(s, r, bit);
+        let r = rows.iter().position(|&x| x & bit != 0)?;
+        return Some((r, bit));
     }
-    Some(false)
+    Some((0, 0))
 }
 
 /// Hidden singles of value `w` in the row, column and box of the cell `(r, c)` it lost:
