@@ -8,7 +8,7 @@
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::path::Path;
-use std::sync::Mutex;
+use std::sync::{Mutex, OnceLock};
 
 use anyhow::Context;
 
@@ -16,10 +16,10 @@ use crate::results::{Check, InstanceKind, Key, Mode, TimeBasis, Trust};
 use crate::solver::work::Work;
 use crate::solver::{LimitHit, Status};
 
-/// An interned text: equal texts are one pointer, so equality and hashing are a pointer's;
-/// order is the text's.
+/// An interned text: equal texts are one number (4 bytes), so equality and hashing are a
+/// number's; order is the text's.
 #[derive(Clone, Copy)]
-pub struct Name(&'static &'static str);
+pub struct Name(u32);
 
 impl Name {
     /// The name of `text` (stored once, for the rest of the process).
@@ -28,9 +28,14 @@ impl Name {
         interner.intern(text)
     }
 
-    /// The text.
+    /// The text (the same address for every copy of the name).
     pub fn as_str(&self) -> &'static str {
-        self.0
+        let chunk = TEXTS[(self.0 >> CHUNK_BITS) as usize]
+            .get()
+            .expect("a name's chunk is filled before the name exists");
+        chunk[(self.0 & CHUNK_MASK) as usize]
+            .get()
+            .expect("a name's text is stored before the name exists")
     }
 }
 
@@ -43,57 +48,51 @@ impl Default for Name {
 impl std::ops::Deref for Name {
     type Target = str;
     fn deref(&self) -> &str {
-        self.0
+        self.as_str()
     }
 }
 
 impl AsRef<str> for Name {
     fn as_ref(&self) -> &str {
-        self.0
-    }
-}
-
-impl std::borrow::Borrow<str> for Name {
-    fn borrow(&self) -> &str {
-        self.0
+        self.as_str()
     }
 }
 
 impl PartialEq for Name {
     fn eq(&self, other: &Name) -> bool {
-        std::ptr::eq(self.0, other.0)
+        self.0 == other.0
     }
 }
 impl Eq for Name {}
 
 impl PartialEq<str> for Name {
     fn eq(&self, other: &str) -> bool {
-        *self.0 == other
+        self.as_str() == other
     }
 }
 impl PartialEq<&str> for Name {
     fn eq(&self, other: &&str) -> bool {
-        *self.0 == *other
+        self.as_str() == *other
     }
 }
 impl PartialEq<String> for Name {
     fn eq(&self, other: &String) -> bool {
-        *self.0 == other.as_str()
+        self.as_str() == other.as_str()
     }
 }
 impl PartialEq<Name> for str {
     fn eq(&self, other: &Name) -> bool {
-        self == *other.0
+        self == other.as_str()
     }
 }
 impl PartialEq<Name> for &str {
     fn eq(&self, other: &Name) -> bool {
-        *self == *other.0
+        *self == other.as_str()
     }
 }
 impl PartialEq<Name> for String {
     fn eq(&self, other: &Name) -> bool {
-        self.as_str() == *other.0
+        self.as_str() == other.as_str()
     }
 }
 
@@ -107,26 +106,26 @@ impl Ord for Name {
         if self == other {
             std::cmp::Ordering::Equal
         } else {
-            self.0.cmp(other.0)
+            self.as_str().cmp(other.as_str())
         }
     }
 }
 
 impl std::hash::Hash for Name {
     fn hash<H: Hasher>(&self, state: &mut H) {
-        std::ptr::hash(self.0, state);
+        state.write_usize(self.0 as usize);
     }
 }
 
 impl std::fmt::Debug for Name {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        std::fmt::Debug::fmt(self.0, f)
+        std::fmt::Debug::fmt(self.as_str(), f)
     }
 }
 
 impl std::fmt::Display for Name {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.0)
+        f.write_str(self.as_str())
     }
 }
 
@@ -144,7 +143,7 @@ impl From<String> for Name {
 
 impl serde::Serialize for Name {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(self.0)
+        s.serialize_str(self.as_str())
     }
 }
 
@@ -217,17 +216,26 @@ impl Ranks {
     }
 }
 
+/// Names to a chunk of the table of texts, as a power of two.
+const CHUNK_BITS: u32 = 16;
+const CHUNK_MASK: u32 = (1 << CHUNK_BITS) - 1;
+
+/// Each name's text by number, in chunks filled as names are made (read without a lock).
+#[allow(clippy::declare_interior_mutable_const)]
+static TEXTS: [OnceLock<Box<[OnceLock<&'static str>]>>; 1 << (32 - CHUNK_BITS)] =
+    [const { OnceLock::new() }; 1 << (32 - CHUNK_BITS)];
+
 /// Every name's text, in arenas that are never freed nor moved.
 struct Interner {
     names: HashMap<&'static str, Name, BuildHasherDefault<Fnv>>,
     text: &'static mut [u8],
-    slots: &'static mut [&'static str],
+    next: u32,
 }
 
 static INTERNER: Mutex<Interner> = Mutex::new(Interner {
     names: HashMap::with_hasher(BuildHasherDefault::new()),
     text: &mut [],
-    slots: &mut [],
+    next: 0,
 });
 
 impl Interner {
@@ -246,15 +254,14 @@ impl Interner {
             head.copy_from_slice(text.as_bytes());
             std::str::from_utf8(head).expect("copied from a str")
         };
-        if self.slots.is_empty() {
-            self.slots = vec![""; 1 << 14].leak();
-        }
-        let (slot, rest) = std::mem::take(&mut self.slots)
-            .split_first_mut()
-            .expect("not empty");
-        self.slots = rest;
-        *slot = stored;
-        let name = Name(slot);
+        let id = self.next;
+        self.next = id.checked_add(1).expect("fewer than 2^32 distinct names");
+        let chunk = TEXTS[(id >> CHUNK_BITS) as usize]
+            .get_or_init(|| (0..=CHUNK_MASK).map(|_| OnceLock::new()).collect());
+        chunk[(id & CHUNK_MASK) as usize]
+            .set(stored)
+            .expect("a new name's slot is empty");
+        let name = Name(id);
         self.names.insert(stored, name);
         name
     }

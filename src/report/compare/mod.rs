@@ -216,8 +216,8 @@ pub fn compare(
         .map(|r| (r.instance_key(), r.instance.as_str()))
         .collect();
     let key = |o: &Outcome<'_>| -> (String, String, String) {
-        let solver = if by_solver { o.solver } else { "" };
-        (o.key.into(), o.encoding.into(), solver.into())
+        let solver = if by_solver { o.solver.as_str() } else { "" };
+        (o.key.to_string(), o.encoding.to_string(), solver.into())
     };
     let old_outcomes = outcomes(&old_rows, scoring);
     let new_outcomes = outcomes(&new_rows, scoring);
