@@ -242,7 +242,7 @@ fn cell(outcome: Option<&Outcome>) -> Markup {
             @if let Some(n) = o.solutions {
                 br; span class="count" {
                     (n) (if n == 1 { " solution" } else { " solutions" })
-                    @if let Some(t) = o.count_time { " in " (seconds(t)) " s" }
+                    @if let Some(t) = o.count_time() { " in " (seconds(t)) " s" }
                 }
             }
         }

@@ -54,8 +54,9 @@ pub struct Outcome<'a> {
     /// With `--count`: the solutions its first repetition found (None: no count, or one
     /// that did not finish).
     pub solutions: Option<u32>,
-    /// With `--count`: the first repetition's time of the whole count, seconds.
-    pub count_time: Option<f64>,
+    /// With `--count`: the first repetition's time of the whole count, seconds, as bits
+    /// (`u64::MAX`: none); see [`Outcome::count_time`].
+    count_s: u64,
     /// Drawn from rows that live for `'a`.
     pub(crate) rows: std::marker::PhantomData<&'a Row>,
 }
@@ -128,11 +129,20 @@ pub fn outcomes(rows: &[Row], scoring: Scoring) -> Vec<Outcome<'_>> {
                 time,
                 timeout: limit,
                 solutions: runs[0].solutions,
-                count_time: runs[0].count_time(scoring.time),
+                count_s: runs[0]
+                    .count_time(scoring.time)
+                    .map_or(u64::MAX, f64::to_bits),
                 rows: std::marker::PhantomData,
             }
         })
         .collect()
+}
+
+impl Outcome<'_> {
+    /// With `--count`: the first repetition's time of the whole count, seconds.
+    pub fn count_time(&self) -> Option<f64> {
+        (self.count_s != u64::MAX).then(|| f64::from_bits(self.count_s))
+    }
 }
 
 /// Outcomes grouped by instance, the instances in the order of their keys and each one's

@@ -270,6 +270,57 @@ impl Interner {
 /// An optional number in 8 bytes: `u64::MAX` for none.
 const NO_COUNT: u64 = u64::MAX;
 
+/// A work counter in 4 bytes: none.
+const WORK_NONE: u32 = u32::MAX;
+/// A row's work counters when one of them does not fit in 4 bytes: the first word says
+/// so, the next two hold the counters' index in [`WIDE_WORK`].
+const WORK_WIDE: u32 = u32::MAX - 1;
+
+/// The work counters too large for 4 bytes, each distinct set stored once (so that rows
+/// with the same counters hold the same index and compare equal).
+static WIDE_WORK: Mutex<(Vec<[u64; 4]>, Option<WideIndex>)> = Mutex::new((Vec::new(), None));
+
+/// Each set of wide counters' place in [`WIDE_WORK`].
+type WideIndex = HashMap<[u64; 4], u64>;
+
+/// Conflicts, decisions, propagations and guesses ([`NO_COUNT`]: none) in 16 bytes.
+fn packed_work(work: [u64; 4]) -> [u32; 4] {
+    let narrow = |x: u64| {
+        (x == NO_COUNT)
+            .then_some(WORK_NONE)
+            .or_else(|| u32::try_from(x).ok().filter(|&x| x < WORK_WIDE))
+    };
+    if let [Some(a), Some(b), Some(c), Some(d)] = work.map(narrow) {
+        return [a, b, c, d];
+    }
+    let mut wide = WIDE_WORK.lock().unwrap_or_else(|e| e.into_inner());
+    let (list, index) = &mut *wide;
+    let at = *index
+        .get_or_insert_with(HashMap::new)
+        .entry(work)
+        .or_insert_with(|| {
+            list.push(work);
+            list.len() as u64 - 1
+        });
+    [WORK_WIDE, at as u32, (at >> 32) as u32, 0]
+}
+
+/// The counters [`packed_work`] packed.
+fn unpacked_work(work: [u32; 4]) -> [u64; 4] {
+    if work[0] == WORK_WIDE {
+        let at = u64::from(work[1]) | (u64::from(work[2]) << 32);
+        let wide = WIDE_WORK.lock().unwrap_or_else(|e| e.into_inner());
+        return wide.0[at as usize];
+    }
+    work.map(|x| {
+        if x == WORK_NONE {
+            NO_COUNT
+        } else {
+            u64::from(x)
+        }
+    })
+}
+
 /// One result row as the report reads it (see the module's note).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Row {
@@ -326,8 +377,8 @@ pub struct Row {
     /// With `--count`: wall and CPU seconds of the whole count, as bits ([`NO_COUNT`]:
     /// none), so that rows compare as numbers do.
     pub(crate) count_s: [u64; 2],
-    /// Conflicts, decisions, propagations, guesses ([`NO_COUNT`]: none).
-    pub(crate) work: [u64; 4],
+    /// Conflicts, decisions, propagations, guesses ([`packed_work`]).
+    pub(crate) work: [u32; 4],
     /// A digest of the columns kept out (max_rss_kb, givens, check_s, check_rss_kb).
     pub(crate) rest: u64,
 }
@@ -411,12 +462,12 @@ impl Row {
             cpu_limit_s: r.cpu_limit_s,
             limit: r.limit,
             count_s: [packed(r.count_wall_s), packed(r.count_cpu_s)],
-            work: [
+            work: packed_work([
                 count(r.conflicts),
                 count(r.decisions),
                 count(r.propagations),
                 count(r.guesses),
-            ],
+            ]),
             rest: digest.finish(),
         }
     }
@@ -474,7 +525,8 @@ impl AsReportRows for Vec<crate::results::Row> {
 impl Row {
     /// The solver's work counters.
     pub fn work(&self) -> Work {
-        let get = |i: usize| (self.work[i] != NO_COUNT).then_some(self.work[i]);
+        let work = unpacked_work(self.work);
+        let get = |i: usize| (work[i] != NO_COUNT).then_some(work[i]);
         Work {
             conflicts: get(0),
             decisions: get(1),
@@ -486,12 +538,12 @@ impl Row {
     /// Sets the work counters.
     pub fn set_work(&mut self, work: Work) {
         let put = |x: Option<u64>| x.unwrap_or(NO_COUNT);
-        self.work = [
+        self.work = packed_work([
             put(work.conflicts),
             put(work.decisions),
             put(work.propagations),
             put(work.guesses),
-        ];
+        ]);
     }
 
     /// Sets the times of a whole `--count` (wall, CPU).
@@ -619,9 +671,15 @@ mod tests {
     fn a_row_keeps_what_the_report_reads() {
         let mut full = crate::report::test_rows::full_row("i1", "minimal", "a", "SAT", 1.5);
         full.conflicts = Some(7);
+        full.propagations = Some(u64::from(u32::MAX) + 5);
         full.count_cpu_s = Some(2.0);
         let row = Row::from(&full);
         assert_eq!(row.work(), full.work());
+        assert_eq!(Row::from(&full), row, "wide counters are stored once");
+        let mut narrow = full.clone();
+        narrow.propagations = Some(u64::from(u32::MAX) - 2);
+        assert_eq!(Row::from(&narrow).work(), narrow.work());
+        assert_ne!(Row::from(&narrow), row);
         assert_eq!(row.key(), full.key());
         assert_eq!(row.count_time(TimeBasis::Cpu), Some(2.0));
         assert_eq!(row.count_time(TimeBasis::Wall), None);
@@ -639,7 +697,7 @@ mod tests {
             std::mem::size_of::<crate::results::Row>(),
         );
         assert!(
-            small <= 216 && small < full / 2 + 8,
+            small <= 168 && small < full / 2 + 8,
             "{small} bytes against {full}"
         );
     }
