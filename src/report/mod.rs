@@ -7,6 +7,7 @@
 //! it writes them all to a staging folder first, so that a failure never leaves a report
 //! that looks complete but is not.
 
+pub(crate) mod aside;
 pub mod bootstrap;
 pub mod charts;
 pub mod compare;

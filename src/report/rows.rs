@@ -12,6 +12,8 @@ use std::sync::{Mutex, OnceLock};
 
 use anyhow::Context;
 
+use super::aside::Aside;
+
 use crate::results::{Check, InstanceKind, Key, Mode, TimeBasis, Trust};
 use crate::solver::work::Work;
 use crate::solver::{LimitHit, Status};
@@ -273,15 +275,16 @@ const NO_COUNT: u64 = u64::MAX;
 /// A work counter in 4 bytes: none.
 const WORK_NONE: u32 = u32::MAX;
 /// A row's work counters when one of them does not fit in 4 bytes: the first word says
-/// so, the next two hold the counters' index in [`WIDE_WORK`].
+/// so, the second holds the counters' number in [`WIDE_WORK`].
 const WORK_WIDE: u32 = u32::MAX - 1;
 
-/// The work counters too large for 4 bytes, each distinct set stored once (so that rows
-/// with the same counters hold the same index and compare equal).
-static WIDE_WORK: Mutex<(Vec<[u64; 4]>, Option<WideIndex>)> = Mutex::new((Vec::new(), None));
-
-/// Each set of wide counters' place in [`WIDE_WORK`].
-type WideIndex = HashMap<[u64; 4], u64>;
+/// The work counters too large for 4 bytes.
+static WIDE_WORK: Aside<4> = Aside::new([NO_COUNT; 4]);
+/// Variables and clauses of the CNF.
+static SIZES: Aside<2> = Aside::new([0, 0]);
+/// A `--count`'s wall and CPU seconds, as bits ([`NO_COUNT`]: none); number 0 is a row's
+/// default (zero seconds).
+static COUNT_TIMES: Aside<2> = Aside::new([0, 0]);
 
 /// Conflicts, decisions, propagations and guesses ([`NO_COUNT`]: none) in 16 bytes.
 fn packed_work(work: [u64; 4]) -> [u32; 4] {
@@ -293,24 +296,13 @@ fn packed_work(work: [u64; 4]) -> [u32; 4] {
     if let [Some(a), Some(b), Some(c), Some(d)] = work.map(narrow) {
         return [a, b, c, d];
     }
-    let mut wide = WIDE_WORK.lock().unwrap_or_else(|e| e.into_inner());
-    let (list, index) = &mut *wide;
-    let at = *index
-        .get_or_insert_with(HashMap::new)
-        .entry(work)
-        .or_insert_with(|| {
-            list.push(work);
-            list.len() as u64 - 1
-        });
-    [WORK_WIDE, at as u32, (at >> 32) as u32, 0]
+    [WORK_WIDE, WIDE_WORK.number(work), 0, 0]
 }
 
 /// The counters [`packed_work`] packed.
 fn unpacked_work(work: [u32; 4]) -> [u64; 4] {
     if work[0] == WORK_WIDE {
-        let at = u64::from(work[1]) | (u64::from(work[2]) << 32);
-        let wide = WIDE_WORK.lock().unwrap_or_else(|e| e.into_inner());
-        return wide.0[at as usize];
+        return WIDE_WORK.get(work[1]);
     }
     work.map(|x| {
         if x == WORK_NONE {
@@ -336,10 +328,9 @@ pub struct Row {
     pub side: u32,
     /// The encoding.
     pub encoding: Name,
-    /// Variables in the CNF.
-    pub vars: u64,
-    /// Clauses in the CNF.
-    pub clauses: u64,
+    /// Variables and clauses in the CNF, by number in [`SIZES`] ([`Row::vars`],
+    /// [`Row::clauses`]).
+    pub(crate) sizes: u32,
     /// The solver's name.
     pub solver: Name,
     /// How it ran.
@@ -374,9 +365,9 @@ pub struct Row {
     pub cpu_limit_s: Option<f64>,
     /// Which limit ended the run.
     pub limit: Option<LimitHit>,
-    /// With `--count`: wall and CPU seconds of the whole count, as bits ([`NO_COUNT`]:
-    /// none), so that rows compare as numbers do.
-    pub(crate) count_s: [u64; 2],
+    /// With `--count`: wall and CPU seconds of the whole count, by number in
+    /// [`COUNT_TIMES`], so that rows compare as numbers do.
+    pub(crate) count_s: u32,
     /// Conflicts, decisions, propagations, guesses ([`packed_work`]).
     pub(crate) work: [u32; 4],
     /// A digest of the columns kept out (max_rss_kb, givens, check_s, check_rss_kb).
@@ -442,8 +433,7 @@ impl Row {
             kind: r.kind,
             side: r.side,
             encoding: name(3, &r.encoding),
-            vars: r.vars,
-            clauses: r.clauses,
+            sizes: SIZES.number([r.vars, r.clauses]),
             solver: name(4, &r.solver),
             mode: r.mode,
             run: r.run,
@@ -461,7 +451,7 @@ impl Row {
             trust: r.trust,
             cpu_limit_s: r.cpu_limit_s,
             limit: r.limit,
-            count_s: [packed(r.count_wall_s), packed(r.count_cpu_s)],
+            count_s: COUNT_TIMES.number([packed(r.count_wall_s), packed(r.count_cpu_s)]),
             work: packed_work([
                 count(r.conflicts),
                 count(r.decisions),
@@ -548,7 +538,7 @@ impl Row {
 
     /// Sets the times of a whole `--count` (wall, CPU).
     pub fn set_count_times(&mut self, wall: Option<f64>, cpu: Option<f64>) {
-        self.count_s = [packed(wall), packed(cpu)];
+        self.count_s = COUNT_TIMES.number([packed(wall), packed(cpu)]);
     }
 
     /// Solved and right ([`crate::results::Row::solved`]).
@@ -573,7 +563,18 @@ impl Row {
 
     /// The time of the whole `--count` on `basis`, if the run counted.
     pub fn count_time(&self, basis: TimeBasis) -> Option<f64> {
-        basis.pick_opt(unpacked(self.count_s[1]), unpacked(self.count_s[0]))
+        let [wall, cpu] = COUNT_TIMES.get(self.count_s);
+        basis.pick_opt(unpacked(cpu), unpacked(wall))
+    }
+
+    /// Variables in the CNF.
+    pub fn vars(&self) -> u64 {
+        SIZES.get(self.sizes)[0]
+    }
+
+    /// Clauses in the CNF.
+    pub fn clauses(&self) -> u64 {
+        SIZES.get(self.sizes)[1]
     }
 
     /// What the instance is, for every join: its hash, or its id without one.
@@ -697,7 +698,7 @@ mod tests {
             std::mem::size_of::<crate::results::Row>(),
         );
         assert!(
-            small <= 168 && small < full / 2 + 8,
+            small <= 144 && small < full / 2 + 8,
             "{small} bytes against {full}"
         );
     }
