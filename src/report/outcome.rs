@@ -185,6 +185,16 @@ mod tests {
     use crate::report::test_rows::row;
 
     #[test]
+    fn an_outcome_holds_names_not_texts() {
+        let size = std::mem::size_of::<Outcome>();
+        assert!(size <= 56, "{size} bytes");
+        let rows = vec![row("i1", "minimal", "a", "SAT", 1.0)];
+        let o = &outcomes(&rows, Scoring::default())[0];
+        assert!(o.instance == "i1" && o.encoding == "minimal" && o.solver == "a");
+        assert_eq!(o.count_time(), None);
+    }
+
+    #[test]
     fn repetitions_are_solved_only_if_all_are() {
         let mut again = row("i1", "minimal", "a", "TIMEOUT", 10.0);
         again.run = 2;

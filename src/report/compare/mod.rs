@@ -174,7 +174,7 @@ pub struct Comparison {
 fn limits_of(rows: &[Row]) -> String {
     let mut seen: Vec<(Option<f64>, f64)> = Vec::new();
     for r in rows {
-        let l = (r.cpu_limit_s, r.timeout_s);
+        let l = (r.cpu_limit_s(), r.timeout_s);
         if !seen.contains(&l) {
             seen.push(l);
         }
@@ -518,10 +518,10 @@ mod tests {
     #[test]
     fn sides_of_different_limits_are_scored_each_against_its_own() {
         let mut old = vec![row("d", "e", "s", "SAT", 9.0)];
-        old[0].cpu_s = Some(9.0);
+        old[0].set_cpu_s(Some(9.0));
         let mut new = vec![row("d", "e", "t", "TIMEOUT", 5.0)];
-        new[0].cpu_s = Some(4.0);
-        new[0].cpu_limit_s = Some(4.0);
+        new[0].set_cpu_s(Some(4.0));
+        new[0].set_cpu_limit_s(Some(4.0));
         new[0].limit = Some(crate::solver::LimitHit::Cpu);
         let c = compare(
             &side("old", &old),
