@@ -73,6 +73,8 @@ pub(super) fn run(mut args: MergeArgs) -> anyhow::Result<i32> {
         }
         Err(e) => return Err(e),
     };
+    // The plan's instances are not needed past the checks: the report has their memory.
+    drop(planned);
     conclude(
         &args,
         &out,

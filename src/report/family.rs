@@ -88,7 +88,7 @@ pub fn split<'o, 'a>(
     let mut out: BTreeMap<String, Vec<&'o Outcome<'a>>> = BTreeMap::new();
     let none = String::new();
     for o in outcomes {
-        let family = family_of.get(o.key).unwrap_or(&none);
+        let family = family_of.get(o.key.as_str()).unwrap_or(&none);
         match out.get_mut(family) {
             Some(members) => members.push(o),
             None => {
@@ -113,7 +113,9 @@ pub fn families(
             // Per solver × encoding: (ran, solved, the sum of its PAR-2 scores).
             let mut tally: HashMap<(&str, &str), (usize, usize, f64)> = HashMap::new();
             for o in outcomes {
-                let t = tally.entry((o.solver, o.encoding)).or_default();
+                let t = tally
+                    .entry((o.solver.as_str(), o.encoding.as_str()))
+                    .or_default();
                 t.0 += 1;
                 if o.answer.solved() {
                     t.1 += 1;

@@ -58,13 +58,13 @@ pub struct TableRow<'o, 'a> {
 
 impl<'o, 'a> TableRow<'o, 'a> {
     /// The instance id.
-    pub fn instance(&self) -> &'a str {
-        self.own[0].instance
+    pub fn instance(&self) -> &'static str {
+        self.own[0].instance.as_str()
     }
 
     /// The encoding (`none` for a row of dedicated solvers alone).
-    pub fn encoding(&self) -> &'a str {
-        self.own[0].encoding
+    pub fn encoding(&self) -> &'static str {
+        self.own[0].encoding.as_str()
     }
 
     /// The outcome of `solver` in this row, if it ran.
@@ -87,9 +87,8 @@ impl<'o, 'a> TableRow<'o, 'a> {
 /// then by encoding, from `outcomes` ordered by instance, encoding, solver.
 pub fn table_rows<'o, 'a>(outcomes: &'o [Outcome<'a>]) -> Vec<TableRow<'o, 'a>> {
     let mut rows: Vec<TableRow> = Vec::new();
-    // Names are interned: the same name is one address.
-    let same = |a: &str, b: &str| std::ptr::eq(a, b) || a == b;
-    for instance in outcomes.chunk_by(|a, b| same(a.key, b.key) && same(a.instance, b.instance)) {
+    // Names are interned: the same text is one name.
+    for instance in outcomes.chunk_by(|a, b| a.key == b.key && a.instance == b.instance) {
         let chunks: Vec<&[Outcome]> = instance.chunk_by(|a, b| a.encoding == b.encoding).collect();
         let (dedicated, encoded): (Vec<&[Outcome]>, Vec<&[Outcome]>) = chunks
             .into_iter()
@@ -243,7 +242,7 @@ fn cell(outcome: Option<&Outcome>) -> Markup {
             @if let Some(n) = o.solutions {
                 br; span class="count" {
                     (n) (if n == 1 { " solution" } else { " solutions" })
-                    @if let Some(t) = o.count_time { " in " (seconds(t)) " s" }
+                    @if let Some(t) = o.count_time() { " in " (seconds(t)) " s" }
                 }
             }
         }

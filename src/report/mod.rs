@@ -7,6 +7,7 @@
 //! it writes them all to a staging folder first, so that a failure never leaves a report
 //! that looks complete but is not.
 
+pub(crate) mod aside;
 pub mod bootstrap;
 pub mod charts;
 pub mod compare;
@@ -358,7 +359,7 @@ pub(crate) fn cells(rows: &[Row]) -> Cells<'_> {
 /// The notes on the time basis: runs without a CPU time, and which limit ended a run.
 fn time_notes(rows: &[Row], opts: &ReportOptions) -> Vec<String> {
     let mut notes = opts.notes.clone();
-    let no_cpu = rows.iter().filter(|r| r.cpu_s.is_none()).count();
+    let no_cpu = rows.iter().filter(|r| r.cpu_s().is_none()).count();
     if opts.time == TimeBasis::Cpu && no_cpu > 0 {
         notes.push(format!(
             "{no_cpu} run(s) have no CPU time: their wall time stands in (--time wall scores \
@@ -514,7 +515,7 @@ fn scatter_pairs<'a>(solvers: &'a [String], baseline: Option<&'a str>) -> Vec<(&
 /// limit on CPU time, their wall limit on wall time), and how many TIMEOUTs each limit
 /// ended. None when no run had a CPU limit.
 fn limit_note(rows: &[Row], time: TimeBasis) -> Option<String> {
-    let limited = rows.iter().filter(|r| r.cpu_limit_s.is_some()).count();
+    let limited = rows.iter().filter(|r| r.cpu_limit_s().is_some()).count();
     if limited == 0 {
         return None;
     }

@@ -6,7 +6,7 @@
 //! otherwise it takes the outcome of its first unsolved run. Conservative on purpose: a
 //! solver that is right only sometimes should not look right.
 
-use crate::report::rows::Row;
+use crate::report::rows::{Name, Row};
 use crate::report::score::{Scoring, median};
 use crate::solver::Status;
 
@@ -33,17 +33,17 @@ impl Answer {
 }
 
 /// One solver on one instance under one encoding. Its names are the rows' interned
-/// names ([`crate::report::rows::Name`]): equal texts are one address.
+/// names ([`Name`]): equal texts are one number.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Outcome<'a> {
     /// What the instance is ([`Row::instance_key`]): outcomes of one instance join on it.
-    pub key: &'a str,
+    pub key: Name,
     /// The instance id, to show.
-    pub instance: &'a str,
+    pub instance: Name,
     /// The encoding.
-    pub encoding: &'a str,
+    pub encoding: Name,
     /// The solver.
-    pub solver: &'a str,
+    pub solver: Name,
     /// What came of it.
     pub answer: Answer,
     /// Seconds (CPU or wall, by the scoring): the median over the repetitions when
@@ -54,8 +54,11 @@ pub struct Outcome<'a> {
     /// With `--count`: the solutions its first repetition found (None: no count, or one
     /// that did not finish).
     pub solutions: Option<u32>,
-    /// With `--count`: the first repetition's time of the whole count, seconds.
-    pub count_time: Option<f64>,
+    /// With `--count`: the first repetition's time of the whole count, seconds, as bits
+    /// (`u64::MAX`: none); see [`Outcome::count_time`].
+    count_s: u64,
+    /// Drawn from rows that live for `'a`.
+    pub(crate) rows: std::marker::PhantomData<&'a Row>,
 }
 
 /// The outcomes of `rows` scored by `scoring`, ordered by (instance, encoding, solver).
@@ -90,12 +93,9 @@ pub fn outcomes(rows: &[Row], scoring: Scoring) -> Vec<Outcome<'_>> {
     sorted
         .chunk_by(|a, b| same_cell(a, b))
         .map(|runs| {
-            let (key, encoding, solver) = (
-                runs[0].instance_key(),
-                runs[0].encoding.as_str(),
-                runs[0].solver.as_str(),
-            );
-            let instance = runs[0].instance.as_str();
+            let (key, encoding, solver) =
+                (runs[0].instance_name(), runs[0].encoding, runs[0].solver);
+            let instance = runs[0].instance;
             let limit = runs
                 .iter()
                 .map(|r| scoring.timeout_of(r))
@@ -129,10 +129,20 @@ pub fn outcomes(rows: &[Row], scoring: Scoring) -> Vec<Outcome<'_>> {
                 time,
                 timeout: limit,
                 solutions: runs[0].solutions,
-                count_time: runs[0].count_time(scoring.time),
+                count_s: runs[0]
+                    .count_time(scoring.time)
+                    .map_or(u64::MAX, f64::to_bits),
+                rows: std::marker::PhantomData,
             }
         })
         .collect()
+}
+
+impl Outcome<'_> {
+    /// With `--count`: the first repetition's time of the whole count, seconds.
+    pub fn count_time(&self) -> Option<f64> {
+        (self.count_s != u64::MAX).then(|| f64::from_bits(self.count_s))
+    }
 }
 
 /// Outcomes grouped by instance, the instances in the order of their keys and each one's
@@ -145,17 +155,16 @@ impl<'o, 'a> ByInstance<'o, 'a> {
     pub fn of(outcomes: impl IntoIterator<Item = &'o Outcome<'a>>) -> ByInstance<'o, 'a> {
         let mut order: Vec<&Outcome> = outcomes.into_iter().collect();
         // Keys are interned: the same key is one address, met many times in a row.
-        let in_order = |a: &Outcome, b: &Outcome| std::ptr::eq(a.key, b.key) || a.key <= b.key;
+        let in_order = |a: &Outcome, b: &Outcome| a.key <= b.key;
         if !order.windows(2).all(|w| in_order(w[0], w[1])) {
-            order.sort_by(|a, b| a.key.cmp(b.key));
+            order.sort_by_key(|a| a.key);
         }
         ByInstance(order)
     }
 
     /// Each instance's outcomes.
     pub fn groups(&self) -> impl Iterator<Item = &[&'o Outcome<'a>]> {
-        self.0
-            .chunk_by(|a, b| std::ptr::eq(a.key, b.key) || a.key == b.key)
+        self.0.chunk_by(|a, b| a.key == b.key)
     }
 }
 
@@ -174,6 +183,16 @@ pub fn first_appearance<'a>(names: impl IntoIterator<Item = &'a str>) -> Vec<Str
 mod tests {
     use super::*;
     use crate::report::test_rows::row;
+
+    #[test]
+    fn an_outcome_holds_names_not_texts() {
+        let size = std::mem::size_of::<Outcome>();
+        assert!(size <= 56, "{size} bytes");
+        let rows = vec![row("i1", "minimal", "a", "SAT", 1.0)];
+        let o = &outcomes(&rows, Scoring::default())[0];
+        assert!(o.instance == "i1" && o.encoding == "minimal" && o.solver == "a");
+        assert_eq!(o.count_time(), None);
+    }
 
     #[test]
     fn repetitions_are_solved_only_if_all_are() {

@@ -8,18 +8,20 @@
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::path::Path;
-use std::sync::Mutex;
+use std::sync::{Mutex, OnceLock};
 
 use anyhow::Context;
+
+use super::aside::Aside;
 
 use crate::results::{Check, InstanceKind, Key, Mode, TimeBasis, Trust};
 use crate::solver::work::Work;
 use crate::solver::{LimitHit, Status};
 
-/// An interned text: equal texts are one pointer, so equality and hashing are a pointer's;
-/// order is the text's.
+/// An interned text: equal texts are one number (4 bytes), so equality and hashing are a
+/// number's; order is the text's.
 #[derive(Clone, Copy)]
-pub struct Name(&'static &'static str);
+pub struct Name(u32);
 
 impl Name {
     /// The name of `text` (stored once, for the rest of the process).
@@ -28,9 +30,14 @@ impl Name {
         interner.intern(text)
     }
 
-    /// The text.
+    /// The text (the same address for every copy of the name).
     pub fn as_str(&self) -> &'static str {
-        self.0
+        let chunk = TEXTS[(self.0 >> CHUNK_BITS) as usize]
+            .get()
+            .expect("a name's chunk is filled before the name exists");
+        chunk[(self.0 & CHUNK_MASK) as usize]
+            .get()
+            .expect("a name's text is stored before the name exists")
     }
 }
 
@@ -43,57 +50,51 @@ impl Default for Name {
 impl std::ops::Deref for Name {
     type Target = str;
     fn deref(&self) -> &str {
-        self.0
+        self.as_str()
     }
 }
 
 impl AsRef<str> for Name {
     fn as_ref(&self) -> &str {
-        self.0
-    }
-}
-
-impl std::borrow::Borrow<str> for Name {
-    fn borrow(&self) -> &str {
-        self.0
+        self.as_str()
     }
 }
 
 impl PartialEq for Name {
     fn eq(&self, other: &Name) -> bool {
-        std::ptr::eq(self.0, other.0)
+        self.0 == other.0
     }
 }
 impl Eq for Name {}
 
 impl PartialEq<str> for Name {
     fn eq(&self, other: &str) -> bool {
-        *self.0 == other
+        self.as_str() == other
     }
 }
 impl PartialEq<&str> for Name {
     fn eq(&self, other: &&str) -> bool {
-        *self.0 == *other
+        self.as_str() == *other
     }
 }
 impl PartialEq<String> for Name {
     fn eq(&self, other: &String) -> bool {
-        *self.0 == other.as_str()
+        self.as_str() == other.as_str()
     }
 }
 impl PartialEq<Name> for str {
     fn eq(&self, other: &Name) -> bool {
-        self == *other.0
+        self == other.as_str()
     }
 }
 impl PartialEq<Name> for &str {
     fn eq(&self, other: &Name) -> bool {
-        *self == *other.0
+        *self == other.as_str()
     }
 }
 impl PartialEq<Name> for String {
     fn eq(&self, other: &Name) -> bool {
-        self.as_str() == *other.0
+        self.as_str() == other.as_str()
     }
 }
 
@@ -107,26 +108,26 @@ impl Ord for Name {
         if self == other {
             std::cmp::Ordering::Equal
         } else {
-            self.0.cmp(other.0)
+            self.as_str().cmp(other.as_str())
         }
     }
 }
 
 impl std::hash::Hash for Name {
     fn hash<H: Hasher>(&self, state: &mut H) {
-        std::ptr::hash(self.0, state);
+        state.write_usize(self.0 as usize);
     }
 }
 
 impl std::fmt::Debug for Name {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        std::fmt::Debug::fmt(self.0, f)
+        std::fmt::Debug::fmt(self.as_str(), f)
     }
 }
 
 impl std::fmt::Display for Name {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.0)
+        f.write_str(self.as_str())
     }
 }
 
@@ -144,7 +145,7 @@ impl From<String> for Name {
 
 impl serde::Serialize for Name {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(self.0)
+        s.serialize_str(self.as_str())
     }
 }
 
@@ -217,17 +218,26 @@ impl Ranks {
     }
 }
 
+/// Names to a chunk of the table of texts, as a power of two.
+const CHUNK_BITS: u32 = 16;
+const CHUNK_MASK: u32 = (1 << CHUNK_BITS) - 1;
+
+/// Each name's text by number, in chunks filled as names are made (read without a lock).
+#[allow(clippy::declare_interior_mutable_const)]
+static TEXTS: [OnceLock<Box<[OnceLock<&'static str>]>>; 1 << (32 - CHUNK_BITS)] =
+    [const { OnceLock::new() }; 1 << (32 - CHUNK_BITS)];
+
 /// Every name's text, in arenas that are never freed nor moved.
 struct Interner {
     names: HashMap<&'static str, Name, BuildHasherDefault<Fnv>>,
     text: &'static mut [u8],
-    slots: &'static mut [&'static str],
+    next: u32,
 }
 
 static INTERNER: Mutex<Interner> = Mutex::new(Interner {
     names: HashMap::with_hasher(BuildHasherDefault::new()),
     text: &mut [],
-    slots: &mut [],
+    next: 0,
 });
 
 impl Interner {
@@ -246,15 +256,14 @@ impl Interner {
             head.copy_from_slice(text.as_bytes());
             std::str::from_utf8(head).expect("copied from a str")
         };
-        if self.slots.is_empty() {
-            self.slots = vec![""; 1 << 14].leak();
-        }
-        let (slot, rest) = std::mem::take(&mut self.slots)
-            .split_first_mut()
-            .expect("not empty");
-        self.slots = rest;
-        *slot = stored;
-        let name = Name(slot);
+        let id = self.next;
+        self.next = id.checked_add(1).expect("fewer than 2^32 distinct names");
+        let chunk = TEXTS[(id >> CHUNK_BITS) as usize]
+            .get_or_init(|| (0..=CHUNK_MASK).map(|_| OnceLock::new()).collect());
+        chunk[(id & CHUNK_MASK) as usize]
+            .set(stored)
+            .expect("a new name's slot is empty");
+        let name = Name(id);
         self.names.insert(stored, name);
         name
     }
@@ -262,6 +271,47 @@ impl Interner {
 
 /// An optional number in 8 bytes: `u64::MAX` for none.
 const NO_COUNT: u64 = u64::MAX;
+
+/// A work counter in 4 bytes: none.
+const WORK_NONE: u32 = u32::MAX;
+/// A row's work counters when one of them does not fit in 4 bytes: the first word says
+/// so, the second holds the counters' number in [`WIDE_WORK`].
+const WORK_WIDE: u32 = u32::MAX - 1;
+
+/// The work counters too large for 4 bytes.
+static WIDE_WORK: Aside<4> = Aside::new([NO_COUNT; 4]);
+/// Variables and clauses of the CNF.
+static SIZES: Aside<2> = Aside::new([0, 0]);
+/// A `--count`'s wall and CPU seconds, as bits ([`NO_COUNT`]: none); number 0 is a row's
+/// default (zero seconds).
+static COUNT_TIMES: Aside<2> = Aside::new([0, 0]);
+
+/// Conflicts, decisions, propagations and guesses ([`NO_COUNT`]: none) in 16 bytes.
+fn packed_work(work: [u64; 4]) -> [u32; 4] {
+    let narrow = |x: u64| {
+        (x == NO_COUNT)
+            .then_some(WORK_NONE)
+            .or_else(|| u32::try_from(x).ok().filter(|&x| x < WORK_WIDE))
+    };
+    if let [Some(a), Some(b), Some(c), Some(d)] = work.map(narrow) {
+        return [a, b, c, d];
+    }
+    [WORK_WIDE, WIDE_WORK.number(work), 0, 0]
+}
+
+/// The counters [`packed_work`] packed.
+fn unpacked_work(work: [u32; 4]) -> [u64; 4] {
+    if work[0] == WORK_WIDE {
+        return WIDE_WORK.get(work[1]);
+    }
+    work.map(|x| {
+        if x == WORK_NONE {
+            NO_COUNT
+        } else {
+            u64::from(x)
+        }
+    })
+}
 
 /// One result row as the report reads it (see the module's note).
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -278,10 +328,9 @@ pub struct Row {
     pub side: u32,
     /// The encoding.
     pub encoding: Name,
-    /// Variables in the CNF.
-    pub vars: u64,
-    /// Clauses in the CNF.
-    pub clauses: u64,
+    /// Variables and clauses in the CNF, by number in [`SIZES`] ([`Row::vars`],
+    /// [`Row::clauses`]).
+    pub(crate) sizes: u32,
     /// The solver's name.
     pub solver: Name,
     /// How it ran.
@@ -294,8 +343,8 @@ pub struct Row {
     pub check: Check,
     /// Wall-clock seconds.
     pub wall_s: f64,
-    /// CPU seconds, if measured.
-    pub cpu_s: Option<f64>,
+    /// CPU seconds, if measured ([`Row::cpu_s`]).
+    pub(crate) cpu_s: Seconds,
     /// The child's exit code (external solvers).
     pub exit_code: Option<i32>,
     /// The timeout of the run, seconds.
@@ -312,17 +361,44 @@ pub struct Row {
     pub family: Name,
     /// How far the answer is trusted (as written).
     pub trust: Option<Trust>,
-    /// The CPU-time limit of the run, seconds.
-    pub cpu_limit_s: Option<f64>,
+    /// The CPU-time limit of the run, seconds ([`Row::cpu_limit_s`]).
+    pub(crate) cpu_limit_s: Seconds,
     /// Which limit ended the run.
     pub limit: Option<LimitHit>,
-    /// With `--count`: wall and CPU seconds of the whole count, as bits ([`NO_COUNT`]:
-    /// none), so that rows compare as numbers do.
-    pub(crate) count_s: [u64; 2],
-    /// Conflicts, decisions, propagations, guesses ([`NO_COUNT`]: none).
-    pub(crate) work: [u64; 4],
+    /// With `--count`: wall and CPU seconds of the whole count, by number in
+    /// [`COUNT_TIMES`], so that rows compare as numbers do.
+    pub(crate) count_s: u32,
+    /// Conflicts, decisions, propagations, guesses ([`packed_work`]).
+    pub(crate) work: [u32; 4],
     /// A digest of the columns kept out (max_rss_kb, givens, check_s, check_rss_kb).
     pub(crate) rest: u64,
+}
+
+/// Optional seconds in 8 bytes: the bits of the `f64`, [`NO_COUNT`] for none (the
+/// default), so that rows compare as the numbers' texts in the CSV do.
+#[derive(Clone, Copy, PartialEq)]
+pub(crate) struct Seconds(u64);
+
+impl Seconds {
+    fn of(x: Option<f64>) -> Seconds {
+        Seconds(packed(x))
+    }
+
+    fn get(self) -> Option<f64> {
+        unpacked(self.0)
+    }
+}
+
+impl Default for Seconds {
+    fn default() -> Seconds {
+        Seconds(NO_COUNT)
+    }
+}
+
+impl std::fmt::Debug for Seconds {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Debug::fmt(&self.get(), f)
+    }
 }
 
 fn packed(x: Option<f64>) -> u64 {
@@ -384,15 +460,14 @@ impl Row {
             kind: r.kind,
             side: r.side,
             encoding: name(3, &r.encoding),
-            vars: r.vars,
-            clauses: r.clauses,
+            sizes: SIZES.number([r.vars, r.clauses]),
             solver: name(4, &r.solver),
             mode: r.mode,
             run: r.run,
             status: r.status,
             check: r.check,
             wall_s: r.wall_s,
-            cpu_s: r.cpu_s,
+            cpu_s: Seconds::of(r.cpu_s),
             exit_code: r.exit_code,
             timeout_s: r.timeout_s,
             jobs: r.jobs,
@@ -401,15 +476,15 @@ impl Row {
             solutions: r.solutions,
             family: name(6, &r.family),
             trust: r.trust,
-            cpu_limit_s: r.cpu_limit_s,
+            cpu_limit_s: Seconds::of(r.cpu_limit_s),
             limit: r.limit,
-            count_s: [packed(r.count_wall_s), packed(r.count_cpu_s)],
-            work: [
+            count_s: COUNT_TIMES.number([packed(r.count_wall_s), packed(r.count_cpu_s)]),
+            work: packed_work([
                 count(r.conflicts),
                 count(r.decisions),
                 count(r.propagations),
                 count(r.guesses),
-            ],
+            ]),
             rest: digest.finish(),
         }
     }
@@ -467,7 +542,8 @@ impl AsReportRows for Vec<crate::results::Row> {
 impl Row {
     /// The solver's work counters.
     pub fn work(&self) -> Work {
-        let get = |i: usize| (self.work[i] != NO_COUNT).then_some(self.work[i]);
+        let work = unpacked_work(self.work);
+        let get = |i: usize| (work[i] != NO_COUNT).then_some(work[i]);
         Work {
             conflicts: get(0),
             decisions: get(1),
@@ -479,17 +555,17 @@ impl Row {
     /// Sets the work counters.
     pub fn set_work(&mut self, work: Work) {
         let put = |x: Option<u64>| x.unwrap_or(NO_COUNT);
-        self.work = [
+        self.work = packed_work([
             put(work.conflicts),
             put(work.decisions),
             put(work.propagations),
             put(work.guesses),
-        ];
+        ]);
     }
 
     /// Sets the times of a whole `--count` (wall, CPU).
     pub fn set_count_times(&mut self, wall: Option<f64>, cpu: Option<f64>) {
-        self.count_s = [packed(wall), packed(cpu)];
+        self.count_s = COUNT_TIMES.number([packed(wall), packed(cpu)]);
     }
 
     /// Solved and right ([`crate::results::Row::solved`]).
@@ -509,12 +585,43 @@ impl Row {
 
     /// The run's time on `basis` ([`crate::results::Row::time`]).
     pub fn time(&self, basis: TimeBasis) -> f64 {
-        basis.pick(self.cpu_s, self.wall_s)
+        basis.pick(self.cpu_s(), self.wall_s)
+    }
+
+    /// CPU seconds, if measured.
+    pub fn cpu_s(&self) -> Option<f64> {
+        self.cpu_s.get()
+    }
+
+    /// Sets the CPU seconds.
+    pub fn set_cpu_s(&mut self, cpu: Option<f64>) {
+        self.cpu_s = Seconds::of(cpu);
+    }
+
+    /// The CPU-time limit of the run, seconds.
+    pub fn cpu_limit_s(&self) -> Option<f64> {
+        self.cpu_limit_s.get()
+    }
+
+    /// Sets the CPU-time limit.
+    pub fn set_cpu_limit_s(&mut self, limit: Option<f64>) {
+        self.cpu_limit_s = Seconds::of(limit);
     }
 
     /// The time of the whole `--count` on `basis`, if the run counted.
     pub fn count_time(&self, basis: TimeBasis) -> Option<f64> {
-        basis.pick_opt(unpacked(self.count_s[1]), unpacked(self.count_s[0]))
+        let [wall, cpu] = COUNT_TIMES.get(self.count_s);
+        basis.pick_opt(unpacked(cpu), unpacked(wall))
+    }
+
+    /// Variables in the CNF.
+    pub fn vars(&self) -> u64 {
+        SIZES.get(self.sizes)[0]
+    }
+
+    /// Clauses in the CNF.
+    pub fn clauses(&self) -> u64 {
+        SIZES.get(self.sizes)[1]
     }
 
     /// What the instance is, for every join: its hash, or its id without one.
@@ -612,9 +719,15 @@ mod tests {
     fn a_row_keeps_what_the_report_reads() {
         let mut full = crate::report::test_rows::full_row("i1", "minimal", "a", "SAT", 1.5);
         full.conflicts = Some(7);
+        full.propagations = Some(u64::from(u32::MAX) + 5);
         full.count_cpu_s = Some(2.0);
         let row = Row::from(&full);
         assert_eq!(row.work(), full.work());
+        assert_eq!(Row::from(&full), row, "wide counters are stored once");
+        let mut narrow = full.clone();
+        narrow.propagations = Some(u64::from(u32::MAX) - 2);
+        assert_eq!(Row::from(&narrow).work(), narrow.work());
+        assert_ne!(Row::from(&narrow), row);
         assert_eq!(row.key(), full.key());
         assert_eq!(row.count_time(TimeBasis::Cpu), Some(2.0));
         assert_eq!(row.count_time(TimeBasis::Wall), None);
@@ -632,7 +745,7 @@ mod tests {
             std::mem::size_of::<crate::results::Row>(),
         );
         assert!(
-            small <= 216 && small < full / 2 + 8,
+            small <= 128 && small < full / 2 + 8,
             "{small} bytes against {full}"
         );
     }

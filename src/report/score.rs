@@ -117,7 +117,7 @@ impl Scoring {
     /// basis (its CPU limit on CPU time when it had one, else its wall limit).
     pub fn timeout_of(&self, row: &Row) -> f64 {
         self.timeout
-            .unwrap_or_else(|| self.time.pick(row.cpu_limit_s, row.timeout_s))
+            .unwrap_or_else(|| self.time.pick(row.cpu_limit_s(), row.timeout_s))
     }
 
     /// The time of `row` on this basis.
@@ -346,11 +346,11 @@ mod tests {
             row("a", "TIMEOUT", 30.0, false),
         ];
         for r in &mut rows {
-            r.cpu_limit_s = Some(4.0);
+            r.set_cpu_limit_s(Some(4.0));
             r.timeout_s = 18.0;
         }
-        rows[0].cpu_s = Some(2.0);
-        rows[1].cpu_s = Some(4.1);
+        rows[0].set_cpu_s(Some(2.0));
+        rows[1].set_cpu_s(Some(4.1));
         rows[1].limit = Some(crate::solver::LimitHit::Cpu);
         // CPU time (the default) against the CPU limit: (2 + 2·4) / 2.
         let s = &scores(&rows, Scoring::default())[0];
@@ -362,7 +362,7 @@ mod tests {
         };
         assert!((scores(&rows, wall)[0].par2 - 20.5).abs() < 1e-9);
         // A row without a CPU limit keeps its wall limit on CPU time too.
-        rows[1].cpu_limit_s = None;
+        rows[1].set_cpu_limit_s(None);
         rows[1].limit = Some(crate::solver::LimitHit::Wall);
         let s = &scores(&rows, Scoring::default())[0];
         assert!((s.par2 - 19.0).abs() < 1e-9, "{}", s.par2);

@@ -75,7 +75,9 @@ pub fn virtual_best<'o, 'a: 'o>(
                 }
                 penalised += best.time;
                 vbs.solved_times.push(best.time);
-                *wins.entry((best.solver, best.encoding)).or_default() += 1;
+                *wins
+                    .entry((best.solver.as_str(), best.encoding.as_str()))
+                    .or_default() += 1;
             }
             None => {
                 let timeout = candidates.iter().map(|o| o.timeout).fold(0.0, f64::max);

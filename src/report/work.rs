@@ -229,7 +229,7 @@ mod tests {
         rows.push(unsolved);
         for (i, c) in [10u64, 20, 40].into_iter().enumerate() {
             let mut r = row(&format!("p{i}"), "extended", "native", "SAT", 0.01);
-            r.cpu_s = Some(0.5);
+            r.set_cpu_s(Some(0.5));
             r.set_work(crate::solver::work::Work {
                 conflicts: Some(c),
                 decisions: Some(c * 2),

@@ -155,8 +155,8 @@ fn series_of(data: &ChartData) -> (Vec<Series>, Vec<u32>) {
         sizes.entry((r.instance_name(), r.encoding)).or_insert((
             r.kind.as_str(),
             r.side,
-            r.vars,
-            r.clauses,
+            r.vars(),
+            r.clauses(),
         ));
     }
     // (encoding, kind, side) → the sizes of its instances.

@@ -127,7 +127,7 @@ impl<'a> ChartData<'a> {
         let ran: HashSet<(&str, &str)> = self
             .outcomes
             .iter()
-            .map(|o| (o.solver, o.encoding))
+            .map(|o| (o.solver.as_str(), o.encoding.as_str()))
             .collect();
         let mut series = Vec::new();
         for solver in &self.solvers {
@@ -143,14 +143,13 @@ impl<'a> ChartData<'a> {
     /// The times of the solved outcomes of one series, ascending, and how many outcomes
     /// it has.
     pub fn solved_times(&self, series: &Config) -> (Vec<f64>, usize) {
-        // The outcomes' names are interned: equal texts are one address.
+        // The outcomes' names are interned: equal texts are one name.
         let solver = crate::report::rows::Name::new(&series.solver);
         let encoding = crate::report::rows::Name::new(&series.encoding);
         let mine = || {
-            self.outcomes.iter().filter(move |o| {
-                std::ptr::eq(o.solver, solver.as_str())
-                    && std::ptr::eq(o.encoding, encoding.as_str())
-            })
+            self.outcomes
+                .iter()
+                .filter(move |o| o.solver == solver && o.encoding == encoding)
         };
         let mut times: Vec<f64> = mine()
             .filter(|o| o.answer.solved())

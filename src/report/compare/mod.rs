@@ -174,7 +174,7 @@ pub struct Comparison {
 fn limits_of(rows: &[Row]) -> String {
     let mut seen: Vec<(Option<f64>, f64)> = Vec::new();
     for r in rows {
-        let l = (r.cpu_limit_s, r.timeout_s);
+        let l = (r.cpu_limit_s(), r.timeout_s);
         if !seen.contains(&l) {
             seen.push(l);
         }
@@ -216,8 +216,8 @@ pub fn compare(
         .map(|r| (r.instance_key(), r.instance.as_str()))
         .collect();
     let key = |o: &Outcome<'_>| -> (String, String, String) {
-        let solver = if by_solver { o.solver } else { "" };
-        (o.key.into(), o.encoding.into(), solver.into())
+        let solver = if by_solver { o.solver.as_str() } else { "" };
+        (o.key.to_string(), o.encoding.to_string(), solver.into())
     };
     let old_outcomes = outcomes(&old_rows, scoring);
     let new_outcomes = outcomes(&new_rows, scoring);
@@ -518,10 +518,10 @@ mod tests {
     #[test]
     fn sides_of_different_limits_are_scored_each_against_its_own() {
         let mut old = vec![row("d", "e", "s", "SAT", 9.0)];
-        old[0].cpu_s = Some(9.0);
+        old[0].set_cpu_s(Some(9.0));
         let mut new = vec![row("d", "e", "t", "TIMEOUT", 5.0)];
-        new[0].cpu_s = Some(4.0);
-        new[0].cpu_limit_s = Some(4.0);
+        new[0].set_cpu_s(Some(4.0));
+        new[0].set_cpu_limit_s(Some(4.0));
         new[0].limit = Some(crate::solver::LimitHit::Cpu);
         let c = compare(
             &side("old", &old),

@@ -119,14 +119,9 @@ fn contributions(
 /// Per solver, all its encodings together, in the order of `solvers`.
 pub fn by_solver(outcomes: &[Outcome], solvers: &[String]) -> Vec<Contribution> {
     let names: Vec<(String, Option<String>)> = solvers.iter().map(|s| (s.clone(), None)).collect();
-    // The outcomes' names are interned: equal texts are one address.
+    // The outcomes' names are interned: equal texts are one name.
     let interned: Vec<Name> = solvers.iter().map(|s| Name::new(s)).collect();
-    let index = |o: &Outcome| {
-        interned
-            .iter()
-            .position(|s| std::ptr::eq(s.as_str(), o.solver))
-            .unwrap_or(0)
-    };
+    let index = |o: &Outcome| interned.iter().position(|s| *s == o.solver).unwrap_or(0);
     contributions(outcomes, index, &names)
 }
 
@@ -139,7 +134,7 @@ pub fn by_configuration(
         .iter()
         .map(|(s, e)| (s.clone(), Some(e.clone())))
         .collect();
-    // The outcomes' names are interned: equal texts are one address.
+    // The outcomes' names are interned: equal texts are one name.
     let interned: Vec<(Name, Name)> = configurations
         .iter()
         .map(|(s, e)| (Name::new(s), Name::new(e)))
@@ -147,9 +142,7 @@ pub fn by_configuration(
     let index = |o: &Outcome| {
         interned
             .iter()
-            .position(|(s, e)| {
-                std::ptr::eq(s.as_str(), o.solver) && std::ptr::eq(e.as_str(), o.encoding)
-            })
+            .position(|(s, e)| *s == o.solver && *e == o.encoding)
             .unwrap_or(0)
     };
     contributions(outcomes, index, &names)

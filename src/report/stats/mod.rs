@@ -135,7 +135,7 @@ pub fn statistics(
     let mut scores: HashMap<(&str, &str), Vec<(u32, f64)>> = HashMap::new();
     for (o, &id) in outcomes.iter().zip(&ids) {
         scores
-            .entry((o.solver, o.encoding))
+            .entry((o.solver.as_str(), o.encoding.as_str()))
             .or_default()
             .push((id, par2_score(o)));
     }
@@ -219,12 +219,12 @@ fn instance_ids(outcomes: &[Outcome]) -> Vec<u32> {
         }
         return ids;
     }
-    let mut keys: Vec<&str> = outcomes.iter().map(|o| o.key).collect();
+    let mut keys: Vec<&str> = outcomes.iter().map(|o| o.key.as_str()).collect();
     keys.sort_unstable();
     keys.dedup();
     outcomes
         .iter()
-        .map(|o| keys.binary_search(&o.key).map_or(0, |i| i as u32))
+        .map(|o| keys.binary_search(&o.key.as_str()).map_or(0, |i| i as u32))
         .collect()
 }
 
