@@ -127,16 +127,31 @@ fn try_place(g: &Geo, s: &[u64], into: &mut [u64], (v, r, c): Lit) -> bool {
     place(g, into, v, r, c, &mut dirty) && propagate_singles(g, into, &mut dirty)
 }
 
-/// Candidates of `s` removed in `a`, in `b`, and whether some are removed in both.
+/// Candidates of `s` removed in `a`, in `b` (copies of `s` changed by placements only,
+/// which count what they remove), and whether some are removed in both.
 fn reductions(g: &Geo, s: &[u64], a: &[u64], b: &[u64]) -> (u64, u64, bool) {
     let m = g.n * g.n;
-    let (mut ra, mut rb, mut both) = (0u32, 0u32, 0u64);
+    let mut both = 0u64;
     for ((&x, &ya), &yb) in s[..m].iter().zip(&a[..m]).zip(&b[..m]) {
-        ra += (x & !ya).count_ones();
-        rb += (x & !yb).count_ones();
         both |= x & !(ya | yb);
     }
-    (u64::from(ra), u64::from(rb), both != 0)
+    let at = g.removed();
+    let (ra, rb) = (a[at].wrapping_sub(s[at]), b[at].wrapping_sub(s[at]));
+    debug_assert_eq!(
+        (ra, rb),
+        s[..m]
+            .iter()
+            .zip(&a[..m])
+            .zip(&b[..m])
+            .fold((0, 0), |(p, q), ((&x, &ya), &yb)| {
+                (
+                    p + u64::from((x & !ya).count_ones()),
+                    q + u64::from((x & !yb).count_ones()),
+                )
+            }),
+        "the placements' count of removed candidates"
+    );
+    (ra, rb, both != 0)
 }
 
 /// Removes from `s` the candidates removed in both `a` and `b`; returns the values changed.

@@ -46,14 +46,21 @@ impl Geo {
     }
 
     /// Words in a state: `n` rows per value, then `n` rows of placed cells, then the
-    /// rows changed since naked singles scanned them.
+    /// rows changed since naked singles scanned them, then the count of candidates
+    /// removed by placements.
     pub(crate) fn words(&self) -> usize {
-        self.n * self.n + self.n + 1
+        self.n * self.n + self.n + 2
     }
 
     /// The index of the word of rows changed since naked singles scanned them.
     pub(crate) fn changed(&self) -> usize {
         self.n * self.n + self.n
+    }
+
+    /// The index of the word counting the candidates removed by placements (wrapping;
+    /// only differences between a state and a copy of it mean something).
+    pub(crate) fn removed(&self) -> usize {
+        self.n * self.n + self.n + 1
     }
 
     /// The empty grid: every value possible everywhere, nothing placed, every row to scan.
@@ -192,17 +199,24 @@ fn place_k<const K: usize, const ALONE: bool>(
     if rows[r] & bit == 0 {
         return false;
     }
+    // candidates removed: the row's others, the column's and the box's outside the row,
+    // the cell's other values (below)
+    let own = rows[r];
     let mut changed = 0u64;
     for (i, x) in rows.iter_mut().enumerate() {
         changed |= (*x >> c & 1) << i;
         *x &= !bit;
     }
+    let mut removed = own.count_ones() - 1 + (changed & !(1 << r)).count_ones();
     let b0 = r / k * k;
     changed |= ((1u64 << k) - 1) << b0 | 1 << r;
     let seg = g.seg[c / k];
+    let mut in_box = 0;
     for x in &mut rows[b0..b0 + k] {
+        in_box += (*x & seg).count_ones();
         *x &= !seg;
     }
+    removed += in_box - (own & !bit & seg).count_ones();
     let mut others = 0u64;
     if !ALONE {
         // the cell leaves every value (v's own row gets its bit back below)
@@ -214,6 +228,7 @@ fn place_k<const K: usize, const ALONE: bool>(
         others &= !(1 << v);
     }
     cand[v * n + r] = bit;
+    removed += others.count_ones();
     if others.count_ones() > LOCAL_MAX {
         *dirty |= others;
     } else if others != 0 {
@@ -222,6 +237,7 @@ fn place_k<const K: usize, const ALONE: bool>(
     *dirty |= 1 << v;
     marks[r] |= bit;
     marks[n] |= changed;
+    marks[n + 1] = marks[n + 1].wrapping_add(u64::from(removed));
     true
 }
 
