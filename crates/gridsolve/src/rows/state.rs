@@ -156,9 +156,7 @@ impl Lost {
         let w = values.trailing_zeros() as usize;
         *values &= *values - 1;
         let cell = *cell as usize;
-        if *values == 0 {
-            self.len = top;
-        }
+        self.len = top + usize::from(*values != 0);
         Some((w, cell >> 8, cell & 0xff))
     }
 }
