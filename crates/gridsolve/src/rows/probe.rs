@@ -185,10 +185,10 @@ fn collect(g: &Geo, s: &[u64], out: &mut Vec<(Lit, Lit)>) {
         while pairs != 0 {
             let c = pairs.trailing_zeros() as usize;
             pairs &= pairs - 1;
-            let mut vs = (0..n).filter(|&v| s[v * n + r] >> c & 1 == 1);
-            if let (Some(a), Some(b)) = (vs.next(), vs.next()) {
-                out.push(((a, r, c), (b, r, c)));
-            }
+            // the cell's two values, as a bit set (no search loop)
+            let vs = (0..n).fold(0u64, |m, v| m | (s[v * n + r] >> c & 1) << v);
+            let (a, b) = two_bits(vs);
+            out.push(((a, r, c), (b, r, c)));
         }
     }
     for v in 0..n {
@@ -203,13 +203,21 @@ fn collect(g: &Geo, s: &[u64], out: &mut Vec<(Lit, Lit)>) {
         while two != 0 {
             let bit = two & two.wrapping_neg();
             two &= two - 1;
-            let mut rs = (0..n).filter(|&r| rows[r] & bit != 0);
-            if let (Some(r1), Some(r2)) = (rs.next(), rs.next()) {
-                let c = bit.trailing_zeros() as usize;
-                out.push(((v, r1, c), (v, r2, c)));
-            }
+            let rs = rows
+                .iter()
+                .enumerate()
+                .fold(0u64, |m, (r, &x)| m | u64::from(x & bit != 0) << r);
+            let (r1, r2) = two_bits(rs);
+            let c = bit.trailing_zeros() as usize;
+            out.push(((v, r1, c), (v, r2, c)));
         }
     }
+}
+
+/// The indices of the two bits of `x` (which has exactly two), the lower first.
+fn two_bits(x: u64) -> (usize, usize) {
+    debug_assert_eq!(x.count_ones(), 2);
+    (x.trailing_zeros() as usize, 63 - x.leading_zeros() as usize)
 }
 
 #[cfg(test)]
