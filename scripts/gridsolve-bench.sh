@@ -20,7 +20,10 @@
 # line format, per puzzle (native's median cpu_s): corpora/16x16.txt, corpora/25x25.txt
 # and any files named in LARGE (space-separated, e.g. made by `bench gen --box 4 --count
 # 50`). The bench binary is BENCH (default $CARGO_TARGET_DIR/release/bench); the native
-# columns are skipped, and said so, when it is missing.
+# columns are skipped, and said so, when it is missing. With OLD_EX (the throughput
+# example built at another commit, e.g. with `git worktree add`), each larger-side file
+# goes through both binaries in ROUNDS alternating rounds, and the table gives the
+# fastest round of each and their ratio beside native.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 DATA=${1:-../shared/data/puzzles}
@@ -147,19 +150,44 @@ done
 echo
 echo "gridsolve vs bench's native CDCL (session mode, --jobs 1) on larger sides, per puzzle"
 echo
-echo "| file | puzzles | gridsolve /CPU-s | native median cpu_s | native /CPU-s | ratio | gridsolve guesses/puzzle |"
-echo "|---|---:|---:|---:|---:|---:|---:|"
+OLD_EX=${OLD_EX:-}
+if [ -n "$OLD_EX" ]; then
+    echo "(OLD_EX=$OLD_EX: fastest of $ROUNDS alternating rounds of each binary, each file fed $REPEAT times a round)"
+    echo
+    echo "| file | puzzles | gridsolve /CPU-s | old /CPU-s | gridsolve / old | native median cpu_s | native /CPU-s | ratio | old ratio | gridsolve guesses/puzzle | old guesses/puzzle |"
+    echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+else
+    echo "| file | puzzles | gridsolve /CPU-s | native median cpu_s | native /CPU-s | ratio | gridsolve guesses/puzzle |"
+    echo "|---|---:|---:|---:|---:|---:|---:|"
+fi
 for f in corpora/16x16.txt corpora/25x25.txt ${LARGE:-}; do
     [ -f "$f" ] || { echo "| $f | missing | | | | | |"; continue; }
-    line=$("$EX" "$f" --repeat "$REPEAT")
-    ours=$(echo "$line" | field puzzles_per_cpu_s)
     n=$(grep -vc '^#' "$f" || true)
+    if [ -n "$OLD_EX" ]; then
+        ours=0; old=0
+        for _ in $(seq "$ROUNDS"); do
+            line=$("$EX" "$f" --repeat "$REPEAT")
+            ours=$(echo "$line" | field puzzles_per_cpu_s | awk -v b="$ours" '{print ($1 > b) ? $1 : b}')
+            oline=$("$OLD_EX" "$f" --repeat "$REPEAT")
+            old=$(echo "$oline" | field puzzles_per_cpu_s | awk -v b="$old" '{print ($1 > b) ? $1 : b}')
+        done
+    else
+        line=$("$EX" "$f" --repeat "$REPEAT")
+        ours=$(echo "$line" | field puzzles_per_cpu_s)
+    fi
     if [ -x "$BENCH" ]; then
         med=$(native "$f" | median)
         theirs=$(awk -v m="$med" 'BEGIN {printf "%.0f", 1 / m}')
         ratio=$(awk -v a="$ours" -v m="$med" 'BEGIN {printf "%.2f", a * m}')
+        oratio=$(awk -v a="${old:-0}" -v m="$med" 'BEGIN {printf "%.2f", a * m}')
     else
-        med="skipped (no $BENCH)"; theirs="-"; ratio="-"
+        med="skipped (no $BENCH)"; theirs="-"; ratio="-"; oratio="-"
     fi
-    echo "| $f | $n | $ours | $med | $theirs | $ratio | $(echo "$line" | field guesses_per_puzzle) |"
+    guesses=$(echo "$line" | field guesses_per_puzzle)
+    if [ -n "$OLD_EX" ]; then
+        vs=$(awk -v a="$ours" -v b="$old" 'BEGIN {printf "%.2f", a / b}')
+        echo "| $f | $n | $ours | $old | $vs | $med | $theirs | $ratio | $oratio | $guesses | $(echo "$oline" | field guesses_per_puzzle) |"
+    else
+        echo "| $f | $n | $ours | $med | $theirs | $ratio | $guesses |"
+    fi
 done

@@ -127,16 +127,31 @@ fn try_place(g: &Geo, s: &[u64], into: &mut [u64], (v, r, c): Lit) -> bool {
     place(g, into, v, r, c, &mut dirty) && propagate_singles(g, into, &mut dirty)
 }
 
-/// Candidates of `s` removed in `a`, in `b`, and whether some are removed in both.
+/// Candidates of `s` removed in `a`, in `b` (copies of `s` changed by placements only,
+/// which count what they remove), and whether some are removed in both.
 fn reductions(g: &Geo, s: &[u64], a: &[u64], b: &[u64]) -> (u64, u64, bool) {
     let m = g.n * g.n;
-    let (mut ra, mut rb, mut both) = (0u32, 0u32, 0u64);
+    let mut both = 0u64;
     for ((&x, &ya), &yb) in s[..m].iter().zip(&a[..m]).zip(&b[..m]) {
-        ra += (x & !ya).count_ones();
-        rb += (x & !yb).count_ones();
         both |= x & !(ya | yb);
     }
-    (u64::from(ra), u64::from(rb), both != 0)
+    let at = g.removed();
+    let (ra, rb) = (a[at].wrapping_sub(s[at]), b[at].wrapping_sub(s[at]));
+    debug_assert_eq!(
+        (ra, rb),
+        s[..m]
+            .iter()
+            .zip(&a[..m])
+            .zip(&b[..m])
+            .fold((0, 0), |(p, q), ((&x, &ya), &yb)| {
+                (
+                    p + u64::from((x & !ya).count_ones()),
+                    q + u64::from((x & !yb).count_ones()),
+                )
+            }),
+        "the placements' count of removed candidates"
+    );
+    (ra, rb, both != 0)
 }
 
 /// Removes from `s` the candidates removed in both `a` and `b`; returns the values changed.
@@ -170,10 +185,10 @@ fn collect(g: &Geo, s: &[u64], out: &mut Vec<(Lit, Lit)>) {
         while pairs != 0 {
             let c = pairs.trailing_zeros() as usize;
             pairs &= pairs - 1;
-            let mut vs = (0..n).filter(|&v| s[v * n + r] >> c & 1 == 1);
-            if let (Some(a), Some(b)) = (vs.next(), vs.next()) {
-                out.push(((a, r, c), (b, r, c)));
-            }
+            // the cell's two values, as a bit set (no search loop)
+            let vs = (0..n).fold(0u64, |m, v| m | (s[v * n + r] >> c & 1) << v);
+            let (a, b) = two_bits(vs);
+            out.push(((a, r, c), (b, r, c)));
         }
     }
     for v in 0..n {
@@ -188,13 +203,21 @@ fn collect(g: &Geo, s: &[u64], out: &mut Vec<(Lit, Lit)>) {
         while two != 0 {
             let bit = two & two.wrapping_neg();
             two &= two - 1;
-            let mut rs = (0..n).filter(|&r| rows[r] & bit != 0);
-            if let (Some(r1), Some(r2)) = (rs.next(), rs.next()) {
-                let c = bit.trailing_zeros() as usize;
-                out.push(((v, r1, c), (v, r2, c)));
-            }
+            let rs = rows
+                .iter()
+                .enumerate()
+                .fold(0u64, |m, (r, &x)| m | u64::from(x & bit != 0) << r);
+            let (r1, r2) = two_bits(rs);
+            let c = bit.trailing_zeros() as usize;
+            out.push(((v, r1, c), (v, r2, c)));
         }
     }
+}
+
+/// The indices of the two bits of `x` (which has exactly two), the lower first.
+fn two_bits(x: u64) -> (usize, usize) {
+    debug_assert_eq!(x.count_ones(), 2);
+    (x.trailing_zeros() as usize, 63 - x.leading_zeros() as usize)
 }
 
 #[cfg(test)]

@@ -12,6 +12,8 @@
 //! rows, until nothing changes; then (in the search, not in probes) locked candidates in
 //! bands and stacks on the values scanned since their last pass, and again.
 
+use std::mem::MaybeUninit;
+
 /// The layout of one sudoku shape: side `n = k²` (up to 64), box side `k`.
 pub(crate) struct Geo {
     /// Side.
@@ -44,14 +46,21 @@ impl Geo {
     }
 
     /// Words in a state: `n` rows per value, then `n` rows of placed cells, then the
-    /// rows changed since naked singles scanned them.
+    /// rows changed since naked singles scanned them, then the count of candidates
+    /// removed by placements.
     pub(crate) fn words(&self) -> usize {
-        self.n * self.n + self.n + 1
+        self.n * self.n + self.n + 2
     }
 
     /// The index of the word of rows changed since naked singles scanned them.
     pub(crate) fn changed(&self) -> usize {
         self.n * self.n + self.n
+    }
+
+    /// The index of the word counting the candidates removed by placements (wrapping;
+    /// only differences between a state and a copy of it mean something).
+    pub(crate) fn removed(&self) -> usize {
+        self.n * self.n + self.n + 1
     }
 
     /// The empty grid: every value possible everywhere, nothing placed, every row to scan.
@@ -104,8 +113,9 @@ struct Lost {
     len: usize,
     cap: usize,
     /// `(values, r << 8 | c)`: the values (a bit each, never none) that lost the cell at
-    /// row `r`, column `c`.
-    list: [(u64, u32); LOST],
+    /// row `r`, column `c`; the first `len` entries are written (the list is not zeroed:
+    /// one is made at every propagation and every placement from outside it).
+    list: [MaybeUninit<(u64, u32)>; LOST],
 }
 
 impl Lost {
@@ -114,7 +124,7 @@ impl Lost {
         Lost {
             len: 0,
             cap: 0,
-            list: [(0, 0); LOST],
+            list: [const { MaybeUninit::uninit() }; LOST],
         }
     }
 
@@ -130,7 +140,7 @@ impl Lost {
     fn lost(&mut self, dirty: &mut u64, values: u64, r: usize, c: usize) {
         let values = values & !*dirty;
         if self.len < self.cap {
-            self.list[self.len] = (values, (r << 8 | c) as u32);
+            self.list[self.len].write((values, (r << 8 | c) as u32));
             self.len += usize::from(values != 0);
         } else {
             *dirty |= values;
@@ -140,13 +150,13 @@ impl Lost {
     /// A value and the cell it lost: `(value, r, c)`.
     fn pop(&mut self) -> Option<(usize, usize, usize)> {
         let top = self.len.checked_sub(1)?;
-        let (values, cell) = &mut self.list[top];
+        // SAFETY: entries below `len` were written by `lost` (`len` grows only after a
+        // write at its index).
+        let (values, cell) = unsafe { self.list[top].assume_init_mut() };
         let w = values.trailing_zeros() as usize;
         *values &= *values - 1;
         let cell = *cell as usize;
-        if *values == 0 {
-            self.len = top;
-        }
+        self.len = top + usize::from(*values != 0);
         Some((w, cell >> 8, cell & 0xff))
     }
 }
@@ -187,17 +197,24 @@ fn place_k<const K: usize, const ALONE: bool>(
     if rows[r] & bit == 0 {
         return false;
     }
+    // candidates removed: the row's others, the column's and the box's outside the row,
+    // the cell's other values (below)
+    let own = rows[r];
     let mut changed = 0u64;
     for (i, x) in rows.iter_mut().enumerate() {
         changed |= (*x >> c & 1) << i;
         *x &= !bit;
     }
+    let mut removed = own.count_ones() - 1 + (changed & !(1 << r)).count_ones();
     let b0 = r / k * k;
     changed |= ((1u64 << k) - 1) << b0 | 1 << r;
     let seg = g.seg[c / k];
+    let mut in_box = 0;
     for x in &mut rows[b0..b0 + k] {
+        in_box += (*x & seg).count_ones();
         *x &= !seg;
     }
+    removed += in_box - (own & !bit & seg).count_ones();
     let mut others = 0u64;
     if !ALONE {
         // the cell leaves every value (v's own row gets its bit back below)
@@ -209,6 +226,7 @@ fn place_k<const K: usize, const ALONE: bool>(
         others &= !(1 << v);
     }
     cand[v * n + r] = bit;
+    removed += others.count_ones();
     if others.count_ones() > LOCAL_MAX {
         *dirty |= others;
     } else if others != 0 {
@@ -217,6 +235,7 @@ fn place_k<const K: usize, const ALONE: bool>(
     *dirty |= 1 << v;
     marks[r] |= bit;
     marks[n] |= changed;
+    marks[n + 1] = marks[n + 1].wrapping_add(u64::from(removed));
     true
 }
 
@@ -332,10 +351,23 @@ fn naked_singles<const K: usize>(
             return None;
         }
         let mut singles = once[r] & !twice[r] & !s[n * n + r];
+        if singles == 0 {
+            continue;
+        }
+        // the value of each single cell, bit by bit: `index[j]` holds the row's cells
+        // where a value with bit j set may go (a placement below only removes
+        // candidates, so a single's value read here is its value, or the cell is empty)
+        let index = value_index::<K>(g, s, r);
         while singles != 0 {
             let c = singles.trailing_zeros() as usize;
             singles &= singles - 1;
-            let v = (0..n).find(|&v| s[v * n + r] >> c & 1 == 1)?;
+            let v = index
+                .iter()
+                .enumerate()
+                .fold(0usize, |v, (j, &x)| v | ((x >> c & 1) as usize) << j);
+            if s[v * n + r] >> c & 1 == 0 {
+                return None; // the cell has no candidate left
+            }
             if s[n * n + r] >> c & 1 == 0 && !place_k::<K, true>(g, s, v, r, c, dirty, lost) {
                 return None;
             }
@@ -343,6 +375,22 @@ fn naked_singles<const K: usize>(
         }
     }
     Some(progress)
+}
+
+/// Bits of the value index in row `r`: word `j` is the union of the row's words of the
+/// values with bit `j` set, so that a cell with one candidate reads its value off the
+/// words (a cell with none reads 0). Six words cover every side up to 64.
+#[inline(always)]
+fn value_index<const K: usize>(g: &Geo, s: &[u64], r: usize) -> [u64; 6] {
+    let n = side::<K>(g) * side::<K>(g);
+    let mut index = [0u64; 6];
+    for v in 0..n {
+        let x = s[v * n + r];
+        for (j, w) in index.iter_mut().enumerate() {
+            *w |= x & (((v >> j) & 1) as u64).wrapping_neg();
+        }
+    }
+    index
 }
 
 /// Locked candidates of one value (its `n` row words): in each band, a box whose
@@ -488,7 +536,7 @@ fn first_hidden<const K: usize>(g: &Geo, rows: &[u64], placed: &[u64]) -> Option
         let lone = g.hi & !((bad & low).wrapping_add(low) | bad);
         if lone != 0 {
             let seg = g.seg[lone.trailing_zeros() as usize / k];
-            let i = band.iter().position(|&x| x & seg != 0)?;
+            let i = first_meeting(band, seg)?;
             return Some((b * k + i, band[i] & seg));
         }
     }
@@ -498,10 +546,21 @@ fn first_hidden<const K: usize>(g: &Geo, rows: &[u64], placed: &[u64]) -> Option
     let cols = once & !twice & !done;
     if cols != 0 {
         let bit = cols & cols.wrapping_neg();
-        let r = rows.iter().position(|&x| x & bit != 0)?;
+        let r = first_meeting(rows, bit)?;
         return Some((r, bit));
     }
     Some((0, 0))
+}
+
+/// The index of the first of `rows` (at most 64) that meets `mask`, without a branch a
+/// row.
+#[inline(always)]
+fn first_meeting(rows: &[u64], mask: u64) -> Option<usize> {
+    let meets = rows
+        .iter()
+        .enumerate()
+        .fold(0u64, |m, (i, &x)| m | u64::from(x & mask != 0) << i);
+    (meets != 0).then(|| meets.trailing_zeros() as usize)
 }
 
 /// Hidden singles of value `w` in the row, column and box of the cell `(r, c)` it lost:
@@ -557,7 +616,7 @@ fn local_singles<const K: usize>(
             return None;
         }
         if twice == 0 && once & (once - 1) == 0 {
-            let i = (b0..b0 + k).find(|&i| rows[i] & once != 0)?;
+            let i = b0 + first_meeting(&rows[b0..b0 + k], once)?;
             if placed[i] & once == 0 {
                 hit = Some((i, once.trailing_zeros() as usize));
             }
