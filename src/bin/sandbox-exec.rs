@@ -8,9 +8,11 @@
 //! ignored) is work the helper, started for every run, has no use for; it ignores SIGPIPE
 //! itself, and std's arguments and I/O work without that start-up.
 
-#![no_main]
+// `cargo test` builds this file with the test harness's `main` instead.
+#![cfg_attr(not(test), no_main)]
 
 /// The process's entry, called by the C runtime.
+#[cfg(not(test))]
 #[unsafe(no_mangle)]
 pub extern "C" fn main(
     _argc: std::ffi::c_int,
