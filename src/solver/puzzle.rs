@@ -35,13 +35,13 @@ impl PuzzleAnswer {
 
     /// This answer scored against `limits` once its times are known: past a limit, a
     /// timeout at that limit with no solution read ([`super::score_past_limits`]).
-    pub fn past_limits(self, limits: &Limits) -> PuzzleAnswer {
-        let mut outcome = self.outcome.clone();
-        super::score_past_limits(&mut outcome, limits);
-        if outcome.status == self.outcome.status {
+    pub fn past_limits(mut self, limits: &Limits) -> PuzzleAnswer {
+        let status = self.outcome.status;
+        super::score_past_limits(&mut self.outcome, limits);
+        if self.outcome.status == status {
             return self;
         }
-        PuzzleAnswer::without(outcome)
+        PuzzleAnswer::without(self.outcome)
     }
 }
 
