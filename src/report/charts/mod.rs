@@ -10,14 +10,12 @@ pub mod encodings;
 pub mod scatter;
 pub mod times;
 
-use std::collections::HashSet;
-
 use plotters::prelude::*;
 
 use crate::report::config::Config;
 
 use crate::report::outcome::Outcome;
-use crate::report::rows::Row;
+use crate::report::rows::{Name, Row};
 use draw::{LegendEntry, LogAxis, Shape, format_seconds, log_axis, rgb};
 
 /// Okabe and Ito's colour-blind-safe palette (its yellow left out: unreadable on white),
@@ -124,15 +122,16 @@ impl<'a> ChartData<'a> {
 
     /// Every solver × encoding that has outcomes, solvers first, each with its mode.
     pub fn series(&self) -> Vec<Config> {
-        let ran: HashSet<(&str, &str)> = self
-            .outcomes
-            .iter()
-            .map(|o| (o.solver.as_str(), o.encoding.as_str()))
-            .collect();
+        // Inserted one by one (collecting would reserve a slot an outcome, not a pair),
+        // keyed by interned names, hashed as numbers.
+        let mut ran: crate::report::rows::NameMap<(Name, Name), ()> = Default::default();
+        for o in self.outcomes {
+            ran.insert((o.solver, o.encoding), ());
+        }
         let mut series = Vec::new();
         for solver in &self.solvers {
             for encoding in &self.encodings {
-                if ran.contains(&(solver.as_str(), encoding.as_str())) {
+                if ran.contains_key(&(Name::new(solver), Name::new(encoding))) {
                     series.push(self.modes.config(solver, encoding));
                 }
             }
