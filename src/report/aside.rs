@@ -5,51 +5,68 @@
 //! still compare equal as numbers).
 
 use std::collections::HashMap;
-use std::sync::Mutex;
+use std::sync::{Mutex, OnceLock};
 
 /// The distinct sets of `N` words, by number; number 0 is the one given at the start.
-pub(crate) struct Aside<const N: usize>(Mutex<Values<N>>);
-
-struct Values<const N: usize> {
+/// Reading a number's values takes no lock: they are stored in chunks that are filled
+/// once and never moved (chunk `k` holds numbers `2^k` to `2^(k+1) - 1`).
+pub(crate) struct Aside<const N: usize> {
     first: [u64; N],
-    rest: Vec<[u64; N]>,
-    index: Option<HashMap<[u64; N], u32>>,
+    chunks: [OnceLock<Box<[OnceLock<[u64; N]>]>>; 32],
+    /// The numbers given, by values (made at the first set other than `first`).
+    index: Mutex<Option<HashMap<[u64; N], u32>>>,
 }
 
 impl<const N: usize> Aside<N> {
     /// A store whose number 0 is `first`.
     pub(crate) const fn new(first: [u64; N]) -> Aside<N> {
-        Aside(Mutex::new(Values {
+        Aside {
             first,
-            rest: Vec::new(),
-            index: None,
-        }))
+            chunks: [const { OnceLock::new() }; 32],
+            index: Mutex::new(None),
+        }
     }
 
     /// The number of `values` (stored if new).
     pub(crate) fn number(&self, values: [u64; N]) -> u32 {
-        let mut store = self.0.lock().unwrap_or_else(|e| e.into_inner());
-        if values == store.first {
+        if values == self.first {
             return 0;
         }
-        let Values { rest, index, .. } = &mut *store;
-        *index
-            .get_or_insert_with(HashMap::new)
-            .entry(values)
-            .or_insert_with(|| {
-                rest.push(values);
-                u32::try_from(rest.len()).expect("fewer than 2^32 distinct values aside")
-            })
+        let mut index = self.index.lock().unwrap_or_else(|e| e.into_inner());
+        let index = index.get_or_insert_with(HashMap::new);
+        if let Some(&number) = index.get(&values) {
+            return number;
+        }
+        let number = u32::try_from(index.len() + 1)
+            .ok()
+            .filter(|&n| n < u32::MAX)
+            .expect("fewer than 2^32 - 1 distinct values aside");
+        let (chunk, slot) = place(number);
+        self.chunks[chunk].get_or_init(|| (0..1usize << chunk).map(|_| OnceLock::new()).collect())
+            [slot]
+            .set(values)
+            .expect("a new number's slot is empty");
+        index.insert(values, number);
+        number
     }
 
     /// The values of `number` (one [`Aside::number`] gave).
     pub(crate) fn get(&self, number: u32) -> [u64; N] {
-        let store = self.0.lock().unwrap_or_else(|e| e.into_inner());
-        match number {
-            0 => store.first,
-            n => store.rest[n as usize - 1],
+        if number == 0 {
+            return self.first;
         }
+        let (chunk, slot) = place(number);
+        *self.chunks[chunk]
+            .get()
+            .and_then(|c| c[slot].get())
+            .expect("a number's values are stored before the number is given")
     }
+}
+
+/// The chunk and the slot in it of a number from 1.
+fn place(number: u32) -> (usize, usize) {
+    let chunk = number.ilog2();
+    (chunk as usize, (number - (1 << chunk)) as usize)
 }
 
 #[cfg(test)]

@@ -52,7 +52,7 @@ use summary::Summary;
 /// True if `solver` ran as a child process (its rows carry an exit code).
 fn runs_as_child(rows: &[Row], solver: &str) -> bool {
     rows.iter()
-        .any(|r| r.solver == solver && r.exit_code.is_some())
+        .any(|r| r.solver == solver && r.exit_code().is_some())
 }
 
 /// The default baseline of speedups and scatter plots: the first solver run as a child
@@ -436,9 +436,15 @@ fn about(
         .iter()
         .cloned()
         .partition(|s| runs_as_child(rows, s));
-    let mut jobs: Vec<u32> = rows.iter().map(|r| r.jobs).collect();
+    // Rows share a few settings: each distinct value once, not a copy a row.
+    let mut jobs: Vec<u32> = Vec::new();
+    for r in rows {
+        let j = r.jobs();
+        if jobs.last() != Some(&j) && !jobs.contains(&j) {
+            jobs.push(j);
+        }
+    }
     jobs.sort_unstable();
-    jobs.dedup();
     html::About {
         runs: opts.provenance.clone(),
         corpora: first_appearance(rows.iter().map(|r| r.corpus.as_str())),

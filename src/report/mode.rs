@@ -33,7 +33,7 @@ impl Modes {
     pub fn of(rows: &[Row]) -> Modes {
         let child: HashSet<Name, BuildHasherDefault<NameHasher>> = rows
             .iter()
-            .filter(|r| r.exit_code.is_some() || r.mode == Some(Mode::Process))
+            .filter(|r| r.exit_code().is_some() || r.mode == Some(Mode::Process))
             .map(|r| r.solver)
             .collect();
         let mut seen: NameMap<(Name, Name), ModeLabel> = NameMap::default();
@@ -169,7 +169,7 @@ mod tests {
         ];
         rows[0].mode = Some(Mode::Session);
         rows[1].mode = Some(Mode::Fresh);
-        rows[3].exit_code = Some(10);
+        rows[3].set_exit_code(Some(10));
         let m = Modes::of(&rows);
         assert_eq!(m.label("native", "extended").to_string(), "session+fresh");
         assert_eq!(m.label("native", "pruned").to_string(), "fresh");

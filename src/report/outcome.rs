@@ -128,7 +128,7 @@ pub fn outcomes(rows: &[Row], scoring: Scoring) -> Vec<Outcome<'_>> {
                 answer,
                 time,
                 timeout: limit,
-                solutions: runs[0].solutions,
+                solutions: runs[0].solutions(),
                 count_s: runs[0]
                     .count_time(scoring.time)
                     .map_or(u64::MAX, f64::to_bits),

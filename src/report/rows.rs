@@ -282,9 +282,23 @@ const WORK_WIDE: u32 = u32::MAX - 1;
 static WIDE_WORK: Aside<4> = Aside::new([NO_COUNT; 4]);
 /// Variables and clauses of the CNF.
 static SIZES: Aside<2> = Aside::new([0, 0]);
-/// A `--count`'s wall and CPU seconds, as bits ([`NO_COUNT`]: none); number 0 is a row's
-/// default (zero seconds).
-static COUNT_TIMES: Aside<2> = Aside::new([0, 0]);
+/// A `--count`'s wall and CPU seconds, as bits, and the solutions it found ([`NO_COUNT`]:
+/// none); number 0 is a row's default (zero seconds, no solutions).
+static COUNTS: Aside<3> = Aside::new([0, 0, NO_COUNT]);
+/// The run's settings and the child's exit code, which most rows share: the wall limit and
+/// the CPU limit as bits, the parallel jobs, the exit code ([`NO_COUNT`]: none); number 0
+/// is a row's default.
+static SETTINGS: Aside<4> = Aside::new([0, NO_COUNT, 0, NO_COUNT]);
+
+/// The words of [`SETTINGS`] for a run.
+fn settings(timeout_s: f64, cpu_limit_s: Option<f64>, jobs: u32, exit: Option<i32>) -> [u64; 4] {
+    [
+        timeout_s.to_bits(),
+        packed(cpu_limit_s),
+        u64::from(jobs),
+        exit.map_or(NO_COUNT, |c| u64::from(c as u32)),
+    ]
+}
 
 /// Conflicts, decisions, propagations and guesses ([`NO_COUNT`]: none) in 16 bytes.
 fn packed_work(work: [u64; 4]) -> [u32; 4] {
@@ -345,29 +359,24 @@ pub struct Row {
     pub wall_s: f64,
     /// CPU seconds, if measured ([`Row::cpu_s`]).
     pub(crate) cpu_s: Seconds,
-    /// The child's exit code (external solvers).
-    pub exit_code: Option<i32>,
-    /// The timeout of the run, seconds.
-    pub timeout_s: f64,
-    /// Parallel jobs in the run.
-    pub jobs: u32,
+    /// The wall limit, the CPU limit, the parallel jobs and the child's exit code, by
+    /// number in [`SETTINGS`] ([`Row::timeout_s`], [`Row::cpu_limit_s`], [`Row::jobs`],
+    /// [`Row::exit_code`]).
+    pub(crate) settings: u32,
     /// Why, for errors and wrong answers.
     pub error: Name,
     /// True when the answer is wrong.
     pub wrong: bool,
-    /// With `--count N`: the solutions found.
-    pub solutions: Option<u32>,
     /// The instance's family.
     pub family: Name,
     /// How far the answer is trusted (as written).
     pub trust: Option<Trust>,
-    /// The CPU-time limit of the run, seconds ([`Row::cpu_limit_s`]).
-    pub(crate) cpu_limit_s: Seconds,
     /// Which limit ended the run.
     pub limit: Option<LimitHit>,
-    /// With `--count`: wall and CPU seconds of the whole count, by number in
-    /// [`COUNT_TIMES`], so that rows compare as numbers do.
-    pub(crate) count_s: u32,
+    /// With `--count`: wall and CPU seconds of the whole count and the solutions found,
+    /// by number in [`COUNTS`], so that rows compare as numbers do ([`Row::count_time`],
+    /// [`Row::solutions`]).
+    pub(crate) counts: u32,
     /// Conflicts, decisions, propagations, guesses ([`packed_work`]).
     pub(crate) work: [u32; 4],
     /// A digest of the columns kept out (max_rss_kb, givens, check_s, check_rss_kb).
@@ -419,12 +428,34 @@ impl From<&crate::results::Row> for Row {
 /// columns repeat from one row to the next, and comparing a short text costs less than
 /// looking it up.
 #[derive(Default)]
-struct LastNames([Name; 7]);
+struct LastNames {
+    names: [Name; 7],
+    settings: Last<4>,
+    sizes: Last<2>,
+}
+
+/// The values last stored aside and their number.
+#[derive(Default)]
+struct Last<const N: usize>(Option<([u64; N], u32)>);
+
+impl<const N: usize> Last<N> {
+    /// The number of `values` in `store` (looked up only when they differ from the last).
+    fn number(&mut self, store: &Aside<N>, values: [u64; N]) -> u32 {
+        match self.0 {
+            Some((last, number)) if last == values => number,
+            _ => {
+                let number = store.number(values);
+                self.0 = Some((values, number));
+                number
+            }
+        }
+    }
+}
 
 impl LastNames {
     /// The name of `text` in column `column`.
     fn name(&mut self, interner: &mut Interner, column: usize, text: &str) -> Name {
-        let last = &mut self.0[column];
+        let last = &mut self.names[column];
         if last.as_str() != text {
             *last = interner.intern(text);
         }
@@ -450,6 +481,11 @@ impl Row {
             }));
         }
         let count = |x: Option<u64>| x.unwrap_or(NO_COUNT);
+        let settings = last.settings.number(
+            &SETTINGS,
+            settings(r.timeout_s, r.cpu_limit_s, r.jobs, r.exit_code),
+        );
+        let sizes = last.sizes.number(&SIZES, [r.vars, r.clauses]);
         // One lock for the row's names.
         let mut interner = INTERNER.lock().unwrap_or_else(|e| e.into_inner());
         let mut name = |column, text: &str| last.name(&mut interner, column, text);
@@ -460,7 +496,7 @@ impl Row {
             kind: r.kind,
             side: r.side,
             encoding: name(3, &r.encoding),
-            sizes: SIZES.number([r.vars, r.clauses]),
+            sizes,
             solver: name(4, &r.solver),
             mode: r.mode,
             run: r.run,
@@ -468,17 +504,17 @@ impl Row {
             check: r.check,
             wall_s: r.wall_s,
             cpu_s: Seconds::of(r.cpu_s),
-            exit_code: r.exit_code,
-            timeout_s: r.timeout_s,
-            jobs: r.jobs,
+            settings,
             error: name(5, &r.error),
             wrong: r.wrong,
-            solutions: r.solutions,
             family: name(6, &r.family),
             trust: r.trust,
-            cpu_limit_s: Seconds::of(r.cpu_limit_s),
             limit: r.limit,
-            count_s: COUNT_TIMES.number([packed(r.count_wall_s), packed(r.count_cpu_s)]),
+            counts: COUNTS.number([
+                packed(r.count_wall_s),
+                packed(r.count_cpu_s),
+                r.solutions.map_or(NO_COUNT, u64::from),
+            ]),
             work: packed_work([
                 count(r.conflicts),
                 count(r.decisions),
@@ -565,7 +601,57 @@ impl Row {
 
     /// Sets the times of a whole `--count` (wall, CPU).
     pub fn set_count_times(&mut self, wall: Option<f64>, cpu: Option<f64>) {
-        self.count_s = COUNT_TIMES.number([packed(wall), packed(cpu)]);
+        let [.., solutions] = COUNTS.get(self.counts);
+        self.counts = COUNTS.number([packed(wall), packed(cpu), solutions]);
+    }
+
+    /// With `--count N`: the solutions found.
+    pub fn solutions(&self) -> Option<u32> {
+        let [.., solutions] = COUNTS.get(self.counts);
+        (solutions != NO_COUNT).then_some(solutions as u32)
+    }
+
+    /// Sets the solutions found.
+    pub fn set_solutions(&mut self, solutions: Option<u32>) {
+        let [wall, cpu, _] = COUNTS.get(self.counts);
+        self.counts = COUNTS.number([wall, cpu, solutions.map_or(NO_COUNT, u64::from)]);
+    }
+
+    /// The wall-clock limit of the run, seconds.
+    pub fn timeout_s(&self) -> f64 {
+        f64::from_bits(SETTINGS.get(self.settings)[0])
+    }
+
+    /// Parallel jobs in the run.
+    pub fn jobs(&self) -> u32 {
+        SETTINGS.get(self.settings)[2] as u32
+    }
+
+    /// The child's exit code (external solvers).
+    pub fn exit_code(&self) -> Option<i32> {
+        let code = SETTINGS.get(self.settings)[3];
+        (code != NO_COUNT).then_some(code as u32 as i32)
+    }
+
+    /// Sets the wall-clock limit, the CPU limit, the jobs and the exit code.
+    pub fn set_settings(
+        &mut self,
+        timeout_s: f64,
+        cpu_limit_s: Option<f64>,
+        jobs: u32,
+        exit: Option<i32>,
+    ) {
+        self.settings = SETTINGS.number(settings(timeout_s, cpu_limit_s, jobs, exit));
+    }
+
+    /// Sets the wall-clock limit.
+    pub fn set_timeout_s(&mut self, timeout_s: f64) {
+        self.set_settings(timeout_s, self.cpu_limit_s(), self.jobs(), self.exit_code());
+    }
+
+    /// Sets the exit code.
+    pub fn set_exit_code(&mut self, exit: Option<i32>) {
+        self.set_settings(self.timeout_s(), self.cpu_limit_s(), self.jobs(), exit);
     }
 
     /// Solved and right ([`crate::results::Row::solved`]).
@@ -600,17 +686,17 @@ impl Row {
 
     /// The CPU-time limit of the run, seconds.
     pub fn cpu_limit_s(&self) -> Option<f64> {
-        self.cpu_limit_s.get()
+        unpacked(SETTINGS.get(self.settings)[1])
     }
 
     /// Sets the CPU-time limit.
     pub fn set_cpu_limit_s(&mut self, limit: Option<f64>) {
-        self.cpu_limit_s = Seconds::of(limit);
+        self.set_settings(self.timeout_s(), limit, self.jobs(), self.exit_code());
     }
 
     /// The time of the whole `--count` on `basis`, if the run counted.
     pub fn count_time(&self, basis: TimeBasis) -> Option<f64> {
-        let [wall, cpu] = COUNT_TIMES.get(self.count_s);
+        let [wall, cpu, _] = COUNTS.get(self.counts);
         basis.pick_opt(unpacked(cpu), unpacked(wall))
     }
 
@@ -745,7 +831,7 @@ mod tests {
             std::mem::size_of::<crate::results::Row>(),
         );
         assert!(
-            small <= 128 && small < full / 2 + 8,
+            small <= 96 && small < full / 2 + 8,
             "{small} bytes against {full}"
         );
     }

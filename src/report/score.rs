@@ -117,7 +117,7 @@ impl Scoring {
     /// basis (its CPU limit on CPU time when it had one, else its wall limit).
     pub fn timeout_of(&self, row: &Row) -> f64 {
         self.timeout
-            .unwrap_or_else(|| self.time.pick(row.cpu_limit_s(), row.timeout_s))
+            .unwrap_or_else(|| self.time.pick(row.cpu_limit_s(), row.timeout_s()))
     }
 
     /// The time of `row` on this basis.
@@ -173,7 +173,7 @@ pub fn scores(rows: &[Row], scoring: Scoring) -> Vec<Score> {
             let mut penalised = 0.0;
             let mut certified_penalised = 0.0;
             for r in &rows {
-                if let Some(n) = r.solutions {
+                if let Some(n) = r.solutions() {
                     *s.solutions.get_or_insert(0) += u64::from(n);
                     s.counted += 1;
                 }
@@ -347,7 +347,7 @@ mod tests {
         ];
         for r in &mut rows {
             r.set_cpu_limit_s(Some(4.0));
-            r.timeout_s = 18.0;
+            r.set_timeout_s(18.0);
         }
         rows[0].set_cpu_s(Some(2.0));
         rows[1].set_cpu_s(Some(4.1));

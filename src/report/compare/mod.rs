@@ -174,7 +174,7 @@ pub struct Comparison {
 fn limits_of(rows: &[Row]) -> String {
     let mut seen: Vec<(Option<f64>, f64)> = Vec::new();
     for r in rows {
-        let l = (r.cpu_limit_s(), r.timeout_s);
+        let l = (r.cpu_limit_s(), r.timeout_s());
         if !seen.contains(&l) {
             seen.push(l);
         }
