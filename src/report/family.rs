@@ -88,7 +88,7 @@ pub fn split<'o, 'a>(
     let mut out: BTreeMap<String, Vec<&'o Outcome<'a>>> = BTreeMap::new();
     let none = String::new();
     for o in outcomes {
-        let family = family_of.get(o.key.as_str()).unwrap_or(&none);
+        let family = family_of.get(o.key().as_str()).unwrap_or(&none);
         match out.get_mut(family) {
             Some(members) => members.push(o),
             None => {
@@ -114,7 +114,7 @@ pub fn families(
             let mut tally: HashMap<(&str, &str), (usize, usize, f64)> = HashMap::new();
             for o in outcomes {
                 let t = tally
-                    .entry((o.solver.as_str(), o.encoding.as_str()))
+                    .entry((o.solver().as_str(), o.encoding().as_str()))
                     .or_default();
                 t.0 += 1;
                 if o.answer.solved() {

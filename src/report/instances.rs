@@ -59,17 +59,17 @@ pub struct TableRow<'o, 'a> {
 impl<'o, 'a> TableRow<'o, 'a> {
     /// The instance id.
     pub fn instance(&self) -> &'static str {
-        self.own[0].instance.as_str()
+        self.own[0].instance().as_str()
     }
 
     /// The encoding (`none` for a row of dedicated solvers alone).
     pub fn encoding(&self) -> &'static str {
-        self.own[0].encoding.as_str()
+        self.own[0].encoding().as_str()
     }
 
     /// The outcome of `solver` in this row, if it ran.
     pub fn of(&self, solver: &str) -> Option<&'o Outcome<'a>> {
-        self.outcomes().find(|o| o.solver == solver)
+        self.outcomes().find(|o| o.solver() == solver)
     }
 
     /// Every outcome of the row.
@@ -88,11 +88,13 @@ impl<'o, 'a> TableRow<'o, 'a> {
 pub fn table_rows<'o, 'a>(outcomes: &'o [Outcome<'a>]) -> Vec<TableRow<'o, 'a>> {
     let mut rows: Vec<TableRow> = Vec::new();
     // Names are interned: the same text is one name.
-    for instance in outcomes.chunk_by(|a, b| a.key == b.key && a.instance == b.instance) {
-        let chunks: Vec<&[Outcome]> = instance.chunk_by(|a, b| a.encoding == b.encoding).collect();
+    for instance in outcomes.chunk_by(|a, b| a.key() == b.key() && a.instance() == b.instance()) {
+        let chunks: Vec<&[Outcome]> = instance
+            .chunk_by(|a, b| a.encoding() == b.encoding())
+            .collect();
         let (dedicated, encoded): (Vec<&[Outcome]>, Vec<&[Outcome]>) = chunks
             .into_iter()
-            .partition(|c| c[0].encoding == DEDICATED_ENCODING);
+            .partition(|c| c[0].encoding() == DEDICATED_ENCODING);
         let dedicated: &[Outcome] = dedicated.first().copied().unwrap_or(&[]);
         if encoded.is_empty() {
             rows.push(TableRow {
@@ -174,7 +176,7 @@ pub fn section(
     let counted = rows
         .iter()
         .flat_map(|r| r.outcomes())
-        .any(|o| o.solutions.is_some());
+        .any(|o| o.solutions().is_some());
     let beside = rows.iter().any(|r| !r.dedicated.is_empty());
     html! {
         p class="note" {
@@ -239,7 +241,7 @@ fn cell(outcome: Option<&Outcome>) -> Markup {
     html! {
         td class=(class) data-v=(format!("{par2:e}")) {
             @if o.answer.solved() { (word) " " (seconds(o.time)) } @else { (word) }
-            @if let Some(n) = o.solutions {
+            @if let Some(n) = o.solutions() {
                 br; span class="count" {
                     (n) (if n == 1 { " solution" } else { " solutions" })
                     @if let Some(t) = o.count_time() { " in " (seconds(t)) " s" }

@@ -8,6 +8,7 @@
 
 use crate::report::rows::{Name, Row};
 use crate::report::score::{Scoring, median};
+use crate::results::TimeBasis;
 use crate::solver::Status;
 
 /// What a solver's answer on one instance amounts to.
@@ -32,33 +33,28 @@ impl Answer {
     }
 }
 
-/// One solver on one instance under one encoding. Its names are the rows' interned
-/// names ([`Name`]): equal texts are one number.
+/// One solver on one instance under one encoding: what came of it, its names (the rows'
+/// interned names, [`Name`]: equal texts are one number), which every figure filters
+/// and joins on, and its first repetition's row for the rest.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Outcome<'a> {
     /// What the instance is ([`Row::instance_key`]): outcomes of one instance join on it.
-    pub key: Name,
-    /// The instance id, to show.
-    pub instance: Name,
+    key: Name,
     /// The encoding.
-    pub encoding: Name,
+    encoding: Name,
     /// The solver.
-    pub solver: Name,
-    /// What came of it.
-    pub answer: Answer,
+    solver: Name,
+    /// The row of the first repetition.
+    first: &'a Row,
     /// Seconds (CPU or wall, by the scoring): the median over the repetitions when
     /// solved, else the timeout.
     pub time: f64,
     /// The timeout it was judged against, seconds.
     pub timeout: f64,
-    /// With `--count`: the solutions its first repetition found (None: no count, or one
-    /// that did not finish).
-    pub solutions: Option<u32>,
-    /// With `--count`: the first repetition's time of the whole count, seconds, as bits
-    /// (`u64::MAX`: none); see [`Outcome::count_time`].
-    count_s: u64,
-    /// Drawn from rows that live for `'a`.
-    pub(crate) rows: std::marker::PhantomData<&'a Row>,
+    /// What came of it.
+    pub answer: Answer,
+    /// Which time the scoring took (for [`Outcome::count_time`]).
+    basis: TimeBasis,
 }
 
 /// The outcomes of `rows` scored by `scoring`, ordered by (instance, encoding, solver).
@@ -93,9 +89,6 @@ pub fn outcomes(rows: &[Row], scoring: Scoring) -> Vec<Outcome<'_>> {
     sorted
         .chunk_by(|a, b| same_cell(a, b))
         .map(|runs| {
-            let (key, encoding, solver) =
-                (runs[0].instance_name(), runs[0].encoding, runs[0].solver);
-            let instance = runs[0].instance;
             let limit = runs
                 .iter()
                 .map(|r| scoring.timeout_of(r))
@@ -121,27 +114,49 @@ pub fn outcomes(rows: &[Row], scoring: Scoring) -> Vec<Outcome<'_>> {
                 (answer, limit)
             };
             Outcome {
-                key,
-                instance,
-                encoding,
-                solver,
-                answer,
+                key: runs[0].instance_name(),
+                encoding: runs[0].encoding,
+                solver: runs[0].solver,
+                first: runs[0],
                 time,
                 timeout: limit,
-                solutions: runs[0].solutions(),
-                count_s: runs[0]
-                    .count_time(scoring.time)
-                    .map_or(u64::MAX, f64::to_bits),
-                rows: std::marker::PhantomData,
+                answer,
+                basis: scoring.time,
             }
         })
         .collect()
 }
 
 impl Outcome<'_> {
+    /// What the instance is ([`Row::instance_key`]): outcomes of one instance join on it.
+    pub fn key(&self) -> Name {
+        self.key
+    }
+
+    /// The instance id, to show.
+    pub fn instance(&self) -> Name {
+        self.first.instance
+    }
+
+    /// The encoding.
+    pub fn encoding(&self) -> Name {
+        self.encoding
+    }
+
+    /// The solver.
+    pub fn solver(&self) -> Name {
+        self.solver
+    }
+
+    /// With `--count`: the solutions its first repetition found (None: no count, or one
+    /// that did not finish).
+    pub fn solutions(&self) -> Option<u32> {
+        self.first.solutions()
+    }
+
     /// With `--count`: the first repetition's time of the whole count, seconds.
     pub fn count_time(&self) -> Option<f64> {
-        (self.count_s != u64::MAX).then(|| f64::from_bits(self.count_s))
+        self.first.count_time(self.basis)
     }
 }
 
@@ -155,16 +170,16 @@ impl<'o, 'a> ByInstance<'o, 'a> {
     pub fn of(outcomes: impl IntoIterator<Item = &'o Outcome<'a>>) -> ByInstance<'o, 'a> {
         let mut order: Vec<&Outcome> = outcomes.into_iter().collect();
         // Keys are interned: the same key is one address, met many times in a row.
-        let in_order = |a: &Outcome, b: &Outcome| a.key <= b.key;
+        let in_order = |a: &Outcome, b: &Outcome| a.key() <= b.key();
         if !order.windows(2).all(|w| in_order(w[0], w[1])) {
-            order.sort_by_key(|a| a.key);
+            order.sort_by_key(|a| a.key());
         }
         ByInstance(order)
     }
 
     /// Each instance's outcomes.
     pub fn groups(&self) -> impl Iterator<Item = &[&'o Outcome<'a>]> {
-        self.0.chunk_by(|a, b| a.key == b.key)
+        self.0.chunk_by(|a, b| a.key() == b.key())
     }
 }
 
@@ -187,7 +202,7 @@ mod tests {
     #[test]
     fn an_outcome_holds_names_not_texts() {
         let size = std::mem::size_of::<Outcome>();
-        assert!(size <= 56, "{size} bytes");
+        assert!(size <= 40, "{size} bytes");
         let rows = vec![row("i1", "minimal", "a", "SAT", 1.0)];
         let o = &outcomes(&rows, Scoring::default())[0];
         assert!(o.instance == "i1" && o.encoding == "minimal" && o.solver == "a");

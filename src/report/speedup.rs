@@ -40,21 +40,21 @@ pub fn speedups(
 ) -> Vec<Speedup> {
     // The baseline's runs by instance and encoding: its time when solved.
     let mut baseline_runs: HashMap<(&str, &str), Option<f64>> = HashMap::new();
-    for o in outcomes.iter().filter(|o| o.solver == baseline) {
+    for o in outcomes.iter().filter(|o| o.solver() == baseline) {
         baseline_runs.insert(
-            (o.key.as_str(), o.encoding.as_str()),
+            (o.key().as_str(), o.encoding().as_str()),
             o.answer.solved().then_some(o.time),
         );
     }
     // Per solver × encoding with an instance in common with the baseline, its ratios in
     // the outcomes' order (a pair that shares no instance gets no row).
     let mut ratios: HashMap<(&str, &str), Vec<f64>> = HashMap::new();
-    for o in outcomes.iter().filter(|o| o.solver != baseline) {
-        let Some(base) = baseline_runs.get(&(o.key.as_str(), o.encoding.as_str())) else {
+    for o in outcomes.iter().filter(|o| o.solver() != baseline) {
+        let Some(base) = baseline_runs.get(&(o.key().as_str(), o.encoding().as_str())) else {
             continue;
         };
         let mine = ratios
-            .entry((o.solver.as_str(), o.encoding.as_str()))
+            .entry((o.solver().as_str(), o.encoding().as_str()))
             .or_default();
         if o.answer.solved()
             && let Some(base) = base

@@ -76,7 +76,7 @@ pub fn virtual_best<'o, 'a: 'o>(
                 penalised += best.time;
                 vbs.solved_times.push(best.time);
                 *wins
-                    .entry((best.solver.as_str(), best.encoding.as_str()))
+                    .entry((best.solver().as_str(), best.encoding().as_str()))
                     .or_default() += 1;
             }
             None => {

@@ -31,7 +31,7 @@ const MAX_MARKS: usize = 24;
 /// DIMACS files, `cactus.svg` of the puzzles and [`CNF_FILE`] of the DIMACS files, each
 /// with its own virtual best solver, instance axis and time axis.
 pub fn cactus_charts(data: &ChartData, vbs: &VirtualBest) -> anyhow::Result<Vec<(String, String)>> {
-    let cnf = |o: &&Outcome| o.encoding == DIMACS;
+    let cnf = |o: &&Outcome| o.encoding() == DIMACS;
     let mixed = data.outcomes.iter().any(|o| cnf(&o)) && !data.outcomes.iter().all(|o| cnf(&o));
     if !mixed {
         return Ok(vec![("cactus.svg".into(), cactus(data, vbs)?)]);

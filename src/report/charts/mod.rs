@@ -126,7 +126,7 @@ impl<'a> ChartData<'a> {
         // keyed by interned names, hashed as numbers.
         let mut ran: crate::report::rows::NameMap<(Name, Name), ()> = Default::default();
         for o in self.outcomes {
-            ran.insert((o.solver, o.encoding), ());
+            ran.insert((o.solver(), o.encoding()), ());
         }
         let mut series = Vec::new();
         for solver in &self.solvers {
@@ -148,7 +148,7 @@ impl<'a> ChartData<'a> {
         let mine = || {
             self.outcomes
                 .iter()
-                .filter(move |o| o.solver == solver && o.encoding == encoding)
+                .filter(move |o| o.solver() == solver && o.encoding() == encoding)
         };
         let mut times: Vec<f64> = mine()
             .filter(|o| o.answer.solved())

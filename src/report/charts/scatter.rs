@@ -74,8 +74,8 @@ pub fn in_common(data: &ChartData, x_solver: &str, y_solver: &str) -> bool {
     // Outcomes come ordered by (instance, encoding): the first cell both ran settles it;
     // none found, every pair is looked for.
     let (x, y) = (Name::new(x_solver), Name::new(y_solver));
-    let is = |o: &Outcome, name: Name| o.solver == name;
-    let same_cell = |a: &Outcome, b: &Outcome| a.key == b.key && a.encoding == b.encoding;
+    let is = |o: &Outcome, name: Name| o.solver() == name;
+    let same_cell = |a: &Outcome, b: &Outcome| a.key() == b.key() && a.encoding() == b.encoding();
     let found = data
         .outcomes
         .chunk_by(|a, b| same_cell(a, b))
@@ -93,18 +93,18 @@ fn pairs_of<'o, 'a>(
 ) -> Vec<(Mark, &'o Outcome<'a>, &'o Outcome<'a>)> {
     // The outcomes' names are interned: equal texts are one name.
     let (x, y) = (Name::new(x_solver), Name::new(y_solver));
-    let is = |o: &Outcome, name: Name| o.solver == name;
-    let same_cell = |a: &Outcome, b: &Outcome| a.key == b.key && a.encoding == b.encoding;
+    let is = |o: &Outcome, name: Name| o.solver() == name;
+    let same_cell = |a: &Outcome, b: &Outcome| a.key() == b.key() && a.encoding() == b.encoding();
     let in_order = |a: &Outcome, b: &Outcome| {
-        if a.key == b.key {
-            a.encoding <= b.encoding
+        if a.key() == b.key() {
+            a.encoding() <= b.encoding()
         } else {
-            a.key < b.key
+            a.key() < b.key()
         }
     };
     let mut ordered: Vec<&Outcome> = outcomes.iter().filter(|o| is(o, x) || is(o, y)).collect();
     if !ordered.windows(2).all(|w| in_order(w[0], w[1])) {
-        let cell = |o: &Outcome<'a>| (o.key, o.encoding);
+        let cell = |o: &Outcome<'a>| (o.key(), o.encoding());
         ordered.sort_by_key(|a| cell(a));
     }
     ordered
@@ -157,8 +157,10 @@ fn legend_of(data: &ChartData, pairs: &[Pair]) -> Legend<'static> {
         .collect();
     if data.encodings.len() > 1 {
         // The encodings of its points only.
-        let drawn: std::collections::HashSet<&str> =
-            pairs.iter().map(|(_, _, y)| y.encoding.as_str()).collect();
+        let drawn: std::collections::HashSet<&str> = pairs
+            .iter()
+            .map(|(_, _, y)| y.encoding().as_str())
+            .collect();
         for e in data.encodings.iter().filter(|e| drawn.contains(e.as_str())) {
             let (label, color) = (format!("encoding {e}"), data.encoding_color(e));
             entries.push(LegendEntry::mark(label, color, Shape::Circle, true));
@@ -312,7 +314,7 @@ fn draw_marks(
     let looks: Vec<(Mark, RGBColor, (i32, i32))> = pairs
         .iter()
         .map(|(mark, a, b)| {
-            let color = mark_color(data, *mark, Some(a.encoding.as_str()));
+            let color = mark_color(data, *mark, Some(a.encoding().as_str()));
             let (x, y) = at(place(a), place(b));
             let snap = |v: i32| v - v.rem_euclid(grid) + grid / 2;
             (*mark, color, (snap(x), snap(y)))

@@ -216,14 +216,14 @@ pub fn compare(
         .map(|r| (r.instance_key(), r.instance.as_str()))
         .collect();
     let key = |o: &Outcome<'_>| -> (String, String, String) {
-        let solver = if by_solver { o.solver.as_str() } else { "" };
-        (o.key.to_string(), o.encoding.to_string(), solver.into())
+        let solver = if by_solver { o.solver().as_str() } else { "" };
+        (o.key().to_string(), o.encoding().to_string(), solver.into())
     };
     let old_outcomes = outcomes(&old_rows, scoring);
     let new_outcomes = outcomes(&new_rows, scoring);
     let mut joined: BTreeMap<(String, String, String), Joined> = BTreeMap::new();
     let side = |o: &Outcome| Side {
-        solver: o.solver.to_string(),
+        solver: o.solver().to_string(),
         answer: o.answer,
         time: o.time,
         timeout: o.timeout,

@@ -121,7 +121,7 @@ pub fn by_solver(outcomes: &[Outcome], solvers: &[String]) -> Vec<Contribution> 
     let names: Vec<(String, Option<String>)> = solvers.iter().map(|s| (s.clone(), None)).collect();
     // The outcomes' names are interned: equal texts are one name.
     let interned: Vec<Name> = solvers.iter().map(|s| Name::new(s)).collect();
-    let index = |o: &Outcome| interned.iter().position(|s| *s == o.solver).unwrap_or(0);
+    let index = |o: &Outcome| interned.iter().position(|s| *s == o.solver()).unwrap_or(0);
     contributions(outcomes, index, &names)
 }
 
@@ -142,7 +142,7 @@ pub fn by_configuration(
     let index = |o: &Outcome| {
         interned
             .iter()
-            .position(|(s, e)| *s == o.solver && *e == o.encoding)
+            .position(|(s, e)| *s == o.solver() && *e == o.encoding())
             .unwrap_or(0)
     };
     contributions(outcomes, index, &names)

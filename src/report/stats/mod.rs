@@ -135,7 +135,7 @@ pub fn statistics(
     let mut scores: HashMap<(&str, &str), Vec<(u32, f64)>> = HashMap::new();
     for (o, &id) in outcomes.iter().zip(&ids) {
         scores
-            .entry((o.solver.as_str(), o.encoding.as_str()))
+            .entry((o.solver().as_str(), o.encoding().as_str()))
             .or_default()
             .push((id, par2_score(o)));
     }
@@ -207,24 +207,27 @@ pub fn statistics(
 
 /// Each outcome's instance as a number, numbered in the order of the instances' keys.
 fn instance_ids(outcomes: &[Outcome]) -> Vec<u32> {
-    if outcomes.windows(2).all(|w| w[0].key <= w[1].key) {
+    if outcomes.windows(2).all(|w| w[0].key() <= w[1].key()) {
         // The usual case: outcomes come ordered by instance.
         let mut id = 0u32;
         let mut ids = Vec::with_capacity(outcomes.len());
         for (i, o) in outcomes.iter().enumerate() {
-            if i > 0 && o.key != outcomes[i - 1].key {
+            if i > 0 && o.key() != outcomes[i - 1].key() {
                 id += 1;
             }
             ids.push(id);
         }
         return ids;
     }
-    let mut keys: Vec<&str> = outcomes.iter().map(|o| o.key.as_str()).collect();
+    let mut keys: Vec<&str> = outcomes.iter().map(|o| o.key().as_str()).collect();
     keys.sort_unstable();
     keys.dedup();
     outcomes
         .iter()
-        .map(|o| keys.binary_search(&o.key.as_str()).map_or(0, |i| i as u32))
+        .map(|o| {
+            keys.binary_search(&o.key().as_str())
+                .map_or(0, |i| i as u32)
+        })
         .collect()
 }
 
