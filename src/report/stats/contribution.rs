@@ -36,11 +36,51 @@ pub struct Contribution {
     pub vbs_par2_gain: f64,
 }
 
-/// One instance: its timeout (the longest of its outcomes) and, per member, the best time
-/// among its right answers, if any.
+/// One instance: its timeout (the longest of its outcomes) and where its members' best
+/// times are in [`Instances::best`].
 struct Instance {
     timeout: f64,
-    best: Vec<(usize, f64)>,
+    best: std::ops::Range<u32>,
+}
+
+/// Every instance, and per instance and member the best time among its right answers, if
+/// any, in one list (no small list an instance).
+struct Instances {
+    instances: Vec<Instance>,
+    best: Vec<(u32, f64)>,
+}
+
+impl Instances {
+    /// The instances of `outcomes`, `member(o)` naming an outcome's member.
+    fn of(outcomes: &[Outcome], member: impl Fn(&Outcome) -> usize) -> Instances {
+        let mut instances = Vec::new();
+        let mut best: Vec<(u32, f64)> = Vec::new();
+        for group in ByInstance::of(outcomes).groups() {
+            let start = best.len();
+            let mut timeout: f64 = 0.0;
+            for o in group {
+                timeout = timeout.max(o.timeout);
+                if o.answer.solved() {
+                    let m = member(o) as u32;
+                    match best[start..].iter_mut().find(|(n, _)| *n == m) {
+                        Some((_, t)) => *t = t.min(o.time),
+                        None => best.push((m, o.time)),
+                    }
+                }
+            }
+            let range = start as u32..best.len() as u32;
+            instances.push(Instance {
+                timeout,
+                best: range,
+            });
+        }
+        Instances { instances, best }
+    }
+
+    /// The best times of `instance`, by member.
+    fn best(&self, instance: &Instance) -> &[(u32, f64)] {
+        &self.best[instance.best.start as usize..instance.best.end as usize]
+    }
 }
 
 /// The contributions of the members of a partition of `outcomes`: `member(o)` names the
@@ -50,34 +90,18 @@ fn contributions(
     member: impl Fn(&Outcome) -> usize,
     names: &[(String, Option<String>)],
 ) -> Vec<Contribution> {
-    let mut instances: Vec<Instance> = Vec::new();
-    for group in ByInstance::of(outcomes).groups() {
-        let mut entry = Instance {
-            timeout: 0.0,
-            best: Vec::new(),
-        };
-        for o in group {
-            entry.timeout = entry.timeout.max(o.timeout);
-            if o.answer.solved() {
-                let m = member(o);
-                match entry.best.iter_mut().find(|(n, _)| *n == m) {
-                    Some((_, best)) => *best = best.min(o.time),
-                    None => entry.best.push((m, o.time)),
-                }
-            }
-        }
-        instances.push(entry);
-    }
+    let all = Instances::of(outcomes, member);
+    let instances = &all.instances;
     let count = instances.len().max(1) as f64;
     // The VBS's per-instance score leaving out `skip` (None: leave out nothing).
     let vbs = |skip: Option<usize>| -> (usize, f64) {
         let mut solved = 0;
         let mut total = 0.0;
-        for i in &instances {
-            let best = i
-                .best
+        for i in instances {
+            let best = all
+                .best(i)
                 .iter()
-                .filter(|(m, _)| Some(*m) != skip)
+                .filter(|(m, _)| Some(*m as usize) != skip)
                 .map(|(_, t)| *t)
                 .fold(f64::INFINITY, f64::min);
             if best.is_finite() {
@@ -95,7 +119,7 @@ fn contributions(
         .enumerate()
         .map(|(m, (solver, encoding))| {
             let (without, par2_without) = vbs(Some(m));
-            let has = |i: &Instance| i.best.iter().any(|(n, _)| *n == m);
+            let has = |i: &Instance| all.best(i).iter().any(|(n, _)| *n as usize == m);
             let solved = instances.iter().filter(|i| has(i)).count();
             let unique = instances
                 .iter()

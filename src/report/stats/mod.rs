@@ -16,13 +16,12 @@ pub mod render;
 pub mod resample;
 pub mod wilcoxon;
 
-use std::collections::HashMap;
-
 use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::report::config::Config;
 use crate::report::outcome::Outcome;
+use crate::report::rows::{Name, NameMap};
 use contribution::Contribution;
 use wilcoxon::Wilcoxon;
 
@@ -132,28 +131,36 @@ pub fn statistics(
     // Per configuration, its (instance number, PAR-2 score) in instance order: a pair's
     // common instances are a merge of two lists, with no string compared or hashed.
     let ids = instance_ids(outcomes);
-    let mut scores: HashMap<(&str, &str), Vec<(u32, f64)>> = HashMap::new();
+    // Each list made at its length (counted first), keyed by interned names.
+    let mut lengths: NameMap<(Name, Name), usize> = NameMap::default();
+    for o in outcomes {
+        *lengths.entry((o.solver(), o.encoding())).or_default() += 1;
+    }
+    let mut scores: NameMap<(Name, Name), Vec<(u32, f64)>> = lengths
+        .into_iter()
+        .map(|(config, n)| (config, Vec::with_capacity(n)))
+        .collect();
     for (o, &id) in outcomes.iter().zip(&ids) {
-        scores
-            .entry((o.solver().as_str(), o.encoding().as_str()))
-            .or_default()
-            .push((id, par2_score(o)));
+        if let Some(list) = scores.get_mut(&(o.solver(), o.encoding())) {
+            list.push((id, par2_score(o)));
+        }
     }
     drop(ids);
+    let config = |s: &str, e: &str| (Name::new(s), Name::new(e));
     for list in scores.values_mut() {
         list.sort_by_key(|&(id, _)| id); // stable and linear when already in order
     }
     let mut configurations = Vec::new();
     for s in solvers {
         for e in encodings {
-            if scores.contains_key(&(s.as_str(), e.as_str())) {
+            if scores.contains_key(&config(s, e)) {
                 configurations.push(modes.config(s, e));
             }
         }
     }
     let tables: Vec<&[(u32, f64)]> = configurations
         .iter()
-        .map(|c| scores[&(c.solver.as_str(), c.encoding.as_str())].as_slice())
+        .map(|c| scores[&config(&c.solver, &c.encoding)].as_slice())
         .collect();
     let mut candidates = Vec::new();
     for a in 0..configurations.len() {
