@@ -485,15 +485,6 @@ impl Group {
 
     /// What the group measured.
     pub fn stats(&self) -> Stats {
-        let number = |text: Option<String>| text.and_then(|t| t.trim().parse::<u64>().ok());
-        let field = |text: Option<String>, key: &str| {
-            text.and_then(|t| {
-                t.lines().find_map(|l| {
-                    let (k, v) = l.split_once(' ')?;
-                    (k == key).then(|| v.trim().parse::<u64>().ok())?
-                })
-            })
-        };
         match self.version {
             Version::V2 => Stats {
                 cpu_us: self.cpu_us(),
@@ -576,6 +567,21 @@ impl Group {
         }
         last
     }
+}
+
+/// The number a control file holds (`cpuacct.usage`, `memory.failcnt`, …).
+pub(crate) fn number(text: Option<String>) -> Option<u64> {
+    text.and_then(|t| t.trim().parse::<u64>().ok())
+}
+
+/// The number after `key ` in a control file of `key value` lines (`memory.events`, …).
+pub(crate) fn field(text: Option<String>, key: &str) -> Option<u64> {
+    text.and_then(|t| {
+        t.lines().find_map(|l| {
+            let (k, v) = l.split_once(' ')?;
+            (k == key).then(|| v.trim().parse::<u64>().ok())?
+        })
+    })
 }
 
 /// The pid in a name `<prefix><pid>-…`, if it has one.
