@@ -414,9 +414,9 @@ impl Run {
 
 impl Run {
     /// True when the solver has exited (a zombie, not yet reaped) and nothing else of the
-    /// run is alive: the group (if any) holds no other member (a v1 group lists the
-    /// zombie; its task count, with bench's `--tasks-fd`, is at most 1) and the solver is
-    /// this process's only child. Orphans come back to this
+    /// run is alive: the group (if any) holds no other member (its `cgroup.procs` may
+    /// list the zombie; its task count, with bench's `--tasks-fd`, is at most 1, the
+    /// zombie's, counted until it is reaped) and the solver is this process's only child. Orphans come back to this
     /// subreaper as their parent exits, so a live process of the run would be in the group
     /// or a child here. The usual end of a run, and the cheap one: no freezing, no signals.
     fn nothing_left(&self) -> bool {
@@ -530,5 +530,33 @@ fn watch(run: &Run, control: &mut std::fs::File, grace: Duration) -> Watched {
             }
             kill_at = Some(Instant::now() + Duration::from_millis(100));
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(line: &str) -> Option<Args> {
+        parse_args(line.split(' ').map(OsString::from))
+    }
+
+    #[test]
+    fn a_reused_groups_descriptors_on_the_command_line() {
+        let a = args(
+            "--report 3 --control 4 --cgroup v1|freezer=/f/g|pids=/p/g --keep-group \
+             --join-fds 5,6 --tasks-fd 7 -- prog x",
+        )
+        .unwrap();
+        assert_eq!(
+            (a.join_fds, a.tasks_fd, a.keep_group),
+            (vec![5, 6], Some(7), true)
+        );
+        assert_eq!(a.program, "prog");
+        let plain = args("--report 3 --control 4 -- prog").unwrap();
+        assert!(plain.join_fds.is_empty() && plain.tasks_fd.is_none());
+        // Standard streams are never the group's files.
+        assert!(args("--report 3 --control 4 --join-fds 5,1 -- prog").is_none());
+        assert!(args("--report 3 --control 4 --tasks-fd x -- prog").is_none());
     }
 }

@@ -219,3 +219,54 @@ pub fn join_fd(fd: RawFd) -> io::Result<()> {
         Err(io::Error::last_os_error())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::reap::{has_exited, reap};
+    use std::os::unix::process::CommandExt;
+    use std::process::Command;
+
+    #[test]
+    fn a_zombie_is_counted_until_it_is_reaped() {
+        let Ok(Some(group)) = crate::run::new_group(Some(64), Some(16)) else {
+            eprintln!("no control groups here: nothing to test");
+            return;
+        };
+        if group.version != Version::V1 {
+            eprintln!("cgroup v2: no files kept open");
+            let _ = group.remove();
+            return;
+        }
+        let files = GroupFiles::open(&group).unwrap();
+        assert!(files.join_fds().iter().all(|&fd| fd >= FIRST_FD));
+        assert_eq!(files.tasks(), Some(0));
+        let fds = files.join_fds();
+        let mut command = Command::new("sh");
+        command.args(["-c", "exit 3"]);
+        // SAFETY: between fork and exec, only writes to open descriptors.
+        unsafe {
+            command.pre_exec(move || {
+                for &fd in &fds {
+                    join_fd(fd)?;
+                }
+                Ok(())
+            });
+        }
+        let pid = command.spawn().unwrap().id() as libc::pid_t;
+        while !has_exited(pid, false).unwrap() {
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        }
+        // Exited, not reaped: still counted (the helper's "nothing left but the solver").
+        // (`cgroup.procs` may or may not list the zombie, by kernel.)
+        assert_eq!(files.tasks(), Some(1));
+        assert!(group.members().iter().all(|&p| p == pid));
+        let (status, _) = reap(pid).unwrap();
+        assert_eq!(libc::WEXITSTATUS(status), 3);
+        assert_eq!(files.tasks(), Some(0));
+        assert!(group.members().is_empty());
+        assert!(files.cpu_us().is_some_and(|us| us > 0));
+        drop(files);
+        group.remove().unwrap();
+    }
+}
