@@ -211,7 +211,7 @@ pub fn run_if_requested() {
             let _ = reap(pid);
             run.kill_all();
             finish(&args, true);
-            std::process::exit(0);
+            exit_now(0);
         }
     }
     // The solver is a zombie now (not reaped: its pid, and so its process group id, stay
@@ -226,7 +226,7 @@ pub fn run_if_requested() {
         Err(e) => {
             let _ = writeln!(report, "error {}", e.raw_os_error().unwrap_or(0));
             finish(&args, false);
-            std::process::exit(127);
+            exit_now(127);
         }
     };
     if !alone {
@@ -239,7 +239,15 @@ pub fn run_if_requested() {
     let _ = report.write_all(line.as_bytes());
     drop(report);
     finish(&args, false);
-    std::process::exit(0);
+    exit_now(0);
+}
+
+/// Ends the helper at once: it buffers nothing (the report goes through its descriptor in
+/// one write), so std's exit work, which would set up stdout's buffer only to flush it, is
+/// skipped.
+fn exit_now(code: i32) -> ! {
+    // SAFETY: ends the process; nothing of it is left to flush.
+    unsafe { libc::_exit(code) }
 }
 
 /// Starts the program in a process group of its own (joining the run's group and taking
@@ -254,7 +262,7 @@ fn spawn_run(args: &Args, report: &mut std::fs::File) -> (libc::pid_t, Instant) 
     let fail = |e: std::io::Error, report: &mut std::fs::File| -> ! {
         let _ = writeln!(report, "error {}", e.raw_os_error().unwrap_or(0));
         finish(args, false);
-        std::process::exit(127);
+        exit_now(127);
     };
     let exec = match Exec::solver(
         &args.program,
