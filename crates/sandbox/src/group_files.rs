@@ -95,7 +95,7 @@ impl GroupFiles {
         number(read_at(self.tasks.as_raw_fd()))
     }
 
-    /// True when the group is thawed.
+    /// True when the group is thawed (the helper thaws it after each freeze).
     pub fn thawed(&self) -> bool {
         read_at(self.freezer_state.as_raw_fd()).is_some_and(|s| s.trim() == "THAWED")
     }
@@ -105,7 +105,8 @@ impl GroupFiles {
         number(read_at(self.cpu_usage.as_raw_fd())).map(|ns| ns / 1000)
     }
 
-    /// The memory charged to the group now, bytes.
+    /// The memory charged to the group now, bytes: once the group is empty, the page
+    /// cache and kernel memory its runs left.
     pub fn usage_bytes(&self) -> Option<u64> {
         number(read_at(self.mem_usage.as_raw_fd()))
     }
@@ -121,8 +122,12 @@ impl GroupFiles {
         }
     }
 
-    /// As [`Group::reset_counters`]: CPU time and memory-limit hits to zero, the peak to
-    /// what is charged now.
+    /// Readies the empty group for another run: its CPU counter (`cpuacct.usage`) and
+    /// memory-limit hits (`memory.failcnt`) back to zero, its peak memory
+    /// (`memory.max_usage_in_bytes`) back to what is charged now. The OOM-kill and
+    /// refused-fork counters cannot be reset: a group that counted any is not to be
+    /// reused. (v2 has no such resets: `memory.peak` resets only per open descriptor, on
+    /// kernels from 6.12.)
     pub fn reset_counters(&self) -> io::Result<()> {
         write_at(self.cpu_usage.as_raw_fd(), b"0")?;
         write_at(self.mem_peak.as_raw_fd(), b"0")?;

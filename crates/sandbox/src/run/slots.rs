@@ -12,7 +12,7 @@
 //!   with the group after its processes are gone) is at most [`LEFTOVER_MAX`]: the next
 //!   run's peak memory starts from there, and its memory limit reclaims that cache first;
 //! - its counters reset: CPU time to zero, memory-limit hits to zero, peak memory to what
-//!   is charged now (`Group::reset_counters`).
+//!   is charged now (`GroupFiles::reset_counters`).
 //!
 //! A pooled group's control files stay open with it (`group_files.rs`): the run's solver
 //! joins it through them (bench hands them to the helper), and bench reads its measures
