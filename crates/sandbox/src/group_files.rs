@@ -13,12 +13,19 @@
 //! (`memory.oom_control`) and refused forks (`pids.events`). A zombie stays counted in
 //! `pids.current` until it is reaped.
 //!
+//! Each group keeps [`FILES_PER_GROUP`] descriptors open, and groups with open files take
+//! at most a quarter of the process's descriptor limit (`RLIMIT_NOFILE`, 1024 by default
+//! on many systems: 21 groups); a group past that budget is not kept open, and so not
+//! reused (it serves one run, made and removed as on v2).
+//!
 //! This file uses nothing but std and libc: the exec helper uses it too.
 
 use std::ffi::CString;
 use std::io;
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
 use std::os::unix::ffi::OsStrExt;
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use crate::cgroup::{Group, Stats, Version, field, number};
 
@@ -26,6 +33,30 @@ use crate::cgroup::{Group, Stats, Version, field, number};
 /// handed (`run/spawn.rs`: 0 to 4, then a group's files from 5 on), so that bench hands
 /// them on as they are, with no duplicate made for a run.
 const FIRST_FD: RawFd = 16;
+
+/// The descriptors a group's open files take: four `cgroup.procs` and eight others.
+pub const FILES_PER_GROUP: usize = 12;
+
+/// The groups whose files are open now.
+static OPEN_GROUPS: AtomicUsize = AtomicUsize::new(0);
+
+/// The most groups whose files may be open at once: a quarter of the descriptor limit.
+fn budget() -> usize {
+    static BUDGET: OnceLock<usize> = OnceLock::new();
+    *BUDGET.get_or_init(|| {
+        let mut limit = libc::rlimit {
+            rlim_cur: 0,
+            rlim_max: 0,
+        };
+        // SAFETY: getrlimit fills in the struct it is given.
+        let soft = match unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) } {
+            0 if limit.rlim_cur == libc::RLIM_INFINITY => 1 << 20,
+            0 => limit.rlim_cur as usize,
+            _ => 1024,
+        };
+        soft / 4 / FILES_PER_GROUP
+    })
+}
 
 /// A v1 group's control files, open.
 #[derive(Debug)]
@@ -51,7 +82,8 @@ pub struct GroupFiles {
 }
 
 impl GroupFiles {
-    /// Opens the control files of a v1 group (close-on-exec).
+    /// Opens the control files of a v1 group (close-on-exec), within the budget of
+    /// descriptors (this file's head).
     pub fn open(group: &Group) -> io::Result<GroupFiles> {
         if group.version != Version::V1 {
             return Err(io::Error::new(
@@ -59,6 +91,21 @@ impl GroupFiles {
                 "only a cgroup v1 group's files are kept open",
             ));
         }
+        let taken = OPEN_GROUPS.fetch_add(1, Ordering::Relaxed);
+        if taken >= budget() {
+            OPEN_GROUPS.fetch_sub(1, Ordering::Relaxed);
+            return Err(io::Error::other(
+                "a quarter of the descriptor limit is held by groups' files",
+            ));
+        }
+        let files = Self::open_all(group);
+        if files.is_err() {
+            OPEN_GROUPS.fetch_sub(1, Ordering::Relaxed);
+        }
+        files
+    }
+
+    fn open_all(group: &Group) -> io::Result<GroupFiles> {
         let procs = group
             .dirs
             .iter()
@@ -132,6 +179,12 @@ impl GroupFiles {
         write_at(self.cpu_usage.as_raw_fd(), b"0")?;
         write_at(self.mem_peak.as_raw_fd(), b"0")?;
         write_at(self.mem_failcnt.as_raw_fd(), b"0")
+    }
+}
+
+impl Drop for GroupFiles {
+    fn drop(&mut self) {
+        OPEN_GROUPS.fetch_sub(1, Ordering::Relaxed);
     }
 }
 
@@ -245,6 +298,9 @@ mod tests {
         }
         let files = GroupFiles::open(&group).unwrap();
         assert!(files.join_fds().iter().all(|&fd| fd >= FIRST_FD));
+        // Four `cgroup.procs` and eight other files, as the budget counts them.
+        assert_eq!(files.join_fds().len() + 8, FILES_PER_GROUP);
+        assert!(OPEN_GROUPS.load(Ordering::Relaxed) >= 1 && budget() >= 1);
         assert_eq!(files.tasks(), Some(0));
         let fds = files.join_fds();
         let mut command = Command::new("sh");
