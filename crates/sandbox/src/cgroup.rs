@@ -15,8 +15,8 @@
 //! outrun a frozen group). The measures are the group's: CPU time (`cpu.stat` or
 //! `cpuacct.usage`), peak memory (`memory.peak` or `memory.max_usage_in_bytes`), OOM kills
 //! and limit hits (`memory.events` or `memory.oom_control`/`memory.failcnt`) and refused
-//! forks (`pids.events`); [`Group::reset_counters`] readies an emptied v1 group for another
-//! run. [`remove_stale`] removes the groups of a bench that was killed.
+//! forks (`pids.events`); a reused v1 group's files are kept open, read and reset through
+//! `group_files.rs`. [`remove_stale`] removes the groups of a bench that was killed.
 //!
 //! This file uses nothing but std and libc: the exec helper uses it too.
 
@@ -485,15 +485,6 @@ impl Group {
 
     /// What the group measured.
     pub fn stats(&self) -> Stats {
-        let number = |text: Option<String>| text.and_then(|t| t.trim().parse::<u64>().ok());
-        let field = |text: Option<String>, key: &str| {
-            text.and_then(|t| {
-                t.lines().find_map(|l| {
-                    let (k, v) = l.split_once(' ')?;
-                    (k == key).then(|| v.trim().parse::<u64>().ok())?
-                })
-            })
-        };
         match self.version {
             Version::V2 => Stats {
                 cpu_us: self.cpu_us(),
@@ -510,45 +501,6 @@ impl Group {
                 mem_limit_hits: number(self.read("memory", "memory.failcnt")).unwrap_or(0),
                 forks_refused: field(self.read("pids", "pids.events"), "max").unwrap_or(0),
             },
-        }
-    }
-
-    /// The memory charged to the group now (`memory.current` or `memory.usage_in_bytes`),
-    /// bytes: once the group is empty, the page cache and kernel memory its runs left.
-    pub fn usage_bytes(&self) -> Option<u64> {
-        let file = match self.version {
-            Version::V2 => "memory.current",
-            Version::V1 => "memory.usage_in_bytes",
-        };
-        self.read("memory", file)
-            .and_then(|t| t.trim().parse::<u64>().ok())
-    }
-
-    /// Readies an empty v1 group for another run: its CPU counter (`cpuacct.usage`) and
-    /// memory-limit hits (`memory.failcnt`) back to zero, its peak memory
-    /// (`memory.max_usage_in_bytes`) back to what is charged now. The OOM-kill and
-    /// refused-fork counters cannot be reset: a group that counted any is not to be
-    /// reused. v2 has no such resets (`memory.peak` resets only per open descriptor, on
-    /// kernels from 6.12): an error.
-    pub fn reset_counters(&self) -> io::Result<()> {
-        if self.version != Version::V1 {
-            return Err(io::Error::new(
-                io::ErrorKind::Unsupported,
-                "only a cgroup v1 group's counters can be reset",
-            ));
-        }
-        self.write("cpuacct", "cpuacct.usage", "0")?;
-        self.write("memory", "memory.max_usage_in_bytes", "0")?;
-        self.write("memory", "memory.failcnt", "0")
-    }
-
-    /// True when a v1 group is thawed (a v2 group is never frozen here).
-    pub fn thawed(&self) -> bool {
-        match self.version {
-            Version::V2 => true,
-            Version::V1 => self
-                .read("freezer", "freezer.state")
-                .is_some_and(|s| s.trim() == "THAWED"),
         }
     }
 
@@ -576,6 +528,21 @@ impl Group {
         }
         last
     }
+}
+
+/// The number a control file holds (`cpuacct.usage`, `memory.failcnt`, …).
+pub(crate) fn number(text: Option<String>) -> Option<u64> {
+    text.and_then(|t| t.trim().parse::<u64>().ok())
+}
+
+/// The number after `key ` in a control file of `key value` lines (`memory.events`, …).
+pub(crate) fn field(text: Option<String>, key: &str) -> Option<u64> {
+    text.and_then(|t| {
+        t.lines().find_map(|l| {
+            let (k, v) = l.split_once(' ')?;
+            (k == key).then(|| v.trim().parse::<u64>().ok())?
+        })
+    })
 }
 
 /// The pid in a name `<prefix><pid>-…`, if it has one.

@@ -2,7 +2,8 @@
 //! nothing the solver starts outlives it — and measures it.
 //!
 //! bench runs `HELPER bench-exec --report FD --control FD --grace-ms MS [--as-limit BYTES]
-//! [--cpu-rlimit SECS] [--cgroup GROUP [--keep-group]] [--tmp DIR] -- PROGRAM ARGS…` (started with
+//! [--cpu-rlimit SECS] [--cgroup GROUP [--keep-group [--join-fds FD,… --tasks-fd FD]]]
+//! [--tmp DIR] -- PROGRAM ARGS…` (started with
 //! a clone that shares bench's memory until the exec, every signal blocked, which the
 //! helper unblocks first, the pipes as descriptors 3 and 4: see `run/spawn.rs`), and the helper's
 //! `main` hands such a command line to [`run_if_requested`] before it does anything else. HELPER is
@@ -21,7 +22,12 @@
 //! out of memory, preempted): the helper kills the whole run, removes the run's temporary
 //! folder (`--tmp`) and the group, and exits, so a dead bench leaves no solver running.
 //! Otherwise the group is removed at the end of the run, unless `--keep-group` says bench
-//! reuses it (emptied, for its next run: see `run/slots.rs`).
+//! reuses it (emptied, for its next run: see `run/slots.rs`). A reused group's files bench
+//! keeps open (`group_files.rs`) and hands to the helper: its `cgroup.procs` descriptors
+//! (`--join-fds`, one per hierarchy in the group's order), which the solver joins through,
+//! and its `pids.current` (`--tasks-fd`), which tells what is left of the run; bench then
+//! reads the group's measures itself, through its own descriptors, and the report holds
+//! none of them.
 //!
 //! When the solver has exited, every process left in the run is killed (the group is
 //! frozen and emptied, or, without a group, the process group and every descendant that
@@ -34,8 +40,8 @@
 //! the solver could not be started. It ignores SIGTERM and SIGHUP (restored in the
 //! solver), so a signal meant for the run does not end its warden, and SIGPIPE (also
 //! restored), so a report to a bench that is gone fails as a write, not as the helper's end.
-//! It uses nothing but std, libc and its siblings `cgroup.rs`, `reap.rs` and `vfork.rs`,
-//! to stay small.
+//! It uses nothing but std, libc and its siblings `cgroup.rs`, `group_files.rs`, `reap.rs`
+//! and `vfork.rs`, to stay small.
 
 use std::ffi::{CString, OsString};
 use std::io::{Read, Write};
@@ -72,6 +78,10 @@ struct Args {
     /// The group outlives the run (bench reuses it): not removed at the end, unless bench
     /// is gone.
     keep_group: bool,
+    /// The group's `cgroup.procs` files, open (empty: joined through their paths).
+    join_fds: Vec<i32>,
+    /// The group's `pids.current`, open: bench reads the group's measures itself.
+    tasks_fd: Option<i32>,
     tmp: Option<std::path::PathBuf>,
     program: OsString,
     args: Vec<OsString>,
@@ -87,6 +97,9 @@ fn parse_args(mut it: impl Iterator<Item = OsString>) -> Option<Args> {
     let mut group = None;
     let mut tmp = None;
     let mut keep_group = false;
+    let mut join_fds = Vec::new();
+    let mut tasks_fd = None;
+    let fd = |v: &str| v.parse::<i32>().ok().filter(|&fd| fd > 2);
     loop {
         let flag = it.next()?;
         let flag = flag.to_str()?.to_string();
@@ -106,6 +119,14 @@ fn parse_args(mut it: impl Iterator<Item = OsString>) -> Option<Args> {
             "--cpu-rlimit" => cpu_rlimit = Some(value.to_str()?.parse().ok()?),
             "--cgroup" => group = Some(Group::from_arg(value.to_str()?)?),
             "--tmp" => tmp = Some(value.into()),
+            "--join-fds" => {
+                join_fds = value
+                    .to_str()?
+                    .split(',')
+                    .map(fd)
+                    .collect::<Option<Vec<_>>>()?;
+            }
+            "--tasks-fd" => tasks_fd = Some(fd(value.to_str()?)?),
             _ => return None,
         }
     }
@@ -118,6 +139,8 @@ fn parse_args(mut it: impl Iterator<Item = OsString>) -> Option<Args> {
         cpu_rlimit,
         group,
         keep_group,
+        join_fds,
+        tasks_fd,
         tmp,
         program,
         args: it.collect(),
@@ -143,7 +166,8 @@ pub fn run_if_requested() {
     let Some(args) = parse_args(argv) else {
         eprintln!(
             "usage: bench bench-exec --report FD --control FD [--grace-ms MS] \
-             [--as-limit BYTES] [--cpu-rlimit SECS] [--cgroup GROUP [--keep-group]] [--tmp DIR] \
+             [--as-limit BYTES] [--cpu-rlimit SECS] \
+             [--cgroup GROUP [--keep-group [--join-fds FD,... --tasks-fd FD]]] [--tmp DIR] \
              -- PROGRAM [ARGS...] \
              (run by bench, not by hand)"
         );
@@ -159,8 +183,13 @@ pub fn run_if_requested() {
     // the control pipe); SIGTERM and SIGHUP are for the solver alone; a write to a closed
     // pipe must fail, not end the helper (whose `main` may not have ignored SIGPIPE).
     unsafe {
-        libc::fcntl(args.report, libc::F_SETFD, libc::FD_CLOEXEC);
-        libc::fcntl(args.control, libc::F_SETFD, libc::FD_CLOEXEC);
+        for fd in [args.report, args.control]
+            .into_iter()
+            .chain(args.join_fds.iter().copied())
+            .chain(args.tasks_fd)
+        {
+            libc::fcntl(fd, libc::F_SETFD, libc::FD_CLOEXEC);
+        }
         libc::signal(libc::SIGTERM, libc::SIG_IGN);
         libc::signal(libc::SIGHUP, libc::SIG_IGN);
         libc::signal(libc::SIGPIPE, libc::SIG_IGN);
@@ -170,6 +199,7 @@ pub fn run_if_requested() {
     let run = Run {
         pid,
         group: args.group.clone(),
+        tasks_fd: args.tasks_fd.filter(|_| args.group.is_some()),
     };
 
     let watched = watch(&run, &mut control, args.grace);
@@ -181,7 +211,7 @@ pub fn run_if_requested() {
             let _ = reap(pid);
             run.kill_all();
             finish(&args, true);
-            std::process::exit(0);
+            exit_now(0);
         }
     }
     // The solver is a zombie now (not reaped: its pid, and so its process group id, stay
@@ -196,33 +226,43 @@ pub fn run_if_requested() {
         Err(e) => {
             let _ = writeln!(report, "error {}", e.raw_os_error().unwrap_or(0));
             finish(&args, false);
-            std::process::exit(127);
+            exit_now(127);
         }
     };
     if !alone {
         run.kill_all();
     }
-    let line = report_line(status, &own, wall, run.group.as_ref());
+    // The group's measures, unless bench reads them itself.
+    let measured = run.group.as_ref().filter(|_| run.tasks_fd.is_none());
+    let line = report_line(status, &own, wall, run.group.as_ref(), measured);
     // One write, so bench reads the whole line or nothing.
     let _ = report.write_all(line.as_bytes());
     drop(report);
     finish(&args, false);
-    std::process::exit(0);
+    exit_now(0);
+}
+
+/// Ends the helper at once: it buffers nothing (the report goes through its descriptor in
+/// one write), so std's exit work, which would set up stdout's buffer only to flush it, is
+/// skipped.
+fn exit_now(code: i32) -> ! {
+    // SAFETY: ends the process; nothing of it is left to flush.
+    unsafe { libc::_exit(code) }
 }
 
 /// Starts the program in a process group of its own (joining the run's group and taking
 /// its limits before its exec: see `vfork.rs`); returns its pid and the instant just
 /// before the start. If it cannot start, reports `error <errno>` and exits.
 fn spawn_run(args: &Args, report: &mut std::fs::File) -> (libc::pid_t, Instant) {
-    let join = args
-        .group
-        .as_ref()
-        .map(Group::join_files)
-        .unwrap_or_default();
+    let join = match &args.group {
+        Some(_) if !args.join_fds.is_empty() => (Vec::new(), args.join_fds.clone()),
+        Some(g) => (g.join_files(), Vec::new()),
+        None => (Vec::new(), Vec::new()),
+    };
     let fail = |e: std::io::Error, report: &mut std::fs::File| -> ! {
         let _ = writeln!(report, "error {}", e.raw_os_error().unwrap_or(0));
         finish(args, false);
-        std::process::exit(127);
+        exit_now(127);
     };
     let exec = match Exec::solver(
         &args.program,
@@ -246,12 +286,14 @@ fn spawn_run(args: &Args, report: &mut std::fs::File) -> (libc::pid_t, Instant) 
 }
 
 /// The report's one line: the program's wait status, its own rusage and wall time, and
-/// the whole run's measures (the group's, or every reaped descendant's).
+/// the whole run's measures: the group's (`measured`; none when bench reads them itself),
+/// or without a `group` every reaped descendant's.
 fn report_line(
     status: libc::c_int,
     own: &libc::rusage,
     wall: Duration,
     group: Option<&Group>,
+    measured: Option<&Group>,
 ) -> String {
     let mut line = format!(
         "status {status} cpu_us={} rss_kb={} wall_us={}",
@@ -259,8 +301,9 @@ fn report_line(
         own.ru_maxrss.max(0),
         wall.as_micros()
     );
-    match group {
-        Some(g) => {
+    match (group, measured) {
+        (Some(_), None) => {}
+        (_, Some(g)) => {
             let s = g.stats();
             let opt = |v: Option<u64>| v.map_or("-".to_string(), |v| v.to_string());
             line.push_str(&format!(
@@ -272,7 +315,7 @@ fn report_line(
                 s.forks_refused
             ));
         }
-        None => {
+        (None, None) => {
             // Every descendant has been reaped (by its parent or, orphaned, by this
             // subreaper), so the children's rusage covers the whole run.
             // SAFETY: rusage is plain data that getrusage fills in.
@@ -327,6 +370,8 @@ fn finish(args: &Args, bench_gone: bool) {
 struct Run {
     pid: libc::pid_t,
     group: Option<Group>,
+    /// The group's `pids.current`, open (from bench).
+    tasks_fd: Option<i32>,
 }
 
 impl Run {
@@ -377,14 +422,22 @@ impl Run {
 
 impl Run {
     /// True when the solver has exited (a zombie, not yet reaped) and nothing else of the
-    /// run is alive: the group (if any) holds no other member (a v1 group lists the
-    /// zombie) and the solver is this process's only child. Orphans come back to this
+    /// run is alive: the group (if any) holds no other member (its `cgroup.procs` may
+    /// list the zombie; its task count, with bench's `--tasks-fd`, is at most 1, the
+    /// zombie's, counted until it is reaped) and the solver is this process's only child. Orphans come back to this
     /// subreaper as their parent exits, so a live process of the run would be in the group
     /// or a child here. The usual end of a run, and the cheap one: no freezing, no signals.
     fn nothing_left(&self) -> bool {
         let only_solver = |pids: Vec<libc::pid_t>| pids.iter().all(|&p| p == self.pid);
+        // With the group's task count: at most the solver's zombie (reaped, it leaves).
+        let group_alone = |g: &Group| match self.tasks_fd {
+            Some(fd) => crate::group_files::read_at(fd)
+                .and_then(|t| t.trim().parse::<u64>().ok())
+                .is_some_and(|n| n <= 1),
+            None => only_solver(g.members()),
+        };
         has_exited(self.pid, false).unwrap_or(false)
-            && self.group.as_ref().is_none_or(|g| only_solver(g.members()))
+            && self.group.as_ref().is_none_or(group_alone)
             && only_solver(children())
     }
 }
@@ -485,5 +538,33 @@ fn watch(run: &Run, control: &mut std::fs::File, grace: Duration) -> Watched {
             }
             kill_at = Some(Instant::now() + Duration::from_millis(100));
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(line: &str) -> Option<Args> {
+        parse_args(line.split(' ').map(OsString::from))
+    }
+
+    #[test]
+    fn a_reused_groups_descriptors_on_the_command_line() {
+        let a = args(
+            "--report 3 --control 4 --cgroup v1|freezer=/f/g|pids=/p/g --keep-group \
+             --join-fds 5,6 --tasks-fd 7 -- prog x",
+        )
+        .unwrap();
+        assert_eq!(
+            (a.join_fds, a.tasks_fd, a.keep_group),
+            (vec![5, 6], Some(7), true)
+        );
+        assert_eq!(a.program, "prog");
+        let plain = args("--report 3 --control 4 -- prog").unwrap();
+        assert!(plain.join_fds.is_empty() && plain.tasks_fd.is_none());
+        // Standard streams are never the group's files.
+        assert!(args("--report 3 --control 4 --join-fds 5,1 -- prog").is_none());
+        assert!(args("--report 3 --control 4 --tasks-fd x -- prog").is_none());
     }
 }

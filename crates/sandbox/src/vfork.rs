@@ -7,7 +7,8 @@
 //! Between the clone and the exec the child runs on a stack of its own and makes only
 //! system calls on memory prepared before the clone (nothing is allocated, no lock is
 //! taken): descriptors moved into place, a process group of its own, the run's control
-//! group joined, the resource limits, then `execve`. All signals are blocked in the parent
+//! group joined (through its `cgroup.procs` paths, or descriptors bench keeps open), the
+//! resource limits, then `execve`. All signals are blocked in the parent
 //! around the clone, so no handler of the parent runs in the child on the shared memory.
 //! For the solver ([`Exec::solver`]) the child then sets the signals the helper ignores or
 //! handles back to their default and unblocks every signal just before the exec; the
@@ -24,6 +25,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicI32, Ordering};
 
 use crate::exec_helper::join_group;
+use crate::group_files::join_fd;
 use crate::reap::{limit_child, limit_cpu};
 
 unsafe extern "C" {
@@ -45,6 +47,8 @@ pub(crate) struct Exec {
     fds: Vec<(RawFd, RawFd)>,
     /// The `cgroup.procs` files to write `0` into.
     join: Vec<CString>,
+    /// Open `cgroup.procs` files to write `0` into (a reused group's, from bench).
+    join_fds: Vec<RawFd>,
     /// RLIMIT_AS, bytes (0: none), and no core files.
     as_limit: Option<u64>,
     /// RLIMIT_CPU, seconds.
@@ -57,17 +61,19 @@ pub(crate) struct Exec {
 
 impl Exec {
     /// A solver started by the helper: `program` with `args` (`argv[0]` the program as
-    /// given), joining the groups whose `cgroup.procs` files are `join`, with no core files
-    /// and these limits. Errors on a NUL byte in an argument.
+    /// given), joining the groups whose `cgroup.procs` files are `join` (paths) or
+    /// `join_fds` (open), with no core files and these limits. Errors on a NUL byte in an
+    /// argument.
     pub(crate) fn solver<S: AsRef<OsStr>>(
         program: &OsStr,
         args: &[S],
-        join: Vec<CString>,
+        (join, join_fds): (Vec<CString>, Vec<RawFd>),
         as_limit: u64,
         cpu_rlimit: Option<u64>,
     ) -> io::Result<Exec> {
         let mut exec = Exec::new(&resolve(program), program, args, None)?;
         exec.join = join;
+        exec.join_fds = join_fds;
         exec.as_limit = Some(as_limit);
         exec.cpu_rlimit = cpu_rlimit;
         exec.solver = true;
@@ -112,6 +118,7 @@ impl Exec {
             envp,
             fds: Vec::new(),
             join: Vec::new(),
+            join_fds: Vec::new(),
             as_limit: None,
             cpu_rlimit: None,
             solver: false,
@@ -200,6 +207,11 @@ extern "C" fn child(arg: *mut libc::c_void) -> libc::c_int {
     }
     for file in &exec.join {
         if let Err(e) = join_group(file) {
+            return fail(e);
+        }
+    }
+    for &fd in &exec.join_fds {
+        if let Err(e) = join_fd(fd) {
             return fail(e);
         }
     }

@@ -6,17 +6,18 @@
 use std::ffi::{OsStr, OsString};
 use std::fs::File;
 use std::io::{self, Read, Write};
-use std::os::fd::OwnedFd;
+use std::os::fd::{OwnedFd, RawFd};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 use super::slots::{self, SlotGroup};
-use super::spawn::{CONTROL_FD, REPORT_FD, spawn};
+use super::spawn::{CONTROL_FD, EXTRA_FD, REPORT_FD, spawn};
 use super::watch::{Watch, wait_for};
 use super::{Finished, Kind, LimitsHit, Spec, StdoutConsumer, is_executable, kill_group};
 use crate::cgroup::{Group, Version};
+use crate::group_files::GroupFiles;
 use crate::reap::has_exited;
 
 /// A run through the exec helper, in a control group when there can be one (a group of
@@ -28,8 +29,8 @@ pub(super) fn run_contained<C: StdoutConsumer + 'static>(
 ) -> io::Result<(Finished, Option<C>)> {
     let slot = slots::take(spec.mem_limit_mb, spec.pids_limit)?;
     let group = slot.as_ref().map(SlotGroup::group);
-    let keep = slot.as_ref().is_some_and(SlotGroup::reusable);
-    let result = run_helper(spec, helper, group, keep, consumer);
+    let files = slot.as_ref().and_then(SlotGroup::files);
+    let result = run_helper(spec, helper, group, files, consumer);
     if let Some(slot) = slot {
         // Clean: the helper reported (it emptied the group) and no counter that cannot be
         // reset moved.
@@ -44,9 +45,10 @@ pub(super) fn run_contained<C: StdoutConsumer + 'static>(
 }
 
 /// The helper's arguments: its pipes (as [`REPORT_FD`] and [`CONTROL_FD`]), the grace,
-/// the group or the fallback's memory limit, the CPU-time backstop, the temporary folder,
-/// then the program and its arguments.
-fn helper_args(spec: &Spec, group: Option<&Group>, keep: bool) -> Vec<OsString> {
+/// the group (and, for a reused group, its open files as [`EXTRA_FD`] on: the
+/// `cgroup.procs` files, then `pids.current`) or the fallback's memory limit, the
+/// CPU-time backstop, the temporary folder, then the program and its arguments.
+fn helper_args(spec: &Spec, group: Option<&Group>, files: Option<&GroupFiles>) -> Vec<OsString> {
     let mut args: Vec<OsString> = Vec::with_capacity(16 + spec.args.len());
     let mut push = |a: &str| args.push(a.into());
     push(crate::exec_helper::HELPER_MODE);
@@ -60,8 +62,15 @@ fn helper_args(spec: &Spec, group: Option<&Group>, keep: bool) -> Vec<OsString> 
         Some(g) => {
             push("--cgroup");
             push(&g.to_arg());
-            if keep {
+            if let Some(f) = files {
+                let n = f.join_fds().len() as i32;
+                let joins: Vec<String> =
+                    (EXTRA_FD..EXTRA_FD + n).map(|fd| fd.to_string()).collect();
                 push("--keep-group");
+                push("--join-fds");
+                push(&joins.join(","));
+                push("--tasks-fd");
+                push(&(EXTRA_FD + n).to_string());
             }
         }
         None => {
@@ -93,17 +102,29 @@ fn run_helper<C: StdoutConsumer + 'static>(
     spec: &Spec,
     helper: &Path,
     group: Option<&Group>,
-    keep: bool,
+    files: Option<&GroupFiles>,
     consumer: C,
 ) -> io::Result<(Finished, Option<C>)> {
     // Both pipes are CLOEXEC here, so no other child inherits them; the helper gets its
-    // ends as 3 and 4 (see `spawn`).
+    // ends as 3 and 4, a reused group's files from 5 on (see `spawn`).
     let (report_read, report_write) = pipe()?;
     let (control_read, control_write) = pipe()?;
-    let args = helper_args(spec, group, keep);
+    let args = helper_args(spec, group, files);
     let args: Vec<&OsStr> = args.iter().map(OsString::as_os_str).collect();
+    let extra: Vec<RawFd> = files.map_or_else(Vec::new, |f| {
+        let mut fds = f.join_fds();
+        fds.push(f.tasks_fd());
+        fds
+    });
     let start = Instant::now();
-    let spawned = spawn(helper, &args, spec.env, &report_write, &control_read)?;
+    let spawned = spawn(
+        helper,
+        &args,
+        spec.env,
+        &report_write,
+        &control_read,
+        &extra,
+    )?;
     // Only the helper may hold these ends: the report must reach EOF when it exits, and
     // the control pipe's read end must be the helper's alone.
     drop(report_write);
@@ -113,9 +134,10 @@ fn run_helper<C: StdoutConsumer + 'static>(
     // The run's CPU time so far: its group's counter, else its tree's under the helper
     // (what the helper reaped, and every living descendant's).
     let helper_pid = watch.pid;
-    let cpu_used = || match group {
-        Some(g) => g.cpu_us().map(Duration::from_micros),
-        None => super::cpu::tree(helper_pid, false),
+    let cpu_used = || match (files, group) {
+        (Some(f), _) => f.cpu_us().map(Duration::from_micros),
+        (None, Some(g)) => g.cpu_us().map(Duration::from_micros),
+        (None, None) => super::cpu::tree(helper_pid, false),
     };
     let (mut stopped, exited_at) = wait_for(spec, start, &mut watch, &cpu_used);
     let exited_at = match stopped {
@@ -134,7 +156,11 @@ fn run_helper<C: StdoutConsumer + 'static>(
         None => Kind::Subreaper,
     };
     let (status, wall, measured) = match parse_report(&text) {
-        Some(Report::Status(m)) => {
+        Some(Report::Status(mut m)) => {
+            if let Some(f) = files {
+                // A reused group's measures bench reads itself (the helper emptied it).
+                m.add_group(f.stats());
+            }
             // The program's own wall time, without the helper's start and the group
             // join, unless it was stopped (then the wall is this side's clock).
             let wall = match (m.wall_us, stopped) {
@@ -211,6 +237,15 @@ struct Measures {
 }
 
 impl Measures {
+    /// The group's measures, read by bench.
+    fn add_group(&mut self, s: crate::cgroup::Stats) {
+        self.group_cpu_us = s.cpu_us;
+        self.group_peak_kb = s.peak_bytes.map(|b| b / 1024);
+        self.oom_kills = s.oom_kills;
+        self.mem_limit_hits = s.mem_limit_hits;
+        self.forks_refused = s.forks_refused;
+    }
+
     /// The run's CPU time: the group's, else every reaped descendant's, else the solver's.
     fn run_cpu_us(&self) -> u64 {
         self.group_cpu_us
@@ -287,7 +322,7 @@ pub const HELPER_ENV: &str = "BENCH_EXEC";
 /// What `bench bench-exec --protocol` prints. Only a helper that answers with this line is
 /// used: a bench binary from another build may speak another protocol, and is passed over
 /// (with a warning).
-pub const HELPER_PROTOCOL: &str = "bench-exec protocol 5";
+pub const HELPER_PROTOCOL: &str = "bench-exec protocol 6";
 
 /// The small helper binary's name: `sandbox-exec` (`src/bin/sandbox-exec.rs`, the exec
 /// helper and nothing else), built beside bench's own binary.
