@@ -587,8 +587,7 @@ pub(crate) fn write_table(path: &Path, rows: &[Row]) -> anyhow::Result<()> {
 pub fn cross_check_unsat<R: CrossChecked>(rows: &mut [R]) -> usize {
     // (instance, encoding or "" for every encoding) -> the first row that witnessed a
     // model; keys borrowed from the rows (a study of millions of rows copies none).
-    let mut witnessed: std::collections::HashMap<(&str, &str), usize> =
-        std::collections::HashMap::new();
+    let mut witnessed: rustc_hash::FxHashMap<(&str, &str), usize> = Default::default();
     for (i, r) in rows.iter().enumerate() {
         if r.status() != Status::Sat {
             continue;

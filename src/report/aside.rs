@@ -4,8 +4,9 @@
 //! bytes instead of the words, and rows with the same values hold the same number (they
 //! still compare equal as numbers).
 
-use std::collections::HashMap;
 use std::sync::{Mutex, OnceLock};
+
+use rustc_hash::FxHashMap;
 
 /// The distinct sets of `N` words, by number; number 0 is the one given at the start.
 /// Reading a number's values takes no lock: they are stored in chunks that are filled
@@ -14,7 +15,7 @@ pub(crate) struct Aside<const N: usize> {
     first: [u64; N],
     chunks: [OnceLock<Box<[OnceLock<[u64; N]>]>>; 32],
     /// The numbers given, by values (made at the first set other than `first`).
-    index: Mutex<Option<HashMap<[u64; N], u32>>>,
+    index: Mutex<Option<FxHashMap<[u64; N], u32>>>,
 }
 
 impl<const N: usize> Aside<N> {
@@ -33,7 +34,7 @@ impl<const N: usize> Aside<N> {
             return 0;
         }
         let mut index = self.index.lock().unwrap_or_else(|e| e.into_inner());
-        let index = index.get_or_insert_with(HashMap::new);
+        let index = index.get_or_insert_with(FxHashMap::default);
         if let Some(&number) = index.get(&values) {
             return number;
         }
