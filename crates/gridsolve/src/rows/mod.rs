@@ -75,6 +75,25 @@ pub(crate) trait Word:
     fn bit_u64(self, i: usize) -> u64 {
         (self >> i & Self::ONE).to_u64()
     }
+    /// The rows (at most 64) that meet `mask`, bit `i` for `rows[i]`.
+    #[inline(always)]
+    fn meets(rows: &[Self], mask: Self) -> u64 {
+        rows.iter()
+            .enumerate()
+            .fold(0, |m, (i, &x)| m | u64::from(x & mask != Self::ZERO) << i)
+    }
+    /// Of `rows` (at most 64) beside the rows' placed cells: the empty rows, and the rows
+    /// with one bit that is not placed (or none), a bit each.
+    #[inline(always)]
+    fn row_flags(rows: &[Self], placed: &[Self]) -> (u64, u64) {
+        let (mut empty, mut single) = (0u64, 0u64);
+        for (i, (&x, &p)) in rows.iter().zip(placed).enumerate() {
+            empty |= u64::from(x == Self::ZERO) << i;
+            let one = x & x.wrapping_sub(Self::ONE) == Self::ZERO;
+            single |= u64::from(one & (x & p == Self::ZERO)) << i;
+        }
+        (empty, single)
+    }
 }
 
 macro_rules! word {
@@ -115,7 +134,149 @@ macro_rules! word {
     )*};
 }
 
-word!(u16, u32, u64);
+word!(u32, u64);
+
+impl Word for u16 {
+    const ZERO: u16 = 0;
+    const ONE: u16 = 1;
+    const BITS: u32 = u16::BITS;
+    #[inline(always)]
+    fn count_ones(self) -> u32 {
+        u16::count_ones(self)
+    }
+    #[inline(always)]
+    fn trailing_zeros(self) -> u32 {
+        u16::trailing_zeros(self)
+    }
+    #[inline(always)]
+    fn leading_zeros(self) -> u32 {
+        u16::leading_zeros(self)
+    }
+    #[inline(always)]
+    fn wrapping_add(self, other: u16) -> u16 {
+        u16::wrapping_add(self, other)
+    }
+    #[inline(always)]
+    fn wrapping_sub(self, other: u16) -> u16 {
+        u16::wrapping_sub(self, other)
+    }
+    #[inline(always)]
+    fn from_u64(x: u64) -> u16 {
+        x as u16
+    }
+    #[inline(always)]
+    fn to_u64(self) -> u64 {
+        u64::from(self)
+    }
+    #[inline(always)]
+    fn meets(rows: &[u16], mask: u16) -> u64 {
+        match <&[u16; 16]>::try_from(rows) {
+            Ok(rows) => sixteen::meets(rows, mask),
+            Err(_) => rows
+                .iter()
+                .enumerate()
+                .fold(0, |m, (i, &x)| m | u64::from(x & mask != 0) << i),
+        }
+    }
+    #[inline(always)]
+    fn row_flags(rows: &[u16], placed: &[u16]) -> (u64, u64) {
+        match (<&[u16; 16]>::try_from(rows), <&[u16; 16]>::try_from(placed)) {
+            (Ok(rows), Ok(placed)) => sixteen::row_flags(rows, placed),
+            _ => {
+                let (mut empty, mut single) = (0u64, 0u64);
+                for (i, (&x, &p)) in rows.iter().zip(placed).enumerate() {
+                    empty |= u64::from(x == 0) << i;
+                    let one = x & x.wrapping_sub(1) == 0;
+                    single |= u64::from(one & (x & p == 0)) << i;
+                }
+                (empty, single)
+            }
+        }
+    }
+}
+
+/// Tests over the 16 rows of a 16×16 value at once: two SSE2 registers on x86-64 (part of
+/// its baseline), a loop elsewhere or with `--cfg gridsolve_portable`.
+mod sixteen {
+    #[cfg(all(target_arch = "x86_64", not(gridsolve_portable)))]
+    use std::arch::x86_64::{
+        __m128i, _mm_and_si128, _mm_cmpeq_epi16, _mm_loadu_si128, _mm_movemask_epi8,
+        _mm_packs_epi16, _mm_set1_epi16, _mm_setzero_si128, _mm_sub_epi16,
+    };
+
+    /// A bit per pair of 8 lanes of 16 bits each that are all ones (`0xffff`): `a` gives
+    /// bits 0-7, `b` bits 8-15.
+    #[cfg(all(target_arch = "x86_64", not(gridsolve_portable)))]
+    #[inline(always)]
+    fn mask(a: __m128i, b: __m128i) -> u64 {
+        // SAFETY: SSE2 is part of the x86-64 baseline.
+        unsafe { u64::from(_mm_movemask_epi8(_mm_packs_epi16(a, b)) as u16) }
+    }
+
+    /// [`super::Word::meets`] of 16 rows.
+    #[cfg(all(target_arch = "x86_64", not(gridsolve_portable)))]
+    #[inline(always)]
+    pub(super) fn meets(rows: &[u16; 16], mask16: u16) -> u64 {
+        // SAFETY: SSE2 is part of the x86-64 baseline; the loads read the 32 bytes of
+        // `rows` (unaligned loads).
+        unsafe {
+            let p = rows.as_ptr().cast::<__m128i>();
+            let m = _mm_set1_epi16(mask16 as i16);
+            let z = _mm_setzero_si128();
+            let a = _mm_cmpeq_epi16(_mm_and_si128(_mm_loadu_si128(p), m), z);
+            let b = _mm_cmpeq_epi16(_mm_and_si128(_mm_loadu_si128(p.add(1)), m), z);
+            !mask(a, b) & 0xffff
+        }
+    }
+
+    /// [`super::Word::row_flags`] of 16 rows.
+    #[cfg(all(target_arch = "x86_64", not(gridsolve_portable)))]
+    #[inline(always)]
+    pub(super) fn row_flags(rows: &[u16; 16], placed: &[u16; 16]) -> (u64, u64) {
+        // SAFETY: SSE2 is part of the x86-64 baseline; the loads read the 32 bytes of
+        // `rows` and of `placed` (unaligned loads).
+        unsafe {
+            let (p, q) = (
+                rows.as_ptr().cast::<__m128i>(),
+                placed.as_ptr().cast::<__m128i>(),
+            );
+            let (z, one) = (_mm_setzero_si128(), _mm_set1_epi16(1));
+            let mut out = [(z, z); 2];
+            for (h, o) in out.iter_mut().enumerate() {
+                let x = _mm_loadu_si128(p.add(h));
+                let here = _mm_and_si128(x, _mm_loadu_si128(q.add(h)));
+                let empty = _mm_cmpeq_epi16(x, z);
+                let many = _mm_and_si128(x, _mm_sub_epi16(x, one));
+                // one bit or none, and not placed: `many` and `here` both zero
+                let single = _mm_cmpeq_epi16(many, z);
+                let single = _mm_and_si128(single, _mm_cmpeq_epi16(here, z));
+                *o = (empty, single);
+            }
+            (mask(out[0].0, out[1].0), mask(out[0].1, out[1].1))
+        }
+    }
+
+    /// [`super::Word::meets`] of 16 rows.
+    #[cfg(not(all(target_arch = "x86_64", not(gridsolve_portable))))]
+    #[inline(always)]
+    pub(super) fn meets(rows: &[u16; 16], mask: u16) -> u64 {
+        rows.iter()
+            .enumerate()
+            .fold(0, |m, (i, &x)| m | u64::from(x & mask != 0) << i)
+    }
+
+    /// [`super::Word::row_flags`] of 16 rows.
+    #[cfg(not(all(target_arch = "x86_64", not(gridsolve_portable))))]
+    #[inline(always)]
+    pub(super) fn row_flags(rows: &[u16; 16], placed: &[u16; 16]) -> (u64, u64) {
+        let (mut empty, mut single) = (0u64, 0u64);
+        for (i, (&x, &p)) in rows.iter().zip(placed).enumerate() {
+            empty |= u64::from(x == 0) << i;
+            single |= u64::from((x & x.wrapping_sub(1) == 0) & (x & p == 0)) << i;
+        }
+        (empty, single)
+    }
+}
 
 /// The row-mask engine for one box side; reusable across puzzles.
 pub(crate) struct Rows<W: Word> {

@@ -207,10 +207,7 @@ fn collect<W: Word>(g: &Geo<W>, s: &[W], out: &mut Vec<(Lit, Lit)>) {
         while two != W::ZERO {
             let c = two.trailing_zeros() as usize;
             two &= !(W::ONE << c);
-            let rs = rows
-                .iter()
-                .enumerate()
-                .fold(0u64, |m, (r, &x)| m | x.bit_u64(c) << r);
+            let rs = W::meets(rows, W::ONE << c);
             let (r1, r2) = two_bits(rs);
             out.push(((v, r1, c), (v, r2, c)));
         }

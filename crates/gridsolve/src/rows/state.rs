@@ -215,9 +215,8 @@ fn place_k<const K: usize, const ALONE: bool, W: Word>(
     // candidates removed: the row's others, the column's and the box's outside the row,
     // the cell's other values (below)
     let own = rows[r];
-    let mut changed = 0u64;
-    for (i, x) in rows.iter_mut().enumerate() {
-        changed |= x.bit_u64(c) << i;
+    let mut changed = W::meets(rows, bit);
+    for x in rows.iter_mut() {
         *x &= !bit;
     }
     let mut removed = own.count_ones() - 1 + (changed & !(1 << r)).count_ones();
@@ -235,7 +234,7 @@ fn place_k<const K: usize, const ALONE: bool, W: Word>(
         // the cell leaves every value (v's own row gets its bit back below)
         for (w, rows) in cand.chunks_exact_mut(n).enumerate() {
             let x = &mut rows[r];
-            others |= x.bit_u64(c) << w;
+            others |= u64::from(*x & bit != W::ZERO) << w;
             *x &= !bit;
         }
         others &= !(1 << v);
@@ -404,9 +403,11 @@ fn naked_singles<const K: usize, W: Word>(
 fn value_index<const K: usize, W: Word>(g: &Geo<W>, s: &[W], r: usize) -> [W; 6] {
     let n = side::<K, W>(g) * side::<K, W>(g);
     let mut index = [W::ZERO; 6];
+    // the bits of a value below n
+    let bits = (usize::BITS - (n - 1).leading_zeros()) as usize;
     for v in 0..n {
         let x = s[v * n + r];
-        for (j, w) in index.iter_mut().enumerate() {
+        for (j, w) in index[..bits].iter_mut().enumerate() {
             *w |= x & W::mask((v >> j) & 1 == 1);
         }
     }
@@ -534,18 +535,21 @@ fn first_hidden<const K: usize, W: Word>(
     let k = side::<K, W>(g);
     let n = k * k;
     let (rows, placed) = (&rows[..n], &placed[..n]);
+    // the rows with no place left, and those with one where v is not placed: flags over
+    // all rows first (no branch a row)
+    let (empty, single) = W::row_flags(rows, placed);
+    if empty != 0 {
+        return None;
+    }
+    if single != 0 {
+        let r = single.trailing_zeros() as usize;
+        return Some((r, rows[r]));
+    }
     let (mut once, mut twice, mut done) = (W::ZERO, W::ZERO, W::ZERO);
     for (b, (band, band_placed)) in rows.chunks_exact(k).zip(placed.chunks_exact(k)).enumerate() {
         let (mut bo, mut bt, mut bd) = (W::ZERO, W::ZERO, W::ZERO);
-        for (i, (&x, &p)) in band.iter().zip(band_placed).enumerate() {
-            if x == W::ZERO {
-                return None;
-            }
-            let here = x & p;
-            if x & x.wrapping_sub(W::ONE) == W::ZERO && here == W::ZERO {
-                return Some((b * k + i, x));
-            }
-            bd |= here;
+        for (&x, &p) in band.iter().zip(band_placed) {
+            bd |= x & p;
             bt |= bo & x;
             bo |= x;
         }
@@ -580,10 +584,7 @@ fn first_hidden<const K: usize, W: Word>(
 /// row.
 #[inline(always)]
 fn first_meeting<W: Word>(rows: &[W], mask: W) -> Option<usize> {
-    let meets = rows
-        .iter()
-        .enumerate()
-        .fold(0u64, |m, (i, &x)| m | u64::from(x & mask != W::ZERO) << i);
+    let meets = W::meets(rows, mask);
     (meets != 0).then(|| meets.trailing_zeros() as usize)
 }
 
@@ -615,10 +616,7 @@ fn local_singles<const K: usize, W: Word>(
     }
     // the column
     if hit.is_none() {
-        let col = rows
-            .iter()
-            .enumerate()
-            .fold(0u64, |m, (i, &x)| m | x.bit_u64(c) << i);
+        let col = W::meets(rows, W::ONE << c);
         if col == 0 {
             return None;
         }
