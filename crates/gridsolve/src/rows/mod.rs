@@ -94,6 +94,68 @@ pub(crate) trait Word:
         }
         (empty, single)
     }
+    /// The boxes and columns of a value's `k²` rows (bands of `k`) beside the rows'
+    /// placed cells, the box fields given by their first (`lo`) and last (`hi`) columns.
+    #[inline(always)]
+    fn boxes(
+        rows: &[Self],
+        placed: &[Self],
+        k: usize,
+        lo: Self,
+        hi: Self,
+        full: Self,
+    ) -> Boxes<Self> {
+        boxes_by_band(rows, placed, k, lo, hi, full)
+    }
+}
+
+/// What [`Word::boxes`] finds.
+pub(crate) struct Boxes<W> {
+    /// The first band with a box where the value is not placed and has at most one place
+    /// (none is a contradiction), and those boxes of the band (their last columns).
+    pub lone: Option<(usize, W)>,
+    /// The columns with a place in some row (when `lone` is `None`).
+    pub once: W,
+    /// The columns with places in two rows or more (when `lone` is `None`).
+    pub twice: W,
+    /// The columns where the value is placed (when `lone` is `None`).
+    pub done: W,
+}
+
+/// [`Word::boxes`] band by band, up to the first band with a lone box.
+#[inline(always)]
+fn boxes_by_band<W: Word>(rows: &[W], placed: &[W], k: usize, lo: W, hi: W, full: W) -> Boxes<W> {
+    let (mut once, mut twice, mut done) = (W::ZERO, W::ZERO, W::ZERO);
+    for (b, (band, band_placed)) in rows.chunks_exact(k).zip(placed.chunks_exact(k)).enumerate() {
+        let (mut bo, mut bt, mut bd) = (W::ZERO, W::ZERO, W::ZERO);
+        for (&x, &p) in band.iter().zip(band_placed) {
+            bd |= x & p;
+            bt |= bo & x;
+            bo |= x;
+        }
+        twice |= once & bo | bt;
+        once |= bo;
+        done |= bd;
+        // all boxes of the band at once, a field of k bits each: the last column of a
+        // box whose field `bad` is zero (no cell twice nor placed, at most one cell)
+        let bad = bo & (bo | hi).wrapping_sub(lo) | bd | bt;
+        let low = full & !hi;
+        let lone = hi & !((bad & low).wrapping_add(low) | bad);
+        if lone != W::ZERO {
+            return Boxes {
+                lone: Some((b, lone)),
+                once,
+                twice,
+                done,
+            };
+        }
+    }
+    Boxes {
+        lone: None,
+        once,
+        twice,
+        done,
+    }
 }
 
 macro_rules! word {
@@ -193,6 +255,17 @@ impl Word for u16 {
             }
         }
     }
+    #[inline(always)]
+    fn boxes(rows: &[u16], placed: &[u16], k: usize, lo: u16, hi: u16, full: u16) -> Boxes<u16> {
+        match (
+            <&[u16; 16]>::try_from(rows),
+            <&[u16; 16]>::try_from(placed),
+            k,
+        ) {
+            (Ok(rows), Ok(placed), 4) => sixteen::boxes(rows, placed, lo, hi, full),
+            _ => boxes_by_band(rows, placed, k, lo, hi, full),
+        }
+    }
 }
 
 /// Tests over the 16 rows of a 16×16 value at once: two SSE2 registers on x86-64 (part of
@@ -200,8 +273,10 @@ impl Word for u16 {
 mod sixteen {
     #[cfg(all(target_arch = "x86_64", not(gridsolve_portable)))]
     use std::arch::x86_64::{
-        __m128i, _mm_and_si128, _mm_cmpeq_epi16, _mm_loadu_si128, _mm_movemask_epi8,
-        _mm_packs_epi16, _mm_set1_epi16, _mm_setzero_si128, _mm_sub_epi16,
+        __m128i, _mm_add_epi16, _mm_and_si128, _mm_andnot_si128, _mm_cmpeq_epi16,
+        _mm_cvtsi128_si32, _mm_loadu_si128, _mm_movemask_epi8, _mm_or_si128, _mm_packs_epi16,
+        _mm_set1_epi16, _mm_setzero_si128, _mm_srli_epi32, _mm_srli_epi64, _mm_srli_si128,
+        _mm_storeu_si128, _mm_sub_epi16,
     };
 
     /// A bit per pair of 8 lanes of 16 bits each that are all ones (`0xffff`): `a` gives
@@ -254,6 +329,100 @@ mod sixteen {
             }
             (mask(out[0].0, out[1].0), mask(out[0].1, out[1].1))
         }
+    }
+
+    /// [`super::Word::boxes`] of 16 rows in bands of 4: two bands a register, each
+    /// band's unions in its first lane.
+    #[cfg(all(target_arch = "x86_64", not(gridsolve_portable)))]
+    #[inline(always)]
+    pub(super) fn boxes(
+        rows: &[u16; 16],
+        placed: &[u16; 16],
+        lo: u16,
+        hi: u16,
+        full: u16,
+    ) -> super::Boxes<u16> {
+        // SAFETY: SSE2 is part of the x86-64 baseline; the loads read the 32 bytes of
+        // `rows` and of `placed` (unaligned loads), the stores write local arrays.
+        unsafe {
+            let (p, q) = (
+                rows.as_ptr().cast::<__m128i>(),
+                placed.as_ptr().cast::<__m128i>(),
+            );
+            let (lo, hi) = (_mm_set1_epi16(lo as i16), _mm_set1_epi16(hi as i16));
+            let low = _mm_andnot_si128(hi, _mm_set1_epi16(full as i16));
+            let z = _mm_setzero_si128();
+            // per register: the unions of bands 2h (lane 0) and 2h + 1 (lane 4)
+            let mut part = [(z, z, z, z); 2];
+            for (h, out) in part.iter_mut().enumerate() {
+                let x = _mm_loadu_si128(p.add(h));
+                let d = _mm_and_si128(x, _mm_loadu_si128(q.add(h)));
+                // rows 2i and 2i + 1, then the four rows of the band
+                let xs = _mm_srli_epi32::<16>(x);
+                let (y, a) = (_mm_or_si128(x, xs), _mm_and_si128(x, xs));
+                let ys = _mm_srli_epi64::<32>(y);
+                let bo = _mm_or_si128(y, ys);
+                let bt = _mm_or_si128(
+                    _mm_or_si128(a, _mm_srli_epi64::<32>(a)),
+                    _mm_and_si128(y, ys),
+                );
+                let d = _mm_or_si128(d, _mm_srli_epi32::<16>(d));
+                let bd = _mm_or_si128(d, _mm_srli_epi64::<32>(d));
+                let bad = _mm_or_si128(
+                    _mm_or_si128(
+                        _mm_and_si128(bo, _mm_sub_epi16(_mm_or_si128(bo, hi), lo)),
+                        bd,
+                    ),
+                    bt,
+                );
+                let carry = _mm_or_si128(_mm_add_epi16(_mm_and_si128(bad, low), low), bad);
+                *out = (bo, bt, bd, _mm_andnot_si128(carry, hi));
+            }
+            let mut lone = [[0u16; 8]; 2];
+            for (l, part) in lone.iter_mut().zip(&part) {
+                _mm_storeu_si128(l.as_mut_ptr().cast::<__m128i>(), part.3);
+            }
+            let first = [lone[0][0], lone[0][4], lone[1][0], lone[1][4]]
+                .into_iter()
+                .enumerate()
+                .find(|&(_, l)| l != 0);
+            // over the bands: lane 0 holds bands 0 and 2, lane 4 bands 1 and 3
+            let (u, w) = (
+                _mm_or_si128(part[0].0, part[1].0),
+                _mm_and_si128(part[0].0, part[1].0),
+            );
+            let us = _mm_srli_si128::<8>(u);
+            let bt = _mm_or_si128(part[0].1, part[1].1);
+            let twice = _mm_or_si128(
+                _mm_or_si128(w, _mm_srli_si128::<8>(w)),
+                _mm_or_si128(
+                    _mm_and_si128(u, us),
+                    _mm_or_si128(bt, _mm_srli_si128::<8>(bt)),
+                ),
+            );
+            let bd = _mm_or_si128(part[0].2, part[1].2);
+            let done = _mm_or_si128(bd, _mm_srli_si128::<8>(bd));
+            let lane0 = |v: __m128i| _mm_cvtsi128_si32(v) as u16;
+            super::Boxes {
+                lone: first,
+                once: lane0(_mm_or_si128(u, us)),
+                twice: lane0(twice),
+                done: lane0(done),
+            }
+        }
+    }
+
+    /// [`super::Word::boxes`] of 16 rows in bands of 4.
+    #[cfg(not(all(target_arch = "x86_64", not(gridsolve_portable))))]
+    #[inline(always)]
+    pub(super) fn boxes(
+        rows: &[u16; 16],
+        placed: &[u16; 16],
+        lo: u16,
+        hi: u16,
+        full: u16,
+    ) -> super::Boxes<u16> {
+        super::boxes_by_band(rows, placed, 4, lo, hi, full)
     }
 
     /// [`super::Word::meets`] of 16 rows.
@@ -455,6 +624,77 @@ fn solution<W: Word>(g: &Geo<W>, s: &[W]) -> Solution {
     }
     Solution {
         boards: vec![board],
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! The 16-row tests of `u16` words (SSE2 on x86-64) against the generic ones, on
+    //! pseudo-random rows of every density.
+
+    use super::*;
+
+    /// `Word`'s generic [`Word::meets`], [`Word::row_flags`] and [`Word::boxes`] (the
+    /// trait's own, through `u64` words).
+    fn generic(rows: &[u16; 16], placed: &[u16; 16], mask: u16) -> (u64, (u64, u64), [u64; 4]) {
+        let rows64: Vec<u64> = rows.iter().map(|&x| u64::from(x)).collect();
+        let placed64: Vec<u64> = placed.iter().map(|&x| u64::from(x)).collect();
+        let (lo, hi) = (0x1111u64, 0x8888u64);
+        let b = boxes_by_band(&rows64, &placed64, 4, lo, hi, 0xffff);
+        let lone = b.lone.map_or(u64::MAX, |(band, l)| (band as u64) << 16 | l);
+        let rest = if b.lone.is_some() {
+            [0; 3]
+        } else {
+            [b.once, b.twice, b.done]
+        };
+        (
+            <u64 as Word>::meets(&rows64, u64::from(mask)),
+            <u64 as Word>::row_flags(&rows64, &placed64),
+            [lone, rest[0], rest[1], rest[2]],
+        )
+    }
+
+    #[test]
+    fn sixteen_rows_at_once_match_the_generic_tests() {
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        for round in 0..20_000 {
+            // sparse rows (few bits, many singles and empty boxes) to dense ones
+            let density = round % 4;
+            let mut word = || {
+                let mut w = next() as u16;
+                for _ in 0..density {
+                    w &= next() as u16;
+                }
+                w
+            };
+            let rows: [u16; 16] = std::array::from_fn(|_| word());
+            let placed: [u16; 16] = std::array::from_fn(|_| word());
+            let mask = word();
+            let b = <u16 as Word>::boxes(&rows, &placed, 4, 0x1111, 0x8888, 0xffff);
+            let lone = b
+                .lone
+                .map_or(u64::MAX, |(band, l)| (band as u64) << 16 | u64::from(l));
+            let rest = if b.lone.is_some() {
+                [0; 3]
+            } else {
+                [b.once, b.twice, b.done].map(u64::from)
+            };
+            assert_eq!(
+                (
+                    <u16 as Word>::meets(&rows, mask),
+                    <u16 as Word>::row_flags(&rows, &placed),
+                    [lone, rest[0], rest[1], rest[2]],
+                ),
+                generic(&rows, &placed, mask),
+                "rows {rows:?}, placed {placed:?}, mask {mask:#x}"
+            );
+        }
     }
 }
 

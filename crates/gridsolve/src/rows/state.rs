@@ -14,7 +14,7 @@
 
 use std::mem::MaybeUninit;
 
-use super::Word;
+use super::{Boxes, Word};
 
 /// The layout of one sudoku shape: side `n = k²` (up to 64, at most `W::BITS`), box
 /// side `k`.
@@ -545,28 +545,17 @@ fn first_hidden<const K: usize, W: Word>(
         let r = single.trailing_zeros() as usize;
         return Some((r, rows[r]));
     }
-    let (mut once, mut twice, mut done) = (W::ZERO, W::ZERO, W::ZERO);
-    for (b, (band, band_placed)) in rows.chunks_exact(k).zip(placed.chunks_exact(k)).enumerate() {
-        let (mut bo, mut bt, mut bd) = (W::ZERO, W::ZERO, W::ZERO);
-        for (&x, &p) in band.iter().zip(band_placed) {
-            bd |= x & p;
-            bt |= bo & x;
-            bo |= x;
-        }
-        twice |= once & bo | bt;
-        once |= bo;
-        done |= bd;
-        // boxes of this band without v placed and with a single cell left
-        // all boxes of the band at once, a field of k bits each: the last column of a
-        // box whose field `bad` is zero (no cell twice nor placed, at most one cell)
-        let bad = bo & (bo | g.hi).wrapping_sub(g.lo) | bd | bt;
-        let low = g.full & !g.hi;
-        let lone = g.hi & !((bad & low).wrapping_add(low) | bad);
-        if lone != W::ZERO {
-            let seg = g.seg[lone.trailing_zeros() as usize / k];
-            let i = first_meeting(band, seg)?;
-            return Some((b * k + i, band[i] & seg));
-        }
+    let Boxes {
+        lone,
+        once,
+        twice,
+        done,
+    } = W::boxes(rows, placed, k, g.lo, g.hi, g.full);
+    if let Some((b, lone)) = lone {
+        let band = &rows[b * k..b * k + k];
+        let seg = g.seg[lone.trailing_zeros() as usize / k];
+        let i = first_meeting(band, seg)?;
+        return Some((b * k + i, band[i] & seg));
     }
     if once != g.full {
         return None;
