@@ -14,7 +14,8 @@
 
 use std::mem::MaybeUninit;
 
-use super::{Boxes, Word};
+use super::Word;
+use super::word::Boxes;
 
 /// The layout of one sudoku shape: side `n = k²` (up to 64, at most `W::BITS`), box
 /// side `k`.
