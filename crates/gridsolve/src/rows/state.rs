@@ -233,11 +233,7 @@ fn place_k<const K: usize, const ALONE: bool, W: Word>(
     let mut others = 0u64;
     if !ALONE {
         // the cell leaves every value (v's own row gets its bit back below)
-        for (w, rows) in cand.chunks_exact_mut(n).enumerate() {
-            let x = &mut rows[r];
-            others |= u64::from(*x & bit != W::ZERO) << w;
-            *x &= !bit;
-        }
+        others = W::clear_cell(cand, n, r, bit);
         others &= !(1 << v);
     }
     cand[v * n + r] = bit;

@@ -74,6 +74,18 @@ pub(crate) trait Word:
         }
         (empty, single)
     }
+    /// Clears `bit` from row `r` of each of the `n` values of `cand` (`n` rows each):
+    /// the values that had it, a bit each.
+    #[inline(always)]
+    fn clear_cell(cand: &mut [Self], n: usize, r: usize, bit: Self) -> u64 {
+        let mut had = 0u64;
+        for (w, rows) in cand.chunks_exact_mut(n).enumerate() {
+            let x = &mut rows[r];
+            had |= u64::from(*x & bit != Self::ZERO) << w;
+            *x &= !bit;
+        }
+        had
+    }
     /// The boxes and columns of a value's `k²` rows (bands of `k`) beside the rows'
     /// placed cells, the box fields given by their first (`lo`) and last (`hi`) columns.
     #[inline(always)]
@@ -236,6 +248,19 @@ impl Word for u16 {
         }
     }
     #[inline(always)]
+    fn clear_cell(cand: &mut [u16], n: usize, r: usize, bit: u16) -> u64 {
+        if let (16, Ok(cand)) = (n, <&mut [u16; 256]>::try_from(&mut *cand)) {
+            return sixteen::clear_cell(cand, r, bit);
+        }
+        let mut had = 0u64;
+        for (w, rows) in cand.chunks_exact_mut(n).enumerate() {
+            let x = &mut rows[r];
+            had |= u64::from(*x & bit != 0) << w;
+            *x &= !bit;
+        }
+        had
+    }
+    #[inline(always)]
     fn boxes(rows: &[u16], placed: &[u16], k: usize, lo: u16, hi: u16, full: u16) -> Boxes<u16> {
         match (
             <&[u16; 16]>::try_from(rows),
@@ -255,8 +280,8 @@ mod sixteen {
     use std::arch::x86_64::{
         __m128i, _mm_add_epi16, _mm_and_si128, _mm_andnot_si128, _mm_cmpeq_epi16,
         _mm_cvtsi128_si32, _mm_loadu_si128, _mm_movemask_epi8, _mm_or_si128, _mm_packs_epi16,
-        _mm_set1_epi16, _mm_setzero_si128, _mm_srli_epi32, _mm_srli_epi64, _mm_srli_si128,
-        _mm_storeu_si128, _mm_sub_epi16,
+        _mm_set_epi16, _mm_set1_epi16, _mm_setzero_si128, _mm_srli_epi32, _mm_srli_epi64,
+        _mm_srli_si128, _mm_storeu_si128, _mm_sub_epi16,
     };
 
     /// A bit per pair of 8 lanes of 16 bits each that are all ones (`0xffff`): `a` gives
@@ -392,6 +417,42 @@ mod sixteen {
         }
     }
 
+    /// [`super::Word::clear_cell`] of a 16×16 grid's 16 values: the cell's 16 words
+    /// gathered into two registers for the test, then cleared one by one.
+    #[cfg(all(target_arch = "x86_64", not(gridsolve_portable)))]
+    #[inline(always)]
+    pub(super) fn clear_cell(cand: &mut [u16; 256], r: usize, bit: u16) -> u64 {
+        let at = |w: usize| cand[w * 16 + (r & 15)] as i16;
+        // SAFETY: SSE2 is part of the x86-64 baseline; no memory is accessed.
+        let had = unsafe {
+            let (lo, hi) = (
+                _mm_set_epi16(at(7), at(6), at(5), at(4), at(3), at(2), at(1), at(0)),
+                _mm_set_epi16(at(15), at(14), at(13), at(12), at(11), at(10), at(9), at(8)),
+            );
+            let (m, z) = (_mm_set1_epi16(bit as i16), _mm_setzero_si128());
+            let a = _mm_cmpeq_epi16(_mm_and_si128(lo, m), z);
+            let b = _mm_cmpeq_epi16(_mm_and_si128(hi, m), z);
+            !mask(a, b) & 0xffff
+        };
+        for w in 0..16 {
+            cand[w * 16 + (r & 15)] &= !bit;
+        }
+        had
+    }
+
+    /// [`super::Word::clear_cell`] of a 16×16 grid's 16 values.
+    #[cfg(not(all(target_arch = "x86_64", not(gridsolve_portable))))]
+    #[inline(always)]
+    pub(super) fn clear_cell(cand: &mut [u16; 256], r: usize, bit: u16) -> u64 {
+        let mut had = 0u64;
+        for w in 0..16 {
+            let x = &mut cand[w * 16 + (r & 15)];
+            had |= u64::from(*x & bit != 0) << w;
+            *x &= !bit;
+        }
+        had
+    }
+
     /// [`super::Word::boxes`] of 16 rows in bands of 4.
     #[cfg(not(all(target_arch = "x86_64", not(gridsolve_portable))))]
     #[inline(always)]
@@ -429,8 +490,8 @@ mod sixteen {
 
 #[cfg(test)]
 mod tests {
-    //! The 16-row tests of `u16` words (SSE2 on x86-64) against the generic ones, on
-    //! pseudo-random rows of every density.
+    //! The 16-row tests of `u16` words (SSE2 on x86-64) against the generic ones (of
+    //! `u64` words), on pseudo-random rows of every density.
 
     use super::*;
 
@@ -485,6 +546,14 @@ mod tests {
             } else {
                 [b.once, b.twice, b.done].map(u64::from)
             };
+            // a 16×16 grid's 16 values, cell (row 5, column of the lowest bit of `mask`)
+            let mut cand: Vec<u16> = (0..256).map(|_| word()).collect();
+            let mut cand64: Vec<u64> = cand.iter().map(|&x| u64::from(x)).collect();
+            let bit = 1u16 << (mask | 1 << 15).trailing_zeros();
+            let had = <u16 as Word>::clear_cell(&mut cand, 16, 5, bit);
+            let had64 = <u64 as Word>::clear_cell(&mut cand64, 16, 5, u64::from(bit));
+            assert_eq!(had, had64, "clear_cell's values");
+            assert!(cand.iter().zip(&cand64).all(|(&x, &y)| u64::from(x) == y));
             assert_eq!(
                 (
                     <u16 as Word>::meets(&rows, mask),
