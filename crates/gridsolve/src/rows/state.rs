@@ -427,7 +427,12 @@ fn locked<const K: usize, W: Word>(g: &Geo<W>, rows: &mut [W], placed: &[W]) -> 
     // per band: the union of its rows, and the columns where v is placed
     let mut unions = [W::ZERO; 8];
     let mut done = [W::ZERO; 8];
-    // rows and boxes inside each band
+    // rows and boxes inside each band, all boxes of a band at once (a field of k bits
+    // each, marked by its last column): the fields of a word with a place, and the
+    // columns of marked fields
+    let low = g.full & !g.hi;
+    let nonzero = |x: W| ((x & low).wrapping_add(low) | x) & g.hi;
+    let fields = |h: W| h.wrapping_sub(h >> (k - 1)) | h;
     for b in 0..k {
         let band = &mut rows[b * k..b * k + k];
         let here = band
@@ -435,27 +440,36 @@ fn locked<const K: usize, W: Word>(g: &Geo<W>, rows: &mut [W], placed: &[W]) -> 
             .zip(&placed[b * k..b * k + k])
             .fold(W::ZERO, |a, (&x, &p)| a | x & p);
         done[b] = here;
-        for seg in segs::<K, W>(g).filter(|&seg| here & seg == W::ZERO) {
-            // the rows with a place in this box, and those with all their places in it
-            let (mut meets, mut inside) = (0u64, 0u64);
-            for (i, &x) in band.iter().enumerate() {
-                meets |= u64::from(x & seg != W::ZERO) << i;
-                inside |= u64::from((x & seg != W::ZERO) & (x & !seg == W::ZERO)) << i;
+        // the boxes where v is not placed; per row, those of them it meets, and the one
+        // it lies in (all its places in one of them); over the rows, boxes met once and
+        // twice, lain in once and twice
+        let open = g.hi & !nonzero(here);
+        let (mut met, mut lies) = ([W::ZERO; 8], [W::ZERO; 8]);
+        let (mut met1, mut met2, mut in1, mut in2) = (W::ZERO, W::ZERO, W::ZERO, W::ZERO);
+        for (i, &x) in band.iter().enumerate() {
+            let all = nonzero(x);
+            met[i] = all & open;
+            lies[i] = met[i] & W::mask(all & all.wrapping_sub(W::ONE) == W::ZERO);
+            met2 |= met1 & met[i];
+            met1 |= met[i];
+            in2 |= in1 & lies[i];
+            in1 |= lies[i];
+        }
+        if open & !met1 != W::ZERO {
+            return None; // a box without a place
+        }
+        // boxes whose places lie in one row (no row lying in them)
+        let point = open & met1 & !met2 & !in1;
+        for (i, x) in band.iter_mut().enumerate() {
+            // a box another row lies in: this row loses it
+            let mut keep = !fields(in2 | in1 & !lies[i]);
+            // boxes whose places all lie in this row: it keeps only those (two of them
+            // are a contradiction: the row is left empty)
+            let only = point & met[i];
+            if only != W::ZERO {
+                keep &= fields(only) & W::mask(only & only.wrapping_sub(W::ONE) == W::ZERO);
             }
-            if meets == 0 {
-                return None;
-            }
-            if inside != 0 {
-                // a row lies in this box: the box's other rows lose it
-                for (o, x) in band.iter_mut().enumerate() {
-                    if inside & !(1 << o) != 0 {
-                        and(x, !seg);
-                    }
-                }
-            } else if meets & (meets - 1) == 0 {
-                // the box's places lie in one row: the row's other boxes lose it
-                and(&mut band[meets.trailing_zeros() as usize], seg);
-            }
+            and(x, keep);
         }
     }
     // columns and boxes inside each stack
