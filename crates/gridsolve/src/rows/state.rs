@@ -474,11 +474,12 @@ fn locked<const K: usize, W: Word>(g: &Geo<W>, rows: &mut [W], placed: &[W]) -> 
     }
     // columns and boxes inside each stack
     let (mut once, mut twice) = (W::ZERO, W::ZERO);
+    // a row left empty (one test for all rows, no branch a row)
+    if rows.iter().fold(false, |a, &x| a | (x == W::ZERO)) {
+        return None;
+    }
     for (b, u) in unions.iter_mut().enumerate().take(k) {
         *u = rows[b * k..b * k + k].iter().fold(W::ZERO, |a, &x| a | x);
-        if rows[b * k..b * k + k].contains(&W::ZERO) {
-            return None;
-        }
         twice |= once & *u;
         once |= *u;
     }
