@@ -360,12 +360,25 @@ fn naked_singles<const K: usize, W: Word>(
             *o |= x;
         }
     }
+    // the rows with a cell left with no value, and those with a single (tested for all
+    // rows at once, no branch a row; a placement below only shrinks a row's singles)
+    let (mut empty, mut with) = (0u64, 0u64);
+    for (r, ((&o, &t), &p)) in once[..n]
+        .iter()
+        .zip(&twice[..n])
+        .zip(&s[n * n..n * n + n])
+        .enumerate()
+    {
+        empty |= u64::from(o != g.full) << r;
+        with |= u64::from(o & !t & !p != W::ZERO) << r;
+    }
+    if empty & rows != 0 {
+        return None;
+    }
+    rows &= with;
     while rows != 0 {
         let r = rows.trailing_zeros() as usize;
         rows &= rows - 1;
-        if once[r] != g.full {
-            return None;
-        }
         let mut singles = once[r] & !twice[r] & !s[n * n + r];
         if singles == W::ZERO {
             continue;
