@@ -197,11 +197,18 @@ fn collect<W: Word>(g: &Geo<W>, s: &[W], out: &mut Vec<(Lit, Lit)>) {
     }
     for v in 0..n {
         let rows = &s[v * n..(v + 1) * n];
-        for (r, &x) in rows.iter().enumerate() {
-            if x.count_ones() == 2 {
-                let (c1, c2) = (x.trailing_zeros(), W::BITS - 1 - x.leading_zeros());
-                out.push(((v, r, c1 as usize), (v, r, c2 as usize)));
-            }
+        // the rows with two places, as flags over all rows (no branch a row)
+        let mut pairs = rows.iter().enumerate().fold(0u64, |m, (r, &x)| {
+            let rest = x & x.wrapping_sub(W::ONE);
+            let two = (rest != W::ZERO) & (rest & rest.wrapping_sub(W::ONE) == W::ZERO);
+            m | u64::from(two) << r
+        });
+        while pairs != 0 {
+            let r = pairs.trailing_zeros() as usize;
+            pairs &= pairs - 1;
+            let x = rows[r];
+            let (c1, c2) = (x.trailing_zeros(), W::BITS - 1 - x.leading_zeros());
+            out.push(((v, r, c1 as usize), (v, r, c2 as usize)));
         }
         let mut two = in_exactly_two(rows.iter().copied());
         while two != W::ZERO {
