@@ -2,8 +2,9 @@
 //! `u16` (sides up to 16), `u32` (25) or `u64` (up to 64), so that a state is small to
 //! copy and a value's rows fill few vector registers; and the tests the engine makes over
 //! all the rows of one value at once ([`Word::meets`], [`Word::row_flags`],
-//! [`Word::boxes`]), which for the 16 rows of a 16×16 value run in two SSE2 registers on
-//! x86-64 (a loop elsewhere or with `--cfg gridsolve_portable`).
+//! [`Word::boxes`]) and over all the values of one cell ([`Word::clear_cell`]), which on
+//! 16×16 run in two SSE2 registers on x86-64 (a loop elsewhere or with `--cfg
+//! gridsolve_portable`).
 
 /// A row word: the bit set of the columns of a row (bit `c` for column `c`), also used
 /// for the state's bit set of rows and its wrapping count of removed candidates.
