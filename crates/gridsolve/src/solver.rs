@@ -1,6 +1,7 @@
 //! The public entry point: a [`Solver`] for one [`Shape`], which checks the givens and
-//! hands them to the engine that fits the shape (the fixed-size 9×9 sudoku engine, or the
-//! generic engine for every other shape).
+//! hands them to the engine that fits the shape (the fixed-size 9×9 sudoku engine, the
+//! row-mask engine with the smallest row word that fits for every other sudoku, the
+//! generic engine for Latin squares and pairs).
 
 use std::fmt;
 
@@ -51,7 +52,9 @@ impl std::error::Error for InputError {}
 
 enum Engine {
     Nine(Box<Nine>),
-    Rows(Box<Rows>),
+    Rows16(Box<Rows<u16>>),
+    Rows32(Box<Rows<u32>>),
+    Rows64(Box<Rows<u64>>),
     Generic(Box<Generic>),
 }
 
@@ -68,7 +71,9 @@ impl Solver {
     pub fn new(shape: Shape) -> Solver {
         let engine = match (shape.kind(), shape.box_side()) {
             (Kind::Sudoku, Some(3)) => Engine::Nine(Box::default()),
-            (Kind::Sudoku, Some(k)) => Engine::Rows(Box::new(Rows::new(k))),
+            (Kind::Sudoku, Some(k @ ..=4)) => Engine::Rows16(Box::new(Rows::new(k))),
+            (Kind::Sudoku, Some(5)) => Engine::Rows32(Box::new(Rows::new(5))),
+            (Kind::Sudoku, Some(k)) => Engine::Rows64(Box::new(Rows::new(k))),
             _ => Engine::Generic(Box::new(Generic::new(&shape))),
         };
         Solver { shape, engine }
@@ -108,11 +113,9 @@ impl Solver {
                 nine.solve(givens, &mut ctl);
                 ctl.finish()
             }
-            Engine::Rows(rows) => {
-                let mut ctl = Control::new(limit, stop, rows.check_every());
-                rows.solve(givens, &mut ctl);
-                ctl.finish()
-            }
+            Engine::Rows16(rows) => rows.solve_all(givens, limit, stop),
+            Engine::Rows32(rows) => rows.solve_all(givens, limit, stop),
+            Engine::Rows64(rows) => rows.solve_all(givens, limit, stop),
             Engine::Generic(generic) => {
                 let mut ctl = Control::new(limit, stop, generic.check_every());
                 generic.solve(givens, &mut ctl);

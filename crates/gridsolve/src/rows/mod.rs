@@ -1,7 +1,8 @@
 //! The row-mask engine: sudokus of every box side but 3 (sides 1 to 64), with per value
-//! and row a `u64` of the columns where the value may go ([`state`]), so that placing a
-//! value, locked candidates and hidden singles work on whole rows at once. States are
-//! copied onto a per-depth stack kept across puzzles (no allocation per node). At every
+//! and row a word of the columns where the value may go ([`state`]), so that placing a
+//! value, locked candidates and hidden singles work on whole rows at once; the word is
+//! the smallest that holds a row ([`word`]). States are copied onto a per-depth stack
+//! kept across puzzles (no allocation per node). At every
 //! node, after propagation, a lookahead ([`probe`]) tries both alternatives of the
 //! binary choices (cells with two candidates, values with two places in a row or a
 //! column): a refuted alternative forces the other, candidates removed by both go, and
@@ -15,25 +16,28 @@
 mod branch;
 mod probe;
 mod state;
+mod word;
 
-use crate::answer::Solution;
+use crate::answer::{Answer, Solution};
 use crate::control::Control;
+use crate::limit::{Limit, Stop};
 use probe::{Outcome, Probe};
 use state::{Geo, place, propagate};
+pub(crate) use word::Word;
 
 /// The row-mask engine for one box side; reusable across puzzles.
-pub(crate) struct Rows {
-    geo: Geo,
+pub(crate) struct Rows<W: Word> {
+    geo: Geo<W>,
     /// `stack[d]` is the state at search depth `d`.
-    stack: Vec<Vec<u64>>,
+    stack: Vec<Vec<W>>,
     /// Values whose words changed since they were last analysed.
     dirty: u64,
     /// The lookahead's scratch states.
-    probe: Probe,
+    probe: Probe<W>,
     /// Whether the search uses the lookahead (else [`branch::choose`]).
     lookahead: bool,
     /// The root state and its dirty values, kept for the second round.
-    saved: (Vec<u64>, u64),
+    saved: (Vec<W>, u64),
     /// Node count at which the current round gives up (`u64::MAX`: never).
     budget_end: u64,
     /// The current round ran out of budget.
@@ -45,9 +49,9 @@ pub(crate) struct Rows {
 /// lookahead and costs minimal 16×16 ones about 4 % more nodes; 64 and 128 cost more).
 const PLAIN_BUDGET: u64 = 32;
 
-impl Rows {
-    /// An engine for sudokus of box side `k` (1 to 8).
-    pub(crate) fn new(k: usize) -> Rows {
+impl<W: Word> Rows<W> {
+    /// An engine for sudokus of box side `k` (1 to 8, a row of `k²` columns fitting `W`).
+    pub(crate) fn new(k: usize) -> Rows<W> {
         Rows {
             geo: Geo::new(k),
             stack: Vec::new(),
@@ -66,11 +70,18 @@ impl Rows {
         (100_000 / (self.geo.n * self.geo.n)).max(8) as u64
     }
 
+    /// The answer for `givens` (validated: `n²` values in `0..=n`).
+    pub(crate) fn solve_all(&mut self, givens: &[u16], limit: Limit, stop: Stop<'_>) -> Answer {
+        let mut ctl = Control::new(limit, stop, self.check_every());
+        self.solve(givens, &mut ctl);
+        ctl.finish()
+    }
+
     /// Solves from `givens` (validated: `n²` values in `0..=n`).
     pub(crate) fn solve(&mut self, givens: &[u16], ctl: &mut Control<'_>) {
         let g = &self.geo;
         if self.stack.is_empty() {
-            self.stack.push(vec![0; g.words()]);
+            self.stack.push(vec![W::ZERO; g.words()]);
         }
         let root = &mut self.stack[0];
         g.reset(root);
@@ -173,15 +184,15 @@ impl Rows {
                 return;
             }
             // the other alternative: v is not at (r, c)
-            self.stack[depth][v * self.geo.n + r] &= !(1u64 << c);
-            self.stack[depth][self.geo.changed()] |= 1 << r;
+            self.stack[depth][v * self.geo.n + r] &= !(W::ONE << c);
+            self.stack[depth][self.geo.changed()] |= W::ONE << r;
             self.dirty = 1 << v;
         }
     }
 }
 
 /// The solution held by a fully placed state.
-fn solution(g: &Geo, s: &[u64]) -> Solution {
+fn solution<W: Word>(g: &Geo<W>, s: &[W]) -> Solution {
     let n = g.n;
     let mut board = vec![0u16; n * n];
     for v in 0..n {
@@ -213,8 +224,8 @@ pub(crate) fn large_puzzles(k: usize) -> Vec<Vec<u16>> {
 /// The state of `givens` placed (not yet propagated) and its dirty values, for the
 /// engine's unit tests.
 #[cfg(test)]
-pub(crate) fn placed(g: &Geo, givens: &[u16]) -> (Vec<u64>, u64) {
-    let mut s = vec![0; g.words()];
+pub(crate) fn placed<W: Word>(g: &Geo<W>, givens: &[u16]) -> (Vec<W>, u64) {
+    let mut s = vec![W::ZERO; g.words()];
     g.reset(&mut s);
     let mut dirty = 0;
     for (i, &v) in givens.iter().enumerate() {

@@ -12,6 +12,7 @@
 //! placement's probe is kept for the branch. One pass a node. Every rule here is a
 //! deduction, so counts stay exact.
 
+use super::Word;
 use super::state::{Geo, in_exactly_two, place, propagate, propagate_singles};
 use crate::control::Control;
 
@@ -24,11 +25,11 @@ const MAX_CHOICES: usize = 35;
 
 /// Scratch states of the lookahead, kept across nodes and puzzles.
 #[derive(Default)]
-pub(crate) struct Probe {
-    a: Vec<u64>,
-    b: Vec<u64>,
+pub(crate) struct Probe<W: Word> {
+    a: Vec<W>,
+    b: Vec<W>,
     /// The propagated state of the branch's first alternative (with [`Outcome::Branch`]).
-    pub best: Vec<u64>,
+    pub best: Vec<W>,
     choices: Vec<(Lit, Lit)>,
 }
 
@@ -44,13 +45,13 @@ pub(crate) enum Outcome {
     None,
 }
 
-impl Probe {
+impl<W: Word> Probe<W> {
     /// Probes the choices of `s` (propagated), removing what it refutes, and picks the
     /// branch. Each probe counts as a node of `ctl`.
-    pub(crate) fn run(&mut self, g: &Geo, s: &mut [u64], ctl: &mut Control<'_>) -> Outcome {
+    pub(crate) fn run(&mut self, g: &Geo<W>, s: &mut [W], ctl: &mut Control<'_>) -> Outcome {
         let words = g.words();
         for v in [&mut self.a, &mut self.b, &mut self.best] {
-            v.resize(words, 0);
+            v.resize(words, W::ZERO);
         }
         loop {
             collect(g, s, &mut self.choices);
@@ -115,13 +116,13 @@ impl Probe {
 }
 
 /// Whether `(v, r, c)` is still an open placement of `s`: possible and the cell not placed.
-fn open(g: &Geo, s: &[u64], (v, r, c): Lit) -> bool {
+fn open<W: Word>(g: &Geo<W>, s: &[W], (v, r, c): Lit) -> bool {
     let n = g.n;
-    s[v * n + r] >> c & 1 == 1 && s[n * n + r] >> c & 1 == 0
+    s[v * n + r].bit(c) && !s[n * n + r].bit(c)
 }
 
 /// Copies `s` into `into`, places `lit` and propagates singles; false on a contradiction.
-fn try_place(g: &Geo, s: &[u64], into: &mut [u64], (v, r, c): Lit) -> bool {
+fn try_place<W: Word>(g: &Geo<W>, s: &[W], into: &mut [W], (v, r, c): Lit) -> bool {
     into.copy_from_slice(s);
     let mut dirty = 0;
     place(g, into, v, r, c, &mut dirty) && propagate_singles(g, into, &mut dirty)
@@ -129,14 +130,17 @@ fn try_place(g: &Geo, s: &[u64], into: &mut [u64], (v, r, c): Lit) -> bool {
 
 /// Candidates of `s` removed in `a`, in `b` (copies of `s` changed by placements only,
 /// which count what they remove), and whether some are removed in both.
-fn reductions(g: &Geo, s: &[u64], a: &[u64], b: &[u64]) -> (u64, u64, bool) {
+fn reductions<W: Word>(g: &Geo<W>, s: &[W], a: &[W], b: &[W]) -> (u64, u64, bool) {
     let m = g.n * g.n;
-    let mut both = 0u64;
+    let mut both = W::ZERO;
     for ((&x, &ya), &yb) in s[..m].iter().zip(&a[..m]).zip(&b[..m]) {
         both |= x & !(ya | yb);
     }
     let at = g.removed();
-    let (ra, rb) = (a[at].wrapping_sub(s[at]), b[at].wrapping_sub(s[at]));
+    let (ra, rb) = (
+        a[at].wrapping_sub(s[at]).to_u64(),
+        b[at].wrapping_sub(s[at]).to_u64(),
+    );
     debug_assert_eq!(
         (ra, rb),
         s[..m]
@@ -151,64 +155,67 @@ fn reductions(g: &Geo, s: &[u64], a: &[u64], b: &[u64]) -> (u64, u64, bool) {
             }),
         "the placements' count of removed candidates"
     );
-    (ra, rb, both != 0)
+    (ra, rb, both != W::ZERO)
 }
 
 /// Removes from `s` the candidates removed in both `a` and `b`; returns the values changed.
-fn intersect(g: &Geo, s: &mut [u64], a: &[u64], b: &[u64]) -> u64 {
+fn intersect<W: Word>(g: &Geo<W>, s: &mut [W], a: &[W], b: &[W]) -> u64 {
     let n = g.n;
     let (mut dirty, mut rows) = (0u64, 0u64);
     for (i, x) in s[..n * n].iter_mut().enumerate() {
         let keep = a[i] | b[i];
-        if *x & !keep != 0 {
+        if *x & !keep != W::ZERO {
             *x &= keep;
             dirty |= 1 << (i / n);
             rows |= 1 << (i % n);
         }
     }
-    s[g.changed()] |= rows;
+    s[g.changed()] |= W::from_u64(rows);
     dirty
 }
 
 /// The choices of `s`: cells with two candidates (row by row), then per value its rows
 /// with two places left and its columns with two.
-fn collect(g: &Geo, s: &[u64], out: &mut Vec<(Lit, Lit)>) {
+fn collect<W: Word>(g: &Geo<W>, s: &[W], out: &mut Vec<(Lit, Lit)>) {
     out.clear();
     let n = g.n;
     let placed = &s[n * n..];
     for r in 0..n {
         let open = g.full & !placed[r];
-        if open == 0 {
+        if open == W::ZERO {
             continue;
         }
         let mut pairs = in_exactly_two((0..n).map(|v| s[v * n + r])) & open;
-        while pairs != 0 {
+        while pairs != W::ZERO {
             let c = pairs.trailing_zeros() as usize;
-            pairs &= pairs - 1;
+            pairs &= !(W::ONE << c);
             // the cell's two values, as a bit set (no search loop)
-            let vs = (0..n).fold(0u64, |m, v| m | (s[v * n + r] >> c & 1) << v);
+            let vs = (0..n).fold(0u64, |m, v| m | s[v * n + r].bit_u64(c) << v);
             let (a, b) = two_bits(vs);
             out.push(((a, r, c), (b, r, c)));
         }
     }
     for v in 0..n {
         let rows = &s[v * n..(v + 1) * n];
-        for (r, &x) in rows.iter().enumerate() {
-            if x.count_ones() == 2 {
-                let (c1, c2) = (x.trailing_zeros(), 63 - x.leading_zeros());
-                out.push(((v, r, c1 as usize), (v, r, c2 as usize)));
-            }
+        // the rows with two places, as flags over all rows (no branch a row)
+        let mut pairs = rows.iter().enumerate().fold(0u64, |m, (r, &x)| {
+            let rest = x & x.wrapping_sub(W::ONE);
+            let two = (rest != W::ZERO) & (rest & rest.wrapping_sub(W::ONE) == W::ZERO);
+            m | u64::from(two) << r
+        });
+        while pairs != 0 {
+            let r = pairs.trailing_zeros() as usize;
+            pairs &= pairs - 1;
+            let x = rows[r];
+            let (c1, c2) = (x.trailing_zeros(), W::BITS - 1 - x.leading_zeros());
+            out.push(((v, r, c1 as usize), (v, r, c2 as usize)));
         }
         let mut two = in_exactly_two(rows.iter().copied());
-        while two != 0 {
-            let bit = two & two.wrapping_neg();
-            two &= two - 1;
-            let rs = rows
-                .iter()
-                .enumerate()
-                .fold(0u64, |m, (r, &x)| m | u64::from(x & bit != 0) << r);
+        while two != W::ZERO {
+            let c = two.trailing_zeros() as usize;
+            two &= !(W::ONE << c);
+            let rs = W::meets(rows, W::ONE << c);
             let (r1, r2) = two_bits(rs);
-            let c = bit.trailing_zeros() as usize;
             out.push(((v, r1, c), (v, r2, c)));
         }
     }
@@ -232,19 +239,19 @@ mod tests {
     use crate::{Limit, Shape, Solver, Stop};
 
     /// The propagated root state of `givens`.
-    fn root(g: &Geo, givens: &[u16]) -> Vec<u64> {
+    fn root(g: &Geo<u16>, givens: &[u16]) -> Vec<u16> {
         let (mut s, mut dirty) = placed(g, givens);
         assert!(propagate(g, &mut s, &mut dirty));
         s
     }
 
-    fn count(g: &Geo, s: &[u64]) -> u32 {
+    fn count(g: &Geo<u16>, s: &[u16]) -> u32 {
         s[..g.n * g.n].iter().map(|x| x.count_ones()).sum()
     }
 
     #[test]
     fn lookahead_keeps_the_solution_and_removes_what_it_refutes() {
-        let g = Geo::new(4);
+        let g = Geo::<u16>::new(4);
         let n = g.n;
         let mut solver = Solver::new(Shape::sudoku(16).unwrap());
         let mut deduced = 0;

@@ -14,34 +14,43 @@
 
 use std::mem::MaybeUninit;
 
-/// The layout of one sudoku shape: side `n = k²` (up to 64), box side `k`.
-pub(crate) struct Geo {
+use super::Word;
+use super::word::Boxes;
+
+/// The layout of one sudoku shape: side `n = k²` (up to 64, at most `W::BITS`), box
+/// side `k`.
+pub(crate) struct Geo<W: Word> {
     /// Side.
     pub n: usize,
     /// Box side.
     pub k: usize,
     /// The bit set of all `n` columns.
-    pub full: u64,
+    pub full: W,
     /// The columns of each stack (`k` of them).
-    pub seg: Vec<u64>,
+    pub seg: Vec<W>,
     /// The first column of each stack.
-    pub lo: u64,
+    pub lo: W,
     /// The last column of each stack.
-    pub hi: u64,
+    pub hi: W,
 }
 
-impl Geo {
+impl<W: Word> Geo<W> {
     /// The layout of a sudoku of box side `k`.
-    pub(crate) fn new(k: usize) -> Geo {
+    pub(crate) fn new(k: usize) -> Geo<W> {
         let n = k * k;
-        let ones = |m: usize| if m == 64 { u64::MAX } else { (1u64 << m) - 1 };
+        assert!(
+            n <= W::BITS as usize,
+            "a row of {n} columns in a word of {}",
+            W::BITS
+        );
+        let ones = |m: usize| W::from_u64(if m == 64 { u64::MAX } else { (1u64 << m) - 1 });
         Geo {
             n,
             k,
             full: ones(n),
             seg: (0..k).map(|j| ones(k) << (j * k)).collect(),
-            lo: (0..k).fold(0, |m, j| m | 1 << (j * k)),
-            hi: (0..k).fold(0, |m, j| m | 1 << (j * k + k - 1)),
+            lo: (0..k).fold(W::ZERO, |m, j| m | W::ONE << (j * k)),
+            hi: (0..k).fold(W::ZERO, |m, j| m | W::ONE << (j * k + k - 1)),
         }
     }
 
@@ -64,17 +73,17 @@ impl Geo {
     }
 
     /// The empty grid: every value possible everywhere, nothing placed, every row to scan.
-    pub(crate) fn reset(&self, s: &mut [u64]) {
+    pub(crate) fn reset(&self, s: &mut [W]) {
         s[..self.n * self.n].fill(self.full);
-        s[self.n * self.n..].fill(0);
+        s[self.n * self.n..].fill(W::ZERO);
         s[self.changed()] = self.full;
     }
 }
 
 /// The bits set in exactly two of `words` (counted once, twice, three times or more).
 #[inline(always)]
-pub(crate) fn in_exactly_two(words: impl IntoIterator<Item = u64>) -> u64 {
-    let (mut once, mut twice, mut thrice) = (0u64, 0u64, 0u64);
+pub(crate) fn in_exactly_two<W: Word>(words: impl IntoIterator<Item = W>) -> W {
+    let (mut once, mut twice, mut thrice) = (W::ZERO, W::ZERO, W::ZERO);
     for x in words {
         thrice |= twice & x;
         twice |= once & x;
@@ -84,16 +93,23 @@ pub(crate) fn in_exactly_two(words: impl IntoIterator<Item = u64>) -> u64 {
 }
 
 /// Places value `v` in row `r`, column `c`; false if `v` is no longer possible there.
-pub(crate) fn place(g: &Geo, s: &mut [u64], v: usize, r: usize, c: usize, dirty: &mut u64) -> bool {
+pub(crate) fn place<W: Word>(
+    g: &Geo<W>,
+    s: &mut [W],
+    v: usize,
+    r: usize,
+    c: usize,
+    dirty: &mut u64,
+) -> bool {
     let lost = &mut Lost::none();
     match g.k {
-        2 => place_k::<2, false>(g, s, v, r, c, dirty, lost),
-        4 => place_k::<4, false>(g, s, v, r, c, dirty, lost),
-        5 => place_k::<5, false>(g, s, v, r, c, dirty, lost),
-        6 => place_k::<6, false>(g, s, v, r, c, dirty, lost),
-        7 => place_k::<7, false>(g, s, v, r, c, dirty, lost),
-        8 => place_k::<8, false>(g, s, v, r, c, dirty, lost),
-        _ => place_k::<0, false>(g, s, v, r, c, dirty, lost),
+        2 => place_k::<2, false, W>(g, s, v, r, c, dirty, lost),
+        4 => place_k::<4, false, W>(g, s, v, r, c, dirty, lost),
+        5 => place_k::<5, false, W>(g, s, v, r, c, dirty, lost),
+        6 => place_k::<6, false, W>(g, s, v, r, c, dirty, lost),
+        7 => place_k::<7, false, W>(g, s, v, r, c, dirty, lost),
+        8 => place_k::<8, false, W>(g, s, v, r, c, dirty, lost),
+        _ => place_k::<0, false, W>(g, s, v, r, c, dirty, lost),
     }
 }
 
@@ -163,46 +179,45 @@ impl Lost {
 
 /// The columns of each stack.
 #[inline(always)]
-fn segs<const K: usize>(g: &Geo) -> impl Iterator<Item = u64> {
-    let k = side::<K>(g);
-    let ones = (1u64 << k) - 1;
+fn segs<const K: usize, W: Word>(g: &Geo<W>) -> impl Iterator<Item = W> {
+    let k = side::<K, W>(g);
+    let ones = W::from_u64((1u64 << k) - 1);
     (0..k).map(move |j| ones << (j * k))
 }
 
 /// The box side: `K`, or the layout's when `K` is 0 (the engine's functions are built
 /// for each box side, so that its loops have fixed bounds).
 #[inline(always)]
-fn side<const K: usize>(g: &Geo) -> usize {
+fn side<const K: usize, W: Word>(g: &Geo<W>) -> usize {
     if K == 0 { g.k } else { K }
 }
 
 /// [`place`]; with `ALONE`, `v` is the cell's only candidate (a naked single), so no
 /// other value loses the cell.
 #[inline]
-fn place_k<const K: usize, const ALONE: bool>(
-    g: &Geo,
-    s: &mut [u64],
+fn place_k<const K: usize, const ALONE: bool, W: Word>(
+    g: &Geo<W>,
+    s: &mut [W],
     v: usize,
     r: usize,
     c: usize,
     dirty: &mut u64,
     lost: &mut Lost,
 ) -> bool {
-    let k = side::<K>(g);
+    let k = side::<K, W>(g);
     let n = k * k;
     assert!(v < n && r < n && c < n);
-    let bit = 1u64 << c;
+    let bit = W::ONE << c;
     let (cand, marks) = s.split_at_mut(n * n);
     let rows = &mut cand[v * n..v * n + n];
-    if rows[r] & bit == 0 {
+    if rows[r] & bit == W::ZERO {
         return false;
     }
     // candidates removed: the row's others, the column's and the box's outside the row,
     // the cell's other values (below)
     let own = rows[r];
-    let mut changed = 0u64;
-    for (i, x) in rows.iter_mut().enumerate() {
-        changed |= (*x >> c & 1) << i;
+    let mut changed = W::meets(rows, bit);
+    for x in rows.iter_mut() {
         *x &= !bit;
     }
     let mut removed = own.count_ones() - 1 + (changed & !(1 << r)).count_ones();
@@ -218,11 +233,7 @@ fn place_k<const K: usize, const ALONE: bool>(
     let mut others = 0u64;
     if !ALONE {
         // the cell leaves every value (v's own row gets its bit back below)
-        for (w, rows) in cand.chunks_exact_mut(n).enumerate() {
-            let x = &mut rows[r];
-            others |= (*x >> c & 1) << w;
-            *x &= !bit;
-        }
+        others = W::clear_cell(cand, n, r, bit);
         others &= !(1 << v);
     }
     cand[v * n + r] = bit;
@@ -234,34 +245,34 @@ fn place_k<const K: usize, const ALONE: bool>(
     }
     *dirty |= 1 << v;
     marks[r] |= bit;
-    marks[n] |= changed;
-    marks[n + 1] = marks[n + 1].wrapping_add(u64::from(removed));
+    marks[n] |= W::from_u64(changed);
+    marks[n + 1] = marks[n + 1].wrapping_add(W::from_u64(u64::from(removed)));
     true
 }
 
 /// Runs every rule to a fixpoint; false on a contradiction (`dirty` is then cleared).
 /// `dirty` marks the values to scan for hidden singles; the values scanned since the last
 /// locked-candidates pass are kept in `locked_due`.
-pub(crate) fn propagate(g: &Geo, s: &mut [u64], dirty: &mut u64) -> bool {
+pub(crate) fn propagate<W: Word>(g: &Geo<W>, s: &mut [W], dirty: &mut u64) -> bool {
     propagate_with(g, s, dirty, true)
 }
 
 /// [`propagate`] without locked candidates: naked and hidden singles to a fixpoint (the
 /// lookahead's probes).
-pub(crate) fn propagate_singles(g: &Geo, s: &mut [u64], dirty: &mut u64) -> bool {
+pub(crate) fn propagate_singles<W: Word>(g: &Geo<W>, s: &mut [W], dirty: &mut u64) -> bool {
     propagate_with(g, s, dirty, false)
 }
 
 /// [`propagate`], with locked candidates only when `with_locked`.
-fn propagate_with(g: &Geo, s: &mut [u64], dirty: &mut u64, with_locked: bool) -> bool {
+fn propagate_with<W: Word>(g: &Geo<W>, s: &mut [W], dirty: &mut u64, with_locked: bool) -> bool {
     let ok = match g.k {
-        2 => fixpoint::<2>(g, s, dirty, with_locked),
-        4 => fixpoint::<4>(g, s, dirty, with_locked),
-        5 => fixpoint::<5>(g, s, dirty, with_locked),
-        6 => fixpoint::<6>(g, s, dirty, with_locked),
-        7 => fixpoint::<7>(g, s, dirty, with_locked),
-        8 => fixpoint::<8>(g, s, dirty, with_locked),
-        _ => fixpoint::<0>(g, s, dirty, with_locked),
+        2 => fixpoint::<2, W>(g, s, dirty, with_locked),
+        4 => fixpoint::<4, W>(g, s, dirty, with_locked),
+        5 => fixpoint::<5, W>(g, s, dirty, with_locked),
+        6 => fixpoint::<6, W>(g, s, dirty, with_locked),
+        7 => fixpoint::<7, W>(g, s, dirty, with_locked),
+        8 => fixpoint::<8, W>(g, s, dirty, with_locked),
+        _ => fixpoint::<0, W>(g, s, dirty, with_locked),
     };
     if !ok {
         *dirty = 0;
@@ -269,8 +280,13 @@ fn propagate_with(g: &Geo, s: &mut [u64], dirty: &mut u64, with_locked: bool) ->
     ok
 }
 
-fn fixpoint<const K: usize>(g: &Geo, s: &mut [u64], dirty: &mut u64, with_locked: bool) -> bool {
-    let n = side::<K>(g) * side::<K>(g);
+fn fixpoint<const K: usize, W: Word>(
+    g: &Geo<W>,
+    s: &mut [W],
+    dirty: &mut u64,
+    with_locked: bool,
+) -> bool {
+    let n = side::<K, W>(g) * side::<K, W>(g);
     let mut locked_due = 0u64;
     let mut lost = Lost::new();
     loop {
@@ -279,19 +295,19 @@ fn fixpoint<const K: usize>(g: &Geo, s: &mut [u64], dirty: &mut u64, with_locked
                 let v = dirty.trailing_zeros() as usize;
                 *dirty &= !(1 << v);
                 locked_due |= 1 << v;
-                if hidden_singles::<K>(g, s, v, dirty, &mut lost).is_none() {
+                if hidden_singles::<K, W>(g, s, v, dirty, &mut lost).is_none() {
                     return false;
                 }
             } else if let Some((w, r, c)) = lost.pop() {
                 locked_due |= 1 << w;
-                if local_singles::<K>(g, s, (w, r, c), dirty, &mut lost).is_none() {
+                if local_singles::<K, W>(g, s, (w, r, c), dirty, &mut lost).is_none() {
                     return false;
                 }
             } else {
                 break;
             }
         }
-        match naked_singles::<K>(g, s, dirty, &mut lost) {
+        match naked_singles::<K, W>(g, s, dirty, &mut lost) {
             None => return false,
             Some(true) => continue,
             Some(false) => {}
@@ -304,7 +320,7 @@ fn fixpoint<const K: usize>(g: &Geo, s: &mut [u64], dirty: &mut u64, with_locked
             let v = locked_due.trailing_zeros() as usize;
             locked_due &= locked_due - 1;
             let (cand, placed) = s.split_at_mut(n * n);
-            match locked::<K>(g, &mut cand[v * n..(v + 1) * n], placed) {
+            match locked::<K, W>(g, &mut cand[v * n..(v + 1) * n], placed) {
                 None => return false,
                 Some(true) => {
                     *dirty |= 1 << v;
@@ -321,15 +337,15 @@ fn fixpoint<const K: usize>(g: &Geo, s: &mut [u64], dirty: &mut u64, with_locked
 
 /// Places every unplaced cell left with one value, in the rows changed since the last
 /// scan. `None` on a cell left with none.
-fn naked_singles<const K: usize>(
-    g: &Geo,
-    s: &mut [u64],
+fn naked_singles<const K: usize, W: Word>(
+    g: &Geo<W>,
+    s: &mut [W],
     dirty: &mut u64,
     lost: &mut Lost,
 ) -> Option<bool> {
-    let n = side::<K>(g) * side::<K>(g);
+    let n = side::<K, W>(g) * side::<K, W>(g);
     let mut progress = false;
-    let mut rows = std::mem::take(&mut s[n * n + n]);
+    let mut rows = std::mem::take(&mut s[n * n + n]).to_u64();
     if rows == 0 {
         return Some(false);
     }
@@ -337,38 +353,51 @@ fn naked_singles<const K: usize>(
     // placement below only removes candidates: a stale single found here is still the
     // cell's only candidate or leaves the cell empty, and the rows it changes are marked
     // for the next scan)
-    let (mut once, mut twice) = ([0u64; 64], [0u64; 64]);
+    let (mut once, mut twice) = ([W::ZERO; 64], [W::ZERO; 64]);
     for value in s[..n * n].chunks_exact(n) {
         for ((o, t), &x) in once[..n].iter_mut().zip(&mut twice[..n]).zip(value) {
             *t |= *o & x;
             *o |= x;
         }
     }
+    // the rows with a cell left with no value, and those with a single (tested for all
+    // rows at once, no branch a row; a placement below only shrinks a row's singles)
+    let (mut empty, mut with) = (0u64, 0u64);
+    for (r, ((&o, &t), &p)) in once[..n]
+        .iter()
+        .zip(&twice[..n])
+        .zip(&s[n * n..n * n + n])
+        .enumerate()
+    {
+        empty |= u64::from(o != g.full) << r;
+        with |= u64::from(o & !t & !p != W::ZERO) << r;
+    }
+    if empty & rows != 0 {
+        return None;
+    }
+    rows &= with;
     while rows != 0 {
         let r = rows.trailing_zeros() as usize;
         rows &= rows - 1;
-        if once[r] != g.full {
-            return None;
-        }
         let mut singles = once[r] & !twice[r] & !s[n * n + r];
-        if singles == 0 {
+        if singles == W::ZERO {
             continue;
         }
         // the value of each single cell, bit by bit: `index[j]` holds the row's cells
         // where a value with bit j set may go (a placement below only removes
         // candidates, so a single's value read here is its value, or the cell is empty)
-        let index = value_index::<K>(g, s, r);
-        while singles != 0 {
+        let index = value_index::<K, W>(g, s, r);
+        while singles != W::ZERO {
             let c = singles.trailing_zeros() as usize;
-            singles &= singles - 1;
+            singles &= !(W::ONE << c);
             let v = index
                 .iter()
                 .enumerate()
-                .fold(0usize, |v, (j, &x)| v | ((x >> c & 1) as usize) << j);
-            if s[v * n + r] >> c & 1 == 0 {
+                .fold(0usize, |v, (j, &x)| v | (x.bit_u64(c) as usize) << j);
+            if !s[v * n + r].bit(c) {
                 return None; // the cell has no candidate left
             }
-            if s[n * n + r] >> c & 1 == 0 && !place_k::<K, true>(g, s, v, r, c, dirty, lost) {
+            if !s[n * n + r].bit(c) && !place_k::<K, true, W>(g, s, v, r, c, dirty, lost) {
                 return None;
             }
             progress = true;
@@ -381,13 +410,15 @@ fn naked_singles<const K: usize>(
 /// values with bit `j` set, so that a cell with one candidate reads its value off the
 /// words (a cell with none reads 0). Six words cover every side up to 64.
 #[inline(always)]
-fn value_index<const K: usize>(g: &Geo, s: &[u64], r: usize) -> [u64; 6] {
-    let n = side::<K>(g) * side::<K>(g);
-    let mut index = [0u64; 6];
+fn value_index<const K: usize, W: Word>(g: &Geo<W>, s: &[W], r: usize) -> [W; 6] {
+    let n = side::<K, W>(g) * side::<K, W>(g);
+    let mut index = [W::ZERO; 6];
+    // the bits of a value below n
+    let bits = (usize::BITS - (n - 1).leading_zeros()) as usize;
     for v in 0..n {
         let x = s[v * n + r];
-        for (j, w) in index.iter_mut().enumerate() {
-            *w |= x & (((v >> j) & 1) as u64).wrapping_neg();
+        for (j, w) in index[..bits].iter_mut().enumerate() {
+            *w |= x & W::mask((v >> j) & 1 == 1);
         }
     }
     index
@@ -398,55 +429,70 @@ fn value_index<const K: usize>(g: &Geo, s: &[u64], r: usize) -> [u64; 6] {
 /// candidates lie in one box clears the rest of that box (claiming); in each stack the
 /// same with columns. `None` when a row, column or box has no place left; else whether
 /// a candidate was removed.
-fn locked<const K: usize>(g: &Geo, rows: &mut [u64], placed: &[u64]) -> Option<bool> {
-    let k = side::<K>(g);
+fn locked<const K: usize, W: Word>(g: &Geo<W>, rows: &mut [W], placed: &[W]) -> Option<bool> {
+    let k = side::<K, W>(g);
     let mut changed = false;
-    let mut and = |x: &mut u64, keep: u64| {
+    let mut and = |x: &mut W, keep: W| {
         let y = *x & keep;
         changed |= y != *x;
         *x = y;
     };
     // per band: the union of its rows, and the columns where v is placed
-    let mut unions = [0u64; 8];
-    let mut done = [0u64; 8];
-    // rows and boxes inside each band
+    let mut unions = [W::ZERO; 8];
+    let mut done = [W::ZERO; 8];
+    // rows and boxes inside each band, all boxes of a band at once (a field of k bits
+    // each, marked by its last column): the fields of a word with a place, and the
+    // columns of marked fields
+    let low = g.full & !g.hi;
+    let nonzero = |x: W| ((x & low).wrapping_add(low) | x) & g.hi;
+    let fields = |h: W| h.wrapping_sub(h >> (k - 1)) | h;
     for b in 0..k {
         let band = &mut rows[b * k..b * k + k];
         let here = band
             .iter()
             .zip(&placed[b * k..b * k + k])
-            .fold(0, |a, (&x, &p)| a | x & p);
+            .fold(W::ZERO, |a, (&x, &p)| a | x & p);
         done[b] = here;
-        for seg in segs::<K>(g).filter(|&seg| here & seg == 0) {
-            // the rows with a place in this box, and those with all their places in it
-            let (mut meets, mut inside) = (0u64, 0u64);
-            for (i, &x) in band.iter().enumerate() {
-                meets |= u64::from(x & seg != 0) << i;
-                inside |= u64::from((x & seg != 0) & (x & !seg == 0)) << i;
+        // the boxes where v is not placed; per row, those of them it meets, and the one
+        // it lies in (all its places in one of them); over the rows, boxes met once and
+        // twice, lain in once and twice
+        let open = g.hi & !nonzero(here);
+        let (mut met, mut lies) = ([W::ZERO; 8], [W::ZERO; 8]);
+        let (mut met1, mut met2, mut in1, mut in2) = (W::ZERO, W::ZERO, W::ZERO, W::ZERO);
+        for (i, &x) in band.iter().enumerate() {
+            let all = nonzero(x);
+            met[i] = all & open;
+            lies[i] = met[i] & W::mask(all & all.wrapping_sub(W::ONE) == W::ZERO);
+            met2 |= met1 & met[i];
+            met1 |= met[i];
+            in2 |= in1 & lies[i];
+            in1 |= lies[i];
+        }
+        if open & !met1 != W::ZERO {
+            return None; // a box without a place
+        }
+        // boxes whose places lie in one row (no row lying in them)
+        let point = open & met1 & !met2 & !in1;
+        for (i, x) in band.iter_mut().enumerate() {
+            // a box another row lies in: this row loses it
+            let mut keep = !fields(in2 | in1 & !lies[i]);
+            // boxes whose places all lie in this row: it keeps only those (two of them
+            // are a contradiction: the row is left empty)
+            let only = point & met[i];
+            if only != W::ZERO {
+                keep &= fields(only) & W::mask(only & only.wrapping_sub(W::ONE) == W::ZERO);
             }
-            if meets == 0 {
-                return None;
-            }
-            if inside != 0 {
-                // a row lies in this box: the box's other rows lose it
-                for (o, x) in band.iter_mut().enumerate() {
-                    if inside & !(1 << o) != 0 {
-                        and(x, !seg);
-                    }
-                }
-            } else if meets & (meets - 1) == 0 {
-                // the box's places lie in one row: the row's other boxes lose it
-                and(&mut band[meets.trailing_zeros() as usize], seg);
-            }
+            and(x, keep);
         }
     }
     // columns and boxes inside each stack
-    let (mut once, mut twice) = (0u64, 0u64);
+    let (mut once, mut twice) = (W::ZERO, W::ZERO);
+    // a row left empty (one test for all rows, no branch a row)
+    if rows.iter().fold(false, |a, &x| a | (x == W::ZERO)) {
+        return None;
+    }
     for (b, u) in unions.iter_mut().enumerate().take(k) {
-        *u = rows[b * k..b * k + k].iter().fold(0, |a, &x| a | x);
-        if rows[b * k..b * k + k].contains(&0) {
-            return None;
-        }
+        *u = rows[b * k..b * k + k].iter().fold(W::ZERO, |a, &x| a | x);
         twice |= once & *u;
         once |= *u;
     }
@@ -456,16 +502,16 @@ fn locked<const K: usize>(g: &Geo, rows: &mut [u64], placed: &[u64]) -> Option<b
     let one_band = once & !twice;
     // what each band's rows lose, gathered first (every test reads the unions, not the
     // rows), then cleared: no branch a box
-    let (mut clear, mut single_cols) = ([0u64; 8], [0u64; 8]);
+    let (mut clear, mut single_cols) = ([W::ZERO; 8], [W::ZERO; 8]);
     for b in 0..k {
-        for seg in segs::<K>(g) {
-            let open = u64::from(done[b] & seg == 0).wrapping_neg();
+        for seg in segs::<K, W>(g) {
+            let open = W::mask(done[b] & seg == W::ZERO);
             let inbox = unions[b] & seg;
             // columns of the stack only in this band: the box's other columns lose it
             let claimed = inbox & one_band;
-            clear[b] |= open & u64::from(claimed != 0).wrapping_neg() & seg & !claimed;
+            clear[b] |= open & W::mask(claimed != W::ZERO) & seg & !claimed;
             // the box's candidates in one column: the column's other bands lose it
-            let single = u64::from(inbox & inbox.wrapping_sub(1) == 0).wrapping_neg();
+            let single = W::mask(inbox & inbox.wrapping_sub(W::ONE) == W::ZERO);
             single_cols[b] |= open & single & inbox;
         }
     }
@@ -486,89 +532,82 @@ fn locked<const K: usize>(g: &Geo, rows: &mut [u64], placed: &[u64]) -> Option<b
 /// Places value `v` where it is first found alone in a row, a box or a column (which
 /// marks `v` dirty again, so the others are found by the next scan). `None` on a
 /// contradiction; else whether anything was placed.
-fn hidden_singles<const K: usize>(
-    g: &Geo,
-    s: &mut [u64],
+fn hidden_singles<const K: usize, W: Word>(
+    g: &Geo<W>,
+    s: &mut [W],
     v: usize,
     dirty: &mut u64,
     lost: &mut Lost,
 ) -> Option<bool> {
-    let k = side::<K>(g);
+    let k = side::<K, W>(g);
     let n = k * k;
-    let (r, cell) = first_hidden::<K>(g, &s[v * n..v * n + n], &s[n * n..n * n + n])?;
-    if cell == 0 {
+    let (r, cell) = first_hidden::<K, W>(g, &s[v * n..v * n + n], &s[n * n..n * n + n])?;
+    if cell == W::ZERO {
         return Some(false);
     }
-    place_k::<K, false>(g, s, v, r, cell.trailing_zeros() as usize, dirty, lost).then_some(true)
+    place_k::<K, false, W>(g, s, v, r, cell.trailing_zeros() as usize, dirty, lost).then_some(true)
 }
 
 /// [`hidden_singles`]' scan of one value's `n` row words beside the rows' placed cells:
 /// the first single as `(row, cell bit)`, the bit 0 when there is none; `None` when a
 /// row, a box or a column has no place left.
 #[inline(always)]
-fn first_hidden<const K: usize>(g: &Geo, rows: &[u64], placed: &[u64]) -> Option<(usize, u64)> {
-    let k = side::<K>(g);
+fn first_hidden<const K: usize, W: Word>(
+    g: &Geo<W>,
+    rows: &[W],
+    placed: &[W],
+) -> Option<(usize, W)> {
+    let k = side::<K, W>(g);
     let n = k * k;
     let (rows, placed) = (&rows[..n], &placed[..n]);
-    let (mut once, mut twice, mut done) = (0u64, 0u64, 0u64);
-    for (b, (band, band_placed)) in rows.chunks_exact(k).zip(placed.chunks_exact(k)).enumerate() {
-        let (mut bo, mut bt, mut bd) = (0u64, 0u64, 0u64);
-        for (i, (&x, &p)) in band.iter().zip(band_placed).enumerate() {
-            if x == 0 {
-                return None;
-            }
-            let here = x & p;
-            if x & (x - 1) == 0 && here == 0 {
-                return Some((b * k + i, x));
-            }
-            bd |= here;
-            bt |= bo & x;
-            bo |= x;
-        }
-        twice |= once & bo | bt;
-        once |= bo;
-        done |= bd;
-        // boxes of this band without v placed and with a single cell left
-        // all boxes of the band at once, a field of k bits each: the last column of a
-        // box whose field `bad` is zero (no cell twice nor placed, at most one cell)
-        let bad = bo & (bo | g.hi).wrapping_sub(g.lo) | bd | bt;
-        let low = g.full & !g.hi;
-        let lone = g.hi & !((bad & low).wrapping_add(low) | bad);
-        if lone != 0 {
-            let seg = g.seg[lone.trailing_zeros() as usize / k];
-            let i = first_meeting(band, seg)?;
-            return Some((b * k + i, band[i] & seg));
-        }
+    // the rows with no place left, and those with one where v is not placed: flags over
+    // all rows first (no branch a row)
+    let (empty, single) = W::row_flags(rows, placed);
+    if empty != 0 {
+        return None;
+    }
+    if single != 0 {
+        let r = single.trailing_zeros() as usize;
+        return Some((r, rows[r]));
+    }
+    let Boxes {
+        lone,
+        once,
+        twice,
+        done,
+    } = W::boxes(rows, placed, k, g.lo, g.hi, g.full);
+    if let Some((b, lone)) = lone {
+        let band = &rows[b * k..b * k + k];
+        let seg = g.seg[lone.trailing_zeros() as usize / k];
+        let i = first_meeting(band, seg)?;
+        return Some((b * k + i, band[i] & seg));
     }
     if once != g.full {
         return None;
     }
     let cols = once & !twice & !done;
-    if cols != 0 {
-        let bit = cols & cols.wrapping_neg();
+    if cols != W::ZERO {
+        let bit = W::ONE << cols.trailing_zeros() as usize;
         let r = first_meeting(rows, bit)?;
         return Some((r, bit));
     }
-    Some((0, 0))
+    Some((0, W::ZERO))
 }
 
 /// The index of the first of `rows` (at most 64) that meets `mask`, without a branch a
 /// row.
 #[inline(always)]
-fn first_meeting(rows: &[u64], mask: u64) -> Option<usize> {
-    let meets = rows
-        .iter()
-        .enumerate()
-        .fold(0u64, |m, (i, &x)| m | u64::from(x & mask != 0) << i);
+fn first_meeting<W: Word>(rows: &[W], mask: W) -> Option<usize> {
+    let meets = W::meets(rows, mask);
     (meets != 0).then(|| meets.trailing_zeros() as usize)
 }
 
 /// Hidden singles of value `w` in the row, column and box of the cell `(r, c)` it lost:
 /// the only units of `w` that changed. Places the first found (which marks `w` dirty, so
 /// the rest are found by its full scan). `None` on a contradiction.
-fn local_singles<const K: usize>(
-    g: &Geo,
-    s: &mut [u64],
+fn local_singles<const K: usize, W: Word>(
+    g: &Geo<W>,
+    s: &mut [W],
     (w, r, c): (usize, usize, usize),
     dirty: &mut u64,
     lost: &mut Lost,
@@ -576,30 +615,27 @@ fn local_singles<const K: usize>(
     if *dirty >> w & 1 == 1 {
         return Some(()); // a full scan of w is due
     }
-    let k = side::<K>(g);
+    let k = side::<K, W>(g);
     let n = k * k;
     let rows = &s[w * n..w * n + n];
     let placed = &s[n * n..n * n + n];
     let mut hit = None;
     // the row
     let x = rows[r];
-    if x == 0 {
+    if x == W::ZERO {
         return None;
     }
-    if x & (x - 1) == 0 && x & placed[r] == 0 {
+    if x & x.wrapping_sub(W::ONE) == W::ZERO && x & placed[r] == W::ZERO {
         hit = Some((r, x.trailing_zeros() as usize));
     }
     // the column
     if hit.is_none() {
-        let col = rows
-            .iter()
-            .enumerate()
-            .fold(0u64, |m, (i, &x)| m | (x >> c & 1) << i);
+        let col = W::meets(rows, W::ONE << c);
         if col == 0 {
             return None;
         }
         let i = col.trailing_zeros() as usize;
-        if col & (col - 1) == 0 && placed[i] >> c & 1 == 0 {
+        if col & (col - 1) == 0 && !placed[i].bit(c) {
             hit = Some((i, c));
         }
     }
@@ -607,23 +643,23 @@ fn local_singles<const K: usize>(
     if hit.is_none() {
         let b0 = r / k * k;
         let seg = g.seg[c / k];
-        let (mut once, mut twice) = (0u64, 0u64);
+        let (mut once, mut twice) = (W::ZERO, W::ZERO);
         for &x in &rows[b0..b0 + k] {
             twice |= once & x & seg;
             once |= x & seg;
         }
-        if once == 0 {
+        if once == W::ZERO {
             return None;
         }
-        if twice == 0 && once & (once - 1) == 0 {
+        if twice == W::ZERO && once & once.wrapping_sub(W::ONE) == W::ZERO {
             let i = b0 + first_meeting(&rows[b0..b0 + k], once)?;
-            if placed[i] & once == 0 {
+            if placed[i] & once == W::ZERO {
                 hit = Some((i, once.trailing_zeros() as usize));
             }
         }
     }
     match hit {
-        Some((i, col)) if !place_k::<K, false>(g, s, w, i, col, dirty, lost) => None,
+        Some((i, col)) if !place_k::<K, false, W>(g, s, w, i, col, dirty, lost) => None,
         _ => Some(()),
     }
 }
@@ -640,10 +676,10 @@ mod tests {
 
     /// Whether a single is left anywhere: an unplaced cell with one candidate, or a value
     /// with one place in a row, column or box where it is not placed.
-    fn single_left(g: &Geo, s: &[u64]) -> Option<String> {
+    fn single_left<W: Word>(g: &Geo<W>, s: &[W]) -> Option<String> {
         let (n, k) = (g.n, g.k);
-        let cand = |v: usize, r: usize, c: usize| s[v * n + r] >> c & 1 == 1;
-        let placed = |r: usize, c: usize| s[n * n + r] >> c & 1 == 1;
+        let cand = |v: usize, r: usize, c: usize| s[v * n + r].bit(c);
+        let placed = |r: usize, c: usize| s[n * n + r].bit(c);
         for r in 0..n {
             for c in (0..n).filter(|&c| !placed(r, c)) {
                 if (0..n).filter(|&v| cand(v, r, c)).count() < 2 {
@@ -671,8 +707,16 @@ mod tests {
 
     #[test]
     fn propagation_leaves_no_single() {
-        for k in [4, 5] {
-            let g = Geo::new(k);
+        leaves_no_single::<u16>(4);
+        leaves_no_single::<u64>(4);
+        leaves_no_single::<u32>(5);
+        leaves_no_single::<u64>(5);
+    }
+
+    /// The check of [`propagation_leaves_no_single`] with row words `W`, box side `k`.
+    fn leaves_no_single<W: Word>(k: usize) {
+        {
+            let g = Geo::<W>::new(k);
             let n = g.n;
             for (p, givens) in puzzles(k).iter().enumerate() {
                 for seed in 0..6u64 {
@@ -688,7 +732,7 @@ mod tests {
                         }
                         // place a pseudo-random candidate of a pseudo-random open cell
                         let open: Vec<_> = (0..n * n)
-                            .filter(|&i| s[n * n + i / n] >> (i % n) & 1 == 0)
+                            .filter(|&i| !s[n * n + i / n].bit(i % n))
                             .collect();
                         if open.is_empty() {
                             break;
@@ -698,7 +742,7 @@ mod tests {
                         x ^= x << 17;
                         let i = open[(x % open.len() as u64) as usize];
                         let (r, c) = (i / n, i % n);
-                        let vs: Vec<_> = (0..n).filter(|&v| s[v * n + r] >> c & 1 == 1).collect();
+                        let vs: Vec<_> = (0..n).filter(|&v| s[v * n + r].bit(c)).collect();
                         let v = vs[(x >> 32) as usize % vs.len()];
                         assert!(place(&g, &mut s, v, r, c, &mut dirty));
                     }
