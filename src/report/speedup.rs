@@ -6,7 +6,7 @@
 //! timeout, not the solver. The number of such instances is reported beside the ratio so
 //! that a speedup over three instances is not mistaken for one over three thousand.
 
-use std::collections::HashMap;
+use crate::report::rows::{Name, NameMap};
 
 use crate::report::config::{Config, ModeLabel};
 use crate::report::mode::Modes;
@@ -38,24 +38,22 @@ pub fn speedups(
     (solvers, encodings): (&[String], &[String]),
     modes: &Modes,
 ) -> Vec<Speedup> {
+    // The outcomes' names are interned (equal texts are one name): maps keyed by names
+    // hash and compare numbers.
+    let base_name = Name::new(baseline);
     // The baseline's runs by instance and encoding: its time when solved.
-    let mut baseline_runs: HashMap<(&str, &str), Option<f64>> = HashMap::new();
-    for o in outcomes.iter().filter(|o| o.solver() == baseline) {
-        baseline_runs.insert(
-            (o.key().as_str(), o.encoding().as_str()),
-            o.answer.solved().then_some(o.time),
-        );
+    let mut baseline_runs: NameMap<(Name, Name), Option<f64>> = NameMap::default();
+    for o in outcomes.iter().filter(|o| o.solver() == base_name) {
+        baseline_runs.insert((o.key(), o.encoding()), o.answer.solved().then_some(o.time));
     }
     // Per solver × encoding with an instance in common with the baseline, its ratios in
     // the outcomes' order (a pair that shares no instance gets no row).
-    let mut ratios: HashMap<(&str, &str), Vec<f64>> = HashMap::new();
-    for o in outcomes.iter().filter(|o| o.solver() != baseline) {
-        let Some(base) = baseline_runs.get(&(o.key().as_str(), o.encoding().as_str())) else {
+    let mut ratios: NameMap<(Name, Name), Vec<f64>> = NameMap::default();
+    for o in outcomes.iter().filter(|o| o.solver() != base_name) {
+        let Some(base) = baseline_runs.get(&(o.key(), o.encoding())) else {
             continue;
         };
-        let mine = ratios
-            .entry((o.solver().as_str(), o.encoding().as_str()))
-            .or_default();
+        let mine = ratios.entry((o.solver(), o.encoding())).or_default();
         if o.answer.solved()
             && let Some(base) = base
         {
@@ -65,7 +63,7 @@ pub fn speedups(
     let mut result = Vec::new();
     for solver in solvers.iter().filter(|s| *s != baseline) {
         for encoding in encodings {
-            let Some(mine) = ratios.get(&(solver.as_str(), encoding.as_str())) else {
+            let Some(mine) = ratios.get(&(Name::new(solver), Name::new(encoding))) else {
                 continue;
             };
             result.push(Speedup {

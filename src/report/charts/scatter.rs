@@ -7,8 +7,6 @@
 //! neither did), an error is a cross, a wrong answer a red star, so that failures are
 //! never mistaken for slow answers. Colours tell encodings apart.
 
-use std::collections::HashMap;
-
 use plotters::prelude::*;
 use plotters::style::text_anchor::HPos;
 
@@ -320,7 +318,7 @@ fn draw_marks(
             (*mark, color, (snap(x), snap(y)))
         })
         .collect();
-    let mut last: HashMap<Look, usize> = HashMap::new();
+    let mut last: rustc_hash::FxHashMap<Look, usize> = Default::default();
     for (i, (mark, color, point)) in looks.iter().enumerate() {
         last.insert((*mark, (color.0, color.1, color.2), *point), i);
     }
