@@ -13,7 +13,7 @@ use rustc_hash::FxHashMap;
 /// once and never moved (chunk `k` holds numbers `2^k` to `2^(k+1) - 1`).
 pub(crate) struct Aside<const N: usize> {
     first: [u64; N],
-    chunks: [OnceLock<Box<[OnceLock<[u64; N]>]>>; 32],
+    chunks: [OnceLock<Chunk<N>>; 32],
     /// The numbers given, by values (made at the first set other than `first`).
     index: Mutex<Option<FxHashMap<[u64; N], u32>>>,
 }
@@ -63,6 +63,9 @@ impl<const N: usize> Aside<N> {
             .expect("a number's values are stored before the number is given")
     }
 }
+
+/// A chunk of the values' slots, each filled once.
+type Chunk<const N: usize> = Box<[OnceLock<[u64; N]>]>;
 
 /// The chunk and the slot in it of a number from 1.
 fn place(number: u32) -> (usize, usize) {

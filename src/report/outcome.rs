@@ -205,7 +205,7 @@ mod tests {
         assert!(size <= 40, "{size} bytes");
         let rows = vec![row("i1", "minimal", "a", "SAT", 1.0)];
         let o = &outcomes(&rows, Scoring::default())[0];
-        assert!(o.instance == "i1" && o.encoding == "minimal" && o.solver == "a");
+        assert!(o.instance() == "i1" && o.encoding() == "minimal" && o.solver() == "a");
         assert_eq!(o.count_time(), None);
     }
 
