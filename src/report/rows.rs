@@ -1,9 +1,11 @@
 //! The report's rows: each result row in a compact form, read from the CSV a row at a
 //! time. Names (corpus, instance, hash, encoding, solver, family, error) are interned
-//! ([`Name`], 8 bytes, each distinct text stored once for the whole process); the columns
-//! no report figure reads (peak memory, givens, the proof checkers' time and memory) are
-//! kept only as a digest, so that merging still tells a duplicate from a clash. A row
-//! takes about half a [`crate::results::Row`] (216 bytes) and no memory of its own besides.
+//! ([`Name`], 4 bytes, each distinct text stored once for the whole process); values most
+//! rows share (a formula's size; the limits, jobs and exit code of a run) or few rows have
+//! (a count's times and solutions, very large counters) are held by number
+//! ([`Aside`]); the columns no report figure reads (peak memory, givens, the proof
+//! checkers' time and memory) are kept only as a digest, so that merging still tells a
+//! duplicate from a clash. A row takes 96 bytes and no memory of its own besides.
 
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
