@@ -14,10 +14,12 @@
 # the same input files, one after the other; the table gives the median rate of each and
 # the median of the per-round ratios. Both are timed by CPU time (getrusage): gridsolve
 # around its solve loop, tdoku as a whole child process (reading, solving, printing).
-# bench's own CDCL solver (native, session mode, --jobs 1) runs each 9x9 file once (its
-# rate: puzzles / the sum of cpu_s in results.csv). Then gridsolve alone on generated
-# 16x16 and 25x25 sudokus, and gridsolve against native on larger-side files in bench's
-# line format, per puzzle (native's median cpu_s): corpora/16x16.txt, corpora/25x25.txt
+# bench's own CDCL solver (native) and its in-process MiniSat (minisat-lib, when BENCH is
+# built with the feature rustsat-solvers; "-" otherwise), session mode, --jobs 1, run
+# each 9x9 file once (their rate: puzzles / the sum of cpu_s in results.csv). Then
+# gridsolve alone on generated 16x16 and 25x25 sudokus, and gridsolve against native and
+# minisat-lib on larger-side files in bench's line format, per puzzle (their median
+# cpu_s): corpora/16x16.txt, corpora/25x25.txt
 # and any files named in LARGE (space-separated, e.g. made by `bench gen --box 4 --count
 # 50`). The bench binary is BENCH (default $CARGO_TARGET_DIR/release/bench); the native
 # columns are skipped, and said so, when it is missing. With OLD_EX (the throughput
@@ -80,13 +82,22 @@ fi
 
 field() { tr ' ' '\n' | sed -n "s/^$1=//p"; }
 BENCH=${BENCH:-$CARGO_TARGET_DIR/release/bench}
-# native FILE: writes native's results.csv cpu_s column (one line a puzzle) to stdout
-native() {
-    "$BENCH" run "$1" --solvers native --jobs 1 --out "$TMP/native" > /dev/null 2>&1
-    awk -F, 'NR == 1 {for (i = 1; i <= NF; i++) if ($i == "cpu_s") c = i; next} {print $c}' \
-        "$TMP/native/results.csv"
-    rm -rf "$TMP/native"
+# sat SOLVER FILE: writes SOLVER's results.csv cpu_s column (one line a puzzle) to stdout;
+# nothing when bench cannot run it (minisat-lib needs a build with rustsat-solvers)
+sat() {
+    rm -rf "$TMP/sat"
+    "$BENCH" run "$2" --solvers "$1" --jobs 1 --out "$TMP/sat" > /dev/null 2>&1 || true
+    if [ -f "$TMP/sat/results.csv" ]; then
+        awk -F, 'NR == 1 {for (i = 1; i <= NF; i++) if ($i == "cpu_s") c = i; next} {print $c}' \
+            "$TMP/sat/results.csv"
+    fi
+    rm -rf "$TMP/sat"
 }
+native() { sat native "$1"; }
+# rate N: puzzles per CPU-second of N puzzles whose cpu_s come on stdin ("-" for none)
+rate() { awk -v n="$1" '{s += $1} END {if (NR == 0 || s == 0) print "-"; else printf "%.0f", n / s}'; }
+# times A B: A / B to 1 decimal ("-" if either is not a number)
+times() { awk -v a="$1" -v b="$2" 'BEGIN {if (a + 0 == 0 || b + 0 == 0) print "-"; else printf "%.1f", a / b}'; }
 median() { sort -g | awk '{v[NR]=$1} END {if (NR%2) print v[(NR+1)/2]; else print (v[NR/2]+v[NR/2+1])/2}'; }
 
 for set in FH C17; do
@@ -109,10 +120,10 @@ for set in FH C17; do
 done
 
 echo
-echo "gridsolve vs tdoku (median of $ROUNDS interleaved rounds, each file fed $REPEAT times) and native (each file once), puzzles per CPU-second"
+echo "gridsolve vs tdoku (median of $ROUNDS interleaved rounds, each file fed $REPEAT times), native and minisat-lib (session mode, --jobs 1, each file once), puzzles per CPU-second"
 echo
-echo "| set | puzzles | gridsolve /CPU-s | tdoku /CPU-s | native /CPU-s | gridsolve / tdoku (median) | gridsolve / native | gridsolve guesses/puzzle | tdoku guesses/puzzle | gridsolve without guess | tdoku without guess |"
-echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+echo "| set | puzzles | gridsolve /CPU-s | tdoku /CPU-s | native /CPU-s | minisat-lib /CPU-s | gridsolve / tdoku (median) | gridsolve / native | gridsolve / minisat-lib | gridsolve guesses/puzzle | tdoku guesses/puzzle | gridsolve without guess | tdoku without guess |"
+echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 for set in FH C17; do
     if [ "$set" = FH ]; then
         name="forum_hardest_1106"; once=$TMP/fh_once
@@ -128,12 +139,13 @@ for set in FH C17; do
         theirs="skipped"; ratio="-"; tg="-"; tn="-"
     fi
     if [ -x "$BENCH" ]; then
-        nat=$(native "$once" | awk -v n="$(wc -l < "$once")" '{s += $1} END {printf "%.0f", n / s}')
-        vs=$(awk -v a="$ours" -v b="$nat" 'BEGIN {printf "%.1f", a / b}')
+        nat=$(native "$once" | rate "$(wc -l < "$once")")
+        ml=$(sat minisat-lib "$once" | rate "$(wc -l < "$once")")
+        vs=$(times "$ours" "$nat"); vsml=$(times "$ours" "$ml")
     else
-        nat="skipped (no $BENCH)"; vs="-"
+        nat="skipped (no $BENCH)"; ml="-"; vs="-"; vsml="-"
     fi
-    echo "| $name | $(wc -l < "${!set}") | $ours | $theirs | $nat | $ratio | $vs | $(cat "$TMP/$set.guesses") | $tg | $(cat "$TMP/$set.noguess") | $tn |"
+    echo "| $name | $(wc -l < "${!set}") | $ours | $theirs | $nat | $ml | $ratio | $vs | $vsml | $(cat "$TMP/$set.guesses") | $tg | $(cat "$TMP/$set.noguess") | $tn |"
 done
 
 echo
@@ -148,17 +160,17 @@ for spec in "16 50 500" "25 40 100"; do
 done
 
 echo
-echo "gridsolve vs bench's native CDCL (session mode, --jobs 1) on larger sides, per puzzle"
+echo "gridsolve vs bench's native CDCL and minisat-lib (session mode, --jobs 1) on larger sides, per puzzle"
 echo
 OLD_EX=${OLD_EX:-}
 if [ -n "$OLD_EX" ]; then
     echo "(OLD_EX=$OLD_EX: fastest of $ROUNDS alternating rounds of each binary, each file fed $REPEAT times a round)"
     echo
-    echo "| file | puzzles | gridsolve /CPU-s | old /CPU-s | gridsolve / old | native median cpu_s | native /CPU-s | ratio | old ratio | gridsolve guesses/puzzle | old guesses/puzzle |"
-    echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+    echo "| file | puzzles | gridsolve /CPU-s | old /CPU-s | gridsolve / old | native median cpu_s | native /CPU-s | ratio | old ratio | gridsolve guesses/puzzle | old guesses/puzzle | minisat-lib median cpu_s | ratio to minisat-lib |"
+    echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 else
-    echo "| file | puzzles | gridsolve /CPU-s | native median cpu_s | native /CPU-s | ratio | gridsolve guesses/puzzle |"
-    echo "|---|---:|---:|---:|---:|---:|---:|"
+    echo "| file | puzzles | gridsolve /CPU-s | native median cpu_s | native /CPU-s | ratio | gridsolve guesses/puzzle | minisat-lib median cpu_s | ratio to minisat-lib |"
+    echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|"
 fi
 for f in corpora/16x16.txt corpora/25x25.txt ${LARGE:-}; do
     [ -f "$f" ] || { echo "| $f | missing | | | | | |"; continue; }
@@ -180,14 +192,21 @@ for f in corpora/16x16.txt corpora/25x25.txt ${LARGE:-}; do
         theirs=$(awk -v m="$med" 'BEGIN {printf "%.0f", 1 / m}')
         ratio=$(awk -v a="$ours" -v m="$med" 'BEGIN {printf "%.2f", a * m}')
         oratio=$(awk -v a="${old:-0}" -v m="$med" 'BEGIN {printf "%.2f", a * m}')
+        mlcpu=$(sat minisat-lib "$f")
+        if [ -n "$mlcpu" ]; then
+            mlmed=$(echo "$mlcpu" | median)
+            mlratio=$(awk -v a="$ours" -v m="$mlmed" 'BEGIN {printf "%.2f", a * m}')
+        else
+            mlmed="-"; mlratio="-"
+        fi
     else
-        med="skipped (no $BENCH)"; theirs="-"; ratio="-"; oratio="-"
+        med="skipped (no $BENCH)"; theirs="-"; ratio="-"; oratio="-"; mlmed="-"; mlratio="-"
     fi
     guesses=$(echo "$line" | field guesses_per_puzzle)
     if [ -n "$OLD_EX" ]; then
         vs=$(awk -v a="$ours" -v b="$old" 'BEGIN {printf "%.2f", a / b}')
-        echo "| $f | $n | $ours | $old | $vs | $med | $theirs | $ratio | $oratio | $guesses | $(echo "$oline" | field guesses_per_puzzle) |"
+        echo "| $f | $n | $ours | $old | $vs | $med | $theirs | $ratio | $oratio | $guesses | $(echo "$oline" | field guesses_per_puzzle) | $mlmed | $mlratio |"
     else
-        echo "| $f | $n | $ours | $med | $theirs | $ratio | $guesses |"
+        echo "| $f | $n | $ours | $med | $theirs | $ratio | $guesses | $mlmed | $mlratio |"
     fi
 done
