@@ -175,16 +175,17 @@ struct GridsolveSession;
 impl PuzzleSession for GridsolveSession {
     fn solve(&mut self, puzzle: &Puzzle, count: u32, limits: &Limits) -> PuzzleAnswer {
         let mut answer = None;
-        let outcome = super::measured(|| {
+        let outcome = super::measured(limits, || {
             let clocks = Clocks::starting_now(limits.timeout, limits.cpu_limit);
             let found = solve_raw(puzzle, count, clocks, limits);
             let outcome = found.outcome.clone();
             answer = Some(found);
             outcome
         });
-        let mut answer = answer.unwrap_or_else(|| PuzzleAnswer::without(outcome.clone()));
-        answer.outcome = outcome;
-        answer.past_limits(limits)
+        match answer {
+            Some(answer) => answer.measured(outcome),
+            None => PuzzleAnswer::without(outcome),
+        }
     }
 }
 

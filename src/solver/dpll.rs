@@ -30,7 +30,7 @@ impl Solver for DpllSolver {
     }
 
     fn solve(&self, cnf: &Cnf, limits: &Limits) -> Outcome {
-        let mut outcome = super::measured(|| {
+        super::measured(limits, || {
             let clocks = super::Clocks::starting_now(limits.timeout, limits.cpu_limit);
             let mut dpll = Dpll::new(cnf);
             let status = dpll.run(limits, clocks);
@@ -49,9 +49,7 @@ impl Solver for DpllSolver {
                 ("propagations".to_string(), dpll.propagations),
             ];
             outcome
-        });
-        super::score_past_limits(&mut outcome, limits);
-        outcome
+        })
     }
 }
 

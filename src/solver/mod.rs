@@ -295,8 +295,9 @@ pub trait Solver: Send + Sync {
 }
 
 /// Runs `f`, then stamps the outcome with the wall time and this thread's CPU time (added
-/// to the CPU time `f` found, of a helper thread that did the work).
-pub fn measured(f: impl FnOnce() -> Outcome) -> Outcome {
+/// to the CPU time `f` found, of a helper thread that did the work) and scores it against
+/// `limits` ([`score_past_limits`]).
+pub fn measured(limits: &Limits, f: impl FnOnce() -> Outcome) -> Outcome {
     let start = std::time::Instant::now();
     let cpu_start = thread_cpu_time();
     let mut outcome = f();
@@ -305,13 +306,16 @@ pub fn measured(f: impl FnOnce() -> Outcome) -> Outcome {
         (Some(a), Some(b)) => Some(b.saturating_sub(a) + outcome.cpu.unwrap_or_default()),
         _ => None,
     };
+    score_past_limits(&mut outcome, limits);
     outcome
 }
 
 /// An answer past `limits` scored as a timeout at the limit it passed, as for every
 /// solver: an in-process engine looks at its clocks between steps, so it can answer a
 /// little after a limit, and that answer counts no more than an external solver's late
-/// one. Applied to every outcome once its wall and CPU time are known.
+/// one. Applied to every outcome once its wall and CPU time are known: by [`measured`]
+/// and `session::measured_call` to the in-process solvers', by the external and puzzle
+/// line runners to theirs.
 pub fn score_past_limits(outcome: &mut Outcome, limits: &Limits) {
     external::verdict::score_late(outcome, limits.timeout);
     external::verdict::score_late_cpu(outcome, limits.cpu_limit);

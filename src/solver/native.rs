@@ -76,16 +76,16 @@ impl Solver for NativeSolver {
             .then(|| cnf.try_clone())
             .flatten();
         let Some(owned) = owned else {
-            let outcome = super::measured(|| {
+            let outcome = super::measured(limits, || {
                 let deadline = limits.timeout.and_then(|t| Instant::now().checked_add(t));
                 let (outcome, solver) = self.solve_unmeasured(cnf, limits, deadline);
                 engine = solver;
                 outcome
             });
             drop(engine);
-            return past_limits(outcome, limits);
+            return outcome;
         };
-        let outcome = super::measured(|| {
+        let outcome = super::measured(limits, || {
             let deadline = limits.timeout.and_then(|t| Instant::now().checked_add(t));
             let ends = super::abandon::Ends {
                 deadline,
@@ -107,14 +107,8 @@ impl Solver for NativeSolver {
         });
         // Freed outside the measured span (as a child's exit is).
         drop(engine);
-        past_limits(outcome, limits)
+        outcome
     }
-}
-
-/// `outcome` scored against the limits once its times are known.
-fn past_limits(mut outcome: Outcome, limits: &Limits) -> Outcome {
-    super::score_past_limits(&mut outcome, limits);
-    outcome
 }
 
 impl NativeSolver {

@@ -43,6 +43,16 @@ impl PuzzleAnswer {
         }
         PuzzleAnswer::without(self.outcome)
     }
+
+    /// This answer with `outcome`, its own as [`super::measured`] timed and scored it:
+    /// one scored past a limit (its status changed) keeps no solution.
+    pub fn measured(mut self, outcome: Outcome) -> PuzzleAnswer {
+        if outcome.status == self.outcome.status {
+            self.outcome = outcome;
+            return self;
+        }
+        PuzzleAnswer::without(outcome)
+    }
 }
 
 /// One worker's dedicated solver: puzzles in, answers out, one puzzle at a time.

@@ -74,7 +74,7 @@ impl Session for NativeSession {
     }
 
     fn solve(&mut self, assumptions: &[Lit], limits: &Limits) -> Outcome {
-        let mut outcome = measured_call(|start| {
+        measured_call(limits, |start| {
             let clocks = start.clocks(limits);
             self.solver.set_limits(SolveLimits {
                 timeout: limits.timeout,
@@ -105,9 +105,7 @@ impl Session for NativeSession {
             let after = counted(self.solver.stats());
             outcome.stats = counters(before, after);
             outcome
-        });
-        super::score_past_limits(&mut outcome, limits);
-        outcome
+        })
     }
 }
 
@@ -143,8 +141,9 @@ impl Start {
 
 /// Runs the call `f`, then stamps its outcome with the wall time and this thread's CPU
 /// time since [`Start`] (added to the CPU time `f` found, of a helper thread that did the
-/// work), as [`super::measured`] does; `f` is handed the start.
-pub(crate) fn measured_call(f: impl FnOnce(&Start) -> Outcome) -> Outcome {
+/// work) and scores it against `limits`, as [`super::measured`] does; `f` is handed the
+/// start.
+pub(crate) fn measured_call(limits: &Limits, f: impl FnOnce(&Start) -> Outcome) -> Outcome {
     let start = Start {
         wall: Instant::now(),
         cpu: thread_cpu_time(),
@@ -155,5 +154,6 @@ pub(crate) fn measured_call(f: impl FnOnce(&Start) -> Outcome) -> Outcome {
         (Some(a), Some(b)) => Some(b.saturating_sub(a) + outcome.cpu.unwrap_or_default()),
         _ => None,
     };
+    super::score_past_limits(&mut outcome, limits);
     outcome
 }

@@ -48,7 +48,10 @@ fn minisat(dir: &Path, cnf: &Cnf) -> Option<Vec<Lit>> {
     let input = dir.join("m.cnf");
     let result = dir.join("m.res");
     write_cnf(std::fs::File::create(&input).unwrap(), cnf, &[]).unwrap();
+    // Without LD_LIBRARY_PATH, as in native_inprocessing.rs's `external`: under a
+    // feature build it names the RustSAT build's own libminisat.so.2.
     let status = Command::new("/usr/bin/minisat")
+        .env_remove("LD_LIBRARY_PATH")
         .arg("-verb=0")
         .arg(&input)
         .arg(&result)

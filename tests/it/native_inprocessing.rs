@@ -532,9 +532,14 @@ fn clauses_added_after_elimination_restore_their_variables() {
     assert!(restored > 50, "only {restored} restorations");
 }
 
-/// An external solver's answer from its exit code (10 SAT, 20 UNSAT).
+/// An external solver's answer from its exit code (10 SAT, 20 UNSAT). Run without
+/// `LD_LIBRARY_PATH`: under `cargo test --features rustsat-solvers` it names the RustSAT
+/// build's own `libminisat.so.2`, which the system's minisat would load in place of its
+/// own (and then answer INDETERMINATE, or grow without bound), as bench's `main` takes off
+/// for the solvers it runs.
 fn external(solver: &str, args: &[&str], input: &Path) -> SolveResult {
     let status = Command::new(solver)
+        .env_remove("LD_LIBRARY_PATH")
         .args(args)
         .arg(input)
         .output()

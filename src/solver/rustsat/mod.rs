@@ -168,7 +168,7 @@ impl<F: Family> Solver for LibSolver<F> {
         // A large formula is solved apart, on a copy the thread owns (it may outlive this
         // call); without memory for the copy, here.
         let owned = abandon::apart(cnf).then(|| cnf.try_clone()).flatten();
-        let mut outcome = measured(|| {
+        let outcome = measured(limits, || {
             let started = Instant::now();
             let deadline = limits.timeout.map(|t| started + t);
             let Some(owned) = owned else {
@@ -202,7 +202,6 @@ impl<F: Family> Solver for LibSolver<F> {
         });
         // Freed outside the measured span (as a child's exit is).
         drop(session);
-        crate::solver::score_past_limits(&mut outcome, limits);
         outcome
     }
 
@@ -432,12 +431,10 @@ impl<F: Family> Session for LibSession<F> {
 
     fn solve(&mut self, assumptions: &[Lit], limits: &Limits) -> Outcome {
         abandon::wait_for_leftovers(limits.interrupt.as_deref());
-        let mut outcome = measured_call(|start| {
+        measured_call(limits, |start| {
             let deadline = limits.timeout.map(|t| start.wall + t);
             self.run(assumptions, limits, start.wall, deadline)
-        });
-        crate::solver::score_past_limits(&mut outcome, limits);
-        outcome
+        })
     }
 
     fn usable(&self) -> bool {
