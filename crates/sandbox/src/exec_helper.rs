@@ -337,19 +337,14 @@ fn report_line(
 /// (between fork, or clone, and exec).
 pub fn join_group(file: &CString) -> std::io::Result<()> {
     // SAFETY: plain syscalls on a NUL-terminated path built before the fork.
-    unsafe {
-        let fd = libc::open(file.as_ptr(), libc::O_WRONLY | libc::O_CLOEXEC);
-        if fd < 0 {
-            return Err(std::io::Error::last_os_error());
-        }
-        let n = libc::write(fd, b"0".as_ptr().cast(), 1);
-        let err = std::io::Error::last_os_error();
-        libc::close(fd);
-        if n != 1 {
-            return Err(err);
-        }
+    let fd = unsafe { libc::open(file.as_ptr(), libc::O_WRONLY | libc::O_CLOEXEC) };
+    if fd < 0 {
+        return Err(std::io::Error::last_os_error());
     }
-    Ok(())
+    let joined = crate::group_files::join_fd(fd);
+    // SAFETY: the descriptor opened above, closed once.
+    unsafe { libc::close(fd) };
+    joined
 }
 
 /// The end of a run: the temporary folder (only when bench is gone: otherwise bench
