@@ -377,7 +377,7 @@ fn draw_charts(
     opts: &ReportOptions,
     data: &ChartData,
     virtual_best: &vbs::VirtualBest,
-    by_family: &std::collections::BTreeMap<String, Vec<&outcome::Outcome>>,
+    by_family: &family::Split,
 ) -> anyhow::Result<Vec<(String, String)>> {
     let mut file_names = charts::FileNames::new(&[
         "cactus.svg",
@@ -405,9 +405,9 @@ fn draw_charts(
         ));
     }
     if opts.by_family {
-        for (name, members) in by_family {
-            let vbs = vbs::virtual_best(members.iter().copied());
-            let outcomes: Vec<outcome::Outcome> = members.iter().map(|&o| o.clone()).collect();
+        for (name, members) in by_family.iter() {
+            let vbs = vbs::virtual_best(members.clone());
+            let outcomes: Vec<outcome::Outcome> = members.cloned().collect();
             let names = (data.solvers.clone(), data.encodings.clone());
             let family_data = ChartData::new(rows, &outcomes, names, data.timeout, opts.time);
             let title = format!("Cactus plot of family {name}: instances solved within a time");

@@ -145,31 +145,34 @@ pub fn encodings(data: &ChartData) -> anyhow::Result<String> {
 /// The lines of the chart, one per encoding (and kind, when kinds are mixed), each point a
 /// side's median sizes; and the sides, in order.
 fn series_of(data: &ChartData) -> (Vec<Series>, Vec<u32>) {
-    let puzzles: Vec<_> = data.rows.iter().filter(|r| encoded_puzzle(r)).collect();
-    let kinds = first_appearance(puzzles.iter().map(|r| r.kind.as_str()));
-    // One size per (instance, encoding): every solver's row repeats it.
-    // (Keyed by names, hashed by address; the order they are met in does not matter, as
-    // each group's sizes are taken by their median.)
-    let mut sizes: NameMap<(Name, Name), (&str, u32, u64, u64)> = NameMap::default();
-    for r in &puzzles {
-        sizes.entry((r.instance_name(), r.encoding)).or_insert((
-            r.kind.as_str(),
-            r.side,
-            r.vars(),
-            r.clauses(),
-        ));
-    }
-    // (encoding, kind, side) → the sizes of its instances.
-    let mut groups: BTreeMap<(usize, usize, u32), Sizes> = BTreeMap::new();
+    let puzzles = || data.rows.iter().filter(|r| encoded_puzzle(r));
+    let kinds = first_appearance(puzzles().map(|r| r.kind.as_str()));
     let encoding_index = |e: &str| data.encodings.iter().position(|x| x == e).unwrap_or(0);
-    for ((_, encoding), (kind, side, vars, clauses)) in &sizes {
-        let kind_index = kinds.iter().position(|k| k.as_str() == *kind).unwrap_or(0);
+    // One size per (instance, encoding), its first row's: every solver's row repeats it.
+    // A set of name pairs (8 bytes each) says which were met; their sizes go straight to
+    // their (encoding, kind, side) group, whose order does not matter (medians).
+    let mut met: NameMap<(Name, Name), ()> = NameMap::default();
+    let mut groups: BTreeMap<(usize, usize, u32), Sizes> = BTreeMap::new();
+    let mut last = None;
+    for r in puzzles() {
+        let key = (r.instance_name(), r.encoding);
+        // Rows of one instance and encoding mostly come together.
+        if last == Some(key) || met.insert(key, ()).is_some() {
+            continue;
+        }
+        last = Some(key);
+        let kind = r.kind.as_str();
+        let kind_index = kinds.iter().position(|k| k.as_str() == kind).unwrap_or(0);
         let group = groups
-            .entry((encoding_index(encoding.as_str()), kind_index, *side))
+            .entry((encoding_index(r.encoding.as_str()), kind_index, r.side))
             .or_default();
-        group.0.push(*vars as f64);
-        group.1.push(*clauses as f64);
+        group.0.push(r.vars() as f64);
+        group.1.push(r.clauses() as f64);
     }
+    drop(met);
+    let mut sides: Vec<u32> = groups.keys().map(|k| k.2).collect();
+    sides.sort_unstable();
+    sides.dedup();
     let mut series: Vec<Series> = Vec::new();
     for ((e, k, side), (mut vars, mut clauses)) in groups {
         let encoding = &data.encodings[e];
@@ -189,8 +192,5 @@ fn series_of(data: &ChartData) -> (Vec<Series>, Vec<u32>) {
             }),
         }
     }
-    let mut sides: Vec<u32> = sizes.values().map(|v| v.1).collect();
-    sides.sort_unstable();
-    sides.dedup();
     (series, sides)
 }

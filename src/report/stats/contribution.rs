@@ -10,7 +10,7 @@
 
 use serde::Serialize;
 
-use crate::report::outcome::{ByInstance, Outcome};
+use crate::report::outcome::{Outcome, sorted_by_instance};
 use crate::report::rows::Name;
 
 /// One solver's (or solver × encoding's) part in the VBS.
@@ -36,103 +36,89 @@ pub struct Contribution {
     pub vbs_par2_gain: f64,
 }
 
-/// One instance: its timeout (the longest of its outcomes) and where its members' best
-/// times are in [`Instances::best`].
-struct Instance {
-    timeout: f64,
-    best: std::ops::Range<u32>,
+/// A VBS's score as it is summed up: instances solved and the sum of per-instance PAR-2.
+#[derive(Clone, Copy, Default)]
+struct Tally {
+    solved: usize,
+    total: f64,
 }
 
-/// Every instance, and per instance and member the best time among its right answers, if
-/// any, in one list (no small list an instance).
-struct Instances {
-    instances: Vec<Instance>,
-    best: Vec<(u32, f64)>,
-}
-
-impl Instances {
-    /// The instances of `outcomes`, `member(o)` naming an outcome's member.
-    fn of(outcomes: &[Outcome], member: impl Fn(&Outcome) -> usize) -> Instances {
-        let mut instances = Vec::new();
-        let mut best: Vec<(u32, f64)> = Vec::new();
-        for group in ByInstance::of(outcomes).groups() {
-            let start = best.len();
-            let mut timeout: f64 = 0.0;
-            for o in group {
-                timeout = timeout.max(o.timeout);
-                if o.answer.solved() {
-                    let m = member(o) as u32;
-                    match best[start..].iter_mut().find(|(n, _)| *n == m) {
-                        Some((_, t)) => *t = t.min(o.time),
-                        None => best.push((m, o.time)),
-                    }
-                }
-            }
-            let range = start as u32..best.len() as u32;
-            instances.push(Instance {
-                timeout,
-                best: range,
-            });
+impl Tally {
+    /// Adds one instance whose best right time is `best` (infinite: none) and whose
+    /// timeout is `timeout`.
+    fn add(&mut self, best: f64, timeout: f64) {
+        if best.is_finite() {
+            self.solved += 1;
+            self.total += best;
+        } else {
+            self.total += 2.0 * timeout;
         }
-        Instances { instances, best }
-    }
-
-    /// The best times of `instance`, by member.
-    fn best(&self, instance: &Instance) -> &[(u32, f64)] {
-        &self.best[instance.best.start as usize..instance.best.end as usize]
     }
 }
 
 /// The contributions of the members of a partition of `outcomes`: `member(o)` names the
-/// member index of an outcome, `names[i]` the (solver, encoding) of member i.
+/// member index of an outcome, `names[i]` the (solver, encoding) of member i. One pass over
+/// the instances, keeping per instance only its members' best times: the VBS with every
+/// member and without each one are summed side by side, in instance order.
 fn contributions(
     outcomes: &[Outcome],
     member: impl Fn(&Outcome) -> usize,
     names: &[(String, Option<String>)],
 ) -> Vec<Contribution> {
-    let all = Instances::of(outcomes, member);
-    let instances = &all.instances;
-    let count = instances.len().max(1) as f64;
-    // The VBS's per-instance score leaving out `skip` (None: leave out nothing).
-    let vbs = |skip: Option<usize>| -> (usize, f64) {
-        let mut solved = 0;
-        let mut total = 0.0;
-        for i in instances {
-            let best = all
-                .best(i)
-                .iter()
-                .filter(|(m, _)| Some(*m as usize) != skip)
-                .map(|(_, t)| *t)
-                .fold(f64::INFINITY, f64::min);
-            if best.is_finite() {
-                solved += 1;
-                total += best;
-            } else {
-                total += 2.0 * i.timeout;
+    let members = names.len();
+    let mut instances = 0usize;
+    let mut all = Tally::default();
+    let mut without = vec![Tally::default(); members];
+    let (mut solved, mut unique) = (vec![0usize; members], vec![0usize; members]);
+    // This instance's members that solved it, with their best time.
+    let mut best: Vec<(usize, f64)> = Vec::new();
+    let sorted = sorted_by_instance(outcomes);
+    for group in sorted.chunk_by(|a, b| a.key() == b.key()) {
+        instances += 1;
+        best.clear();
+        let mut timeout: f64 = 0.0;
+        for o in group {
+            timeout = timeout.max(o.timeout);
+            let m = member(o);
+            if o.answer.solved() && m < members {
+                match best.iter_mut().find(|(n, _)| *n == m) {
+                    Some((_, t)) => *t = t.min(o.time),
+                    None => best.push((m, o.time)),
+                }
             }
         }
-        (solved, total / count)
-    };
-    let (all_solved, all_par2) = vbs(None);
+        let fastest = |skip: Option<usize>| {
+            best.iter()
+                .filter(|(m, _)| Some(*m) != skip)
+                .map(|(_, t)| *t)
+                .fold(f64::INFINITY, f64::min)
+        };
+        all.add(fastest(None), timeout);
+        for (m, tally) in without.iter_mut().enumerate() {
+            tally.add(fastest(Some(m)), timeout);
+        }
+        for &(m, _) in &best {
+            solved[m] += 1;
+            if best.len() == 1 {
+                unique[m] += 1;
+            }
+        }
+    }
+    let count = instances.max(1) as f64;
+    let all_par2 = all.total / count;
     names
         .iter()
         .enumerate()
         .map(|(m, (solver, encoding))| {
-            let (without, par2_without) = vbs(Some(m));
-            let has = |i: &Instance| all.best(i).iter().any(|(n, _)| *n as usize == m);
-            let solved = instances.iter().filter(|i| has(i)).count();
-            let unique = instances
-                .iter()
-                .filter(|i| i.best.len() == 1 && has(i))
-                .count();
+            let par2_without = without[m].total / count;
             Contribution {
                 solver: solver.clone(),
                 encoding: encoding.clone(),
                 mode: String::new(),
-                solved,
-                unique,
-                vbs_solved_without: without,
-                vbs_solved_lost: all_solved - without,
+                solved: solved[m],
+                unique: unique[m],
+                vbs_solved_without: without[m].solved,
+                vbs_solved_lost: all.solved - without[m].solved,
                 vbs_par2_without: par2_without,
                 vbs_par2_gain: par2_without - all_par2,
             }
