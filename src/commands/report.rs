@@ -33,8 +33,8 @@ pub(super) fn run(args: ReportArgs) -> anyhow::Result<i32> {
     };
     if let Some(f) = &families {
         let named = merged.rows.iter().map(|r| {
-            let hash = Some(r.hash.as_str()).filter(|h| !h.is_empty());
-            (hash, r.corpus.as_str(), r.instance.as_str())
+            let hash = Some(r.hash().as_str()).filter(|h| !h.is_empty());
+            (hash, r.corpus().as_str(), r.instance().as_str())
         });
         for w in f.unmatched(named, None) {
             eprintln!("bench: warning: {}", crate::text::terminal(&w));
@@ -73,7 +73,7 @@ pub(super) fn run(args: ReportArgs) -> anyhow::Result<i32> {
         crate::report::tables::text_table(&score::scores(&merged.rows, scoring), time)
     );
     // The rows are merged (each run once): without a second run no instance repeats.
-    let repeated = merged.rows.iter().any(|r| r.run > 1);
+    let repeated = merged.rows.iter().any(|r| r.run() > 1);
     let warnings = if repeated {
         noise_warnings(&merged.rows, scoring)
     } else {
@@ -104,7 +104,7 @@ fn work_terminal(
     use crate::report::table::{Exporter, Terminal};
     let modes = crate::report::mode::Modes::of(rows);
     let several =
-        crate::report::outcome::first_appearance(rows.iter().map(|r| r.encoding.as_str())).len()
+        crate::report::outcome::first_appearance(rows.iter().map(|r| r.encoding().as_str())).len()
             > 1;
     let ranking = crate::report::counter_rank::ranking(rows, counter, scoring, &modes);
     let mut out = format!("Ranked by {counter}:\n");
@@ -122,7 +122,7 @@ fn work_terminal(
 pub(super) fn noise_warnings(rows: &[crate::report::rows::Row], scoring: Scoring) -> Vec<String> {
     let modes = crate::report::mode::Modes::of(rows);
     let several =
-        crate::report::outcome::first_appearance(rows.iter().map(|r| r.encoding.as_str())).len()
+        crate::report::outcome::first_appearance(rows.iter().map(|r| r.encoding().as_str())).len()
             > 1;
     crate::report::noise::warnings(
         &crate::report::noise::spreads(rows, scoring, &modes),

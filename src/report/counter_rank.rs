@@ -53,8 +53,8 @@ type Solved<'a> = BTreeMap<&'a str, Option<f64>>;
 
 /// Ranks the configurations of `rows` by `counter`.
 pub fn ranking(rows: &[Row], counter: Counter, scoring: Scoring, modes: &Modes) -> CounterRanking {
-    let configs = first_appearance(rows.iter().map(|r| r.solver.as_str()));
-    let encodings = first_appearance(rows.iter().map(|r| r.encoding.as_str()));
+    let configs = first_appearance(rows.iter().map(|r| r.solver().as_str()));
+    let encodings = first_appearance(rows.iter().map(|r| r.encoding().as_str()));
     let cells = super::cells(rows);
     // Per configuration, its solved instances and the counter's median on each.
     let mut solved: Vec<(Config, Solved, bool)> = Vec::new();

@@ -27,14 +27,14 @@ use Align::{Left, Right};
 
 /// The family of `row`.
 pub fn family_of(row: &Row, families: Option<&Families>) -> String {
-    let hash = Some(row.hash.as_str()).filter(|h| !h.is_empty());
-    if let Some(f) = families.and_then(|f| f.family_of(hash, &row.corpus, &row.instance)) {
+    let hash = Some(row.hash().as_str()).filter(|h| !h.is_empty());
+    if let Some(f) = families.and_then(|f| f.family_of(hash, &row.corpus(), &row.instance())) {
         return f.to_string();
     }
-    if !row.family.is_empty() {
-        return row.family.to_string();
+    if !row.family().is_empty() {
+        return row.family().to_string();
     }
-    default_family(&row.corpus, row.kind, &row.instance)
+    default_family(&row.corpus(), row.kind(), &row.instance())
 }
 
 /// The family of every instance, by its key (names, 8 bytes an instance).
@@ -337,7 +337,7 @@ mod tests {
     use super::*;
     use crate::report::outcome::outcomes;
     use crate::report::score::Scoring;
-    use crate::report::test_rows::row;
+    use crate::report::test_rows::{full_row, row};
 
     #[test]
     fn a_csv_without_the_family_column_gets_the_default_rule() {
@@ -374,10 +374,11 @@ mod tests {
 
     #[test]
     fn per_family_by_hand() {
-        let cnf = |instance: &str, solver: &str, status: &str, t: f64| Row {
-            corpus: "sat".into(),
-            kind: crate::results::InstanceKind::Cnf,
-            ..row(instance, "dimacs", solver, status, t)
+        let cnf = |instance: &str, solver: &str, status: &str, t: f64| {
+            let mut full = full_row(instance, "dimacs", solver, status, t);
+            full.corpus = "sat".into();
+            full.kind = crate::results::InstanceKind::Cnf;
+            Row::from(&full)
         };
         let rows = vec![
             cnf("php/a.cnf", "x", "UNSAT", 1.0),
@@ -423,11 +424,10 @@ mod tests {
     fn the_page_splits_a_wide_matrix() {
         let mut rows = Vec::new();
         for solver in ["a", "b", "c", "d"] {
-            rows.push(Row {
-                kind: crate::results::InstanceKind::Cnf,
-                corpus: "sat".into(),
-                ..row("php/a.cnf", "dimacs", solver, "SAT", 1.0)
-            });
+            let mut full = full_row("php/a.cnf", "dimacs", solver, "SAT", 1.0);
+            full.corpus = "sat".into();
+            full.kind = crate::results::InstanceKind::Cnf;
+            rows.push(Row::from(&full));
             for encoding in ["minimal", "extended"] {
                 rows.push(row("p.txt:1", encoding, solver, "SAT", 1.0));
             }

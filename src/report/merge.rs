@@ -73,7 +73,7 @@ pub fn merge(sources: Vec<(String, Vec<Row>)>) -> Merged {
     // Keys compare by the ranks of their names (their text order), in 16 bytes.
     let ranks = crate::report::rows::Ranks::of(
         rows.iter()
-            .flat_map(|r| [r.instance_name(), r.encoding, r.solver]),
+            .flat_map(|r| [r.instance_name(), r.encoding(), r.solver()]),
     );
     let mut keyed: Vec<((u32, u32, u32, u32), u32)> = rows
         .iter()
@@ -81,9 +81,9 @@ pub fn merge(sources: Vec<(String, Vec<Row>)>) -> Merged {
         .map(|(i, r)| {
             let key = (
                 ranks.of_name(r.instance_name()),
-                ranks.of_name(r.encoding),
-                ranks.of_name(r.solver),
-                r.run,
+                ranks.of_name(r.encoding()),
+                ranks.of_name(r.solver()),
+                r.run(),
             );
             (key, i as u32)
         })
@@ -105,10 +105,10 @@ pub fn merge(sources: Vec<(String, Vec<Row>)>) -> Merged {
                 merged.conflicts.push(format!(
                     "{} on {} ({}, run {}) is in {} and again, different, in {}: \
                      the first is kept",
-                    row.solver,
-                    row.instance,
-                    row.encoding,
-                    row.run,
+                    row.solver(),
+                    row.instance(),
+                    row.encoding(),
+                    row.run(),
                     names[source_of[kept] as usize],
                     names[source_of[again] as usize]
                 ));

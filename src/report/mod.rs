@@ -52,7 +52,7 @@ use summary::Summary;
 /// True if `solver` ran as a child process (its rows carry an exit code).
 fn runs_as_child(rows: &[Row], solver: &str) -> bool {
     rows.iter()
-        .any(|r| r.solver == solver && r.exit_code().is_some())
+        .any(|r| r.solver() == solver && r.exit_code().is_some())
 }
 
 /// The default baseline of speedups and scatter plots: the first solver run as a child
@@ -202,8 +202,8 @@ pub fn render_report<R: rows::AsReportRows + ?Sized>(
     {
         bail!("the timeout must be a positive number of seconds, not {t}");
     }
-    let solvers = first_appearance(rows.iter().map(|r| r.solver.as_str()));
-    let encodings = first_appearance(rows.iter().map(|r| r.encoding.as_str()));
+    let solvers = first_appearance(rows.iter().map(|r| r.solver().as_str()));
+    let encodings = first_appearance(rows.iter().map(|r| r.encoding().as_str()));
     if let Some(b) = &opts.baseline
         && !solvers.contains(b)
     {
@@ -323,15 +323,15 @@ impl<'r> Cells<'r> {
 pub(crate) fn cells(rows: &[Row]) -> Cells<'_> {
     let ranks = rows::Ranks::of(
         rows.iter()
-            .flat_map(|r| [r.solver, r.encoding, r.instance_name()]),
+            .flat_map(|r| [r.solver(), r.encoding(), r.instance_name()]),
     );
     let mut order: Vec<(u32, u32, u32, u32)> = rows
         .iter()
         .enumerate()
         .map(|(i, r)| {
             (
-                ranks.of_name(r.solver),
-                ranks.of_name(r.encoding),
+                ranks.of_name(r.solver()),
+                ranks.of_name(r.encoding()),
                 ranks.of_name(r.instance_name()),
                 i as u32,
             )
@@ -342,10 +342,10 @@ pub(crate) fn cells(rows: &[Row]) -> Cells<'_> {
     drop(order);
     let mut configs = std::collections::BTreeMap::new();
     let mut start = 0;
-    for group in sorted.chunk_by(|a, b| a.solver == b.solver && a.encoding == b.encoding) {
+    for group in sorted.chunk_by(|a, b| a.solver() == b.solver() && a.encoding() == b.encoding()) {
         let r = group[0];
         configs.insert(
-            (r.solver.as_str(), r.encoding.as_str()),
+            (r.solver().as_str(), r.encoding().as_str()),
             start..start + group.len(),
         );
         start += group.len();
@@ -447,7 +447,7 @@ fn about(
     jobs.sort_unstable();
     html::About {
         runs: opts.provenance.clone(),
-        corpora: first_appearance(rows.iter().map(|r| r.corpus.as_str())),
+        corpora: first_appearance(rows.iter().map(|r| r.corpus().as_str())),
         jobs,
         in_process,
         child,

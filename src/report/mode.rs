@@ -33,21 +33,21 @@ impl Modes {
     pub fn of(rows: &[Row]) -> Modes {
         let child: HashSet<Name, BuildHasherDefault<NameHasher>> = rows
             .iter()
-            .filter(|r| r.exit_code().is_some() || r.mode == Some(Mode::Process))
-            .map(|r| r.solver)
+            .filter(|r| r.exit_code().is_some() || r.mode() == Some(Mode::Process))
+            .map(|r| r.solver())
             .collect();
         let mut seen: NameMap<(Name, Name), ModeLabel> = NameMap::default();
         let mut order = Vec::new();
         for r in rows {
-            let mode = match r.mode {
+            let mode = match r.mode() {
                 Some(m) => ModeLabel::of(m),
-                None if child.contains(&r.solver) => ModeLabel::of(Mode::Process),
-                None if matches!(r.encoding.as_str(), "pruned" | "dimacs") => {
+                None if child.contains(&r.solver()) => ModeLabel::of(Mode::Process),
+                None if matches!(r.encoding().as_str(), "pruned" | "dimacs") => {
                     ModeLabel::of(Mode::Fresh)
                 }
                 None => ModeLabel::IN_PROCESS,
             };
-            let key = (r.solver, r.encoding);
+            let key = (r.solver(), r.encoding());
             let label = seen.entry(key).or_default();
             if label.is_empty() {
                 order.push((key.0.to_string(), key.1.to_string()));
@@ -167,8 +167,8 @@ mod tests {
             row("i1", "extended", "minisat", "SAT", 0.1),
             row("i1", "minimal", "native", "SAT", 0.1),
         ];
-        rows[0].mode = Some(Mode::Session);
-        rows[1].mode = Some(Mode::Fresh);
+        rows[0].set_mode(Some(Mode::Session));
+        rows[1].set_mode(Some(Mode::Fresh));
         rows[3].set_exit_code(Some(10));
         let m = Modes::of(&rows);
         assert_eq!(m.label("native", "extended").to_string(), "session+fresh");
@@ -184,9 +184,9 @@ mod tests {
             row("i1", "minimal", "minisat", "SAT", 0.1),
             row("i1", "minimal", "native", "SAT", 0.1),
         ];
-        rows[0].mode = Some(Mode::Dedicated);
-        rows[1].mode = Some(Mode::Process);
-        rows[2].mode = Some(Mode::Session);
+        rows[0].set_mode(Some(Mode::Dedicated));
+        rows[1].set_mode(Some(Mode::Process));
+        rows[2].set_mode(Some(Mode::Session));
         let later = Modes::of(&rows);
         assert_eq!(later.of_encoding("minimal"), "session, process");
         assert_eq!(later.all(), "session, process, dedicated");

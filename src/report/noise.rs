@@ -89,8 +89,8 @@ impl Spread {
 /// The spread of every configuration of `rows` that repeated an instance, in the order
 /// configurations first appear.
 pub fn spreads(rows: &[Row], scoring: Scoring, modes: &Modes) -> Vec<Spread> {
-    let configs = first_appearance(rows.iter().map(|r| r.solver.as_str()));
-    let encodings = first_appearance(rows.iter().map(|r| r.encoding.as_str()));
+    let configs = first_appearance(rows.iter().map(|r| r.solver().as_str()));
+    let encodings = first_appearance(rows.iter().map(|r| r.encoding().as_str()));
     let cells = super::cells(rows);
     let mut out = Vec::new();
     for solver in &configs {
@@ -103,7 +103,7 @@ pub fn spreads(rows: &[Row], scoring: Scoring, modes: &Modes) -> Vec<Spread> {
                 .filter(|runs| runs.len() >= 2 && runs.iter().all(|r| scoring.solved(r)))
                 .map(|runs| {
                     let times: Vec<f64> = runs.iter().map(|r| scoring.time_of(r)).collect();
-                    InstanceSpread::of(&runs[0].instance, &times)
+                    InstanceSpread::of(&runs[0].instance(), &times)
                 })
                 .collect();
             let Some(worst) = each.iter().max_by(|a, b| a.cv.total_cmp(&b.cv)) else {
@@ -205,9 +205,10 @@ mod tests {
         times
             .iter()
             .enumerate()
-            .map(|(i, &t)| Row {
-                run: i as u32 + 1,
-                ..crate::report::test_rows::row(instance, "e", solver, "SAT", t)
+            .map(|(i, &t)| {
+                let mut row = crate::report::test_rows::row(instance, "e", solver, "SAT", t);
+                row.set_run(i as u32 + 1);
+                row
             })
             .collect()
     }

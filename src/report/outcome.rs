@@ -64,7 +64,7 @@ pub fn outcomes(rows: &[Row], scoring: Scoring) -> Vec<Outcome<'_>> {
     // The names compare by rank (their text order) and by address (equality).
     let ranks = crate::report::rows::Ranks::of(
         rows.iter()
-            .flat_map(|r| [r.instance_name(), r.encoding, r.solver]),
+            .flat_map(|r| [r.instance_name(), r.encoding(), r.solver()]),
     );
     let mut order: Vec<(u32, u32, u32, u32, u32)> = rows
         .iter()
@@ -72,9 +72,9 @@ pub fn outcomes(rows: &[Row], scoring: Scoring) -> Vec<Outcome<'_>> {
         .map(|(i, r)| {
             (
                 ranks.of_name(r.instance_name()),
-                ranks.of_name(r.encoding),
-                ranks.of_name(r.solver),
-                r.run,
+                ranks.of_name(r.encoding()),
+                ranks.of_name(r.solver()),
+                r.run(),
                 i as u32,
             )
         })
@@ -84,7 +84,7 @@ pub fn outcomes(rows: &[Row], scoring: Scoring) -> Vec<Outcome<'_>> {
     let sorted: Vec<&Row> = order.iter().map(|k| &rows[k.4 as usize]).collect();
     drop(order);
     let same_cell = |a: &Row, b: &Row| {
-        a.instance_name() == b.instance_name() && a.encoding == b.encoding && a.solver == b.solver
+        a.instance_name() == b.instance_name() && a.encoding() == b.encoding() && a.solver() == b.solver()
     };
     // Made at its length: a million outcomes are 40 MB, and a list grown by doubling
     // could hold two thirds more.
@@ -116,8 +116,8 @@ pub fn outcomes(rows: &[Row], scoring: Scoring) -> Vec<Outcome<'_>> {
             };
             Outcome {
                 key: runs[0].instance_name(),
-                encoding: runs[0].encoding,
-                solver: runs[0].solver,
+                encoding: runs[0].encoding(),
+                solver: runs[0].solver(),
                 first: runs[0],
                 time,
                 timeout: limit,
@@ -136,7 +136,7 @@ impl Outcome<'_> {
 
     /// The instance id, to show.
     pub fn instance(&self) -> Name {
-        self.first.instance
+        self.first.instance()
     }
 
     /// The encoding.
@@ -225,7 +225,7 @@ mod tests {
     #[test]
     fn repetitions_are_solved_only_if_all_are() {
         let mut again = row("i1", "minimal", "a", "TIMEOUT", 10.0);
-        again.run = 2;
+        again.set_run(2);
         let rows = vec![
             row("i1", "minimal", "a", "SAT", 1.0),
             again,

@@ -173,10 +173,10 @@ fn unsat_verified(row: &ReportRow) -> bool {
 /// formula (`minisat+extended`), since the competition keys a row by solver and instance
 /// alone.
 fn solver_id(row: &ReportRow) -> String {
-    if row.kind.is_puzzle() {
-        format!("{}+{}", row.solver, row.encoding)
+    if row.kind().is_puzzle() {
+        format!("{}+{}", row.solver(), row.encoding())
     } else {
-        row.solver.to_string()
+        row.solver().to_string()
     }
 }
 
@@ -377,16 +377,14 @@ fn rows_of(read: Vec<Read>, name: &str, machine: &str) -> Vec<Row> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::test_rows::row;
+    use crate::report::test_rows::full_row;
 
     fn cnf_row(solver: &str, hash: &str, status: &str, check: Check, t: f64) -> ReportRow {
-        ReportRow {
-            kind: InstanceKind::Cnf,
-            encoding: "dimacs".into(),
-            hash: hash.into(),
-            check,
-            ..row(hash, "dimacs", solver, status, t)
-        }
+        let mut full = full_row(hash, "dimacs", solver, status, t);
+        full.kind = InstanceKind::Cnf;
+        full.hash = hash.into();
+        full.check = check;
+        ReportRow::from(&full)
     }
 
     #[test]

@@ -153,8 +153,8 @@ pub fn scores(rows: &[Row], scoring: Scoring) -> Vec<Score> {
     let mut index: NameMap<(Name, Name), usize> = NameMap::default();
     let mut groups: Vec<((&str, &str), Vec<&Row>)> = Vec::new();
     for r in rows {
-        let i = *index.entry((r.solver, r.encoding)).or_insert_with(|| {
-            groups.push(((r.solver.as_str(), r.encoding.as_str()), Vec::new()));
+        let i = *index.entry((r.solver(), r.encoding())).or_insert_with(|| {
+            groups.push(((r.solver().as_str(), r.encoding().as_str()), Vec::new()));
             groups.len() - 1
         });
         groups[i].1.push(r);
@@ -224,13 +224,13 @@ pub fn wrong_lines(rows: &[Row]) -> Vec<String> {
         .map(|r| {
             crate::report::table::terminal_text(&format!(
                 "WRONG {} on {} ({}{}, run {}): {} — {}",
-                r.solver,
-                r.instance,
-                r.encoding,
-                r.mode.map_or(String::new(), |m| format!(", {m}")),
-                r.run,
+                r.solver(),
+                r.instance(),
+                r.encoding(),
+                r.mode().map_or(String::new(), |m| format!(", {m}")),
+                r.run(),
                 r.status,
-                r.error
+                r.error()
             ))
         })
         .collect()
@@ -267,12 +267,12 @@ impl WrongAnswer {
     /// The wrong answer of `row`.
     pub fn of(row: &Row) -> WrongAnswer {
         WrongAnswer {
-            config: Config::new(&row.solver, &row.encoding, ModeLabel::of_row(row.mode)),
-            instance: row.instance.to_string(),
-            run: row.run,
+            config: Config::new(&row.solver(), &row.encoding(), ModeLabel::of_row(row.mode())),
+            instance: row.instance().to_string(),
+            run: row.run(),
             status: row.status,
             check: row.check,
-            error: row.error.to_string(),
+            error: row.error().to_string(),
         }
     }
 }

@@ -85,7 +85,7 @@ pub fn figures(rows: &[Row], modes: &Modes) -> Vec<WorkFigures> {
     let mut order: Vec<(Name, Name)> = Vec::new();
     let mut solved: Vec<Vec<&Row>> = Vec::new();
     for r in rows {
-        let key = (r.solver, r.encoding);
+        let key = (r.solver(), r.encoding());
         let i = match order.iter().position(|k| *k == key) {
             Some(i) => i,
             None => {

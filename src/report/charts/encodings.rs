@@ -29,7 +29,7 @@ type Sizes = (Vec<f64>, Vec<f64>);
 /// True when `r` is a puzzle solved through a formula (a dedicated solver's run is given
 /// the puzzle itself: no formula, no size).
 fn encoded_puzzle(r: &crate::report::rows::Row) -> bool {
-    r.side > 0 && r.mode != Some(crate::results::Mode::Dedicated)
+    r.side() > 0 && r.mode() != Some(crate::results::Mode::Dedicated)
 }
 
 /// True when the results hold puzzles under more than one encoding.
@@ -38,7 +38,7 @@ pub fn has_several_encodings(data: &ChartData) -> bool {
         data.rows
             .iter()
             .filter(|r| encoded_puzzle(r))
-            .map(|r| r.encoding.as_str()),
+            .map(|r| r.encoding().as_str()),
     );
     puzzle_encodings.len() > 1
 }
@@ -146,7 +146,7 @@ pub fn encodings(data: &ChartData) -> anyhow::Result<String> {
 /// side's median sizes; and the sides, in order.
 fn series_of(data: &ChartData) -> (Vec<Series>, Vec<u32>) {
     let puzzles = || data.rows.iter().filter(|r| encoded_puzzle(r));
-    let kinds = first_appearance(puzzles().map(|r| r.kind.as_str()));
+    let kinds = first_appearance(puzzles().map(|r| r.kind().as_str()));
     let encoding_index = |e: &str| data.encodings.iter().position(|x| x == e).unwrap_or(0);
     // One size per (instance, encoding), its first row's: every solver's row repeats it.
     // A set of name pairs (8 bytes each) says which were met; their sizes go straight to
@@ -155,16 +155,16 @@ fn series_of(data: &ChartData) -> (Vec<Series>, Vec<u32>) {
     let mut groups: BTreeMap<(usize, usize, u32), Sizes> = BTreeMap::new();
     let mut last = None;
     for r in puzzles() {
-        let key = (r.instance_name(), r.encoding);
+        let key = (r.instance_name(), r.encoding());
         // Rows of one instance and encoding mostly come together.
         if last == Some(key) || met.insert(key, ()).is_some() {
             continue;
         }
         last = Some(key);
-        let kind = r.kind.as_str();
+        let kind = r.kind().as_str();
         let kind_index = kinds.iter().position(|k| k.as_str() == kind).unwrap_or(0);
         let group = groups
-            .entry((encoding_index(r.encoding.as_str()), kind_index, r.side))
+            .entry((encoding_index(r.encoding().as_str()), kind_index, r.side()))
             .or_default();
         group.0.push(r.vars() as f64);
         group.1.push(r.clauses() as f64);

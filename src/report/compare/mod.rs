@@ -213,7 +213,7 @@ pub fn compare(
     let names: HashMap<&str, &str> = old_rows
         .iter()
         .chain(&new_rows)
-        .map(|r| (r.instance_key(), r.instance.as_str()))
+        .map(|r| (r.instance_key(), r.instance().as_str()))
         .collect();
     let key = |o: &Outcome<'_>| -> (String, String, String) {
         let solver = if by_solver { o.solver().as_str() } else { "" };
@@ -275,10 +275,10 @@ pub fn compare(
     let speedups = PairedRatios::of(&ratios);
     let counters = {
         let cell = |r: &Row| -> work::CellKey {
-            let solver = if by_solver { r.solver.as_str() } else { "" };
+            let solver = if by_solver { r.solver().as_str() } else { "" };
             (
                 r.instance_key().into(),
-                r.encoding.to_string(),
+                r.encoding().to_string(),
                 solver.into(),
             )
         };
@@ -310,7 +310,7 @@ fn picked(side: &SideRows<'_>) -> anyhow::Result<Vec<Row>> {
         Some(s) => side
             .rows
             .iter()
-            .filter(|r| r.solver == **s)
+            .filter(|r| r.solver() == **s)
             .cloned()
             .collect(),
         None => side.rows.to_vec(),
@@ -318,7 +318,7 @@ fn picked(side: &SideRows<'_>) -> anyhow::Result<Vec<Row>> {
     if rows.is_empty() {
         match &side.solver {
             Some(s) => {
-                let mut names: Vec<&str> = side.rows.iter().map(|r| r.solver.as_str()).collect();
+                let mut names: Vec<&str> = side.rows.iter().map(|r| r.solver().as_str()).collect();
                 names.sort_unstable();
                 names.dedup();
                 bail!("no rows of solver `{s}` (solvers: {})", names.join(", "))
@@ -339,7 +339,7 @@ fn matched_by_solver(
     new_rows: &[Row],
 ) -> anyhow::Result<bool> {
     let solvers =
-        |rows: &[Row]| -> BTreeSet<String> { rows.iter().map(|r| r.solver.to_string()).collect() };
+        |rows: &[Row]| -> BTreeSet<String> { rows.iter().map(|r| r.solver().to_string()).collect() };
     let (old_solvers, new_solvers) = (solvers(old_rows), solvers(new_rows));
     // Two files of the same solvers match solver to solver; of one solver each (or two
     // solvers of one file), instance to instance whatever the names.

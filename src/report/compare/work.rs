@@ -126,8 +126,8 @@ mod tests {
     fn counter_ratios_over_the_instances_both_solved_and_counted() {
         let key = |r: &Row| {
             (
-                r.instance.to_string(),
-                r.encoding.to_string(),
+                r.instance().to_string(),
+                r.encoding().to_string(),
                 String::new(),
             )
         };
