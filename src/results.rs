@@ -418,14 +418,23 @@ pub type Key<'a> = (&'a str, &'a str, &'a str, u32);
 /// Seconds to the microsecond, in plain decimal notation (`2.160906`, never
 /// `2.1609059999999998` or `4.817e-6`).
 pub fn format_seconds(x: f64) -> String {
-    if !x.is_finite() {
-        return x.to_string();
-    }
-    let mut s = format!("{x:.6}");
-    while s.ends_with('0') && !s.ends_with(".0") {
-        s.pop();
-    }
+    let mut s = String::new();
+    push_seconds(&mut s, x);
     s
+}
+
+/// Appends [`format_seconds`] of `x` to `out` (no text of its own made).
+pub fn push_seconds(out: &mut String, x: f64) {
+    use std::fmt::Write;
+    if !x.is_finite() {
+        let _ = write!(out, "{x}");
+        return;
+    }
+    let start = out.len();
+    let _ = write!(out, "{x:.6}");
+    while out.ends_with('0') && !out[start..].ends_with(".0") {
+        out.pop();
+    }
 }
 
 fn seconds<S: serde::Serializer>(x: &f64, s: S) -> Result<S::Ok, S::Error> {
@@ -587,17 +596,18 @@ pub(crate) fn write_table(path: &Path, rows: &[Row]) -> anyhow::Result<()> {
 pub fn cross_check_unsat<R: CrossChecked>(rows: &mut [R]) -> usize {
     // (instance, encoding or "" for every encoding) -> the first row that witnessed a
     // model; keys borrowed from the rows (a study of millions of rows copies none).
-    let mut witnessed: rustc_hash::FxHashMap<(&str, &str), usize> = Default::default();
+    let mut witnessed: rustc_hash::FxHashMap<(R::Name<'_>, Option<R::Name<'_>>), usize> =
+        Default::default();
     for (i, r) in rows.iter().enumerate() {
         if r.status() != Status::Sat {
             continue;
         }
         let scope = match r.check() {
-            Check::ModelOk => "",
-            Check::EncodingOpen => r.encoding(),
+            Check::ModelOk => None,
+            Check::EncodingOpen => Some(r.encoding_name()),
             _ => continue,
         };
-        witnessed.entry((r.instance_key(), scope)).or_insert(i);
+        witnessed.entry((r.instance_name(), scope)).or_insert(i);
     }
     let mut contradicted: Vec<(usize, String)> = Vec::new();
     for (i, r) in rows.iter().enumerate() {
@@ -605,8 +615,8 @@ pub fn cross_check_unsat<R: CrossChecked>(rows: &mut [R]) -> usize {
             continue;
         }
         let by = witnessed
-            .get(&(r.instance_key(), ""))
-            .or_else(|| witnessed.get(&(r.instance_key(), r.encoding())));
+            .get(&(r.instance_name(), None))
+            .or_else(|| witnessed.get(&(r.instance_name(), Some(r.encoding_name()))));
         if let Some(&by) = by {
             contradicted.push((
                 i,
@@ -624,6 +634,14 @@ pub fn cross_check_unsat<R: CrossChecked>(rows: &mut [R]) -> usize {
 /// What [`cross_check_unsat`] reads of a row and marks on it: the results row and the
 /// report's compact row ([`crate::report::rows::Row`]) alike.
 pub trait CrossChecked {
+    /// A name as the rows hold it, for joins: equal texts, equal names.
+    type Name<'a>: Copy + Eq + std::hash::Hash
+    where
+        Self: 'a;
+    /// [`CrossChecked::instance_key`] as a name.
+    fn instance_name(&self) -> Self::Name<'_>;
+    /// [`CrossChecked::encoding`] as a name.
+    fn encoding_name(&self) -> Self::Name<'_>;
     fn status(&self) -> Status;
     fn check(&self) -> Check;
     fn wrong(&self) -> bool;
@@ -636,6 +654,13 @@ pub trait CrossChecked {
 }
 
 impl CrossChecked for Row {
+    type Name<'a> = &'a str;
+    fn instance_name(&self) -> &str {
+        self.instance_key()
+    }
+    fn encoding_name(&self) -> &str {
+        &self.encoding
+    }
     fn status(&self) -> Status {
         self.status
     }

@@ -9,6 +9,7 @@
 use maud::{Markup, PreEscaped, html};
 
 use crate::report::outcome::{Answer, Outcome};
+use crate::report::rows::Name;
 use crate::report::table::seconds;
 
 /// The most rows the page holds (each a few hundred bytes per solver).
@@ -72,6 +73,11 @@ impl<'o, 'a> TableRow<'o, 'a> {
         self.outcomes().find(|o| o.solver() == solver)
     }
 
+    /// The outcome of `solver` in this row, if it ran (names compare as numbers).
+    pub fn of_name(&self, solver: Name) -> Option<&'o Outcome<'a>> {
+        self.outcomes().find(|o| o.solver() == solver)
+    }
+
     /// Every outcome of the row.
     pub fn outcomes(&self) -> impl Iterator<Item = &'o Outcome<'a>> + use<'o, 'a> {
         self.own.iter().chain(self.dedicated)
@@ -123,26 +129,37 @@ pub fn csv(rows: &[TableRow], solvers: &[String]) -> anyhow::Result<Vec<u8>> {
         header.push(format!("{}_s", csv_cell(s)));
     }
     w.write_record(&header)?;
-    let mut record: Vec<String> = Vec::with_capacity(header.len());
+    // Field by field, with no text made a cell: a study's table has millions of them.
+    let names: Vec<Name> = solvers.iter().map(|s| Name::new(s)).collect();
+    let mut number = String::new();
     for row in rows {
-        record.clear();
-        record.push(csv_cell(row.instance()));
-        record.push(csv_cell(row.encoding()));
-        record.push(row.solved_by().to_string());
-        for s in solvers {
-            match row.of(s) {
-                None => record.extend(["".into(), "".into()]),
+        for name in [row.instance(), row.encoding()] {
+            let escaped = crate::text::escape_controls(name);
+            w.write_field(crate::text::spreadsheet_cell(&escaped).as_bytes())?;
+        }
+        number.clear();
+        {
+            use std::fmt::Write;
+            let _ = write!(number, "{}", row.solved_by());
+        }
+        w.write_field(&number)?;
+        for &s in &names {
+            match row.of_name(s) {
+                None => {
+                    w.write_field("")?;
+                    w.write_field("")?;
+                }
                 Some(o) => {
-                    record.push(word(o.answer).into());
-                    record.push(if o.answer.solved() {
-                        crate::results::format_seconds(o.time)
-                    } else {
-                        String::new()
-                    });
+                    w.write_field(word(o.answer))?;
+                    number.clear();
+                    if o.answer.solved() {
+                        crate::results::push_seconds(&mut number, o.time);
+                    }
+                    w.write_field(&number)?;
                 }
             }
         }
-        w.write_record(&record)?;
+        w.write_record(None::<&[u8]>)?;
     }
     Ok(w.into_inner().map_err(|e| e.into_error())?)
 }

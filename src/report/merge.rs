@@ -70,29 +70,27 @@ pub fn merge(sources: Vec<(String, Vec<Row>)>) -> Merged {
             rows.extend(part);
         }
     }
-    // Keys compare by the ranks of their names (their text order), in 16 bytes.
-    let ranks = crate::report::rows::Ranks::of(
-        rows.iter()
-            .flat_map(|r| [r.instance_name(), r.encoding(), r.solver()]),
-    );
+    // Keys compare by their interned names' numbers (equal texts, equal numbers; the order
+    // of the sort does not matter, only which rows share a key), in 16 bytes.
     let mut keyed: Vec<((u32, u32, u32, u32), u32)> = rows
         .iter()
         .enumerate()
         .map(|(i, r)| {
             let key = (
-                ranks.of_name(r.instance_name()),
-                ranks.of_name(r.encoding()),
-                ranks.of_name(r.solver()),
+                r.instance_name().number(),
+                r.encoding().number(),
+                r.solver().number(),
                 r.run(),
             );
             (key, i as u32)
         })
         .collect();
-    drop(ranks);
     keyed.sort_unstable();
     let order = |k: usize| keyed[k].1 as usize;
     let mut keep = vec![true; rows.len()];
     let mut merged = Merged::default();
+    // (the kept row, the clashing row) of each clash, in the order of their keys' texts
+    let mut clashes: Vec<(usize, usize)> = Vec::new();
     let mut first = 0;
     for k in 1..=keyed.len() {
         if k < keyed.len() && keyed[k].0 == keyed[first].0 {
@@ -101,21 +99,25 @@ pub fn merge(sources: Vec<(String, Vec<Row>)>) -> Merged {
             if rows[again] == rows[kept] {
                 merged.duplicates += 1;
             } else {
-                let row = &rows[again];
-                merged.conflicts.push(format!(
-                    "{} on {} ({}, run {}) is in {} and again, different, in {}: \
-                     the first is kept",
-                    row.solver(),
-                    row.instance(),
-                    row.encoding(),
-                    row.run(),
-                    names[source_of[kept] as usize],
-                    names[source_of[again] as usize]
-                ));
+                clashes.push((kept, again));
             }
         } else {
             first = k;
         }
+    }
+    drop(keyed);
+    clashes.sort_by_key(|&(_, again)| rows[again].key()); // stable: a key's in row order
+    for (kept, again) in clashes {
+        let row = &rows[again];
+        merged.conflicts.push(format!(
+            "{} on {} ({}, run {}) is in {} and again, different, in {}: the first is kept",
+            row.solver(),
+            row.instance(),
+            row.encoding(),
+            row.run(),
+            names[source_of[kept] as usize],
+            names[source_of[again] as usize]
+        ));
     }
     let mut index = 0;
     rows.retain(|_| {

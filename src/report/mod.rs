@@ -235,7 +235,7 @@ pub fn render_report<R: rows::AsReportRows + ?Sized>(
     notes.extend(modes.notes());
 
     let names = (solvers.clone(), encodings.clone());
-    let data = ChartData::new(rows, &outcomes, names, timeout, opts.time);
+    let data = ChartData::new(rows, &outcomes, names, timeout, opts.time, &modes);
     let family_names = family::families_by_instance(rows, opts.families.as_ref());
     let by_family = family::split(&outcomes, &family_names);
     let charts = draw_charts(rows, opts, &data, &virtual_best, &by_family)?;
@@ -267,7 +267,7 @@ pub fn render_report<R: rows::AsReportRows + ?Sized>(
         timeout_s: timeout,
         shortest_timeout_s: shortest_timeout,
         timeout_given: opts.timeout.is_some(),
-        scores: score::scores(rows, scoring),
+        scores: score::scores_in(rows, scoring, &modes),
         virtual_best,
         baseline,
         speedups,
@@ -409,7 +409,8 @@ fn draw_charts(
             let vbs = vbs::virtual_best(members.clone());
             let outcomes: Vec<outcome::Outcome> = members.cloned().collect();
             let names = (data.solvers.clone(), data.encodings.clone());
-            let family_data = ChartData::new(rows, &outcomes, names, data.timeout, opts.time);
+            let family_data =
+                ChartData::new(rows, &outcomes, names, data.timeout, opts.time, &data.modes);
             let title = format!("Cactus plot of family {name}: instances solved within a time");
             charts.push((
                 file_names.unique(&format!("cactus-family-{}", charts::file_safe(name)), "svg"),

@@ -34,6 +34,11 @@ impl Name {
         interner.intern(text)
     }
 
+    /// The name's number: equal for equal texts, in no particular order.
+    pub fn number(self) -> u32 {
+        self.0
+    }
+
     /// The text (the same address for every copy of the name).
     pub fn as_str(&self) -> &'static str {
         if self.0 == EMPTY.0 {
@@ -952,6 +957,13 @@ pub fn read(path: &Path) -> anyhow::Result<Vec<Row>> {
 }
 
 impl crate::results::CrossChecked for Row {
+    type Name<'a> = Name;
+    fn instance_name(&self) -> Name {
+        Row::instance_name(self)
+    }
+    fn encoding_name(&self) -> Name {
+        Row::encoding(self)
+    }
     fn status(&self) -> Status {
         self.status
     }

@@ -146,75 +146,115 @@ impl Scoring {
     }
 }
 
+/// One configuration's score as its rows are met.
+struct Tally {
+    solver: Name,
+    encoding: Name,
+    score: Score,
+    solved_times: Vec<f64>,
+    penalised: f64,
+    certified_penalised: f64,
+}
+
+impl Tally {
+    fn new(solver: Name, encoding: Name) -> Tally {
+        Tally {
+            solver,
+            encoding,
+            score: Score::default(),
+            solved_times: Vec::new(),
+            penalised: 0.0,
+            certified_penalised: 0.0,
+        }
+    }
+
+    /// Counts `r` in.
+    fn add(&mut self, r: &Row, scoring: Scoring) {
+        let s = &mut self.score;
+        s.runs += 1;
+        if let Some(n) = r.solutions() {
+            *s.solutions.get_or_insert(0) += u64::from(n);
+            s.counted += 1;
+        }
+        if let Some(t) = r.count_time(scoring.time) {
+            *s.count_total_s.get_or_insert(0.0) += t;
+        }
+        let time = scoring.time_of(r);
+        s.total_s += time;
+        if r.wrong {
+            s.wrong += 1;
+        } else {
+            match scoring.status_of(r) {
+                Status::Sat => s.sat += 1,
+                Status::Unsat => s.unsat += 1,
+                Status::Timeout => s.timeouts += 1,
+                Status::Memout => s.memouts += 1,
+                Status::Unknown | Status::Error => s.errors += 1,
+            }
+        }
+        let unsolved = 2.0 * scoring.timeout_of(r);
+        if scoring.solved(r) {
+            self.solved_times.push(time);
+            self.penalised += time;
+        } else {
+            self.penalised += unsolved;
+        }
+        if scoring.certified(r) {
+            s.certified += 1;
+            self.certified_penalised += time;
+        } else {
+            self.certified_penalised += unsolved;
+        }
+    }
+
+    /// The score, labelled with its mode.
+    fn finish(mut self, modes: &crate::report::mode::Modes) -> Score {
+        let mut s = self.score;
+        s.config = modes.config(&self.solver, &self.encoding);
+        s.solved = s.sat + s.unsat;
+        s.par2 = self.penalised / s.runs as f64;
+        s.certified_par2 = self.certified_penalised / s.runs as f64;
+        s.mean_s = mean(&self.solved_times);
+        s.median_s = median(&mut self.solved_times);
+        s
+    }
+}
+
 /// Scores per (solver, encoding), in name order.
 pub fn scores(rows: &[Row], scoring: Scoring) -> Vec<Score> {
-    let modes = crate::report::mode::Modes::of(rows);
-    // Each configuration's rows in row order, the configurations then in name order.
+    scores_in(rows, scoring, &crate::report::mode::Modes::of(rows))
+}
+
+/// Scores per (solver, encoding), in name order, labelled with `modes` (the rows'), in one
+/// pass over the rows (each configuration's rows summed in row order).
+pub fn scores_in(
+    rows: &[Row],
+    scoring: Scoring,
+    modes: &crate::report::mode::Modes,
+) -> Vec<Score> {
+    // A row's configuration number (its encoding, solver and mode) → its tally + 1, so
+    // that names are looked up once a configuration.
+    let mut by_config: Vec<usize> = Vec::new();
     let mut index: NameMap<(Name, Name), usize> = NameMap::default();
-    let mut groups: Vec<((&str, &str), Vec<&Row>)> = Vec::new();
+    let mut tallies: Vec<Tally> = Vec::new();
     for r in rows {
-        let i = *index.entry((r.solver(), r.encoding())).or_insert_with(|| {
-            groups.push(((r.solver().as_str(), r.encoding().as_str()), Vec::new()));
-            groups.len() - 1
-        });
-        groups[i].1.push(r);
+        let config = r.config as usize;
+        if config >= by_config.len() {
+            by_config.resize(config + 1, 0);
+        }
+        if by_config[config] == 0 {
+            let (solver, encoding) = (r.solver(), r.encoding());
+            let tally = *index.entry((solver, encoding)).or_insert_with(|| {
+                tallies.push(Tally::new(solver, encoding));
+                tallies.len() - 1
+            });
+            by_config[config] = tally + 1;
+        }
+        tallies[by_config[config] - 1].add(r, scoring);
     }
-    drop(index);
-    groups.sort_by(|a, b| a.0.cmp(&b.0));
-    groups
-        .into_iter()
-        .map(|((solver, encoding), rows)| {
-            let mut s = Score {
-                config: modes.config(solver, encoding),
-                runs: rows.len(),
-                ..Score::default()
-            };
-            let mut solved_times = Vec::new();
-            let mut penalised = 0.0;
-            let mut certified_penalised = 0.0;
-            for r in &rows {
-                if let Some(n) = r.solutions() {
-                    *s.solutions.get_or_insert(0) += u64::from(n);
-                    s.counted += 1;
-                }
-                if let Some(t) = r.count_time(scoring.time) {
-                    *s.count_total_s.get_or_insert(0.0) += t;
-                }
-                let time = scoring.time_of(r);
-                s.total_s += time;
-                if r.wrong {
-                    s.wrong += 1;
-                } else {
-                    match scoring.status_of(r) {
-                        Status::Sat => s.sat += 1,
-                        Status::Unsat => s.unsat += 1,
-                        Status::Timeout => s.timeouts += 1,
-                        Status::Memout => s.memouts += 1,
-                        Status::Unknown | Status::Error => s.errors += 1,
-                    }
-                }
-                let unsolved = 2.0 * scoring.timeout_of(r);
-                if scoring.solved(r) {
-                    solved_times.push(time);
-                    penalised += time;
-                } else {
-                    penalised += unsolved;
-                }
-                if scoring.certified(r) {
-                    s.certified += 1;
-                    certified_penalised += time;
-                } else {
-                    certified_penalised += unsolved;
-                }
-            }
-            s.solved = s.sat + s.unsat;
-            s.par2 = penalised / rows.len() as f64;
-            s.certified_par2 = certified_penalised / rows.len() as f64;
-            s.mean_s = mean(&solved_times);
-            s.median_s = median(&mut solved_times);
-            s
-        })
-        .collect()
+    let name = |t: &Tally| (t.solver.as_str(), t.encoding.as_str());
+    tallies.sort_by(|a, b| name(a).cmp(&name(b)));
+    tallies.into_iter().map(|t| t.finish(modes)).collect()
 }
 
 /// The wrong answers, one line each, control characters escaped for the terminal.

@@ -18,6 +18,30 @@ use crate::report::outcome::Outcome;
 use crate::report::rows::{Name, Row};
 use draw::{LegendEntry, LogAxis, Shape, format_seconds, log_axis, rgb};
 
+/// Each solver's outcomes as their places in `outcomes`, if the outcomes come ordered by
+/// instance and encoding.
+fn places(outcomes: &[Outcome]) -> Option<Vec<(Name, Vec<u32>)>> {
+    let in_order = |a: &Outcome, b: &Outcome| {
+        if a.key() == b.key() {
+            a.encoding() <= b.encoding()
+        } else {
+            a.key() < b.key()
+        }
+    };
+    if !outcomes.windows(2).all(|w| in_order(&w[0], &w[1])) {
+        return None;
+    }
+    let mut places: Vec<(Name, Vec<u32>)> = Vec::new();
+    for (i, o) in outcomes.iter().enumerate() {
+        let solver = o.solver();
+        match places.iter_mut().find(|(s, _)| *s == solver) {
+            Some((_, list)) => list.push(i as u32),
+            None => places.push((solver, vec![i as u32])),
+        }
+    }
+    Some(places)
+}
+
 /// Okabe and Ito's colour-blind-safe palette (its yellow left out: unreadable on white),
 /// then a few darker extras for long solver lists.
 const SOLVER_COLORS: [u32; 10] = [
@@ -63,6 +87,9 @@ pub struct ChartData<'a> {
     pub modes: crate::report::mode::Modes,
     /// The time axes' range (see [`ChartData::time_range`]), worked out once.
     range: (f64, f64),
+    /// Each solver's outcomes, as their places in `outcomes`, when the outcomes come
+    /// ordered by instance and encoding (none otherwise).
+    places: Option<Vec<(Name, Vec<u32>)>>,
 }
 
 impl<'a> ChartData<'a> {
@@ -73,6 +100,7 @@ impl<'a> ChartData<'a> {
         (solvers, encodings): (Vec<String>, Vec<String>),
         timeout: f64,
         time: super::TimeBasis,
+        modes: &crate::report::mode::Modes,
     ) -> ChartData<'a> {
         ChartData {
             rows,
@@ -81,9 +109,22 @@ impl<'a> ChartData<'a> {
             encodings,
             timeout,
             time,
-            modes: crate::report::mode::Modes::of(rows),
+            modes: modes.clone(),
             range: range_of(outcomes, timeout),
+            places: places(outcomes),
         }
+    }
+
+    /// The places of `solver`'s outcomes in [`ChartData::outcomes`], in order, when the
+    /// outcomes come ordered by instance and encoding (an empty list when it has none).
+    pub fn places_of(&self, solver: Name) -> Option<&[u32]> {
+        let places = self.places.as_ref()?;
+        Some(
+            places
+                .iter()
+                .find(|(s, _)| *s == solver)
+                .map_or(&[][..], |(_, p)| p.as_slice()),
+        )
     }
 
     /// The colour of `solver`.

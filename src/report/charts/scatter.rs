@@ -78,33 +78,48 @@ pub fn in_common(data: &ChartData, x_solver: &str, y_solver: &str) -> bool {
         .outcomes
         .chunk_by(|a, b| same_cell(a, b))
         .any(|c| c.iter().any(|o| is(o, x)) && c.iter().any(|o| is(o, y)));
-    found || !pairs_of(data.outcomes, x_solver, y_solver).is_empty()
+    found || !pairs_of(data, x_solver, y_solver).is_empty()
 }
 
 /// The (mark, x's outcome, y's outcome) of every instance and encoding both solvers ran,
-/// in the order of `outcomes`. Outcomes come ordered by instance and encoding, so each
-/// instance's are together and no map is needed (a study's are sorted here if not).
+/// in the order of the outcomes. When they come ordered by instance and encoding (as
+/// [`ChartData`] finds them), each solver's outcomes are a list of their places, and
+/// the pairs a merge of two lists; else the outcomes of both are sorted here.
 fn pairs_of<'o, 'a>(
-    outcomes: &'o [Outcome<'a>],
+    data: &ChartData<'a>,
     x_solver: &str,
     y_solver: &str,
-) -> Vec<(Mark, &'o Outcome<'a>, &'o Outcome<'a>)> {
+) -> Vec<(Mark, &'o Outcome<'a>, &'o Outcome<'a>)>
+where
+    'a: 'o,
+{
+    let outcomes: &'o [Outcome<'a>] = data.outcomes;
     // The outcomes' names are interned: equal texts are one name.
     let (x, y) = (Name::new(x_solver), Name::new(y_solver));
-    let is = |o: &Outcome, name: Name| o.solver() == name;
     let same_cell = |a: &Outcome, b: &Outcome| a.key() == b.key() && a.encoding() == b.encoding();
-    let in_order = |a: &Outcome, b: &Outcome| {
-        if a.key() == b.key() {
-            a.encoding() <= b.encoding()
-        } else {
-            a.key() < b.key()
+    if let (Some(xs), Some(ys)) = (data.places_of(x), data.places_of(y)) {
+        // Cells are runs of the outcomes, in order: of two places in different cells, the
+        // earlier one meets nothing further on in the other list.
+        let mut pairs = Vec::new();
+        let (mut i, mut j) = (0, 0);
+        while i < xs.len() && j < ys.len() {
+            let (a, b) = (&outcomes[xs[i] as usize], &outcomes[ys[j] as usize]);
+            if same_cell(a, b) {
+                pairs.push((Mark::of(a, b), a, b));
+                i += 1;
+                j += 1;
+            } else if xs[i] < ys[j] {
+                i += 1;
+            } else {
+                j += 1;
+            }
         }
-    };
-    let mut ordered: Vec<&Outcome> = outcomes.iter().filter(|o| is(o, x) || is(o, y)).collect();
-    if !ordered.windows(2).all(|w| in_order(w[0], w[1])) {
-        let cell = |o: &Outcome<'a>| (o.key(), o.encoding());
-        ordered.sort_by_key(|a| cell(a));
+        return pairs;
     }
+    let is = |o: &Outcome, name: Name| o.solver() == name;
+    let mut ordered: Vec<&Outcome> = outcomes.iter().filter(|o| is(o, x) || is(o, y)).collect();
+    let cell = |o: &Outcome<'a>| (o.key(), o.encoding());
+    ordered.sort_by_key(|a| cell(a));
     ordered
         .chunk_by(|a, b| same_cell(a, b))
         .filter_map(|runs| {
@@ -155,11 +170,13 @@ fn legend_of(data: &ChartData, pairs: &[Pair]) -> Legend<'static> {
         .collect();
     if data.encodings.len() > 1 {
         // The encodings of its points only.
-        let drawn: std::collections::HashSet<&str> = pairs
-            .iter()
-            .map(|(_, _, y)| y.encoding().as_str())
-            .collect();
-        for e in data.encodings.iter().filter(|e| drawn.contains(e.as_str())) {
+        let mut drawn: Vec<Name> = Vec::new(); // a few encodings
+        for (_, _, y) in pairs {
+            if !drawn.contains(&y.encoding()) {
+                drawn.push(y.encoding());
+            }
+        }
+        for e in data.encodings.iter().filter(|e| drawn.iter().any(|d| d == *e)) {
             let (label, color) = (format!("encoding {e}"), data.encoding_color(e));
             entries.push(LegendEntry::mark(label, color, Shape::Circle, true));
         }
@@ -177,7 +194,7 @@ fn legend_of(data: &ChartData, pairs: &[Pair]) -> Legend<'static> {
 /// The scatter plot of `y_solver` (vertical) against `x_solver` (horizontal).
 pub fn scatter(data: &ChartData, x_solver: &str, y_solver: &str) -> anyhow::Result<String> {
     // Failures last, so that they are drawn over the answers they might hide.
-    let mut pairs = pairs_of(data.outcomes, x_solver, y_solver);
+    let mut pairs = pairs_of(data, x_solver, y_solver);
     pairs.sort_by_key(|(m, _, _)| *m);
     let legend = legend_of(data, &pairs);
     let what = if data.encodings.len() > 1 {
