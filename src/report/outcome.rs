@@ -59,73 +59,124 @@ pub struct Outcome<'a> {
 
 /// The outcomes of `rows` scored by `scoring`, ordered by (instance, encoding, solver).
 pub fn outcomes(rows: &[Row], scoring: Scoring) -> Vec<Outcome<'_>> {
-    // Rows sorted by (instance, encoding, solver, run), then taken a cell at a time: no
-    // map of a million small vectors.
-    // The names compare by rank (their text order) and by address (equality).
-    let ranks = crate::report::rows::Ranks::of(
-        rows.iter()
-            .flat_map(|r| [r.instance_name(), r.encoding(), r.solver()]),
-    );
-    let mut order: Vec<(u32, u32, u32, u32, u32)> = rows
+    let order = cell_order(rows);
+    let row = |i: &u32| &rows[*i as usize];
+    let same_cell = |a: &u32, b: &u32| {
+        let (a, b) = (row(a), row(b));
+        a.instance_name() == b.instance_name()
+            && a.encoding() == b.encoding()
+            && a.solver() == b.solver()
+    };
+    // Made at its largest (one outcome a row, without repetitions) and cut to its length:
+    // a list grown by doubling could hold two thirds more.
+    let mut out = Vec::with_capacity(rows.len());
+    out.extend(order.chunk_by(same_cell).map(|runs| {
+        let first = row(&runs[0]);
+        let limit = runs
+            .iter()
+            .map(|i| scoring.timeout_of(row(i)))
+            .fold(0.0, f64::max);
+        let (answer, time) = if runs.iter().any(|i| row(i).wrong) {
+            (Answer::Wrong, limit)
+        } else if runs.iter().all(|i| scoring.solved(row(i))) {
+            let answer = match scoring.status_of(first) {
+                Status::Sat => Answer::Sat,
+                _ => Answer::Unsat,
+            };
+            let mut times: Vec<f64> = runs.iter().map(|i| scoring.time_of(row(i))).collect();
+            (answer, median(&mut times))
+        } else {
+            let first_failure = runs
+                .iter()
+                .map(row)
+                .find(|r| !scoring.solved(r))
+                .map(|r| scoring.status_of(r));
+            let answer = match first_failure {
+                Some(Status::Timeout | Status::Memout) => Answer::Timeout,
+                _ => Answer::Error,
+            };
+            (answer, limit)
+        };
+        Outcome {
+            key: first.instance_name(),
+            encoding: first.encoding(),
+            solver: first.solver(),
+            first,
+            time,
+            timeout: limit,
+            answer,
+            basis: scoring.time,
+        }
+    }));
+    out.shrink_to_fit();
+    out
+}
+
+/// The rows' places in the order of their cells: by instance, encoding, solver (each by
+/// its text), then repetition and place. The instances are ranked once and the rows
+/// put in their instance's bucket (a counting sort, 4 bytes a row); only each
+/// instance's few rows are sorted.
+fn cell_order(rows: &[Row]) -> Vec<u32> {
+    // Each instance number's rank among the instances' keys, in text order.
+    let whos = rows.iter().map(|r| r.who as usize).max().map_or(0, |m| m + 1);
+    let mut rank_of_who = vec![u32::MAX; whos];
+    let mut keys: Vec<Name> = Vec::new();
+    for r in rows {
+        if rank_of_who[r.who as usize] == u32::MAX {
+            rank_of_who[r.who as usize] = 0;
+            keys.push(r.instance_name());
+        }
+    }
+    keys.sort_unstable_by(|a, b| a.as_str().cmp(b.as_str()));
+    keys.dedup();
+    let rank: crate::report::rows::NameMap<Name, u32> = keys
         .iter()
         .enumerate()
-        .map(|(i, r)| {
-            (
-                ranks.of_name(r.instance_name()),
-                ranks.of_name(r.encoding()),
-                ranks.of_name(r.solver()),
-                r.run(),
-                i as u32,
-            )
-        })
+        .map(|(i, &k)| (k, i as u32))
         .collect();
-    drop(ranks);
-    order.sort_unstable();
-    let sorted: Vec<&Row> = order.iter().map(|k| &rows[k.4 as usize]).collect();
-    drop(order);
-    let same_cell = |a: &Row, b: &Row| {
-        a.instance_name() == b.instance_name() && a.encoding() == b.encoding() && a.solver() == b.solver()
-    };
-    // Made at its length: a million outcomes are 40 MB, and a list grown by doubling
-    // could hold two thirds more.
-    let mut out = Vec::with_capacity(sorted.chunk_by(|a, b| same_cell(a, b)).count());
-    out.extend(sorted.chunk_by(|a, b| same_cell(a, b)).map(|runs| {
-            let limit = runs
-                .iter()
-                .map(|r| scoring.timeout_of(r))
-                .fold(0.0, f64::max);
-            let (answer, time) = if runs.iter().any(|r| r.wrong) {
-                (Answer::Wrong, limit)
-            } else if runs.iter().all(|r| scoring.solved(r)) {
-                let answer = match scoring.status_of(runs[0]) {
-                    Status::Sat => Answer::Sat,
-                    _ => Answer::Unsat,
-                };
-                let mut times: Vec<f64> = runs.iter().map(|r| scoring.time_of(r)).collect();
-                (answer, median(&mut times))
-            } else {
-                let first_failure = runs
-                    .iter()
-                    .find(|r| !scoring.solved(r))
-                    .map(|r| scoring.status_of(r));
-                let answer = match first_failure {
-                    Some(Status::Timeout | Status::Memout) => Answer::Timeout,
-                    _ => Answer::Error,
-                };
-                (answer, limit)
-            };
-            Outcome {
-                key: runs[0].instance_name(),
-                encoding: runs[0].encoding(),
-                solver: runs[0].solver(),
-                first: runs[0],
-                time,
-                timeout: limit,
-                answer,
-                basis: scoring.time,
-            }
-        }));
-    out
+    for r in rows {
+        rank_of_who[r.who as usize] = rank[&r.instance_name()];
+    }
+    drop(rank);
+    // Each configuration number's (encoding, solver) ranks.
+    let configs = rows.iter().map(|r| r.config as usize).max().map_or(0, |m| m + 1);
+    let mut config_names: Vec<Option<(Name, Name)>> = vec![None; configs];
+    for r in rows {
+        config_names[r.config as usize].get_or_insert_with(|| (r.encoding(), r.solver()));
+    }
+    let texts = crate::report::rows::Ranks::of(
+        config_names.iter().flatten().flat_map(|&(e, s)| [e, s]),
+    );
+    let config_rank: Vec<(u32, u32)> = config_names
+        .iter()
+        .map(|c| c.map_or((0, 0), |(e, s)| (texts.of_name(e), texts.of_name(s))))
+        .collect();
+    // Counting sort by instance rank.
+    let mut start = vec![0u32; keys.len() + 1];
+    for r in rows {
+        start[rank_of_who[r.who as usize] as usize + 1] += 1;
+    }
+    for i in 1..start.len() {
+        start[i] += start[i - 1];
+    }
+    let bounds = start.clone();
+    let mut order = vec![0u32; rows.len()];
+    for (i, r) in rows.iter().enumerate() {
+        let slot = &mut start[rank_of_who[r.who as usize] as usize];
+        order[*slot as usize] = i as u32;
+        *slot += 1;
+    }
+    for w in bounds.windows(2) {
+        let bucket = &mut order[w[0] as usize..w[1] as usize];
+        if bucket.len() > 1 {
+            bucket.sort_unstable_by_key(|&i| {
+                let r = &rows[i as usize];
+                let (e, s) = config_rank[r.config as usize];
+                (e, s, r.run(), i)
+            });
+        }
+    }
+    order
 }
 
 impl Outcome<'_> {

@@ -795,6 +795,24 @@ impl Row {
         }
     }
 
+    /// One work counter, read alone (the counters in [`Counter::ALL`]'s order).
+    pub fn counter(&self, counter: crate::solver::work::Counter) -> Option<u64> {
+        let i = crate::solver::work::Counter::ALL
+            .iter()
+            .position(|&c| c == counter)
+            .unwrap_or(0);
+        if self.work[0] == WORK_WIDE {
+            let wide = WIDE_WORK.get(self.work[1])[i];
+            return (wide != NO_COUNT).then_some(wide);
+        }
+        (self.work[i] != WORK_NONE).then_some(u64::from(self.work[i]))
+    }
+
+    /// True when the row gives some work counter.
+    pub fn has_work(&self) -> bool {
+        self.work != [WORK_NONE; 4]
+    }
+
     /// Sets the work counters.
     pub fn set_work(&mut self, work: Work) {
         let put = |x: Option<u64>| x.unwrap_or(NO_COUNT);

@@ -61,7 +61,7 @@ impl WorkFigures {
 fn counter_figures(runs: &[&Row], counter: Counter) -> Option<CounterFigures> {
     let given: Vec<(u64, f64)> = runs
         .iter()
-        .filter_map(|r| Some((counter.of(&r.work())?, r.time(TimeBasis::Cpu))))
+        .filter_map(|r| Some((r.counter(counter)?, r.time(TimeBasis::Cpu))))
         .collect();
     if given.is_empty() {
         return None;
@@ -94,7 +94,7 @@ pub fn figures(rows: &[Row], modes: &Modes) -> Vec<WorkFigures> {
                 order.len() - 1
             }
         };
-        if r.solved() && r.work() != Default::default() {
+        if r.solved() && r.has_work() {
             solved[i].push(r);
         }
     }
@@ -103,7 +103,10 @@ pub fn figures(rows: &[Row], modes: &Modes) -> Vec<WorkFigures> {
         .zip(solved)
         .filter(|(_, runs)| !runs.is_empty())
         .map(|((solver, encoding), runs)| {
-            let guesses: Vec<u64> = runs.iter().filter_map(|r| r.work().guesses).collect();
+            let guesses: Vec<u64> = runs
+                .iter()
+                .filter_map(|r| r.counter(Counter::Guesses))
+                .collect();
             WorkFigures {
                 config: modes.config(&solver, &encoding),
                 solved: runs.len(),
