@@ -168,7 +168,7 @@ pub fn families(
                     t.1 += 1;
                     t.2 += o.time;
                 } else {
-                    t.2 += 2.0 * o.timeout;
+                    t.2 += 2.0 * o.timeout();
                 }
             }
             let mut scores = Vec::new();

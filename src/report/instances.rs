@@ -247,7 +247,7 @@ fn cell(outcome: Option<&Outcome>) -> Markup {
     let par2 = if o.answer.solved() {
         o.time
     } else {
-        2.0 * o.timeout
+        2.0 * o.timeout()
     };
     let class = match o.answer {
         Answer::Sat | Answer::Unsat => "t",

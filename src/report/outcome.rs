@@ -6,6 +6,7 @@
 //! otherwise it takes the outcome of its first unsolved run. Conservative on purpose: a
 //! solver that is right only sometimes should not look right.
 
+use crate::report::aside::Aside;
 use crate::report::rows::{Name, Row};
 use crate::report::score::{Scoring, median};
 use crate::results::TimeBasis;
@@ -35,26 +36,46 @@ impl Answer {
 
 /// One solver on one instance under one encoding: what came of it, its names (the rows'
 /// interned names, [`Name`]: equal texts are one number), which every figure filters
-/// and joins on, and its first repetition's row for the rest.
+/// and joins on, and its first repetition's row for the rest. 32 bytes.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Outcome<'a> {
     /// What the instance is ([`Row::instance_key`]): outcomes of one instance join on it.
     key: Name,
-    /// The encoding.
-    encoding: Name,
-    /// The solver.
-    solver: Name,
+    /// The encoding and the solver, as the first row's configuration number.
+    config: u32,
     /// The row of the first repetition.
     first: &'a Row,
     /// Seconds (CPU or wall, by the scoring): the median over the repetitions when
     /// solved, else the timeout.
     pub time: f64,
-    /// The timeout it was judged against, seconds.
-    pub timeout: f64,
+    /// The timeout it was judged against, by number in [`TIMEOUTS`].
+    timeout: u32,
     /// What came of it.
     pub answer: Answer,
     /// Which time the scoring took (for [`Outcome::count_time`]).
     basis: TimeBasis,
+}
+
+/// The timeouts outcomes were judged against, as the bits of their seconds: a study has
+/// a few.
+static TIMEOUTS: Aside<1> = Aside::new([0]);
+
+/// The last timeout stored and its number: consecutive outcomes mostly share one.
+#[derive(Default)]
+struct LastTimeout(Option<(u64, u32)>);
+
+impl LastTimeout {
+    fn number(&mut self, seconds: f64) -> u32 {
+        let bits = seconds.to_bits();
+        match self.0 {
+            Some((last, number)) if last == bits => number,
+            _ => {
+                let number = TIMEOUTS.number([bits]);
+                self.0 = Some((bits, number));
+                number
+            }
+        }
+    }
 }
 
 /// The outcomes of `rows` scored by `scoring`, ordered by (instance, encoding, solver).
@@ -70,6 +91,7 @@ pub fn outcomes(rows: &[Row], scoring: Scoring) -> Vec<Outcome<'_>> {
     // Made at its largest (one outcome a row, without repetitions) and cut to its length:
     // a list grown by doubling could hold two thirds more.
     let mut out = Vec::with_capacity(rows.len());
+    let mut timeouts = LastTimeout::default();
     out.extend(order.chunk_by(same_cell).map(|runs| {
         let first = row(&runs[0]);
         let limit = runs
@@ -99,11 +121,10 @@ pub fn outcomes(rows: &[Row], scoring: Scoring) -> Vec<Outcome<'_>> {
         };
         Outcome {
             key: first.instance_name(),
-            encoding: first.encoding(),
-            solver: first.solver(),
+            config: first.config,
             first,
             time,
-            timeout: limit,
+            timeout: timeouts.number(limit),
             answer,
             basis: scoring.time,
         }
@@ -192,12 +213,17 @@ impl Outcome<'_> {
 
     /// The encoding.
     pub fn encoding(&self) -> Name {
-        self.encoding
+        crate::report::rows::config_names(self.config).0
     }
 
     /// The solver.
     pub fn solver(&self) -> Name {
-        self.solver
+        crate::report::rows::config_names(self.config).1
+    }
+
+    /// The timeout it was judged against, seconds.
+    pub fn timeout(&self) -> f64 {
+        f64::from_bits(TIMEOUTS.get(self.timeout)[0])
     }
 
     /// With `--count`: the solutions its first repetition found (None: no count, or one
@@ -266,7 +292,7 @@ mod tests {
     #[test]
     fn an_outcome_holds_names_not_texts() {
         let size = std::mem::size_of::<Outcome>();
-        assert!(size <= 40, "{size} bytes");
+        assert!(size <= 32, "{size} bytes");
         let rows = vec![row("i1", "minimal", "a", "SAT", 1.0)];
         let o = &outcomes(&rows, Scoring::default())[0];
         assert!(o.instance() == "i1" && o.encoding() == "minimal" && o.solver() == "a");

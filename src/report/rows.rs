@@ -459,6 +459,12 @@ fn unpair(word: u64) -> (u32, u32) {
     ((word >> 32) as u32, word as u32)
 }
 
+/// The encoding and the solver of configuration number `config` (a row's).
+pub(crate) fn config_names(config: u32) -> (Name, Name) {
+    let (encoding, solver) = unpair(CONFIGS.get(config)[0]);
+    (Name(encoding), Name(solver))
+}
+
 /// An optional mode as a number (0: none).
 fn mode_code(mode: Option<Mode>) -> u64 {
     mode.map_or(0, |m| 1 + Mode::ALL.iter().position(|&x| x == m).unwrap_or(0) as u64)

@@ -80,7 +80,7 @@ pub fn virtual_best<'o, 'a: 'o>(
                     .or_default() += 1;
             }
             None => {
-                let timeout = candidates.iter().map(|o| o.timeout).fold(0.0, f64::max);
+                let timeout = candidates.iter().map(|o| o.timeout()).fold(0.0, f64::max);
                 penalised += 2.0 * timeout;
             }
         }

@@ -226,7 +226,7 @@ pub fn compare(
         solver: o.solver().to_string(),
         answer: o.answer,
         time: o.time,
-        timeout: o.timeout,
+        timeout: o.timeout(),
     };
     for o in &old_outcomes {
         joined.entry(key(o)).or_default().0 = Some(side(o));

@@ -78,7 +78,7 @@ fn contributions(
         best.clear();
         let mut timeout: f64 = 0.0;
         for o in group {
-            timeout = timeout.max(o.timeout);
+            timeout = timeout.max(o.timeout());
             let m = member(o);
             if o.answer.solved() && m < members {
                 match best.iter_mut().find(|(n, _)| *n == m) {

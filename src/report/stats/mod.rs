@@ -117,7 +117,7 @@ fn par2_score(o: &Outcome) -> f64 {
     if o.answer.solved() {
         o.time
     } else {
-        2.0 * o.timeout
+        2.0 * o.timeout()
     }
 }
 
