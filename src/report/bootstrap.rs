@@ -133,7 +133,7 @@ mod tests {
                 median(&mut s)
             })
             .collect();
-        medians.sort_by(f64::total_cmp);
+        medians.sort_unstable_by(f64::total_cmp);
         let tail = (1.0 - confidence) / 2.0;
         let low = medians[(tail * resamples as f64) as usize];
         let high = medians[((1.0 - tail) * resamples as f64).ceil() as usize - 1];
@@ -182,7 +182,7 @@ mod tests {
             let exact = median_interval(&values, 0.95).unwrap();
             let (low, high) = resampled(&values, 0.95, 20_000);
             let mut sorted = values.clone();
-            sorted.sort_by(f64::total_cmp);
+            sorted.sort_unstable_by(f64::total_cmp);
             // Within a rank or two of the resampled percentiles (Monte Carlo noise, and
             // the midpoint rule for even n).
             let rank = |v: f64| sorted.partition_point(|&x| x < v) as i64;

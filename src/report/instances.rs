@@ -110,8 +110,39 @@ pub fn table_rows<'o, 'a>(outcomes: &'o [Outcome<'a>]) -> Vec<TableRow<'o, 'a>> 
         }
         rows.extend(encoded.into_iter().map(|own| TableRow { own, dedicated }));
     }
-    rows.sort_by_cached_key(|r| (natural(r.instance()), r.encoding()));
-    rows
+    // Ranked once per instance id and encoding (ids equal in natural order share a rank),
+    // then sorted by the ranks and, within them, the order met.
+    let mut ids: crate::report::rows::NameMap<Name, u32> = Default::default();
+    let mut encodings: Vec<Name> = Vec::new();
+    for r in &rows {
+        ids.entry(r.own[0].instance()).or_insert(0);
+        let e = r.own[0].encoding();
+        if !encodings.contains(&e) {
+            encodings.push(e);
+        }
+    }
+    let mut sorted: Vec<Name> = ids.keys().copied().collect();
+    sorted.sort_unstable_by(|a, b| natural(a).cmp(&natural(b)));
+    let mut rank = 0;
+    for (i, id) in sorted.iter().enumerate() {
+        if i > 0 && natural(&sorted[i - 1]) != natural(id) {
+            rank += 1;
+        }
+        ids.insert(*id, rank);
+    }
+    encodings.sort_unstable_by(|a, b| a.as_str().cmp(b.as_str()));
+    let key = |r: &TableRow| {
+        let e = r.own[0].encoding();
+        let e = encodings.iter().position(|&x| x == e).unwrap_or(0);
+        (ids[&r.own[0].instance()], e)
+    };
+    let mut keyed: Vec<((u32, usize), u32)> = rows
+        .iter()
+        .enumerate()
+        .map(|(i, r)| (key(r), i as u32))
+        .collect();
+    keyed.sort_unstable();
+    keyed.iter().map(|&(_, i)| rows[i as usize]).collect()
 }
 
 /// The whole table as CSV ([`CSV_NAME`]): instance, encoding, solved by, then per solver

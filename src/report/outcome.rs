@@ -8,7 +8,7 @@
 
 use crate::report::aside::Aside;
 use crate::report::rows::{Name, Row};
-use crate::report::score::{Scoring, median};
+use crate::report::score::{Scoring, median_unordered};
 use crate::results::TimeBasis;
 use crate::solver::Status;
 
@@ -106,7 +106,7 @@ pub fn outcomes(rows: &[Row], scoring: Scoring) -> Vec<Outcome<'_>> {
                 _ => Answer::Unsat,
             };
             let mut times: Vec<f64> = runs.iter().map(|i| scoring.time_of(row(i))).collect();
-            (answer, median(&mut times))
+            (answer, median_unordered(&mut times))
         } else {
             let first_failure = runs
                 .iter()

@@ -15,7 +15,7 @@ use serde::Serialize;
 use crate::report::config::Config;
 use crate::report::mode::Modes;
 use crate::report::rows::{Name, Row};
-use crate::report::score::median;
+use crate::report::score::median_unordered;
 use crate::report::table::{Align, Cell, Table};
 use crate::results::TimeBasis;
 use crate::solver::work::Counter;
@@ -72,7 +72,7 @@ fn counter_figures(runs: &[&Row], counter: Counter) -> Option<CounterFigures> {
     Some(CounterFigures {
         counter,
         runs: given.len(),
-        median: median(&mut values),
+        median: median_unordered(&mut values),
         total,
         per_cpu_s: (seconds > 0.0).then(|| total as f64 / seconds),
     })

@@ -172,7 +172,7 @@ pub fn log_ticks(lo: f64, hi: f64) -> Vec<f64> {
         .filter(|v| *v > 0.0)
         .chain(decades)
         .collect();
-    ticks.sort_by(f64::total_cmp);
+    ticks.sort_unstable_by(f64::total_cmp);
     ticks.dedup_by(|a, b| (*a - *b).abs() <= 1e-12 * b.abs());
     ticks
 }

@@ -14,7 +14,7 @@ use crate::report::charts::draw::{
 };
 use crate::report::outcome::first_appearance;
 use crate::report::rows::{Name, NameMap};
-use crate::report::score::median;
+use crate::report::score::median_unordered;
 
 /// One line of a panel: its name, style, and (side, median vars, median clauses) points.
 struct Series {
@@ -182,7 +182,7 @@ fn series_of(data: &ChartData) -> (Vec<Series>, Vec<u32>) {
         } else {
             format!("{encoding} · {modes}")
         };
-        let point = (side, median(&mut vars), median(&mut clauses));
+        let point = (side, median_unordered(&mut vars), median_unordered(&mut clauses));
         match series.last_mut() {
             Some(s) if s.label == label => s.points.push(point),
             _ => series.push(Series {

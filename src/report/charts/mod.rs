@@ -195,7 +195,7 @@ impl<'a> ChartData<'a> {
             .filter(|o| o.answer.solved())
             .map(|o| o.time)
             .collect();
-        times.sort_by(f64::total_cmp);
+        times.sort_unstable_by(f64::total_cmp);
         (times, mine().count())
     }
 

@@ -31,7 +31,7 @@ pub fn speedups(c: &Comparison) -> anyhow::Result<String> {
         .filter_map(|i| i.speedup)
         .filter(|r| r.is_finite() && *r > 0.0)
         .collect();
-    ratios.sort_by(f64::total_cmp);
+    ratios.sort_unstable_by(f64::total_cmp);
     let n = ratios.len();
     let floor = c.factor.filter(|f| f.is_finite()).map(|f| 1.0 / f);
     let lo = ratios

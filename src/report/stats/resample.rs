@@ -64,7 +64,7 @@ fn resampled_interval(values: &[f64], confidence: f64, seed: u64) -> Option<(f64
             sum / n as f64
         })
         .collect();
-    means.sort_by(f64::total_cmp);
+    means.sort_unstable_by(f64::total_cmp);
     let tail = (1.0 - confidence) / 2.0;
     Some((quantile(&means, tail), quantile(&means, 1.0 - tail)))
 }

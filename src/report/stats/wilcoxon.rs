@@ -69,20 +69,22 @@ pub struct Wilcoxon {
 /// Ranks (from 1) of `values`, ties getting the mean of their ranks, and the sizes of the
 /// tie groups.
 fn average_ranks(values: &[f64]) -> (Vec<f64>, Vec<usize>) {
-    let mut order: Vec<usize> = (0..values.len()).collect();
-    order.sort_by(|&a, &b| values[a].total_cmp(&values[b]));
+    // (value, place) sorted by value: the order within a tie does not matter, as the tie
+    // shares one rank.
+    let mut order: Vec<(f64, u32)> = values.iter().enumerate().map(|(i, &v)| (v, i as u32)).collect();
+    order.sort_unstable_by(|a, b| a.0.total_cmp(&b.0));
     let mut ranks = vec![0.0; values.len()];
     let mut groups = Vec::new();
     let mut start = 0;
     while start < order.len() {
         let mut end = start + 1;
-        while end < order.len() && values[order[end]] == values[order[start]] {
+        while end < order.len() && order[end].0 == order[start].0 {
             end += 1;
         }
         // Ranks start+1 ..= end: their mean.
         let rank = (start + 1 + end) as f64 / 2.0;
-        for &i in &order[start..end] {
-            ranks[i] = rank;
+        for &(_, i) in &order[start..end] {
+            ranks[i as usize] = rank;
         }
         groups.push(end - start);
         start = end;
