@@ -6,7 +6,10 @@
 
 use std::sync::{Mutex, OnceLock};
 
-use rustc_hash::FxHashMap;
+use std::hash::{BuildHasher, BuildHasherDefault};
+
+use hashbrown::HashTable;
+use rustc_hash::FxHasher;
 
 /// The distinct sets of `N` words, by number; number 0 is the one given at the start.
 /// Reading a number's values takes no lock: they are stored in chunks that are filled
@@ -14,8 +17,9 @@ use rustc_hash::FxHashMap;
 pub(crate) struct Aside<const N: usize> {
     first: [u64; N],
     chunks: [OnceLock<Chunk<N>>; 32],
-    /// The numbers given, by values (made at the first set other than `first`).
-    index: Mutex<Option<FxHashMap<[u64; N], u32>>>,
+    /// The numbers given, found by their values' hash (4 bytes a number: the values are
+    /// read from the chunks).
+    index: Mutex<HashTable<u32>>,
 }
 
 impl<const N: usize> Aside<N> {
@@ -24,7 +28,7 @@ impl<const N: usize> Aside<N> {
         Aside {
             first,
             chunks: [const { OnceLock::new() }; 32],
-            index: Mutex::new(None),
+            index: Mutex::new(HashTable::new()),
         }
     }
 
@@ -34,8 +38,8 @@ impl<const N: usize> Aside<N> {
             return 0;
         }
         let mut index = self.index.lock().unwrap_or_else(|e| e.into_inner());
-        let index = index.get_or_insert_with(FxHashMap::default);
-        if let Some(&number) = index.get(&values) {
+        let hash = hash_of(&values);
+        if let Some(&number) = index.find(hash, |&n| self.get(n) == values) {
             return number;
         }
         let number = u32::try_from(index.len() + 1)
@@ -47,7 +51,7 @@ impl<const N: usize> Aside<N> {
             [slot]
             .set(values)
             .expect("a new number's slot is empty");
-        index.insert(values, number);
+        index.insert_unique(hash, number, |&n| hash_of(&self.get(n)));
         number
     }
 
@@ -62,6 +66,11 @@ impl<const N: usize> Aside<N> {
             .and_then(|c| c[slot].get())
             .expect("a number's values are stored before the number is given")
     }
+}
+
+/// The hash of a set of values.
+fn hash_of<const N: usize>(values: &[u64; N]) -> u64 {
+    BuildHasherDefault::<FxHasher>::default().hash_one(values)
 }
 
 /// A chunk of the values' slots, each filled once.

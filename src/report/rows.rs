@@ -10,7 +10,10 @@
 //! besides.
 
 use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
+use std::hash::{BuildHasher, BuildHasherDefault, Hasher};
+
+use hashbrown::HashTable;
+use rustc_hash::FxHasher;
 use std::path::Path;
 use std::sync::{Mutex, OnceLock};
 
@@ -242,23 +245,30 @@ const CHUNK_MASK: u32 = (1 << CHUNK_BITS) - 1;
 static TEXTS: [OnceLock<Box<[OnceLock<&'static str>]>>; 1 << (32 - CHUNK_BITS)] =
     [const { OnceLock::new() }; 1 << (32 - CHUNK_BITS)];
 
-/// Every name's text, in arenas that are never freed nor moved.
+/// Every name's text, in arenas that are never freed nor moved, and the names found by
+/// their text's hash (4 bytes a name: the text is read through its number).
 struct Interner {
-    names: HashMap<&'static str, Name, BuildHasherDefault<Fnv>>,
+    names: HashTable<u32>,
     text: &'static mut [u8],
     next: u32,
 }
 
 static INTERNER: Mutex<Interner> = Mutex::new(Interner {
-    names: HashMap::with_hasher(BuildHasherDefault::new()),
+    names: HashTable::new(),
     text: &mut [],
     next: 0,
 });
 
+/// The hash of a name's text.
+fn text_hash(text: &str) -> u64 {
+    BuildHasherDefault::<FxHasher>::default().hash_one(text)
+}
+
 impl Interner {
     fn intern(&mut self, text: &str) -> Name {
-        if let Some(&name) = self.names.get(text) {
-            return name;
+        let hash = text_hash(text);
+        if let Some(&name) = self.names.find(hash, |&n| Name(n).as_str() == text) {
+            return Name(name);
         }
         if self.next == 0 && !text.is_empty() {
             self.intern(""); // number 0, [`EMPTY`]
@@ -281,9 +291,9 @@ impl Interner {
         chunk[(id & CHUNK_MASK) as usize]
             .set(stored)
             .expect("a new name's slot is empty");
-        let name = Name(id);
-        self.names.insert(stored, name);
-        name
+        self.names
+            .insert_unique(hash, id, |&n| text_hash(Name(n).as_str()));
+        Name(id)
     }
 }
 
