@@ -149,7 +149,18 @@ pub fn table_rows<'o, 'a>(outcomes: &'o [Outcome<'a>]) -> Vec<TableRow<'o, 'a>> 
 /// its answer and time in seconds (the median over repetitions; empty when unsolved or
 /// not run: the answer says which).
 pub fn csv(rows: &[TableRow], solvers: &[String]) -> anyhow::Result<Vec<u8>> {
-    let mut w = csv::Writer::from_writer(Vec::with_capacity(rows.len() * 32 * solvers.len()));
+    let mut bytes = Vec::new();
+    write_csv(&mut bytes, rows, solvers)?;
+    Ok(bytes)
+}
+
+/// Writes [`csv`]'s table to `out` as it goes (a study's table is not held in memory).
+pub fn write_csv(
+    out: &mut dyn std::io::Write,
+    rows: &[TableRow],
+    solvers: &[String],
+) -> anyhow::Result<()> {
+    let mut w = csv::Writer::from_writer(out);
     let mut header = vec![
         "instance".to_string(),
         "encoding".into(),
@@ -192,7 +203,8 @@ pub fn csv(rows: &[TableRow], solvers: &[String]) -> anyhow::Result<Vec<u8>> {
         }
         w.write_record(None::<&[u8]>)?;
     }
-    Ok(w.into_inner().map_err(|e| e.into_error())?)
+    w.flush()?;
+    Ok(())
 }
 
 /// A name as a CSV cell: control characters written as `\xNN`, a spreadsheet formula as

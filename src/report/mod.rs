@@ -128,7 +128,8 @@ impl ReportFiles {
 /// `cactus.svg`, `scatter-A-vs-B.svg` per compared pair, `times.svg`, `encodings.svg` when
 /// there are several encodings, `summary.md`, `summary.json`, `instances.csv` (the
 /// per-instance table) and `index.html`. The files
-/// are written to a staging folder inside `out_dir` and renamed into place at the end, so
+/// are written to a staging folder inside `out_dir` as they are made (a study's
+/// per-instance table is not held in memory) and renamed into place at the end, so
 /// an error leaves the folder as it was.
 pub fn write_report<R: rows::AsReportRows + ?Sized>(
     rows: &R,
@@ -147,40 +148,124 @@ pub fn write_report<R: rows::AsReportRows + ?Sized>(
     } else {
         opts
     };
-    let files = render_report(rows, opts)?;
-    write_files(&files, out_dir)
+    let mut staging = Staging::in_dir(out_dir)?;
+    render(rows, opts, &mut staging)?;
+    staging.finish()
+}
+
+/// Where the report's files go as they are made.
+trait Sink {
+    /// Takes the file `name`, whose bytes `write` writes.
+    fn file(
+        &mut self,
+        name: &str,
+        write: &mut dyn FnMut(&mut dyn std::io::Write) -> anyhow::Result<()>,
+    ) -> anyhow::Result<()>;
+}
+
+/// Files kept in memory ([`render_report`]).
+impl Sink for Vec<ReportFile> {
+    fn file(
+        &mut self,
+        name: &str,
+        write: &mut dyn FnMut(&mut dyn std::io::Write) -> anyhow::Result<()>,
+    ) -> anyhow::Result<()> {
+        let mut bytes = Vec::new();
+        write(&mut bytes)?;
+        self.push(ReportFile {
+            name: name.into(),
+            bytes,
+        });
+        Ok(())
+    }
+}
+
+/// Files written to a staging folder inside the report folder (made with the first
+/// file), moved into place by [`Staging::finish`] (dropped unfinished, the folder and
+/// what it holds go).
+struct Staging {
+    out_dir: PathBuf,
+    folder: Option<tempfile::TempDir>,
+    names: Vec<String>,
+}
+
+impl Staging {
+    fn in_dir(out_dir: &Path) -> anyhow::Result<Staging> {
+        Ok(Staging {
+            out_dir: out_dir.to_path_buf(),
+            folder: None,
+            names: Vec::new(),
+        })
+    }
+
+    /// The staging folder, made on first use.
+    fn folder(&mut self) -> anyhow::Result<PathBuf> {
+        if self.folder.is_none() {
+            let out_dir = &self.out_dir;
+            fs::create_dir_all(out_dir)
+                .with_context(|| format!("creating {}", out_dir.display()))?;
+            let folder = tempfile::Builder::new()
+                .prefix(".bench-report-")
+                .tempdir_in(out_dir)
+                .with_context(|| format!("creating a staging folder in {}", out_dir.display()))?;
+            self.folder = Some(folder);
+        }
+        Ok(self.folder.as_ref().expect("made above").path().to_path_buf())
+    }
+
+    /// Moves every file into place, in writing order (`index.html`, the page people
+    /// open, comes last); same file system, so each rename is atomic.
+    fn finish(mut self) -> anyhow::Result<ReportFiles> {
+        let folder = self.folder()?;
+        let mut written = Vec::new();
+        for name in &self.names {
+            let target = self.out_dir.join(name);
+            fs::rename(folder.join(name), &target)
+                .with_context(|| format!("moving {} into place", target.display()))?;
+            written.push(target);
+        }
+        Ok(ReportFiles {
+            dir: self.out_dir,
+            files: written,
+        })
+    }
+}
+
+impl Sink for Staging {
+    fn file(
+        &mut self,
+        name: &str,
+        write: &mut dyn FnMut(&mut dyn std::io::Write) -> anyhow::Result<()>,
+    ) -> anyhow::Result<()> {
+        // Two files of one name would overwrite each other.
+        if self.names.iter().any(|n| n == name) {
+            bail!("internal: two report files named {name}");
+        }
+        let path = self.folder()?.join(name);
+        let file = fs::File::create(&path).with_context(|| format!("writing {}", path.display()))?;
+        let mut out = std::io::BufWriter::new(file);
+        write(&mut out)
+            .and_then(|()| Ok(std::io::Write::flush(&mut out)?))
+            .with_context(|| format!("writing {}", path.display()))?;
+        self.names.push(name.into());
+        Ok(())
+    }
 }
 
 /// Writes `files` into `out_dir` (created if missing), through a staging folder inside it
-/// and renamed into place at the end, so an error leaves the folder as it was.
+/// and renamed into place at the end, so that a failure never leaves a report that looks
+/// complete but is not.
 pub fn write_files(files: &[ReportFile], out_dir: &Path) -> anyhow::Result<ReportFiles> {
     // Two files of one name would overwrite each other: refused before anything is written.
     let mut names = std::collections::HashSet::new();
     if let Some(twice) = files.iter().find(|f| !names.insert(f.name.as_str())) {
         bail!("internal: two report files named {}", twice.name);
     }
-    fs::create_dir_all(out_dir).with_context(|| format!("creating {}", out_dir.display()))?;
-    let staging = tempfile::Builder::new()
-        .prefix(".bench-report-")
-        .tempdir_in(out_dir)
-        .with_context(|| format!("creating a staging folder in {}", out_dir.display()))?;
+    let mut staging = Staging::in_dir(out_dir)?;
     for file in files {
-        let path = staging.path().join(&file.name);
-        fs::write(&path, &file.bytes).with_context(|| format!("writing {}", path.display()))?;
+        staging.file(&file.name, &mut |w| Ok(w.write_all(&file.bytes)?))?;
     }
-    // Same file system, so each rename is atomic; index.html, the page people open,
-    // comes last.
-    let mut written = Vec::new();
-    for file in files {
-        let target = out_dir.join(&file.name);
-        fs::rename(staging.path().join(&file.name), &target)
-            .with_context(|| format!("moving {} into place", target.display()))?;
-        written.push(target);
-    }
-    Ok(ReportFiles {
-        dir: out_dir.to_path_buf(),
-        files: written,
-    })
+    staging.finish()
 }
 
 /// Builds every file of the report, in memory, `index.html` last.
@@ -188,6 +273,17 @@ pub fn render_report<R: rows::AsReportRows + ?Sized>(
     rows: &R,
     opts: &ReportOptions,
 ) -> anyhow::Result<Vec<ReportFile>> {
+    let mut files = Vec::new();
+    render(rows, opts, &mut files)?;
+    Ok(files)
+}
+
+/// Builds every file of the report into `sink` as it is made, `index.html` last.
+fn render<R: rows::AsReportRows + ?Sized>(
+    rows: &R,
+    opts: &ReportOptions,
+    sink: &mut dyn Sink,
+) -> anyhow::Result<()> {
     let rows = rows.report_rows();
     let rows: &[Row] = &rows;
     if rows.is_empty() {
@@ -234,18 +330,21 @@ pub fn render_report<R: rows::AsReportRows + ?Sized>(
     let shortest_timeout = opts.timeout.unwrap_or(shortest.min(longest));
     notes.extend(modes.notes());
 
-    let names = (solvers.clone(), encodings.clone());
-    let data = ChartData::new(rows, &outcomes, names, timeout, opts.time, &modes);
     let family_names = family::families_by_instance(rows, opts.families.as_ref());
     let by_family = family::split(&outcomes, &family_names);
-    let charts = draw_charts(rows, opts, &data, &virtual_best, &by_family)?;
+    let charts = {
+        let names = (solvers.clone(), encodings.clone());
+        let data = ChartData::new(rows, &outcomes, names, timeout, opts.time, &modes);
+        draw_charts(rows, opts, &data, &virtual_best, &by_family)?
+    };
+    let families = family::families(&by_family, &solvers, &encodings, &modes);
+    drop((by_family, family_names));
 
     let speedups = match &baseline {
         Some(b) => speedup::speedups(&outcomes, b, (&solvers, &encodings), &modes),
         None => Vec::new(),
     };
     let stats = stats::statistics(&outcomes, (&solvers, &encodings), &modes);
-    let families = family::families(&by_family, &solvers, &encodings, &modes);
     let work = work::figures(rows, &modes);
     // Without repetitions every configuration has one row per instance, one outcome per
     // row: no spread to measure, and no need to group the rows again.
@@ -283,7 +382,7 @@ pub fn render_report<R: rows::AsReportRows + ?Sized>(
         charts: charts.iter().map(|(name, _)| name.clone()).collect(),
     };
     let about = about(rows, opts, &summary, &modes);
-    files(&outcomes, &summary, &about, charts, &modes)
+    files(&outcomes, &summary, &about, charts, &modes, sink)
 }
 
 /// The rows of each configuration (solver, encoding), by instance: the rows sorted by
@@ -460,41 +559,35 @@ fn about(
     }
 }
 
-/// The report's files: the charts, the per-instance CSV, summary.md, summary.json and
-/// the page.
+/// The report's files, into `sink`: the charts, the per-instance CSV, summary.md,
+/// summary.json and the page.
 fn files(
     outcomes: &[outcome::Outcome],
     summary: &Summary,
     about: &html::About,
     charts: Vec<(String, String)>,
     modes: &mode::Modes,
-) -> anyhow::Result<Vec<ReportFile>> {
+    sink: &mut dyn Sink,
+) -> anyhow::Result<()> {
+    for (name, svg) in &charts {
+        sink.file(name, &mut |w| Ok(w.write_all(svg.as_bytes())?))?;
+    }
     let table_rows = instances::table_rows(outcomes);
-    let instances_csv = instances::csv(&table_rows, &summary.solvers)?;
+    sink.file(instances::CSV_NAME, &mut |w| {
+        instances::write_csv(w, &table_rows, &summary.solvers)
+    })?;
     let instances = instances::section(&table_rows, &summary.solvers, modes, summary.time.words());
     drop(table_rows);
     let page = html::page(summary, about, &charts, instances);
-    let mut files: Vec<ReportFile> = charts
-        .into_iter()
-        .map(|(name, svg)| ReportFile {
-            name,
-            bytes: svg.into_bytes(),
-        })
-        .collect();
-    let mut add = |name: &str, bytes: Vec<u8>| {
-        files.push(ReportFile {
-            name: name.into(),
-            bytes,
-        })
-    };
-    add(instances::CSV_NAME, instances_csv);
-    add("summary.md", summary.to_markdown().into_bytes());
-    add("summary.json", summary.to_json().into_bytes());
-    add(
+    drop(charts);
+    let text = |t: String| move |w: &mut dyn std::io::Write| Ok(w.write_all(t.as_bytes())?);
+    sink.file("summary.md", &mut text(summary.to_markdown()))?;
+    sink.file("summary.json", &mut text(summary.to_json()))?;
+    sink.file(
         "index.html",
-        crate::text::document(&page).into_owned().into_bytes(),
-    );
-    Ok(files)
+        &mut text(crate::text::document(&page).into_owned()),
+    )?;
+    Ok(())
 }
 
 /// The (x solver, y solver) pairs to plot: each solver against the baseline, or every
