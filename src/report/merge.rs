@@ -57,17 +57,20 @@ impl Merged {
 /// Merges `sources` (a name for messages, and its rows) in order. Rows are told apart by
 /// sorting their indices by key (stable, so the first of a key comes first) rather than by
 /// a map of copied keys: a million rows cost 4 MB of indices, not a copy of every key.
-pub fn merge(sources: Vec<(String, Vec<Row>)>) -> Merged {
+pub fn merge(sources: Vec<(String, Vec<Row>, Vec<u32>)>) -> Merged {
     let mut names = Vec::new();
     let mut source_of = Vec::new();
     let mut rows: Vec<Row> = Vec::new();
-    for (source, (name, part)) in sources.into_iter().enumerate() {
+    let mut digests: Vec<u32> = Vec::new();
+    for (source, (name, part, part_digests)) in sources.into_iter().enumerate() {
         names.push(name);
         source_of.extend(std::iter::repeat_n(source as u32, part.len()));
         if rows.is_empty() {
             rows = part; // moved, not copied: one source is the usual case
+            digests = part_digests;
         } else {
             rows.extend(part);
+            digests.extend(part_digests);
         }
     }
     // Keys compare by their interned names' numbers (equal texts, equal numbers; the order
@@ -96,7 +99,7 @@ pub fn merge(sources: Vec<(String, Vec<Row>)>) -> Merged {
         if k < keyed.len() && keyed[k].0 == keyed[first].0 {
             let (kept, again) = (order(first), order(k));
             keep[again] = false;
-            if rows[again] == rows[kept] {
+            if rows[again] == rows[kept] && digests[again] == digests[kept] {
                 merged.duplicates += 1;
             } else {
                 clashes.push((kept, again));
@@ -105,7 +108,7 @@ pub fn merge(sources: Vec<(String, Vec<Row>)>) -> Merged {
             first = k;
         }
     }
-    drop(keyed);
+    drop((keyed, digests));
     clashes.sort_by_key(|&(_, again)| rows[again].key()); // stable: a key's in row order
     for (kept, again) in clashes {
         let row = &rows[again];
@@ -139,12 +142,14 @@ pub fn merge(sources: Vec<(String, Vec<Row>)>) -> Merged {
 pub fn read_and_merge(paths: &[PathBuf]) -> anyhow::Result<Merged> {
     let mut sources = Vec::new();
     for path in paths {
-        let rows = if crate::report::satcomp::is_satcomp(path)? {
-            crate::report::rows::of(&crate::report::satcomp::read(path)?)
+        let (rows, digests) = if crate::report::satcomp::is_satcomp(path)? {
+            let full = crate::report::satcomp::read(path)?;
+            let digests = full.iter().map(crate::report::rows::digest).collect();
+            (crate::report::rows::of(&full), digests)
         } else {
             crate::report::rows::read(path)?
         };
-        sources.push((display(path), rows));
+        sources.push((display(path), rows, digests));
     }
     Ok(merge(sources))
 }
@@ -169,7 +174,8 @@ mod tests {
             row("i2", "minimal", "x", "SAT", 2.0),
             row("i1", "minimal", "y", "SAT", 3.0),
         ];
-        let merged = merge(vec![("a.csv".into(), a), ("b.csv".into(), b)]);
+        let (da, db) = (vec![0; a.len()], vec![0; b.len()]);
+        let merged = merge(vec![("a.csv".into(), a, da), ("b.csv".into(), b, db)]);
         assert_eq!(merged.rows.len(), 3);
         assert_eq!(merged.duplicates, 1);
         assert_eq!(merged.conflicts.len(), 1);

@@ -6,8 +6,8 @@
 //! a run's limits, jobs, exit code and repetition, an error and a count's figures, and
 //! work counters too large for 4 bytes; the columns no report figure reads (peak memory,
 //! givens, the proof checkers' time and memory) are kept only as a digest, so that merging
-//! still tells a duplicate from a clash. A row takes 64 bytes and no memory of its own
-//! besides.
+//! still tells a duplicate from a clash ([`digest`], beside the rows while they are
+//! merged). A row takes 56 bytes and no memory of its own besides.
 
 use std::collections::HashMap;
 use std::hash::{BuildHasher, BuildHasherDefault, Hasher};
@@ -313,18 +313,17 @@ static SIZES: Aside<2> = Aside::new([0, 0]);
 /// A `--count`'s wall and CPU seconds, as bits, and the solutions it found ([`NO_COUNT`]:
 /// none); number 0 is a row's default (zero seconds, no solutions).
 static COUNTS: Aside<3> = Aside::new([0, 0, NO_COUNT]);
-/// The run's settings, the child's exit code and the repetition, which most rows share:
-/// the wall limit and the CPU limit as bits, the parallel jobs, the exit code
-/// ([`NO_COUNT`]: none), the repetition number; number 0 is a row's default.
-static SETTINGS: Aside<5> = Aside::new([0, NO_COUNT, 0, NO_COUNT, 0]);
+/// The run's settings, the child's exit code, the repetition, the error and a count's
+/// figures, which most rows share: the wall limit and the CPU limit as bits, the parallel
+/// jobs, the exit code ([`NO_COUNT`]: none), the repetition number, and the error's name
+/// with the number of a count's figures in [`COUNTS`] as one word; number 0 is a row's
+/// default.
+static SETTINGS: Aside<6> = Aside::new([0, NO_COUNT, 0, NO_COUNT, 0, 0]);
 /// Each instance's columns ([`Instance::words`]); number 0 is a row's default.
 static INSTANCES: Aside<3> = Aside::new([0; 3]);
 /// The encoding and the solver's names, and the mode ([`mode_code`]); number 0 is a row's
 /// default.
 static CONFIGS: Aside<2> = Aside::new([0; 2]);
-/// The error's name and the number of a count's figures in [`COUNTS`]; number 0 is a
-/// row's default (no error, no count).
-static EXTRAS: Aside<1> = Aside::new([0]);
 
 /// The words of [`SETTINGS`] for a run.
 fn settings(
@@ -332,14 +331,15 @@ fn settings(
     cpu_limit_s: Option<f64>,
     jobs: u32,
     exit: Option<i32>,
-    run: u32,
-) -> [u64; 5] {
+    (run, error, counts): (u32, Name, u32),
+) -> [u64; 6] {
     [
         timeout_s.to_bits(),
         packed(cpu_limit_s),
         u64::from(jobs),
         exit.map_or(NO_COUNT, |c| u64::from(c as u32)),
         u64::from(run),
+        pair(error.0, counts),
     ]
 }
 
@@ -383,16 +383,12 @@ pub struct Row {
     /// Variables and clauses in the CNF, by number in [`SIZES`] ([`Row::vars`],
     /// [`Row::clauses`]).
     pub(crate) sizes: u32,
-    /// The wall limit, the CPU limit, the parallel jobs, the child's exit code and the
-    /// repetition, by number in [`SETTINGS`] ([`Row::timeout_s`], [`Row::cpu_limit_s`],
-    /// [`Row::jobs`], [`Row::exit_code`], [`Row::run`]).
+    /// The wall limit, the CPU limit, the parallel jobs, the child's exit code, the
+    /// repetition, why (for errors and wrong answers), and with `--count` the wall and CPU
+    /// seconds of the whole count and the solutions found, by number in [`SETTINGS`]
+    /// ([`Row::timeout_s`], [`Row::cpu_limit_s`], [`Row::jobs`], [`Row::exit_code`],
+    /// [`Row::run`], [`Row::error`], [`Row::count_time`], [`Row::solutions`]).
     pub(crate) settings: u32,
-    /// Why, for errors and wrong answers, and with `--count` the wall and CPU seconds of the
-    /// whole count and the solutions found, by number in [`EXTRAS`] ([`Row::error`],
-    /// [`Row::count_time`], [`Row::solutions`]).
-    pub(crate) extra: u32,
-    /// A digest of the columns kept out (max_rss_kb, givens, check_s, check_rss_kb).
-    pub(crate) rest: u32,
     /// The answer.
     pub status: Status,
     /// How it was checked.
@@ -532,11 +528,10 @@ impl From<&crate::results::Row> for Row {
 #[derive(Default)]
 struct LastNames {
     names: [Name; 7],
-    settings: Last<5>,
+    settings: Last<6>,
     sizes: Last<2>,
     instance: Last<3>,
     config: Last<2>,
-    extra: Last<1>,
 }
 
 /// The values last stored aside and their number.
@@ -571,26 +566,7 @@ impl LastNames {
 impl Row {
     /// The report row of `r`; `last` holds the names of the previous row converted.
     fn converted(r: &crate::results::Row, last: &mut LastNames) -> Row {
-        let mut digest = Fnv::default();
-        let rest = [
-            r.max_rss_kb,
-            r.givens.map(u64::from),
-            r.check_s.map(f64::to_bits),
-            r.check_rss_kb,
-        ];
-        for x in rest {
-            digest.write(&x.map_or([0xff; 9], |v| {
-                let mut b = [0; 9];
-                b[1..].copy_from_slice(&v.to_le_bytes());
-                b
-            }));
-        }
-        let digest = digest.finish();
         let count = |x: Option<u64>| x.unwrap_or(NO_COUNT);
-        let settings = last.settings.number(
-            &SETTINGS,
-            settings(r.timeout_s, r.cpu_limit_s, r.jobs, r.exit_code, r.run),
-        );
         let sizes = last.sizes.number(&SIZES, [r.vars, r.clauses]);
         let counts = COUNTS.number([
             packed(r.count_wall_s),
@@ -614,6 +590,16 @@ impl Row {
             name(5, &r.error),
         );
         drop(interner);
+        let settings = last.settings.number(
+            &SETTINGS,
+            settings(
+                r.timeout_s,
+                r.cpu_limit_s,
+                r.jobs,
+                r.exit_code,
+                (r.run, error, counts),
+            ),
+        );
         Row {
             who: last.instance.number(&INSTANCES, instance.words()),
             config: last
@@ -621,8 +607,6 @@ impl Row {
                 .number(&CONFIGS, [pair(encoding.0, solver.0), mode_code(r.mode)]),
             sizes,
             settings,
-            extra: last.extra.number(&EXTRAS, [pair(error.0, counts)]),
-            rest: (digest ^ (digest >> 32)) as u32,
             status: r.status,
             check: r.check,
             wrong: r.wrong,
@@ -638,7 +622,30 @@ impl Row {
             ]),
         }
     }
+}
 
+/// A digest of the columns of `r` the report keeps out (max_rss_kb, givens, check_s,
+/// check_rss_kb), so that merging still tells a duplicate row from a clash.
+pub fn digest(r: &crate::results::Row) -> u32 {
+    let mut digest = Fnv::default();
+    let rest = [
+        r.max_rss_kb,
+        r.givens.map(u64::from),
+        r.check_s.map(f64::to_bits),
+        r.check_rss_kb,
+    ];
+    for x in rest {
+        digest.write(&x.map_or([0xff; 9], |v| {
+            let mut b = [0; 9];
+            b[1..].copy_from_slice(&v.to_le_bytes());
+            b
+        }));
+    }
+    let digest = digest.finish();
+    (digest ^ (digest >> 32)) as u32
+}
+
+impl Row {
     /// What the row says of its instance.
     pub fn who(&self) -> Instance {
         Instance::of_words(INSTANCES.get(self.who))
@@ -729,23 +736,26 @@ impl Row {
 
     /// Why, for errors and wrong answers.
     pub fn error(&self) -> Name {
-        Name(unpair(EXTRAS.get(self.extra)[0]).0)
+        Name(unpair(SETTINGS.get(self.settings)[5]).0)
     }
 
     /// Sets the error.
     pub fn set_error(&mut self, error: &str) {
-        let counts = self.counts();
-        self.extra = EXTRAS.number([pair(Name::new(error).0, counts)]);
+        let mut words = SETTINGS.get(self.settings);
+        words[5] = pair(Name::new(error).0, self.counts());
+        self.settings = SETTINGS.number(words);
     }
 
     /// The number of a count's figures in [`COUNTS`].
     fn counts(&self) -> u32 {
-        unpair(EXTRAS.get(self.extra)[0]).1
+        unpair(SETTINGS.get(self.settings)[5]).1
     }
 
     /// Sets the number of a count's figures.
     fn set_counts(&mut self, counts: u32) {
-        self.extra = EXTRAS.number([pair(self.error().0, counts)]);
+        let mut words = SETTINGS.get(self.settings);
+        words[5] = pair(self.error().0, counts);
+        self.settings = SETTINGS.number(words);
     }
 }
 
@@ -882,7 +892,8 @@ impl Row {
         jobs: u32,
         exit: Option<i32>,
     ) {
-        self.settings = SETTINGS.number(settings(timeout_s, cpu_limit_s, jobs, exit, self.run()));
+        let extra = (self.run(), self.error(), self.counts());
+        self.settings = SETTINGS.number(settings(timeout_s, cpu_limit_s, jobs, exit, extra));
     }
 
     /// Sets the wall-clock limit.
@@ -975,19 +986,22 @@ impl Row {
 }
 
 /// Reads a results CSV a row at a time into report rows (strictly: a bad row is an error
-/// naming `file:line`), cross-checked as [`crate::results::read_rows`] does.
-pub fn read(path: &Path) -> anyhow::Result<Vec<Row>> {
+/// naming `file:line`), cross-checked as [`crate::results::read_rows`] does, with each
+/// row's [`digest`] (for merging: a row's columns kept out).
+pub fn read(path: &Path) -> anyhow::Result<(Vec<Row>, Vec<u32>)> {
     let name = path.display().to_string();
     let file = std::fs::File::open(path).with_context(|| format!("reading {name}"))?;
-    let mut rows = Vec::new();
+    let (mut rows, mut digests) = (Vec::new(), Vec::new());
     let mut last = LastNames::default();
     crate::results::each_row(std::io::BufReader::new(file), &name, |row| {
         rows.push(Row::converted(&row, &mut last));
+        digests.push(digest(&row));
         Ok(())
     })?;
     rows.shrink_to_fit();
+    digests.shrink_to_fit();
     crate::results::cross_check_unsat(&mut rows);
-    Ok(rows)
+    Ok((rows, digests))
 }
 
 impl crate::results::CrossChecked for Row {
@@ -1063,15 +1077,16 @@ mod tests {
         assert_eq!(Row::from(&full), row, "rows compare by value");
         let mut other = full.clone();
         other.max_rss_kb = Some(1);
+        assert_eq!(Row::from(&other), row, "a column kept out is not in the row");
         assert_ne!(
-            Row::from(&other),
-            row,
-            "a column kept out still tells rows apart"
+            digest(&other),
+            digest(&full),
+            "its digest still tells rows apart"
         );
         let (small, full) = (
             std::mem::size_of::<Row>(),
             std::mem::size_of::<crate::results::Row>(),
         );
-        assert!(small <= 64, "{small} bytes against {full}");
+        assert!(small <= 56, "{small} bytes against {full}");
     }
 }
