@@ -20,7 +20,7 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::report::config::Config;
-use crate::report::outcome::Outcome;
+use crate::report::outcome::{Outcome, sorted_by_instance};
 use crate::report::rows::{Name, NameMap};
 use contribution::Contribution;
 use wilcoxon::Wilcoxon;
@@ -128,39 +128,35 @@ pub fn statistics(
     (solvers, encodings): (&[String], &[String]),
     modes: &crate::report::mode::Modes,
 ) -> Statistics {
-    // Per configuration, its (instance number, PAR-2 score) in instance order: a pair's
-    // common instances are a merge of two lists, with no string compared or hashed.
-    let ids = instance_ids(outcomes);
-    // Each list made at its length (counted first), keyed by interned names.
+    // Per configuration, its outcomes' places in instance order: a pair's common instances
+    // are a merge of two lists (4 bytes an outcome), with no string compared or hashed.
+    let sorted = sorted_by_instance(outcomes);
+    let outcomes: &[Outcome] = &sorted;
     let mut lengths: NameMap<(Name, Name), usize> = NameMap::default();
     for o in outcomes {
         *lengths.entry((o.solver(), o.encoding())).or_default() += 1;
     }
-    let mut scores: NameMap<(Name, Name), Vec<(u32, f64)>> = lengths
+    let mut places: NameMap<(Name, Name), Vec<u32>> = lengths
         .into_iter()
         .map(|(config, n)| (config, Vec::with_capacity(n)))
         .collect();
-    for (o, &id) in outcomes.iter().zip(&ids) {
-        if let Some(list) = scores.get_mut(&(o.solver(), o.encoding())) {
-            list.push((id, par2_score(o)));
+    for (i, o) in outcomes.iter().enumerate() {
+        if let Some(list) = places.get_mut(&(o.solver(), o.encoding())) {
+            list.push(i as u32);
         }
     }
-    drop(ids);
     let config = |s: &str, e: &str| (Name::new(s), Name::new(e));
-    for list in scores.values_mut() {
-        list.sort_by_key(|&(id, _)| id); // stable and linear when already in order
-    }
     let mut configurations = Vec::new();
     for s in solvers {
         for e in encodings {
-            if scores.contains_key(&config(s, e)) {
+            if places.contains_key(&config(s, e)) {
                 configurations.push(modes.config(s, e));
             }
         }
     }
-    let tables: Vec<&[(u32, f64)]> = configurations
+    let tables: Vec<&[u32]> = configurations
         .iter()
-        .map(|c| scores[&config(&c.solver, &c.encoding)].as_slice())
+        .map(|c| places[&config(&c.solver, &c.encoding)].as_slice())
         .collect();
     let mut candidates = Vec::new();
     for a in 0..configurations.len() {
@@ -172,7 +168,7 @@ pub fn statistics(
         .par_iter()
         .enumerate()
         .filter_map(|(index, &(a, b))| {
-            let common = common(tables[a], tables[b]);
+            let common = common(outcomes, tables[a], tables[b]);
             pair(a, b, &common, resample::SEED + index as u64)
         })
         .collect();
@@ -212,60 +208,36 @@ pub fn statistics(
     }
 }
 
-/// Each outcome's instance as a number, numbered in the order of the instances' keys.
-fn instance_ids(outcomes: &[Outcome]) -> Vec<u32> {
-    if outcomes.windows(2).all(|w| w[0].key() <= w[1].key()) {
-        // The usual case: outcomes come ordered by instance.
-        let mut id = 0u32;
-        let mut ids = Vec::with_capacity(outcomes.len());
-        for (i, o) in outcomes.iter().enumerate() {
-            if i > 0 && o.key() != outcomes[i - 1].key() {
-                id += 1;
-            }
-            ids.push(id);
-        }
-        return ids;
-    }
-    let mut keys: Vec<&str> = outcomes.iter().map(|o| o.key().as_str()).collect();
-    keys.sort_unstable();
-    keys.dedup();
-    outcomes
-        .iter()
-        .map(|o| {
-            keys.binary_search(&o.key().as_str())
-                .map_or(0, |i| i as u32)
-        })
-        .collect()
-}
-
-/// The instances two configurations share, as (instance, a's score, b's score) in
-/// instance order, from their lists in instance order.
-fn common(left: &[(u32, f64)], right: &[(u32, f64)]) -> Vec<(u32, f64, f64)> {
+/// The instances two configurations share, as (a's score, b's score) in instance order,
+/// from their outcomes' places in `outcomes` (ordered by instance): of two places on
+/// different instances, the earlier one meets nothing further on in the other list.
+fn common(outcomes: &[Outcome], left: &[u32], right: &[u32]) -> Vec<(f64, f64)> {
     let mut out = Vec::with_capacity(left.len().min(right.len()));
     let (mut i, mut j) = (0, 0);
     while i < left.len() && j < right.len() {
-        match left[i].0.cmp(&right[j].0) {
-            std::cmp::Ordering::Less => i += 1,
-            std::cmp::Ordering::Greater => j += 1,
-            std::cmp::Ordering::Equal => {
-                out.push((left[i].0, left[i].1, right[j].1));
-                i += 1;
-                j += 1;
-            }
+        let (a, b) = (&outcomes[left[i] as usize], &outcomes[right[j] as usize]);
+        if a.key() == b.key() {
+            out.push((par2_score(a), par2_score(b)));
+            i += 1;
+            j += 1;
+        } else if left[i] < right[j] {
+            i += 1;
+        } else {
+            j += 1;
         }
     }
     out
 }
 
-/// The comparison of configurations a and b over `common` (instance, a's score, b's
-/// score), in instance order; none when they share no instance.
-fn pair(a: usize, b: usize, common: &[(u32, f64, f64)], seed: u64) -> Option<Pair> {
-    let differences: Vec<f64> = common.iter().map(|(_, x, y)| x - y).collect();
+/// The comparison of configurations a and b over `common` (a's score, b's score), in
+/// instance order; none when they share no instance.
+fn pair(a: usize, b: usize, common: &[(f64, f64)], seed: u64) -> Option<Pair> {
+    let differences: Vec<f64> = common.iter().map(|(x, y)| x - y).collect();
     let wilcoxon = wilcoxon::wilcoxon(&differences)?;
     let n = common.len() as f64;
     let (low, high) = resample::mean_interval(&differences, CONFIDENCE, seed)?;
-    let a_par2 = common.iter().map(|c| c.1).sum::<f64>() / n;
-    let b_par2 = common.iter().map(|c| c.2).sum::<f64>() / n;
+    let a_par2 = common.iter().map(|c| c.0).sum::<f64>() / n;
+    let b_par2 = common.iter().map(|c| c.1).sum::<f64>() / n;
     Some(Pair {
         a,
         b,
