@@ -332,13 +332,16 @@ fn render<R: rows::AsReportRows + ?Sized>(
 
     let family_names = family::families_by_instance(rows, opts.families.as_ref());
     let by_family = family::split(&outcomes, &family_names);
+    let families = family::families(&by_family, &solvers, &encodings, &modes);
+    drop(family_names);
+    // Kept for the charts only when they draw a plot per family.
+    let by_family = opts.by_family.then_some(by_family);
     let charts = {
         let names = (solvers.clone(), encodings.clone());
         let data = ChartData::new(rows, &outcomes, names, timeout, opts.time, &modes);
-        draw_charts(rows, opts, &data, &virtual_best, &by_family)?
+        draw_charts(rows, opts, &data, &virtual_best, by_family.as_ref())?
     };
-    let families = family::families(&by_family, &solvers, &encodings, &modes);
-    drop((by_family, family_names));
+    drop(by_family);
 
     let speedups = match &baseline {
         Some(b) => speedup::speedups(&outcomes, b, (&solvers, &encodings), &modes),
@@ -476,7 +479,7 @@ fn draw_charts(
     opts: &ReportOptions,
     data: &ChartData,
     virtual_best: &vbs::VirtualBest,
-    by_family: &family::Split,
+    by_family: Option<&family::Split>,
 ) -> anyhow::Result<Vec<(String, String)>> {
     let mut file_names = charts::FileNames::new(&[
         "cactus.svg",
@@ -503,7 +506,7 @@ fn draw_charts(
             charts::scatter::scatter(data, x_solver, y_solver)?,
         ));
     }
-    if opts.by_family {
+    if let Some(by_family) = by_family {
         for (name, members) in by_family.iter() {
             let vbs = vbs::virtual_best(members.clone());
             let outcomes: Vec<outcome::Outcome> = members.cloned().collect();

@@ -199,6 +199,16 @@ impl<'a> ChartData<'a> {
         (times, mine().count())
     }
 
+    /// How many outcomes of one series are solved ([`ChartData::solved_times`]'s count).
+    pub fn solved_count(&self, series: &Config) -> usize {
+        let solver = crate::report::rows::Name::new(&series.solver);
+        let encoding = crate::report::rows::Name::new(&series.encoding);
+        self.outcomes
+            .iter()
+            .filter(|o| o.solver() == solver && o.encoding() == encoding && o.answer.solved())
+            .count()
+    }
+
     /// The range of time axes: from a little below the fastest solved time to a little
     /// above the timeout, so that the timeout line and the border marks are inside. When
     /// every run answered, nothing sits on the border: the axes then end a little above
