@@ -13,6 +13,7 @@ use crate::study::merge::{
 use crate::study::plan;
 
 pub(super) fn run(mut args: MergeArgs) -> anyhow::Result<i32> {
+    crate::report::memory::return_freed_memory();
     let plans = read_plans(&args.studies)?;
     let first = &plans[0];
     // The plan's paths are relative to where it was made: resolve ours, then go there.

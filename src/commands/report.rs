@@ -16,6 +16,7 @@ use crate::report::score::Scoring;
 use crate::report::{ReportOptions, write_files, write_report};
 
 pub(super) fn run(args: ReportArgs) -> anyhow::Result<i32> {
+    crate::report::memory::return_freed_memory();
     if let Some(sides) = &args.compare {
         return compare(&args, sides);
     }

@@ -92,10 +92,7 @@ impl<'o, 'a> Split<'o, 'a> {
     ) -> impl Iterator<Item = (&str, impl Iterator<Item = &'o Outcome<'a>> + Clone + '_)> {
         self.families.iter().map(|(name, range)| {
             let members = self.members[range.clone()].iter();
-            (
-                name.as_str(),
-                members.map(|&i| &self.outcomes[i as usize]),
-            )
+            (name.as_str(), members.map(|&i| &self.outcomes[i as usize]))
         })
     }
 

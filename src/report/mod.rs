@@ -17,6 +17,7 @@ pub mod family;
 pub mod html;
 pub mod instances;
 pub mod measurement;
+pub mod memory;
 pub mod merge;
 pub mod mode;
 pub mod noise;
@@ -210,7 +211,12 @@ impl Staging {
                 .with_context(|| format!("creating a staging folder in {}", out_dir.display()))?;
             self.folder = Some(folder);
         }
-        Ok(self.folder.as_ref().expect("made above").path().to_path_buf())
+        Ok(self
+            .folder
+            .as_ref()
+            .expect("made above")
+            .path()
+            .to_path_buf())
     }
 
     /// Moves every file into place, in writing order (`index.html`, the page people
@@ -242,7 +248,8 @@ impl Sink for Staging {
             bail!("internal: two report files named {name}");
         }
         let path = self.folder()?.join(name);
-        let file = fs::File::create(&path).with_context(|| format!("writing {}", path.display()))?;
+        let file =
+            fs::File::create(&path).with_context(|| format!("writing {}", path.display()))?;
         let mut out = std::io::BufWriter::new(file);
         write(&mut out)
             .and_then(|()| Ok(std::io::Write::flush(&mut out)?))

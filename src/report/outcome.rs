@@ -139,7 +139,11 @@ pub fn outcomes(rows: &[Row], scoring: Scoring) -> Vec<Outcome<'_>> {
 /// instance's few rows are sorted.
 fn cell_order(rows: &[Row]) -> Vec<u32> {
     // Each instance number's rank among the instances' keys, in text order.
-    let whos = rows.iter().map(|r| r.who as usize).max().map_or(0, |m| m + 1);
+    let whos = rows
+        .iter()
+        .map(|r| r.who as usize)
+        .max()
+        .map_or(0, |m| m + 1);
     let mut rank_of_who = vec![u32::MAX; whos];
     let mut keys: Vec<Name> = Vec::new();
     for r in rows {
@@ -160,14 +164,17 @@ fn cell_order(rows: &[Row]) -> Vec<u32> {
     }
     drop(rank);
     // Each configuration number's (encoding, solver) ranks.
-    let configs = rows.iter().map(|r| r.config as usize).max().map_or(0, |m| m + 1);
+    let configs = rows
+        .iter()
+        .map(|r| r.config as usize)
+        .max()
+        .map_or(0, |m| m + 1);
     let mut config_names: Vec<Option<(Name, Name)>> = vec![None; configs];
     for r in rows {
         config_names[r.config as usize].get_or_insert_with(|| (r.encoding(), r.solver()));
     }
-    let texts = crate::report::rows::Ranks::of(
-        config_names.iter().flatten().flat_map(|&(e, s)| [e, s]),
-    );
+    let texts =
+        crate::report::rows::Ranks::of(config_names.iter().flatten().flat_map(|&(e, s)| [e, s]));
     let config_rank: Vec<(u32, u32)> = config_names
         .iter()
         .map(|c| c.map_or((0, 0), |(e, s)| (texts.of_name(e), texts.of_name(s))))
@@ -264,7 +271,9 @@ impl<'o, 'a> ByInstance<'o, 'a> {
 /// `outcomes` sorted by instance key: as they are when they come so (from [`outcomes`]),
 /// else a sorted copy. Each instance's outcomes are then one run of the slice
 /// (`chunk_by` on the key), with no list of references made.
-pub fn sorted_by_instance<'o, 'a>(outcomes: &'o [Outcome<'a>]) -> std::borrow::Cow<'o, [Outcome<'a>]> {
+pub fn sorted_by_instance<'o, 'a>(
+    outcomes: &'o [Outcome<'a>],
+) -> std::borrow::Cow<'o, [Outcome<'a>]> {
     if outcomes.windows(2).all(|w| w[0].key() <= w[1].key()) {
         return std::borrow::Cow::Borrowed(outcomes);
     }

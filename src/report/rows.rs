@@ -429,7 +429,10 @@ impl Instance {
         let kind = match self.kind {
             InstanceKind::Cnf => 0,
             InstanceKind::Puzzle(k) => {
-                1 + crate::puzzle::Kind::ALL.iter().position(|&x| x == k).unwrap_or(0) as u64
+                1 + crate::puzzle::Kind::ALL
+                    .iter()
+                    .position(|&x| x == k)
+                    .unwrap_or(0) as u64
             }
         };
         [
@@ -473,7 +476,9 @@ pub(crate) fn config_names(config: u32) -> (Name, Name) {
 
 /// An optional mode as a number (0: none).
 fn mode_code(mode: Option<Mode>) -> u64 {
-    mode.map_or(0, |m| 1 + Mode::ALL.iter().position(|&x| x == m).unwrap_or(0) as u64)
+    mode.map_or(0, |m| {
+        1 + Mode::ALL.iter().position(|&x| x == m).unwrap_or(0) as u64
+    })
 }
 
 /// The mode of [`mode_code`]'s number.
@@ -584,11 +589,8 @@ impl Row {
             side: r.side,
             family: name(6, &r.family),
         };
-        let (encoding, solver, error) = (
-            name(3, &r.encoding),
-            name(4, &r.solver),
-            name(5, &r.error),
-        );
+        let (encoding, solver, error) =
+            (name(3, &r.encoding), name(4, &r.solver), name(5, &r.error));
         drop(interner);
         let settings = last.settings.number(
             &SETTINGS,
@@ -1077,7 +1079,11 @@ mod tests {
         assert_eq!(Row::from(&full), row, "rows compare by value");
         let mut other = full.clone();
         other.max_rss_kb = Some(1);
-        assert_eq!(Row::from(&other), row, "a column kept out is not in the row");
+        assert_eq!(
+            Row::from(&other),
+            row,
+            "a column kept out is not in the row"
+        );
         assert_ne!(
             digest(&other),
             digest(&full),

@@ -98,7 +98,11 @@ pub fn median_unordered(values: &mut [f64]) -> f64 {
     if odd {
         middle
     } else {
-        let next = below.iter().copied().max_by(f64::total_cmp).unwrap_or(middle);
+        let next = below
+            .iter()
+            .copied()
+            .max_by(f64::total_cmp)
+            .unwrap_or(middle);
         (next + middle) / 2.0
     }
 }
@@ -250,11 +254,7 @@ pub fn scores(rows: &[Row], scoring: Scoring) -> Vec<Score> {
 
 /// Scores per (solver, encoding), in name order, labelled with `modes` (the rows'), in one
 /// pass over the rows (each configuration's rows summed in row order).
-pub fn scores_in(
-    rows: &[Row],
-    scoring: Scoring,
-    modes: &crate::report::mode::Modes,
-) -> Vec<Score> {
+pub fn scores_in(rows: &[Row], scoring: Scoring, modes: &crate::report::mode::Modes) -> Vec<Score> {
     // A row's configuration number (its encoding, solver and mode) → its tally + 1, so
     // that names are looked up once a configuration.
     let mut by_config: Vec<usize> = Vec::new();
@@ -330,7 +330,11 @@ impl WrongAnswer {
     /// The wrong answer of `row`.
     pub fn of(row: &Row) -> WrongAnswer {
         WrongAnswer {
-            config: Config::new(&row.solver(), &row.encoding(), ModeLabel::of_row(row.mode())),
+            config: Config::new(
+                &row.solver(),
+                &row.encoding(),
+                ModeLabel::of_row(row.mode()),
+            ),
             instance: row.instance().to_string(),
             run: row.run(),
             status: row.status,
@@ -451,13 +455,18 @@ mod tests {
         for n in 0..60 {
             let values: Vec<f64> = (0..n)
                 .map(|_| {
-                    seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                    seed = seed
+                        .wrapping_mul(6364136223846793005)
+                        .wrapping_add(1442695040888963407);
                     ((seed >> 33) % 9) as f64 * 0.25
                 })
                 .collect();
             let (mut a, mut b) = (values.clone(), values);
-            assert_eq!(median(&mut a).to_bits(), median_unordered(&mut b).to_bits(), "{a:?}");
+            assert_eq!(
+                median(&mut a).to_bits(),
+                median_unordered(&mut b).to_bits(),
+                "{a:?}"
+            );
         }
     }
-
 }

@@ -124,7 +124,10 @@ fn optional<T>(field: &str, parse: impl Fn(&str) -> Option<T>) -> Option<Option<
 
 /// The first of `names` that is `field`, as its value.
 fn named<T: Copy, const N: usize>(field: &str, names: [(&str, T); N]) -> Option<T> {
-    names.iter().find(|(name, _)| *name == field).map(|&(_, v)| v)
+    names
+        .iter()
+        .find(|(name, _)| *name == field)
+        .map(|&(_, v)| v)
 }
 
 fn mode(field: &str) -> Option<Mode> {
@@ -298,7 +301,11 @@ mod tests {
     fn text_row(header: &[u8], column: &str, value: &str) -> Vec<u8> {
         let base = crate::report::test_rows::full_row("p.txt:2", "minimal", "s", "SAT", 0.5);
         let line = String::from_utf8(line(&base)).unwrap();
-        let names: Vec<&str> = std::str::from_utf8(header).unwrap().trim_end().split(',').collect();
+        let names: Vec<&str> = std::str::from_utf8(header)
+            .unwrap()
+            .trim_end()
+            .split(',')
+            .collect();
         let mut fields: Vec<String> = line.trim_end().split(',').map(String::from).collect();
         let at = names.iter().position(|n| *n == column).unwrap();
         fields[at] = value.into();

@@ -182,7 +182,11 @@ fn series_of(data: &ChartData) -> (Vec<Series>, Vec<u32>) {
         } else {
             format!("{encoding} · {modes}")
         };
-        let point = (side, median_unordered(&mut vars), median_unordered(&mut clauses));
+        let point = (
+            side,
+            median_unordered(&mut vars),
+            median_unordered(&mut clauses),
+        );
         match series.last_mut() {
             Some(s) if s.label == label => s.points.push(point),
             _ => series.push(Series {

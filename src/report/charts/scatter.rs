@@ -176,7 +176,11 @@ fn legend_of(data: &ChartData, pairs: &[Pair]) -> Legend<'static> {
                 drawn.push(y.encoding());
             }
         }
-        for e in data.encodings.iter().filter(|e| drawn.iter().any(|d| d == *e)) {
+        for e in data
+            .encodings
+            .iter()
+            .filter(|e| drawn.iter().any(|d| d == *e))
+        {
             let (label, color) = (format!("encoding {e}"), data.encoding_color(e));
             entries.push(LegendEntry::mark(label, color, Shape::Circle, true));
         }

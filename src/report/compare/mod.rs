@@ -338,8 +338,9 @@ fn matched_by_solver(
     old_rows: &[Row],
     new_rows: &[Row],
 ) -> anyhow::Result<bool> {
-    let solvers =
-        |rows: &[Row]| -> BTreeSet<String> { rows.iter().map(|r| r.solver().to_string()).collect() };
+    let solvers = |rows: &[Row]| -> BTreeSet<String> {
+        rows.iter().map(|r| r.solver().to_string()).collect()
+    };
     let (old_solvers, new_solvers) = (solvers(old_rows), solvers(new_rows));
     // Two files of the same solvers match solver to solver; of one solver each (or two
     // solvers of one file), instance to instance whatever the names.

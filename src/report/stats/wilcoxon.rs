@@ -71,7 +71,11 @@ pub struct Wilcoxon {
 fn average_ranks(values: &[f64]) -> (Vec<f64>, Vec<usize>) {
     // (value, place) sorted by value: the order within a tie does not matter, as the tie
     // shares one rank.
-    let mut order: Vec<(f64, u32)> = values.iter().enumerate().map(|(i, &v)| (v, i as u32)).collect();
+    let mut order: Vec<(f64, u32)> = values
+        .iter()
+        .enumerate()
+        .map(|(i, &v)| (v, i as u32))
+        .collect();
     order.sort_unstable_by(|a, b| a.0.total_cmp(&b.0));
     let mut ranks = vec![0.0; values.len()];
     let mut groups = Vec::new();
