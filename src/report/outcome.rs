@@ -282,6 +282,32 @@ pub fn sorted_by_instance<'o, 'a>(
     std::borrow::Cow::Owned(sorted)
 }
 
+/// Calls `each` with every pair of outcomes, one at a place of `left` and one at a place
+/// of `right` (both ascending), that `same` matches, in order. The outcomes must come in
+/// runs that `same` groups (as [`outcomes`] orders them by instance, then encoding): of
+/// two places that do not match, the earlier one meets nothing further on in the other
+/// list, so the pairs are one merge of the two lists.
+pub fn join_places<'o, 'a>(
+    outcomes: &'o [Outcome<'a>],
+    (left, right): (&[u32], &[u32]),
+    same: impl Fn(&Outcome, &Outcome) -> bool,
+    mut each: impl FnMut(&'o Outcome<'a>, &'o Outcome<'a>),
+) {
+    let (mut i, mut j) = (0, 0);
+    while i < left.len() && j < right.len() {
+        let (a, b) = (&outcomes[left[i] as usize], &outcomes[right[j] as usize]);
+        if same(a, b) {
+            each(a, b);
+            i += 1;
+            j += 1;
+        } else if left[i] < right[j] {
+            i += 1;
+        } else {
+            j += 1;
+        }
+    }
+}
+
 /// Names in the order they first appear, each once.
 pub fn first_appearance<'a>(names: impl IntoIterator<Item = &'a str>) -> Vec<String> {
     let mut seen: Vec<String> = Vec::new();

@@ -15,7 +15,7 @@ use crate::report::charts::draw::{
     plot, styled, text, text_width,
 };
 use crate::report::charts::{ChartData, TIMEOUT_COLOR, TIMEOUT_DASH, WRONG_COLOR};
-use crate::report::outcome::{Answer, Outcome};
+use crate::report::outcome::{Answer, Outcome, join_places};
 use crate::report::rows::Name;
 
 /// The colour of the marks when colour does not stand for an encoding.
@@ -98,22 +98,10 @@ where
     let (x, y) = (Name::new(x_solver), Name::new(y_solver));
     let same_cell = |a: &Outcome, b: &Outcome| a.key() == b.key() && a.encoding() == b.encoding();
     if let (Some(xs), Some(ys)) = (data.places_of(x), data.places_of(y)) {
-        // Cells are runs of the outcomes, in order: of two places in different cells, the
-        // earlier one meets nothing further on in the other list.
         let mut pairs = Vec::new();
-        let (mut i, mut j) = (0, 0);
-        while i < xs.len() && j < ys.len() {
-            let (a, b) = (&outcomes[xs[i] as usize], &outcomes[ys[j] as usize]);
-            if same_cell(a, b) {
-                pairs.push((Mark::of(a, b), a, b));
-                i += 1;
-                j += 1;
-            } else if xs[i] < ys[j] {
-                i += 1;
-            } else {
-                j += 1;
-            }
-        }
+        join_places(outcomes, (xs, ys), same_cell, |a, b| {
+            pairs.push((Mark::of(a, b), a, b))
+        });
         return pairs;
     }
     let is = |o: &Outcome, name: Name| o.solver() == name;

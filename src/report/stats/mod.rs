@@ -20,7 +20,7 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::report::config::Config;
-use crate::report::outcome::{Outcome, sorted_by_instance};
+use crate::report::outcome::{Outcome, join_places, sorted_by_instance};
 use crate::report::rows::{Name, NameMap};
 use contribution::Contribution;
 use wilcoxon::Wilcoxon;
@@ -209,23 +209,13 @@ pub fn statistics(
 }
 
 /// The instances two configurations share, as (a's score, b's score) in instance order,
-/// from their outcomes' places in `outcomes` (ordered by instance): of two places on
-/// different instances, the earlier one meets nothing further on in the other list.
+/// from their outcomes' places in `outcomes` (ordered by instance).
 fn common(outcomes: &[Outcome], left: &[u32], right: &[u32]) -> Vec<(f64, f64)> {
     let mut out = Vec::with_capacity(left.len().min(right.len()));
-    let (mut i, mut j) = (0, 0);
-    while i < left.len() && j < right.len() {
-        let (a, b) = (&outcomes[left[i] as usize], &outcomes[right[j] as usize]);
-        if a.key() == b.key() {
-            out.push((par2_score(a), par2_score(b)));
-            i += 1;
-            j += 1;
-        } else if left[i] < right[j] {
-            i += 1;
-        } else {
-            j += 1;
-        }
-    }
+    let same_instance = |a: &Outcome, b: &Outcome| a.key() == b.key();
+    join_places(outcomes, (left, right), same_instance, |a, b| {
+        out.push((par2_score(a), par2_score(b)))
+    });
     out
 }
 
