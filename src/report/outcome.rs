@@ -105,8 +105,15 @@ pub fn outcomes(rows: &[Row], scoring: Scoring) -> Vec<Outcome<'_>> {
                 Status::Sat => Answer::Sat,
                 _ => Answer::Unsat,
             };
-            let mut times: Vec<f64> = runs.iter().map(|i| scoring.time_of(row(i))).collect();
-            (answer, median_unordered(&mut times))
+            let time = match runs {
+                [one] => scoring.time_of(row(one)), // no list for a single run
+                _ => {
+                    let mut times: Vec<f64> =
+                        runs.iter().map(|i| scoring.time_of(row(i))).collect();
+                    median_unordered(&mut times)
+                }
+            };
+            (answer, time)
         } else {
             let first_failure = runs
                 .iter()

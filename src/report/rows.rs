@@ -167,27 +167,6 @@ impl serde::Serialize for Name {
     }
 }
 
-/// FNV-1a, enough for the interner's keys (short names and hex hashes).
-#[derive(Default)]
-struct Fnv(u64);
-
-impl Hasher for Fnv {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        let mut h = if self.0 == 0 {
-            0xcbf2_9ce4_8422_2325
-        } else {
-            self.0
-        };
-        for &b in bytes {
-            h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
-        }
-        self.0 = h;
-    }
-}
-
 /// A hasher for [`Name`]s, whose hash is their address: one multiplication.
 #[derive(Default)]
 pub struct NameHasher(u64);
@@ -629,7 +608,7 @@ impl Row {
 /// A digest of the columns of `r` the report keeps out (max_rss_kb, givens, check_s,
 /// check_rss_kb), so that merging still tells a duplicate row from a clash.
 pub fn digest(r: &crate::results::Row) -> u32 {
-    let mut digest = Fnv::default();
+    let mut digest = FxHasher::default();
     let rest = [
         r.max_rss_kb,
         r.givens.map(u64::from),
