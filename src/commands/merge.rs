@@ -76,14 +76,7 @@ pub(super) fn run(mut args: MergeArgs) -> anyhow::Result<i32> {
     };
     // The plan's instances are not needed past the checks: the report has their memory.
     drop(planned);
-    conclude(
-        &args,
-        &out,
-        first.shards(),
-        &merged,
-        results,
-        (&kept, wrong),
-    )
+    conclude(&args, &out, first.shards(), &merged, results, (kept, wrong))
 }
 
 /// Says what is missing, commits results.csv (unless runs are missing without
@@ -94,7 +87,7 @@ fn conclude(
     shards: usize,
     merged: &crate::study::merge::Merged,
     results: ResultsOut,
-    (kept, wrong): (&[Row], usize),
+    (kept, wrong): (Vec<Row>, usize),
 ) -> anyhow::Result<i32> {
     let script = args.studies[0].join("bench.sbatch");
     let missing = merged.missing_runs();
@@ -120,11 +113,13 @@ fn conclude(
             out.join("results.csv").display()
         )
     } else {
+        // What the terminal shows is read from the rows before the report is given them.
+        let wrong_lines = score::wrong_lines(&kept);
+        let scores = score::scores(&kept, Scoring::default());
         let files = write_report_of(out, kept, merged, args.baseline.clone())?;
-        for line in score::wrong_lines(kept) {
+        for line in wrong_lines {
             eprintln!("{line}");
         }
-        let scores = score::scores(kept, Scoring::default());
         print!(
             "{}",
             crate::report::tables::text_table(&scores, TimeBasis::default())

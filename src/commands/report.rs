@@ -58,21 +58,17 @@ pub(super) fn run(args: ReportArgs) -> anyhow::Result<i32> {
         run_json: run_json_beside(&args.results),
         score: args.score,
     };
-    let files = write_report(&merged.rows, &out_dir, &opts)?;
-    for line in score::wrong_lines(&merged.rows) {
-        eprintln!("{line}");
-    }
+    // What the terminal shows is read from the rows first: the report is given them and
+    // lets them go once its outcomes are made.
     let scoring = Scoring {
         time,
         timeout: args.timeout,
     };
-    if let Some(counter) = args.score {
-        print!("{}", work_terminal(&merged.rows, counter, scoring));
-    }
-    print!(
-        "{}",
-        crate::report::tables::text_table(&score::scores(&merged.rows, scoring), time)
-    );
+    let wrong = score::wrong_lines(&merged.rows);
+    let ranking = args
+        .score
+        .map(|counter| work_terminal(&merged.rows, counter, scoring));
+    let table = crate::report::tables::text_table(&score::scores(&merged.rows, scoring), time);
     // The rows are merged (each run once): without a second run no instance repeats.
     let repeated = merged.rows.iter().any(|r| r.run() > 1);
     let warnings = if repeated {
@@ -80,10 +76,19 @@ pub(super) fn run(args: ReportArgs) -> anyhow::Result<i32> {
     } else {
         Vec::new()
     };
+    let notes = merged.notes();
+    let files = write_report(merged.rows, &out_dir, &opts)?;
+    for line in wrong {
+        eprintln!("{line}");
+    }
+    if let Some(ranking) = ranking {
+        print!("{ranking}");
+    }
+    print!("{table}");
     for warning in warnings {
         eprintln!("bench: {}", crate::text::terminal(&warning));
     }
-    for note in merged.notes() {
+    for note in notes {
         eprintln!("bench: {}", crate::text::terminal(&note.to_string()));
     }
     println!(

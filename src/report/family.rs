@@ -78,18 +78,18 @@ pub struct Family {
 
 /// The outcomes of each family, families in name order: the outcomes' indices, family
 /// after family, so that a study's outcomes cost 4 bytes each here and are not copied.
-pub struct Split<'o, 'a> {
-    outcomes: &'o [Outcome<'a>],
+pub struct Split<'o> {
+    outcomes: &'o [Outcome],
     /// Each family's name and its part of `members`.
     families: Vec<(String, std::ops::Range<usize>)>,
     members: Vec<u32>,
 }
 
-impl<'o, 'a> Split<'o, 'a> {
+impl<'o> Split<'o> {
     /// Each family's name and its outcomes, in name order.
     pub fn iter(
         &self,
-    ) -> impl Iterator<Item = (&str, impl Iterator<Item = &'o Outcome<'a>> + Clone + '_)> {
+    ) -> impl Iterator<Item = (&str, impl Iterator<Item = &'o Outcome> + Clone + '_)> {
         self.families.iter().map(|(name, range)| {
             let members = self.members[range.clone()].iter();
             (name.as_str(), members.map(|&i| &self.outcomes[i as usize]))
@@ -109,10 +109,7 @@ impl<'o, 'a> Split<'o, 'a> {
 
 /// Splits `outcomes` by family (`family_of` by instance key; a key it lacks is in the
 /// family with the empty name).
-pub fn split<'o, 'a>(
-    outcomes: &'o [Outcome<'a>],
-    family_of: &NameMap<Name, Name>,
-) -> Split<'o, 'a> {
+pub fn split<'o>(outcomes: &'o [Outcome], family_of: &NameMap<Name, Name>) -> Split<'o> {
     let none = Name::default();
     let family = |o: &Outcome| *family_of.get(&o.key()).unwrap_or(&none);
     // The families in name order, and each one's outcomes counted.

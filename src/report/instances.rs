@@ -50,14 +50,14 @@ pub const DEDICATED_ENCODING: &str = "none";
 /// encoding, so its cell stands in every encoding row of the instance; an instance only
 /// dedicated solvers ran has one row, of encoding `none`.
 #[derive(Clone, Copy, Debug)]
-pub struct TableRow<'o, 'a> {
+pub struct TableRow<'o> {
     /// The outcomes of the row's encoding.
-    own: &'o [Outcome<'a>],
+    own: &'o [Outcome],
     /// The dedicated solvers' outcomes of the instance (empty when `own` holds them).
-    dedicated: &'o [Outcome<'a>],
+    dedicated: &'o [Outcome],
 }
 
-impl<'o, 'a> TableRow<'o, 'a> {
+impl<'o> TableRow<'o> {
     /// The instance id.
     pub fn instance(&self) -> &'static str {
         self.own[0].instance().as_str()
@@ -69,17 +69,17 @@ impl<'o, 'a> TableRow<'o, 'a> {
     }
 
     /// The outcome of `solver` in this row, if it ran.
-    pub fn of(&self, solver: &str) -> Option<&'o Outcome<'a>> {
+    pub fn of(&self, solver: &str) -> Option<&'o Outcome> {
         self.outcomes().find(|o| o.solver() == solver)
     }
 
     /// The outcome of `solver` in this row, if it ran (names compare as numbers).
-    pub fn of_name(&self, solver: Name) -> Option<&'o Outcome<'a>> {
+    pub fn of_name(&self, solver: Name) -> Option<&'o Outcome> {
         self.outcomes().find(|o| o.solver() == solver)
     }
 
     /// Every outcome of the row.
-    pub fn outcomes(&self) -> impl Iterator<Item = &'o Outcome<'a>> + use<'o, 'a> {
+    pub fn outcomes(&self) -> impl Iterator<Item = &'o Outcome> + use<'o> {
         self.own.iter().chain(self.dedicated)
     }
 
@@ -91,7 +91,7 @@ impl<'o, 'a> TableRow<'o, 'a> {
 
 /// The table's rows (see [`TableRow`]) in file order (`hard.txt:2` before `hard.txt:10`),
 /// then by encoding, from `outcomes` ordered by instance, encoding, solver.
-pub fn table_rows<'o, 'a>(outcomes: &'o [Outcome<'a>]) -> Vec<TableRow<'o, 'a>> {
+pub fn table_rows<'o>(outcomes: &'o [Outcome]) -> Vec<TableRow<'o>> {
     let mut rows: Vec<TableRow> = Vec::new();
     // Names are interned: the same text is one name.
     for instance in outcomes.chunk_by(|a, b| a.key() == b.key() && a.instance() == b.instance()) {

@@ -132,8 +132,8 @@ impl ReportFiles {
 /// are written to a staging folder inside `out_dir` as they are made (a study's
 /// per-instance table is not held in memory) and renamed into place at the end, so
 /// an error leaves the folder as it was.
-pub fn write_report<R: rows::AsReportRows + ?Sized>(
-    rows: &R,
+pub fn write_report<'a>(
+    rows: impl rows::IntoReportRows<'a>,
     out_dir: &Path,
     opts: &ReportOptions,
 ) -> anyhow::Result<ReportFiles> {
@@ -272,8 +272,8 @@ pub fn write_files(files: &[ReportFile], out_dir: &Path) -> anyhow::Result<Repor
 }
 
 /// Builds every file of the report, in memory, `index.html` last.
-pub fn render_report<R: rows::AsReportRows + ?Sized>(
-    rows: &R,
+pub fn render_report<'a>(
+    rows: impl rows::IntoReportRows<'a>,
     opts: &ReportOptions,
 ) -> anyhow::Result<Vec<ReportFile>> {
     let mut files = Vec::new();
@@ -281,14 +281,15 @@ pub fn render_report<R: rows::AsReportRows + ?Sized>(
     Ok(files)
 }
 
-/// Builds every file of the report into `sink` as it is made, `index.html` last.
-fn render<R: rows::AsReportRows + ?Sized>(
-    rows: &R,
+/// Builds every file of the report into `sink` as it is made, `index.html` last. What is
+/// read from the rows alone comes first; then the outcomes are made and the rows, when
+/// they were given, are let go: the figures of outcomes never hold both.
+fn render<'a>(
+    rows: impl rows::IntoReportRows<'a>,
     opts: &ReportOptions,
     sink: &mut dyn Sink,
 ) -> anyhow::Result<()> {
-    let rows = rows.report_rows();
-    let rows: &[Row] = &rows;
+    let rows = rows.into_report_rows();
     if rows.is_empty() {
         bail!("no result rows to report on");
     }
@@ -301,39 +302,113 @@ fn render<R: rows::AsReportRows + ?Sized>(
     {
         bail!("the timeout must be a positive number of seconds, not {t}");
     }
-    let solvers = first_appearance(rows.iter().map(|r| r.solver().as_str()));
-    let encodings = first_appearance(rows.iter().map(|r| r.encoding().as_str()));
-    if let Some(b) = &opts.baseline
-        && !solvers.contains(b)
-    {
-        bail!(
-            "the baseline `{b}` is not in the results (solvers: {})",
-            solvers.join(", ")
-        );
-    }
-    let baseline = opts
-        .baseline
-        .clone()
-        .or_else(|| default_baseline(rows, &solvers));
+    let of_rows = RowFigures::of(&rows, opts, scoring)?;
+    let outcomes = outcome::outcomes(&rows, scoring);
+    // Without repetitions every configuration has one row per instance, one outcome per
+    // row: no spread to measure, and no need to group the rows again.
+    let noise = if outcomes.len() == rows.len() {
+        Vec::new()
+    } else {
+        noise::spreads(&rows, scoring, &of_rows.modes)
+    };
+    let row_count = rows.len();
+    drop(rows);
+    of_outcomes(of_rows, outcomes, (noise, row_count), opts, sink)
+}
 
-    let outcomes = outcome::outcomes(rows, scoring);
-    let modes = mode::Modes::of(rows);
+/// What the report reads from the rows themselves, not from the outcomes.
+struct RowFigures {
+    solvers: Vec<String>,
+    encodings: Vec<String>,
+    baseline: Option<String>,
+    modes: mode::Modes,
+    notes: Vec<String>,
+    /// The timeout the charts mark, and the shortest one, seconds.
+    timeouts: (f64, f64),
+    family_names: rows::NameMap<rows::Name, rows::Name>,
+    sizes: charts::encodings::EncodingSizes,
+    work: Vec<work::WorkFigures>,
+    ranking: Option<counter_rank::CounterRanking>,
+    wrong_answers: Vec<WrongAnswer>,
+    scores: Vec<score::Score>,
+    about: html::About,
+}
+
+impl RowFigures {
+    fn of(rows: &[Row], opts: &ReportOptions, scoring: Scoring) -> anyhow::Result<RowFigures> {
+        let solvers = first_appearance(rows.iter().map(|r| r.solver().as_str()));
+        let encodings = first_appearance(rows.iter().map(|r| r.encoding().as_str()));
+        if let Some(b) = &opts.baseline
+            && !solvers.contains(b)
+        {
+            bail!(
+                "the baseline `{b}` is not in the results (solvers: {})",
+                solvers.join(", ")
+            );
+        }
+        let baseline = opts
+            .baseline
+            .clone()
+            .or_else(|| default_baseline(rows, &solvers));
+        let modes = mode::Modes::of(rows);
+        let mut notes = time_notes(rows, opts);
+        let (shortest, longest) = rows
+            .iter()
+            .map(|r| scoring.timeout_of(r))
+            .fold((f64::INFINITY, 0.0f64), |(lo, hi), t| {
+                (lo.min(t), hi.max(t))
+            });
+        let timeout = opts.timeout.unwrap_or(longest);
+        let shortest_timeout = opts.timeout.unwrap_or(shortest.min(longest));
+        notes.extend(modes.notes());
+        Ok(RowFigures {
+            family_names: family::families_by_instance(rows, opts.families.as_ref()),
+            sizes: charts::encodings::EncodingSizes::of(rows, &encodings, &modes),
+            work: work::figures(rows, &modes),
+            ranking: opts
+                .score
+                .map(|counter| counter_rank::ranking(rows, counter, scoring, &modes)),
+            wrong_answers: WrongAnswer::all(rows),
+            scores: score::scores_in(rows, scoring, &modes),
+            about: about(rows, opts, &solvers, &modes),
+            solvers,
+            encodings,
+            baseline,
+            modes,
+            notes,
+            timeouts: (timeout, shortest_timeout),
+        })
+    }
+}
+
+/// The rest of the report, from the outcomes and what was read from the rows: the
+/// virtual best solver, families, charts, speedups, statistics, the files.
+fn of_outcomes(
+    of_rows: RowFigures,
+    outcomes: Vec<outcome::Outcome>,
+    (noise, rows): (Vec<noise::Spread>, usize),
+    opts: &ReportOptions,
+    sink: &mut dyn Sink,
+) -> anyhow::Result<()> {
+    let RowFigures {
+        solvers,
+        encodings,
+        baseline,
+        modes,
+        mut notes,
+        timeouts: (timeout, shortest_timeout),
+        family_names,
+        sizes,
+        work,
+        ranking,
+        wrong_answers,
+        scores,
+        about,
+    } = of_rows;
     let mut virtual_best = vbs::virtual_best(&outcomes);
     for c in &mut virtual_best.contributions {
         c.config.mode = modes.label(&c.config.solver, &c.config.encoding);
     }
-    let mut notes = time_notes(rows, opts);
-    let (shortest, longest) = rows
-        .iter()
-        .map(|r| scoring.timeout_of(r))
-        .fold((f64::INFINITY, 0.0f64), |(lo, hi), t| {
-            (lo.min(t), hi.max(t))
-        });
-    let timeout = opts.timeout.unwrap_or(longest);
-    let shortest_timeout = opts.timeout.unwrap_or(shortest.min(longest));
-    notes.extend(modes.notes());
-
-    let family_names = family::families_by_instance(rows, opts.families.as_ref());
     let by_family = family::split(&outcomes, &family_names);
     let families = family::families(&by_family, &solvers, &encodings, &modes);
     drop(family_names);
@@ -341,8 +416,8 @@ fn render<R: rows::AsReportRows + ?Sized>(
     let by_family = opts.by_family.then_some(by_family);
     let charts = {
         let names = (solvers.clone(), encodings.clone());
-        let data = ChartData::new(rows, &outcomes, names, timeout, opts.time, &modes);
-        draw_charts(rows, opts, &data, &virtual_best, by_family.as_ref())?
+        let data = ChartData::new(&sizes, &outcomes, names, timeout, opts.time, &modes);
+        draw_charts(opts, &data, &virtual_best, by_family.as_ref())?
     };
     drop(by_family);
 
@@ -351,28 +426,17 @@ fn render<R: rows::AsReportRows + ?Sized>(
         None => Vec::new(),
     };
     let stats = stats::statistics(&outcomes, (&solvers, &encodings), &modes);
-    let work = work::figures(rows, &modes);
-    // Without repetitions every configuration has one row per instance, one outcome per
-    // row: no spread to measure, and no need to group the rows again.
-    let noise = if outcomes.len() == rows.len() {
-        Vec::new()
-    } else {
-        noise::spreads(rows, scoring, &modes)
-    };
     notes.extend(noise::warnings(&noise, encodings.len() > 1));
-    let ranking = opts
-        .score
-        .map(|counter| counter_rank::ranking(rows, counter, scoring, &modes));
     let summary = Summary {
-        wrong_answers: WrongAnswer::all(rows),
-        rows: rows.len(),
+        wrong_answers,
+        rows,
         instances: virtual_best.instances,
         solvers,
         encodings,
         timeout_s: timeout,
         shortest_timeout_s: shortest_timeout,
         timeout_given: opts.timeout.is_some(),
-        scores: score::scores_in(rows, scoring, &modes),
+        scores,
         virtual_best,
         baseline,
         speedups,
@@ -387,7 +451,6 @@ fn render<R: rows::AsReportRows + ?Sized>(
         notes,
         charts: charts.iter().map(|(name, _)| name.clone()).collect(),
     };
-    let about = about(rows, opts, &summary, &modes);
     files(&outcomes, &summary, &about, charts, &modes, sink)
 }
 
@@ -478,7 +541,6 @@ fn time_notes(rows: &[Row], opts: &ReportOptions) -> Vec<String> {
 /// Every chart, by its file name (unique by construction: names that collide once made
 /// file-safe, or that are too long, get a short one of their own).
 fn draw_charts(
-    rows: &[Row],
     opts: &ReportOptions,
     data: &ChartData,
     virtual_best: &vbs::VirtualBest,
@@ -514,8 +576,14 @@ fn draw_charts(
             let vbs = vbs::virtual_best(members.clone());
             let outcomes: Vec<outcome::Outcome> = members.cloned().collect();
             let names = (data.solvers.clone(), data.encodings.clone());
-            let family_data =
-                ChartData::new(rows, &outcomes, names, data.timeout, opts.time, &data.modes);
+            let family_data = ChartData::new(
+                data.sizes,
+                &outcomes,
+                names,
+                data.timeout,
+                opts.time,
+                &data.modes,
+            );
             let title = format!("Cactus plot of family {name}: instances solved within a time");
             charts.push((
                 file_names.unique(&format!("cactus-family-{}", charts::file_safe(name)), "svg"),
@@ -534,11 +602,10 @@ fn draw_charts(
 fn about(
     rows: &[Row],
     opts: &ReportOptions,
-    summary: &Summary,
+    solvers: &[String],
     modes: &mode::Modes,
 ) -> html::About {
-    let (child, in_process): (Vec<String>, Vec<String>) = summary
-        .solvers
+    let (child, in_process): (Vec<String>, Vec<String>) = solvers
         .iter()
         .cloned()
         .partition(|s| runs_as_child(rows, s));
@@ -557,8 +624,7 @@ fn about(
         jobs,
         in_process,
         child,
-        modes: summary
-            .solvers
+        modes: solvers
             .iter()
             .map(|s| (s.clone(), modes.of_solver(s)))
             .collect(),
@@ -627,7 +693,7 @@ fn limit_note(rows: &[Row], time: TimeBasis) -> Option<String> {
     }
     let ended = |hit| {
         rows.iter()
-            .filter(|r| r.status == crate::solver::Status::Timeout && r.limit == Some(hit))
+            .filter(|r| r.status == crate::solver::Status::Timeout && r.limit() == Some(hit))
             .count()
     };
     let (cpu, wall) = (

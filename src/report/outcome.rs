@@ -9,7 +9,6 @@
 use crate::report::aside::Aside;
 use crate::report::rows::{Name, Row};
 use crate::report::score::{Scoring, median_unordered};
-use crate::results::TimeBasis;
 use crate::solver::Status;
 
 /// What a solver's answer on one instance amounts to.
@@ -34,44 +33,52 @@ impl Answer {
     }
 }
 
-/// One solver on one instance under one encoding: what came of it, its names (the rows'
-/// interned names, [`Name`]: equal texts are one number), which every figure filters
-/// and joins on, and its first repetition's row for the rest. 32 bytes.
+/// One solver on one instance under one encoding: what came of it, by number (its
+/// instance's in [`crate::report::rows`], whose key every figure joins on, its
+/// configuration's, and the rest of its first repetition's in [`JUDGED`]). 24 bytes, and
+/// no reference to the rows: the rows can go once the outcomes are made.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Outcome<'a> {
-    /// What the instance is ([`Row::instance_key`]): outcomes of one instance join on it.
-    key: Name,
+pub struct Outcome {
+    /// The instance, by number ([`Outcome::key`], [`Outcome::instance`]).
+    who: u32,
     /// The encoding and the solver, as the first row's configuration number.
     config: u32,
-    /// The row of the first repetition.
-    first: &'a Row,
+    /// The timeout it was judged against and its first repetition's `--count` figures, by
+    /// number in [`JUDGED`].
+    judged: u32,
+    /// What came of it.
+    pub answer: Answer,
     /// Seconds (CPU or wall, by the scoring): the median over the repetitions when
     /// solved, else the timeout.
     pub time: f64,
-    /// The timeout it was judged against, by number in [`TIMEOUTS`].
-    timeout: u32,
-    /// What came of it.
-    pub answer: Answer,
-    /// Which time the scoring took (for [`Outcome::count_time`]).
-    basis: TimeBasis,
 }
 
-/// The timeouts outcomes were judged against, as the bits of their seconds: a study has
-/// a few.
-static TIMEOUTS: Aside<1> = Aside::new([0]);
+/// What an outcome was judged against and what its first repetition counted: the timeout
+/// as the bits of its seconds, the solutions found plus one (0: none), and the count's
+/// time on the scoring's basis plus a flag (0: none). A study has a few (one a count).
+static JUDGED: Aside<3> = Aside::new([0, 0, 0]);
 
-/// The last timeout stored and its number: consecutive outcomes mostly share one.
+/// The words of [`JUDGED`].
+fn judged_words(timeout: f64, solutions: Option<u32>, count_time: Option<f64>) -> [u64; 3] {
+    [
+        timeout.to_bits(),
+        solutions.map_or(0, |s| u64::from(s) + 1),
+        // The time's bits with the flag in place of the sign, which a time never has.
+        count_time.map_or(0, |t| t.abs().to_bits() | 1 << 63),
+    ]
+}
+
+/// The last words stored and their number: consecutive outcomes mostly share them.
 #[derive(Default)]
-struct LastTimeout(Option<(u64, u32)>);
+struct LastJudged(Option<([u64; 3], u32)>);
 
-impl LastTimeout {
-    fn number(&mut self, seconds: f64) -> u32 {
-        let bits = seconds.to_bits();
+impl LastJudged {
+    fn number(&mut self, words: [u64; 3]) -> u32 {
         match self.0 {
-            Some((last, number)) if last == bits => number,
+            Some((last, number)) if last == words => number,
             _ => {
-                let number = TIMEOUTS.number([bits]);
-                self.0 = Some((bits, number));
+                let number = JUDGED.number(words);
+                self.0 = Some((words, number));
                 number
             }
         }
@@ -79,7 +86,7 @@ impl LastTimeout {
 }
 
 /// The outcomes of `rows` scored by `scoring`, ordered by (instance, encoding, solver).
-pub fn outcomes(rows: &[Row], scoring: Scoring) -> Vec<Outcome<'_>> {
+pub fn outcomes(rows: &[Row], scoring: Scoring) -> Vec<Outcome> {
     let order = cell_order(rows);
     let row = |i: &u32| &rows[*i as usize];
     let same_cell = |a: &u32, b: &u32| {
@@ -91,7 +98,7 @@ pub fn outcomes(rows: &[Row], scoring: Scoring) -> Vec<Outcome<'_>> {
     // Made at its largest (one outcome a row, without repetitions) and cut to its length:
     // a list grown by doubling could hold two thirds more.
     let mut out = Vec::with_capacity(rows.len());
-    let mut timeouts = LastTimeout::default();
+    let mut judged = LastJudged::default();
     out.extend(order.chunk_by(same_cell).map(|runs| {
         let first = row(&runs[0]);
         let limit = runs
@@ -127,13 +134,15 @@ pub fn outcomes(rows: &[Row], scoring: Scoring) -> Vec<Outcome<'_>> {
             (answer, limit)
         };
         Outcome {
-            key: first.instance_name(),
+            who: first.who,
             config: first.config,
-            first,
-            time,
-            timeout: timeouts.number(limit),
+            judged: judged.number(judged_words(
+                limit,
+                first.solutions(),
+                first.count_time(scoring.time),
+            )),
             answer,
-            basis: scoring.time,
+            time,
         }
     }));
     out.shrink_to_fit();
@@ -214,15 +223,15 @@ fn cell_order(rows: &[Row]) -> Vec<u32> {
     order
 }
 
-impl Outcome<'_> {
+impl Outcome {
     /// What the instance is ([`Row::instance_key`]): outcomes of one instance join on it.
     pub fn key(&self) -> Name {
-        self.key
+        crate::report::rows::key_of(self.who)
     }
 
     /// The instance id, to show.
     pub fn instance(&self) -> Name {
-        self.first.instance()
+        crate::report::rows::instance_of(self.who)
     }
 
     /// The encoding.
@@ -237,29 +246,32 @@ impl Outcome<'_> {
 
     /// The timeout it was judged against, seconds.
     pub fn timeout(&self) -> f64 {
-        f64::from_bits(TIMEOUTS.get(self.timeout)[0])
+        f64::from_bits(JUDGED.get(self.judged)[0])
     }
 
     /// With `--count`: the solutions its first repetition found (None: no count, or one
     /// that did not finish).
     pub fn solutions(&self) -> Option<u32> {
-        self.first.solutions()
+        let plus_one = JUDGED.get(self.judged)[1];
+        (plus_one > 0).then(|| (plus_one - 1) as u32)
     }
 
-    /// With `--count`: the first repetition's time of the whole count, seconds.
+    /// With `--count`: the first repetition's time of the whole count, seconds, on the
+    /// scoring's basis.
     pub fn count_time(&self) -> Option<f64> {
-        self.first.count_time(self.basis)
+        let words = JUDGED.get(self.judged)[2];
+        (words >> 63 == 1).then(|| f64::from_bits(words & !(1 << 63)))
     }
 }
 
 /// Outcomes grouped by instance, the instances in the order of their keys and each one's
 /// outcomes in the order given. Outcomes come sorted by key (from [`outcomes`], or a part
 /// of them), so grouping them is one pass; others are sorted first.
-pub struct ByInstance<'o, 'a>(Vec<&'o Outcome<'a>>);
+pub struct ByInstance<'o>(Vec<&'o Outcome>);
 
-impl<'o, 'a> ByInstance<'o, 'a> {
+impl<'o> ByInstance<'o> {
     /// Groups `outcomes` by instance.
-    pub fn of(outcomes: impl IntoIterator<Item = &'o Outcome<'a>>) -> ByInstance<'o, 'a> {
+    pub fn of(outcomes: impl IntoIterator<Item = &'o Outcome>) -> ByInstance<'o> {
         let mut order: Vec<&Outcome> = outcomes.into_iter().collect();
         // Keys are interned: the same key is one address, met many times in a row.
         let in_order = |a: &Outcome, b: &Outcome| a.key() <= b.key();
@@ -270,7 +282,7 @@ impl<'o, 'a> ByInstance<'o, 'a> {
     }
 
     /// Each instance's outcomes.
-    pub fn groups(&self) -> impl Iterator<Item = &[&'o Outcome<'a>]> {
+    pub fn groups(&self) -> impl Iterator<Item = &[&'o Outcome]> {
         self.0.chunk_by(|a, b| a.key() == b.key())
     }
 }
@@ -278,9 +290,7 @@ impl<'o, 'a> ByInstance<'o, 'a> {
 /// `outcomes` sorted by instance key: as they are when they come so (from [`outcomes`]),
 /// else a sorted copy. Each instance's outcomes are then one run of the slice
 /// (`chunk_by` on the key), with no list of references made.
-pub fn sorted_by_instance<'o, 'a>(
-    outcomes: &'o [Outcome<'a>],
-) -> std::borrow::Cow<'o, [Outcome<'a>]> {
+pub fn sorted_by_instance<'o>(outcomes: &'o [Outcome]) -> std::borrow::Cow<'o, [Outcome]> {
     if outcomes.windows(2).all(|w| w[0].key() <= w[1].key()) {
         return std::borrow::Cow::Borrowed(outcomes);
     }
@@ -294,11 +304,11 @@ pub fn sorted_by_instance<'o, 'a>(
 /// runs that `same` groups (as [`outcomes`] orders them by instance, then encoding): of
 /// two places that do not match, the earlier one meets nothing further on in the other
 /// list, so the pairs are one merge of the two lists.
-pub fn join_places<'o, 'a>(
-    outcomes: &'o [Outcome<'a>],
+pub fn join_places<'o>(
+    outcomes: &'o [Outcome],
     (left, right): (&[u32], &[u32]),
     same: impl Fn(&Outcome, &Outcome) -> bool,
-    mut each: impl FnMut(&'o Outcome<'a>, &'o Outcome<'a>),
+    mut each: impl FnMut(&'o Outcome, &'o Outcome),
 ) {
     let (mut i, mut j) = (0, 0);
     while i < left.len() && j < right.len() {
@@ -330,15 +340,26 @@ pub fn first_appearance<'a>(names: impl IntoIterator<Item = &'a str>) -> Vec<Str
 mod tests {
     use super::*;
     use crate::report::test_rows::row;
+    use crate::results::TimeBasis;
 
     #[test]
     fn an_outcome_holds_names_not_texts() {
         let size = std::mem::size_of::<Outcome>();
-        assert!(size <= 32, "{size} bytes");
+        assert!(size <= 24, "{size} bytes");
         let rows = vec![row("i1", "minimal", "a", "SAT", 1.0)];
         let o = &outcomes(&rows, Scoring::default())[0];
         assert!(o.instance() == "i1" && o.encoding() == "minimal" && o.solver() == "a");
-        assert_eq!(o.count_time(), None);
+        assert_eq!((o.count_time(), o.solutions()), (None, None));
+        let mut counted = crate::report::test_rows::full_row("i2", "minimal", "a", "SAT", 1.0);
+        (counted.solutions, counted.count_wall_s) = (Some(0), Some(2.5));
+        let rows = vec![crate::report::rows::Row::from(&counted)];
+        let wall = Scoring {
+            time: TimeBasis::Wall,
+            timeout: None,
+        };
+        let o = &outcomes(&rows, wall)[0];
+        assert_eq!((o.count_time(), o.solutions()), (Some(2.5), Some(0)));
+        assert_eq!(o.key(), rows[0].instance_name());
     }
 
     #[test]

@@ -7,7 +7,7 @@
 //! work counters too large for 4 bytes; the columns no report figure reads (peak memory,
 //! givens, the proof checkers' time and memory) are kept only as a digest, so that merging
 //! still tells a duplicate from a clash ([`digest`], beside the rows while they are
-//! merged). A row takes 56 bytes and no memory of its own besides.
+//! merged). A row takes 48 bytes and no memory of its own besides.
 
 use std::collections::HashMap;
 use std::hash::{BuildHasher, BuildHasherDefault, Hasher};
@@ -292,26 +292,29 @@ static SIZES: Aside<2> = Aside::new([0, 0]);
 /// A `--count`'s wall and CPU seconds, as bits, and the solutions it found ([`NO_COUNT`]:
 /// none); number 0 is a row's default (zero seconds, no solutions).
 static COUNTS: Aside<3> = Aside::new([0, 0, NO_COUNT]);
-/// The run's settings, the child's exit code, the repetition, the error and a count's
-/// figures, which most rows share: the wall limit and the CPU limit as bits, the parallel
-/// jobs, the exit code ([`NO_COUNT`]: none), the repetition number, and the error's name
-/// with the number of a count's figures in [`COUNTS`] as one word; number 0 is a row's
-/// default.
-static SETTINGS: Aside<6> = Aside::new([0, NO_COUNT, 0, NO_COUNT, 0, 0]);
+/// The run's settings, the child's exit code, the repetition, the error, a count's
+/// figures, the formula's size and how far the answer is trusted and which limit ended
+/// the run, which most rows share: the wall limit and the CPU limit as bits, the parallel
+/// jobs, the exit code ([`NO_COUNT`]: none), the repetition number, the error's name with
+/// the number of a count's figures in [`COUNTS`] as one word, and the size's number in
+/// [`SIZES`] with the trust and the limit ([`verdict_code`]) as one word; number 0 is a
+/// row's default.
+static SETTINGS: Aside<7> = Aside::new([0, NO_COUNT, 0, NO_COUNT, 0, 0, 0]);
 /// Each instance's columns ([`Instance::words`]); number 0 is a row's default.
 static INSTANCES: Aside<3> = Aside::new([0; 3]);
 /// The encoding and the solver's names, and the mode ([`mode_code`]); number 0 is a row's
 /// default.
 static CONFIGS: Aside<2> = Aside::new([0; 2]);
 
-/// The words of [`SETTINGS`] for a run.
+/// The words of [`SETTINGS`] for a run; `sized` is the last word (the size and the
+/// verdict's trust and limit, see [`sized`]).
 fn settings(
     timeout_s: f64,
     cpu_limit_s: Option<f64>,
     jobs: u32,
     exit: Option<i32>,
-    (run, error, counts): (u32, Name, u32),
-) -> [u64; 6] {
+    (run, error, counts, sized): (u32, Name, u32, u64),
+) -> [u64; 7] {
     [
         timeout_s.to_bits(),
         packed(cpu_limit_s),
@@ -319,7 +322,43 @@ fn settings(
         exit.map_or(NO_COUNT, |c| u64::from(c as u32)),
         u64::from(run),
         pair(error.0, counts),
+        sized,
     ]
+}
+
+/// The last word of [`SETTINGS`]: the size's number in [`SIZES`], the trust as written
+/// and the limit that ended the run.
+fn sized(sizes: u32, trust: Option<Trust>, limit: Option<LimitHit>) -> u64 {
+    pair(sizes, verdict_code(trust, limit))
+}
+
+/// The trust as written (0: none, else 1 + its place in [`Trust::ALL`]) times four, plus
+/// the limit hit (0: none, 1 wall, 2 CPU, 3 memory).
+fn verdict_code(trust: Option<Trust>, limit: Option<LimitHit>) -> u32 {
+    let trust = trust.map_or(0, |t| {
+        1 + Trust::ALL.iter().position(|&x| x == t).unwrap_or(0) as u32
+    });
+    let limit = match limit {
+        None => 0,
+        Some(LimitHit::Wall) => 1,
+        Some(LimitHit::Cpu) => 2,
+        Some(LimitHit::Memory) => 3,
+    };
+    trust * 4 + limit
+}
+
+/// The trust and the limit of a [`verdict_code`].
+fn verdict_of(code: u32) -> (Option<Trust>, Option<LimitHit>) {
+    let trust = (code / 4)
+        .checked_sub(1)
+        .and_then(|i| Trust::ALL.get(i as usize).copied());
+    let limit = match code % 4 {
+        1 => Some(LimitHit::Wall),
+        2 => Some(LimitHit::Cpu),
+        3 => Some(LimitHit::Memory),
+        _ => None,
+    };
+    (trust, limit)
 }
 
 /// Conflicts, decisions, propagations and guesses ([`NO_COUNT`]: none) in 16 bytes.
@@ -359,14 +398,14 @@ pub struct Row {
     /// The encoding, the solver and its mode, by number in [`CONFIGS`] ([`Row::encoding`],
     /// [`Row::solver`], [`Row::mode`]).
     pub(crate) config: u32,
-    /// Variables and clauses in the CNF, by number in [`SIZES`] ([`Row::vars`],
-    /// [`Row::clauses`]).
-    pub(crate) sizes: u32,
     /// The wall limit, the CPU limit, the parallel jobs, the child's exit code, the
-    /// repetition, why (for errors and wrong answers), and with `--count` the wall and CPU
-    /// seconds of the whole count and the solutions found, by number in [`SETTINGS`]
-    /// ([`Row::timeout_s`], [`Row::cpu_limit_s`], [`Row::jobs`], [`Row::exit_code`],
-    /// [`Row::run`], [`Row::error`], [`Row::count_time`], [`Row::solutions`]).
+    /// repetition, why (for errors and wrong answers), with `--count` the wall and CPU
+    /// seconds of the whole count and the solutions found, the formula's variables and
+    /// clauses, the trust as written and the limit that ended the run, by number in
+    /// [`SETTINGS`] ([`Row::timeout_s`], [`Row::cpu_limit_s`], [`Row::jobs`],
+    /// [`Row::exit_code`], [`Row::run`], [`Row::error`], [`Row::count_time`],
+    /// [`Row::solutions`], [`Row::vars`], [`Row::clauses`], [`Row::written_trust`],
+    /// [`Row::limit`]).
     pub(crate) settings: u32,
     /// The answer.
     pub status: Status,
@@ -374,10 +413,6 @@ pub struct Row {
     pub check: Check,
     /// True when the answer is wrong.
     pub wrong: bool,
-    /// How far the answer is trusted (as written).
-    pub trust: Option<Trust>,
-    /// Which limit ended the run.
-    pub limit: Option<LimitHit>,
     /// Wall-clock seconds.
     pub wall_s: f64,
     /// CPU seconds, if measured ([`Row::cpu_s`]).
@@ -512,7 +547,7 @@ impl From<&crate::results::Row> for Row {
 #[derive(Default)]
 struct LastNames {
     names: [Name; 7],
-    settings: Last<6>,
+    settings: Last<7>,
     sizes: Last<2>,
     instance: Last<3>,
     config: Last<2>,
@@ -578,7 +613,7 @@ impl Row {
                 r.cpu_limit_s,
                 r.jobs,
                 r.exit_code,
-                (r.run, error, counts),
+                (r.run, error, counts, sized(sizes, r.trust, r.limit)),
             ),
         );
         Row {
@@ -586,13 +621,10 @@ impl Row {
             config: last
                 .config
                 .number(&CONFIGS, [pair(encoding.0, solver.0), mode_code(r.mode)]),
-            sizes,
             settings,
             status: r.status,
             check: r.check,
             wrong: r.wrong,
-            trust: r.trust,
-            limit: r.limit,
             wall_s: r.wall_s,
             cpu_s: Seconds::of(r.cpu_s),
             work: packed_work([
@@ -644,7 +676,7 @@ impl Row {
 
     /// The instance id.
     pub fn instance(&self) -> Name {
-        Name(unpair(INSTANCES.get(self.who)[0]).1)
+        instance_of(self.who)
     }
 
     /// The instance's content hash (empty in old CSVs).
@@ -759,32 +791,51 @@ pub fn extend(out: &mut Vec<Row>, rows: &[crate::results::Row]) {
     out.extend(rows.iter().map(|r| Row::converted(r, &mut last)));
 }
 
-/// Rows a report is drawn from: report rows as they are, result rows converted.
-pub trait AsReportRows {
+/// The instance id of instance number `who` ([`Row::instance`]).
+pub(crate) fn instance_of(who: u32) -> Name {
+    Name(unpair(INSTANCES.get(who)[0]).1)
+}
+
+/// What instance number `who` is ([`Row::instance_name`]): its hash, or its id in old CSVs.
+pub(crate) fn key_of(who: u32) -> Name {
+    let [corpus_and_id, hash_and_family, _] = INSTANCES.get(who);
+    let (hash, id) = (unpair(hash_and_family).0, unpair(corpus_and_id).1);
+    Name(if hash == EMPTY.0 { id } else { hash })
+}
+
+/// Rows a report is drawn from: report rows lent as they are, or given (the report lets
+/// them go once it has what it reads of them), and result rows converted.
+pub trait IntoReportRows<'a> {
     /// The rows as the report holds them.
-    fn report_rows(&self) -> std::borrow::Cow<'_, [Row]>;
+    fn into_report_rows(self) -> std::borrow::Cow<'a, [Row]>;
 }
 
-impl AsReportRows for [Row] {
-    fn report_rows(&self) -> std::borrow::Cow<'_, [Row]> {
+impl<'a> IntoReportRows<'a> for &'a [Row] {
+    fn into_report_rows(self) -> std::borrow::Cow<'a, [Row]> {
         std::borrow::Cow::Borrowed(self)
     }
 }
 
-impl AsReportRows for Vec<Row> {
-    fn report_rows(&self) -> std::borrow::Cow<'_, [Row]> {
+impl<'a> IntoReportRows<'a> for &'a Vec<Row> {
+    fn into_report_rows(self) -> std::borrow::Cow<'a, [Row]> {
         std::borrow::Cow::Borrowed(self)
     }
 }
 
-impl AsReportRows for [crate::results::Row] {
-    fn report_rows(&self) -> std::borrow::Cow<'_, [Row]> {
+impl<'a> IntoReportRows<'a> for Vec<Row> {
+    fn into_report_rows(self) -> std::borrow::Cow<'a, [Row]> {
+        std::borrow::Cow::Owned(self)
+    }
+}
+
+impl<'a> IntoReportRows<'a> for &'a [crate::results::Row] {
+    fn into_report_rows(self) -> std::borrow::Cow<'a, [Row]> {
         std::borrow::Cow::Owned(of(self))
     }
 }
 
-impl AsReportRows for Vec<crate::results::Row> {
-    fn report_rows(&self) -> std::borrow::Cow<'_, [Row]> {
+impl<'a> IntoReportRows<'a> for &'a Vec<crate::results::Row> {
+    fn into_report_rows(self) -> std::borrow::Cow<'a, [Row]> {
         std::borrow::Cow::Owned(of(self))
     }
 }
@@ -873,7 +924,7 @@ impl Row {
         jobs: u32,
         exit: Option<i32>,
     ) {
-        let extra = (self.run(), self.error(), self.counts());
+        let extra = (self.run(), self.error(), self.counts(), self.sized());
         self.settings = SETTINGS.number(settings(timeout_s, cpu_limit_s, jobs, exit, extra));
     }
 
@@ -894,7 +945,7 @@ impl Row {
 
     /// How far the answer is trusted ([`crate::results::Row::trust`]).
     pub fn trust(&self) -> Trust {
-        Trust::of(self.trust, self.status, self.check, self.wrong)
+        Trust::of(self.written_trust(), self.status, self.check, self.wrong)
     }
 
     /// Solved, right and certified.
@@ -933,14 +984,48 @@ impl Row {
         basis.pick_opt(unpacked(cpu), unpacked(wall))
     }
 
+    /// The last word of the settings ([`sized`]).
+    fn sized(&self) -> u64 {
+        SETTINGS.get(self.settings)[6]
+    }
+
+    /// Sets the last word of the settings.
+    fn set_sized(&mut self, sized: u64) {
+        let mut words = SETTINGS.get(self.settings);
+        words[6] = sized;
+        self.settings = SETTINGS.number(words);
+    }
+
     /// Variables in the CNF.
     pub fn vars(&self) -> u64 {
-        SIZES.get(self.sizes)[0]
+        SIZES.get(unpair(self.sized()).0)[0]
     }
 
     /// Clauses in the CNF.
     pub fn clauses(&self) -> u64 {
-        SIZES.get(self.sizes)[1]
+        SIZES.get(unpair(self.sized()).0)[1]
+    }
+
+    /// How far the answer is trusted, as written (None in old CSVs; see [`Row::trust`]).
+    pub fn written_trust(&self) -> Option<Trust> {
+        verdict_of(unpair(self.sized()).1).0
+    }
+
+    /// Which limit ended the run.
+    pub fn limit(&self) -> Option<LimitHit> {
+        verdict_of(unpair(self.sized()).1).1
+    }
+
+    /// Sets the trust as written.
+    pub fn set_written_trust(&mut self, trust: Option<Trust>) {
+        let (sizes, code) = unpair(self.sized());
+        self.set_sized(sized(sizes, trust, verdict_of(code).1));
+    }
+
+    /// Sets the limit that ended the run.
+    pub fn set_limit(&mut self, limit: Option<LimitHit>) {
+        let (sizes, code) = unpair(self.sized());
+        self.set_sized(sized(sizes, verdict_of(code).0, limit));
     }
 
     /// What the instance is, for every join: its hash, or its id without one.
@@ -950,9 +1035,7 @@ impl Row {
 
     /// [`Row::instance_key`] as a name.
     pub fn instance_name(&self) -> Name {
-        let [corpus_and_id, hash_and_family, _] = INSTANCES.get(self.who);
-        let (hash, id) = (unpair(hash_and_family).0, unpair(corpus_and_id).1);
-        Name(if hash == EMPTY.0 { id } else { hash })
+        key_of(self.who)
     }
 
     /// What identifies a run ([`crate::results::Row::key`]).
@@ -1013,7 +1096,7 @@ impl crate::results::CrossChecked for Row {
     }
     fn mark_wrong(&mut self, why: &str) {
         self.wrong = true;
-        self.trust = Some(Trust::Unchecked);
+        self.set_written_trust(Some(Trust::Unchecked));
         let mut error = self.error().to_string();
         if !error.is_empty() {
             error.push_str("; ");
@@ -1036,6 +1119,32 @@ mod tests {
         assert_eq!(Name::default().as_str(), "");
         let long = "x".repeat(5000);
         assert_eq!(Name::new(&long).as_str(), long);
+    }
+
+    #[test]
+    fn a_rows_trust_limit_and_size_come_back_as_written() {
+        let limits = [
+            None,
+            Some(LimitHit::Wall),
+            Some(LimitHit::Cpu),
+            Some(LimitHit::Memory),
+        ];
+        let trusts = std::iter::once(None).chain(Trust::ALL.map(Some));
+        for trust in trusts {
+            for limit in limits {
+                let mut full = crate::report::test_rows::full_row("i1", "minimal", "a", "SAT", 1.5);
+                (full.trust, full.limit, full.vars, full.clauses) = (trust, limit, 12, 34);
+                let mut row = Row::from(&full);
+                assert_eq!((row.written_trust(), row.limit()), (trust, limit));
+                assert_eq!((row.vars(), row.clauses()), (12, 34));
+                row.set_run(3);
+                row.set_error("why");
+                assert_eq!((row.written_trust(), row.limit()), (trust, limit));
+                assert_eq!((row.vars(), row.clauses(), row.run()), (12, 34, 3));
+                row.set_limit(None);
+                assert_eq!((row.written_trust(), row.limit()), (trust, None));
+            }
+        }
     }
 
     #[test]
@@ -1072,6 +1181,6 @@ mod tests {
             std::mem::size_of::<Row>(),
             std::mem::size_of::<crate::results::Row>(),
         );
-        assert!(small <= 56, "{small} bytes against {full}");
+        assert!(small <= 48, "{small} bytes against {full}");
     }
 }

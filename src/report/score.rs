@@ -396,8 +396,8 @@ mod tests {
             row("a", "UNSAT", 4.0, false),
         ];
         rows[0].check = Check::ModelOk;
-        rows[1].trust = Some(Trust::ProofVerified);
-        rows[2].trust = Some(Trust::ProofChecked);
+        rows[1].set_written_trust(Some(Trust::ProofVerified));
+        rows[2].set_written_trust(Some(Trust::ProofChecked));
         // The fourth has no trust column: unchecked UNSAT derives to cross-checked.
         let s = &scores(&rows, Scoring::default())[0];
         assert_eq!((s.solved, s.certified), (4, 2));
@@ -418,7 +418,7 @@ mod tests {
         }
         rows[0].set_cpu_s(Some(2.0));
         rows[1].set_cpu_s(Some(4.1));
-        rows[1].limit = Some(crate::solver::LimitHit::Cpu);
+        rows[1].set_limit(Some(crate::solver::LimitHit::Cpu));
         // CPU time (the default) against the CPU limit: (2 + 2·4) / 2.
         let s = &scores(&rows, Scoring::default())[0];
         assert!((s.par2 - 5.0).abs() < 1e-9, "{}", s.par2);
@@ -430,7 +430,7 @@ mod tests {
         assert!((scores(&rows, wall)[0].par2 - 20.5).abs() < 1e-9);
         // A row without a CPU limit keeps its wall limit on CPU time too.
         rows[1].set_cpu_limit_s(None);
-        rows[1].limit = Some(crate::solver::LimitHit::Wall);
+        rows[1].set_limit(Some(crate::solver::LimitHit::Wall));
         let s = &scores(&rows, Scoring::default())[0];
         assert!((s.par2 - 19.0).abs() < 1e-9, "{}", s.par2);
     }

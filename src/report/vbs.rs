@@ -50,9 +50,7 @@ pub struct Contribution {
 }
 
 /// The virtual best solver over `outcomes`.
-pub fn virtual_best<'o, 'a: 'o>(
-    outcomes: impl IntoIterator<Item = &'o Outcome<'a>>,
-) -> VirtualBest {
+pub fn virtual_best<'o>(outcomes: impl IntoIterator<Item = &'o Outcome>) -> VirtualBest {
     let per_instance = ByInstance::of(outcomes);
     let mut vbs = VirtualBest {
         instances: per_instance.groups().count(),

@@ -631,10 +631,11 @@ pub fn write_side_files(out: &Path, merged: &Merged) -> anyhow::Result<()> {
     write_missing(out, merged)
 }
 
-/// Writes the report of the merged `rows` into `out`, with the merge's notes.
+/// Writes the report of the merged `rows` into `out`, with the merge's notes (the report
+/// lets the rows go once it has read them).
 pub fn write_report_of(
     out: &Path,
-    rows: &[crate::report::rows::Row],
+    rows: Vec<crate::report::rows::Row>,
     merged: &Merged,
     baseline: Option<String>,
 ) -> anyhow::Result<crate::report::ReportFiles> {

@@ -16,6 +16,43 @@ use crate::report::outcome::first_appearance;
 use crate::report::rows::{Name, NameMap};
 use crate::report::score::median_unordered;
 
+/// What the chart draws, worked out from the rows (each formula's size is a row's
+/// column): made before the rows are let go, since the outcomes do not hold sizes.
+#[derive(Default)]
+pub struct EncodingSizes {
+    /// One line per encoding (and kind, when kinds are mixed).
+    series: Vec<Series>,
+    /// The puzzle sides, in order.
+    sides: Vec<u32>,
+    /// The results hold puzzles under more than one encoding.
+    several: bool,
+}
+
+impl EncodingSizes {
+    /// The sizes of `rows`' formulas, under `encodings` (in the order of the results),
+    /// with the `modes` the legend names.
+    pub fn of(
+        rows: &[crate::report::rows::Row],
+        encodings: &[String],
+        modes: &crate::report::mode::Modes,
+    ) -> EncodingSizes {
+        let puzzle_encodings = first_appearance(
+            rows.iter()
+                .filter(|r| encoded_puzzle(r))
+                .map(|r| r.encoding().as_str()),
+        );
+        if puzzle_encodings.len() <= 1 {
+            return EncodingSizes::default();
+        }
+        let (series, sides) = series_of(rows, encodings, modes);
+        EncodingSizes {
+            series,
+            sides,
+            several: true,
+        }
+    }
+}
+
 /// One line of a panel: its name, style, and (side, median vars, median clauses) points.
 struct Series {
     label: String,
@@ -34,18 +71,12 @@ fn encoded_puzzle(r: &crate::report::rows::Row) -> bool {
 
 /// True when the results hold puzzles under more than one encoding.
 pub fn has_several_encodings(data: &ChartData) -> bool {
-    let puzzle_encodings = first_appearance(
-        data.rows
-            .iter()
-            .filter(|r| encoded_puzzle(r))
-            .map(|r| r.encoding().as_str()),
-    );
-    puzzle_encodings.len() > 1
+    data.sizes.several
 }
 
 /// The encoding-size chart as SVG.
 pub fn encodings(data: &ChartData) -> anyhow::Result<String> {
-    let (series, sides) = series_of(data);
+    let (series, sides) = (&data.sizes.series, &data.sizes.sides);
     let legend = Legend {
         heading: "encoding",
         entries: series
@@ -144,10 +175,14 @@ pub fn encodings(data: &ChartData) -> anyhow::Result<String> {
 
 /// The lines of the chart, one per encoding (and kind, when kinds are mixed), each point a
 /// side's median sizes; and the sides, in order.
-fn series_of(data: &ChartData) -> (Vec<Series>, Vec<u32>) {
-    let puzzles = || data.rows.iter().filter(|r| encoded_puzzle(r));
+fn series_of(
+    rows: &[crate::report::rows::Row],
+    encodings: &[String],
+    modes: &crate::report::mode::Modes,
+) -> (Vec<Series>, Vec<u32>) {
+    let puzzles = || rows.iter().filter(|r| encoded_puzzle(r));
     let kinds = first_appearance(puzzles().map(|r| r.kind().as_str()));
-    let encoding_index = |e: &str| data.encodings.iter().position(|x| x == e).unwrap_or(0);
+    let encoding_index = |e: &str| encodings.iter().position(|x| x == e).unwrap_or(0);
     // One size per (instance, encoding), its first row's: every solver's row repeats it.
     // A set of name pairs (8 bytes each) says which were met; their sizes go straight to
     // their (encoding, kind, side) group, whose order does not matter (medians).
@@ -175,8 +210,8 @@ fn series_of(data: &ChartData) -> (Vec<Series>, Vec<u32>) {
     sides.dedup();
     let mut series: Vec<Series> = Vec::new();
     for ((e, k, side), (mut vars, mut clauses)) in groups {
-        let encoding = &data.encodings[e];
-        let modes = data.modes.of_encoding(encoding);
+        let encoding = &encodings[e];
+        let modes = modes.of_encoding(encoding);
         let label = if kinds.len() > 1 {
             format!("{encoding} ({}) · {modes}", kinds[k])
         } else {

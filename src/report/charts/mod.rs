@@ -15,7 +15,7 @@ use plotters::prelude::*;
 use crate::report::config::Config;
 
 use crate::report::outcome::Outcome;
-use crate::report::rows::{Name, Row};
+use crate::report::rows::Name;
 use draw::{LegendEntry, LogAxis, Shape, format_seconds, log_axis, rgb};
 
 /// Each solver's outcomes as their places in `outcomes`, if the outcomes come ordered by
@@ -71,10 +71,10 @@ pub const TIMEOUT_COLOR: RGBColor = rgb(0xC0392B);
 pub const TIMEOUT_DASH: Option<(u32, u32)> = Some((6, 4));
 /// What every chart needs: the outcomes, the rows, the names in a fixed order, the timeout.
 pub struct ChartData<'a> {
-    /// The result rows (for sizes of encodings).
-    pub rows: &'a [Row],
+    /// The formulas' sizes per encoding, from the rows.
+    pub sizes: &'a encodings::EncodingSizes,
     /// One outcome per (instance, encoding, solver).
-    pub outcomes: &'a [Outcome<'a>],
+    pub outcomes: &'a [Outcome],
     /// Solvers, in the order they first appear in the results.
     pub solvers: Vec<String>,
     /// Encodings, in the order they first appear in the results.
@@ -95,15 +95,15 @@ pub struct ChartData<'a> {
 impl<'a> ChartData<'a> {
     /// The charts' data; the time axes' range is worked out here, once.
     pub fn new(
-        rows: &'a [Row],
-        outcomes: &'a [Outcome<'a>],
+        sizes: &'a encodings::EncodingSizes,
+        outcomes: &'a [Outcome],
         (solvers, encodings): (Vec<String>, Vec<String>),
         timeout: f64,
         time: super::TimeBasis,
         modes: &crate::report::mode::Modes,
     ) -> ChartData<'a> {
         ChartData {
-            rows,
+            sizes,
             outcomes,
             solvers,
             encodings,
@@ -256,8 +256,8 @@ fn range_of(outcomes: &[Outcome], timeout: f64) -> (f64, f64) {
 
 /// [`ChartData::time_range`] of the outcomes `outcomes` yields (a part of a chart's), under
 /// `timeout`.
-pub fn time_range_of<'o, 'a: 'o>(
-    outcomes: impl Iterator<Item = &'o Outcome<'a>> + Clone,
+pub fn time_range_of<'o>(
+    outcomes: impl Iterator<Item = &'o Outcome> + Clone,
     timeout: f64,
 ) -> (f64, f64) {
     let solved = || outcomes.clone().filter(|o| o.answer.solved());

@@ -89,11 +89,11 @@ fn pairs_of<'o, 'a>(
     data: &ChartData<'a>,
     x_solver: &str,
     y_solver: &str,
-) -> Vec<(Mark, &'o Outcome<'a>, &'o Outcome<'a>)>
+) -> Vec<(Mark, &'o Outcome, &'o Outcome)>
 where
     'a: 'o,
 {
-    let outcomes: &'o [Outcome<'a>] = data.outcomes;
+    let outcomes: &'o [Outcome] = data.outcomes;
     // The outcomes' names are interned: equal texts are one name.
     let (x, y) = (Name::new(x_solver), Name::new(y_solver));
     let same_cell = |a: &Outcome, b: &Outcome| a.key() == b.key() && a.encoding() == b.encoding();
@@ -106,7 +106,7 @@ where
     }
     let is = |o: &Outcome, name: Name| o.solver() == name;
     let mut ordered: Vec<&Outcome> = outcomes.iter().filter(|o| is(o, x) || is(o, y)).collect();
-    let cell = |o: &Outcome<'a>| (o.key(), o.encoding());
+    let cell = |o: &Outcome| (o.key(), o.encoding());
     ordered.sort_by_key(|a| cell(a));
     ordered
         .chunk_by(|a, b| same_cell(a, b))
@@ -129,7 +129,7 @@ const GUIDES: [(f64, Dash, &str); 3] = [
 ];
 
 /// One pair of outcomes on the plot: its mark, x's outcome, y's outcome.
-type Pair<'o, 'a> = (Mark, &'o Outcome<'a>, &'o Outcome<'a>);
+type Pair<'o> = (Mark, &'o Outcome, &'o Outcome);
 
 /// The colour of a mark: WRONG's own, else its encoding's when there are several.
 fn mark_color(data: &ChartData, m: Mark, encoding: Option<&str>) -> RGBColor {

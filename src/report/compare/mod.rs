@@ -215,7 +215,7 @@ pub fn compare(
         .chain(&new_rows)
         .map(|r| (r.instance_key(), r.instance().as_str()))
         .collect();
-    let key = |o: &Outcome<'_>| -> (String, String, String) {
+    let key = |o: &Outcome| -> (String, String, String) {
         let solver = if by_solver { o.solver().as_str() } else { "" };
         (o.key().to_string(), o.encoding().to_string(), solver.into())
     };
@@ -523,7 +523,7 @@ mod tests {
         let mut new = vec![row("d", "e", "t", "TIMEOUT", 5.0)];
         new[0].set_cpu_s(Some(4.0));
         new[0].set_cpu_limit_s(Some(4.0));
-        new[0].limit = Some(crate::solver::LimitHit::Cpu);
+        new[0].set_limit(Some(crate::solver::LimitHit::Cpu));
         let c = compare(
             &side("old", &old),
             &side("new", &new),
