@@ -158,7 +158,7 @@ pub fn families(
                     .entry((o.solver().as_str(), o.encoding().as_str()))
                     .or_default();
                 t.0 += 1;
-                if o.answer.solved() {
+                if o.answer().solved() {
                     t.1 += 1;
                     t.2 += o.time;
                 } else {

@@ -85,7 +85,7 @@ impl<'o> TableRow<'o> {
 
     /// How many of the row's solvers solved it.
     pub fn solved_by(&self) -> usize {
-        self.outcomes().filter(|o| o.answer.solved()).count()
+        self.outcomes().filter(|o| o.answer().solved()).count()
     }
 }
 
@@ -192,9 +192,9 @@ pub fn write_csv(
                     w.write_field("")?;
                 }
                 Some(o) => {
-                    w.write_field(word(o.answer))?;
+                    w.write_field(word(o.answer()))?;
                     number.clear();
-                    if o.answer.solved() {
+                    if o.answer().solved() {
                         crate::results::push_seconds(&mut number, o.time);
                     }
                     w.write_field(&number)?;
@@ -287,20 +287,20 @@ fn cell(outcome: Option<&Outcome>) -> Markup {
     let Some(o) = outcome else {
         return html! { td class="t none" data-v="" { "–" } };
     };
-    let par2 = if o.answer.solved() {
+    let par2 = if o.answer().solved() {
         o.time
     } else {
         2.0 * o.timeout()
     };
-    let class = match o.answer {
+    let class = match o.answer() {
         Answer::Sat | Answer::Unsat => "t",
         Answer::Timeout | Answer::Error => "t unsolved",
         Answer::Wrong => "t wrong",
     };
-    let word = word(o.answer);
+    let word = word(o.answer());
     html! {
         td class=(class) data-v=(format!("{par2:e}")) {
-            @if o.answer.solved() { (word) " " (seconds(o.time)) } @else { (word) }
+            @if o.answer().solved() { (word) " " (seconds(o.time)) } @else { (word) }
             @if let Some(n) = o.solutions() {
                 br; span class="count" {
                     (n) (if n == 1 { " solution" } else { " solutions" })

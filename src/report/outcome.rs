@@ -27,6 +27,15 @@ pub enum Answer {
 }
 
 impl Answer {
+    /// Every answer, in the order of its code in [`Outcome::judged`].
+    const ALL: [Answer; 5] = [
+        Answer::Sat,
+        Answer::Unsat,
+        Answer::Timeout,
+        Answer::Error,
+        Answer::Wrong,
+    ];
+
     /// SAT or UNSAT (and right).
     pub fn solved(self) -> bool {
         matches!(self, Answer::Sat | Answer::Unsat)
@@ -34,24 +43,28 @@ impl Answer {
 }
 
 /// One solver on one instance under one encoding: what came of it, by number (its
-/// instance's in [`crate::report::rows`], whose key every figure joins on, its
+/// instance's in [`crate::report::rows`], its key, which every figure joins on, its
 /// configuration's, and the rest of its first repetition's in [`JUDGED`]). 24 bytes, and
 /// no reference to the rows: the rows can go once the outcomes are made.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Outcome {
-    /// The instance, by number ([`Outcome::key`], [`Outcome::instance`]).
+    /// The instance, by number ([`Outcome::instance`]).
     who: u32,
+    /// What the instance is ([`Outcome::key`]).
+    key: Name,
     /// The encoding and the solver, as the first row's configuration number.
     config: u32,
-    /// The timeout it was judged against and its first repetition's `--count` figures, by
-    /// number in [`JUDGED`].
+    /// What came of it ([`Outcome::answer`], the top three bits), and the timeout it was
+    /// judged against with its first repetition's `--count` figures, by number in
+    /// [`JUDGED`] (the rest).
     judged: u32,
-    /// What came of it.
-    pub answer: Answer,
     /// Seconds (CPU or wall, by the scoring): the median over the repetitions when
     /// solved, else the timeout.
     pub time: f64,
 }
+
+/// The bits of [`Outcome::judged`] below the answer.
+const JUDGED_BITS: u32 = 29;
 
 /// What an outcome was judged against and what its first repetition counted: the timeout
 /// as the bits of its seconds, the solutions found plus one (0: none), and the count's
@@ -133,15 +146,21 @@ pub fn outcomes(rows: &[Row], scoring: Scoring) -> Vec<Outcome> {
             };
             (answer, limit)
         };
+        let number = judged.number(judged_words(
+            limit,
+            first.solutions(),
+            first.count_time(scoring.time),
+        ));
+        assert!(
+            number < 1 << JUDGED_BITS,
+            "fewer than 2^29 timeouts and counts"
+        );
+        let code = Answer::ALL.iter().position(|&a| a == answer).unwrap_or(0) as u32;
         Outcome {
             who: first.who,
+            key: first.instance_name(),
             config: first.config,
-            judged: judged.number(judged_words(
-                limit,
-                first.solutions(),
-                first.count_time(scoring.time),
-            )),
-            answer,
+            judged: code << JUDGED_BITS | number,
             time,
         }
     }));
@@ -226,7 +245,17 @@ fn cell_order(rows: &[Row]) -> Vec<u32> {
 impl Outcome {
     /// What the instance is ([`Row::instance_key`]): outcomes of one instance join on it.
     pub fn key(&self) -> Name {
-        crate::report::rows::key_of(self.who)
+        self.key
+    }
+
+    /// What came of it.
+    pub fn answer(&self) -> Answer {
+        Answer::ALL[(self.judged >> JUDGED_BITS) as usize]
+    }
+
+    /// Its timeout and count figures, from [`JUDGED`].
+    fn judged(&self) -> [u64; 3] {
+        JUDGED.get(self.judged & ((1 << JUDGED_BITS) - 1))
     }
 
     /// The instance id, to show.
@@ -246,20 +275,20 @@ impl Outcome {
 
     /// The timeout it was judged against, seconds.
     pub fn timeout(&self) -> f64 {
-        f64::from_bits(JUDGED.get(self.judged)[0])
+        f64::from_bits(self.judged()[0])
     }
 
     /// With `--count`: the solutions its first repetition found (None: no count, or one
     /// that did not finish).
     pub fn solutions(&self) -> Option<u32> {
-        let plus_one = JUDGED.get(self.judged)[1];
+        let plus_one = self.judged()[1];
         (plus_one > 0).then(|| (plus_one - 1) as u32)
     }
 
     /// With `--count`: the first repetition's time of the whole count, seconds, on the
     /// scoring's basis.
     pub fn count_time(&self) -> Option<f64> {
-        let words = JUDGED.get(self.judged)[2];
+        let words = self.judged()[2];
         (words >> 63 == 1).then(|| f64::from_bits(words & !(1 << 63)))
     }
 }
@@ -375,7 +404,7 @@ mod tests {
         ];
         let answers: Vec<(Answer, f64)> = outcomes(&rows, Scoring::default())
             .iter()
-            .map(|o| (o.answer, o.time))
+            .map(|o| (o.answer(), o.time))
             .collect();
         assert_eq!(
             answers,

@@ -44,7 +44,10 @@ pub fn speedups(
     // The baseline's runs by instance and encoding: its time when solved.
     let mut baseline_runs: NameMap<(Name, Name), Option<f64>> = NameMap::default();
     for o in outcomes.iter().filter(|o| o.solver() == base_name) {
-        baseline_runs.insert((o.key(), o.encoding()), o.answer.solved().then_some(o.time));
+        baseline_runs.insert(
+            (o.key(), o.encoding()),
+            o.answer().solved().then_some(o.time),
+        );
     }
     // Per solver × encoding with an instance in common with the baseline, its ratios in
     // the outcomes' order (a pair that shares no instance gets no row).
@@ -54,7 +57,7 @@ pub fn speedups(
             continue;
         };
         let mine = ratios.entry((o.solver(), o.encoding())).or_default();
-        if o.answer.solved()
+        if o.answer().solved()
             && let Some(base) = base
         {
             mine.push(PairedRatios::ratio(*base, o.time));

@@ -61,12 +61,12 @@ pub fn virtual_best<'o>(outcomes: impl IntoIterator<Item = &'o Outcome>) -> Virt
     for candidates in per_instance.groups() {
         let best = candidates
             .iter()
-            .filter(|o| o.answer.solved())
+            .filter(|o| o.answer().solved())
             .min_by(|a, b| a.time.total_cmp(&b.time));
         match best {
             Some(best) => {
                 vbs.solved += 1;
-                if best.answer == Answer::Sat {
+                if best.answer() == Answer::Sat {
                     vbs.sat += 1;
                 } else {
                     vbs.unsat += 1;

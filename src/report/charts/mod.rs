@@ -192,7 +192,7 @@ impl<'a> ChartData<'a> {
                 .filter(move |o| o.solver() == solver && o.encoding() == encoding)
         };
         let mut times: Vec<f64> = mine()
-            .filter(|o| o.answer.solved())
+            .filter(|o| o.answer().solved())
             .map(|o| o.time)
             .collect();
         times.sort_unstable_by(f64::total_cmp);
@@ -205,7 +205,7 @@ impl<'a> ChartData<'a> {
         let encoding = crate::report::rows::Name::new(&series.encoding);
         self.outcomes
             .iter()
-            .filter(|o| o.solver() == solver && o.encoding() == encoding && o.answer.solved())
+            .filter(|o| o.solver() == solver && o.encoding() == encoding && o.answer().solved())
             .count()
     }
 
@@ -260,11 +260,11 @@ pub fn time_range_of<'o>(
     outcomes: impl Iterator<Item = &'o Outcome> + Clone,
     timeout: f64,
 ) -> (f64, f64) {
-    let solved = || outcomes.clone().filter(|o| o.answer.solved());
+    let solved = || outcomes.clone().filter(|o| o.answer().solved());
     let fastest = solved().map(|o| o.time).fold(f64::INFINITY, f64::min);
     let slowest = solved().map(|o| o.time).fold(0.0, f64::max);
     let timeout = if timeout > 0.0 { timeout } else { 1.0 };
-    let all_answered = outcomes.clone().all(|o| o.answer.solved());
+    let all_answered = outcomes.clone().all(|o| o.answer().solved());
     let top = if all_answered && slowest > 0.0 {
         (slowest * 2.5).min(timeout * 1.6)
     } else {

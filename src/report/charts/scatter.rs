@@ -39,7 +39,7 @@ enum Mark {
 
 impl Mark {
     fn of(x: &Outcome, y: &Outcome) -> Mark {
-        let either = |a: Answer| x.answer == a || y.answer == a;
+        let either = |a: Answer| x.answer() == a || y.answer() == a;
         if either(Answer::Wrong) {
             Mark::Wrong
         } else if either(Answer::Error) {
@@ -277,7 +277,7 @@ fn draw_faster_counts(
     (x_corner, (y_right, y_top)): ((i32, i32), (i32, i32)),
 ) -> anyhow::Result<()> {
     let faster =
-        |a: &Outcome, b: &Outcome| a.answer.solved() && (!b.answer.solved() || a.time < b.time);
+        |a: &Outcome, b: &Outcome| a.answer().solved() && (!b.answer().solved() || a.time < b.time);
     let x_faster = pairs.iter().filter(|(_, a, b)| faster(a, b)).count();
     let y_faster = pairs.iter().filter(|(_, a, b)| faster(b, a)).count();
     let x_label = format!("{x_solver} faster: {x_faster}");
@@ -311,7 +311,7 @@ fn draw_marks(
     grid: i32,
 ) -> anyhow::Result<()> {
     let place = |o: &Outcome| {
-        if o.answer.solved() {
+        if o.answer().solved() {
             o.time
         } else {
             data.timeout

@@ -224,7 +224,7 @@ pub fn compare(
     let mut joined: BTreeMap<(String, String, String), Joined> = BTreeMap::new();
     let side = |o: &Outcome| Side {
         solver: o.solver().to_string(),
-        answer: o.answer,
+        answer: o.answer(),
         time: o.time,
         timeout: o.timeout(),
     };

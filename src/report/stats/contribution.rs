@@ -80,7 +80,7 @@ fn contributions(
         for o in group {
             timeout = timeout.max(o.timeout());
             let m = member(o);
-            if o.answer.solved() && m < members {
+            if o.answer().solved() && m < members {
                 match best.iter_mut().find(|(n, _)| *n == m) {
                     Some((_, t)) => *t = t.min(o.time),
                     None => best.push((m, o.time)),

@@ -114,7 +114,7 @@ impl Statistics {
 
 /// An outcome's PAR-2 score: its time if solved, else twice its timeout.
 fn par2_score(o: &Outcome) -> f64 {
-    if o.answer.solved() {
+    if o.answer().solved() {
         o.time
     } else {
         2.0 * o.timeout()
