@@ -55,16 +55,18 @@ impl Merged {
 }
 
 /// Merges `sources` (a name for messages, and its rows) in order. Rows are told apart by
-/// sorting their indices by key (stable, so the first of a key comes first) rather than by
-/// a map of copied keys: a million rows cost 4 MB of indices, not a copy of every key.
+/// the order of their cells ([`crate::report::outcome::cell_order`]: by instance,
+/// encoding, solver, repetition, then place, so the first of a key comes first) rather
+/// than by a map of copied keys: 4 bytes a row.
 pub fn merge(sources: Vec<(String, Vec<Row>, Vec<u32>)>) -> Merged {
     let mut names = Vec::new();
-    let mut source_of = Vec::new();
+    // Where each source's rows start.
+    let mut starts = Vec::new();
     let mut rows: Vec<Row> = Vec::new();
     let mut digests: Vec<u32> = Vec::new();
-    for (source, (name, part, part_digests)) in sources.into_iter().enumerate() {
+    for (name, part, part_digests) in sources {
         names.push(name);
-        source_of.extend(std::iter::repeat_n(source as u32, part.len()));
+        starts.push(rows.len());
         if rows.is_empty() {
             rows = part; // moved, not copied: one source is the usual case
             digests = part_digests;
@@ -73,42 +75,29 @@ pub fn merge(sources: Vec<(String, Vec<Row>, Vec<u32>)>) -> Merged {
             digests.extend(part_digests);
         }
     }
-    // Keys compare by their interned names' numbers (equal texts, equal numbers; the order
-    // of the sort does not matter, only which rows share a key), in 16 bytes.
-    let mut keyed: Vec<((u32, u32, u32, u32), u32)> = rows
-        .iter()
-        .enumerate()
-        .map(|(i, r)| {
-            let key = (
-                r.instance_name().number(),
-                r.encoding().number(),
-                r.solver().number(),
-                r.run(),
-            );
-            (key, i as u32)
-        })
-        .collect();
-    keyed.sort_unstable();
-    let order = |k: usize| keyed[k].1 as usize;
+    let source_of = |row: usize| starts.partition_point(|&start| start <= row) - 1;
+    let order = crate::report::outcome::cell_order(&rows);
+    let same_key = |a: &Row, b: &Row| {
+        a.instance_name() == b.instance_name()
+            && (a.encoding(), a.solver(), a.run()) == (b.encoding(), b.solver(), b.run())
+    };
     let mut keep = vec![true; rows.len()];
     let mut merged = Merged::default();
-    // (the kept row, the clashing row) of each clash, in the order of their keys' texts
+    // (the kept row, the clashing row) of each clash
     let mut clashes: Vec<(usize, usize)> = Vec::new();
-    let mut first = 0;
-    for k in 1..=keyed.len() {
-        if k < keyed.len() && keyed[k].0 == keyed[first].0 {
-            let (kept, again) = (order(first), order(k));
+    for runs in order.chunk_by(|&a, &b| same_key(&rows[a as usize], &rows[b as usize])) {
+        let kept = runs[0] as usize;
+        for &again in &runs[1..] {
+            let again = again as usize;
             keep[again] = false;
             if rows[again] == rows[kept] && digests[again] == digests[kept] {
                 merged.duplicates += 1;
             } else {
                 clashes.push((kept, again));
             }
-        } else {
-            first = k;
         }
     }
-    drop((keyed, digests));
+    drop((order, digests));
     clashes.sort_by_key(|&(_, again)| rows[again].key()); // stable: a key's in row order
     for (kept, again) in clashes {
         let row = &rows[again];
@@ -118,8 +107,8 @@ pub fn merge(sources: Vec<(String, Vec<Row>, Vec<u32>)>) -> Merged {
             row.instance(),
             row.encoding(),
             row.run(),
-            names[source_of[kept] as usize],
-            names[source_of[again] as usize]
+            names[source_of(kept)],
+            names[source_of(again)]
         ));
     }
     let mut index = 0;
@@ -185,5 +174,31 @@ mod tests {
             merged.conflicts
         );
         assert_eq!(merged.rows[1].wall_s, 1.0, "the first of a clash is kept");
+    }
+
+    #[test]
+    fn a_clash_names_the_sources_of_both_rows() {
+        let a = vec![row("i1", "minimal", "x", "SAT", 1.0)];
+        let b = vec![row("i2", "minimal", "x", "SAT", 1.0)];
+        let c = vec![
+            row("i2", "minimal", "x", "SAT", 1.0),
+            row("i2", "minimal", "x", "SAT", 5.0),
+            row("i1", "minimal", "x", "SAT", 4.0),
+        ];
+        let digests = |rows: &Vec<_>| vec![0; rows.len()];
+        let (da, db, dc) = (digests(&a), digests(&b), digests(&c));
+        let merged = merge(vec![
+            ("a.csv".into(), a, da),
+            ("b.csv".into(), b, db),
+            ("c.csv".into(), c, dc),
+        ]);
+        assert_eq!((merged.rows.len(), merged.duplicates), (2, 1));
+        assert_eq!(merged.conflicts.len(), 2, "{:?}", merged.conflicts);
+        assert!(merged.conflicts[0].contains("in a.csv and again, different, in c.csv"));
+        assert!(merged.conflicts[1].contains("in b.csv and again, different, in c.csv"));
+        assert_eq!(
+            merged.rows.iter().map(|r| r.wall_s).collect::<Vec<_>>(),
+            [1.0, 1.0]
+        );
     }
 }

@@ -102,77 +102,146 @@ impl LastJudged {
 pub fn outcomes(rows: &[Row], scoring: Scoring) -> Vec<Outcome> {
     let order = cell_order(rows);
     let row = |i: &u32| &rows[*i as usize];
-    let same_cell = |a: &u32, b: &u32| {
-        let (a, b) = (row(a), row(b));
-        a.instance_name() == b.instance_name()
-            && a.encoding() == b.encoding()
-            && a.solver() == b.solver()
-    };
     // Made at its largest (one outcome a row, without repetitions) and cut to its length:
     // a list grown by doubling could hold two thirds more.
     let mut out = Vec::with_capacity(rows.len());
     let mut judged = LastJudged::default();
-    out.extend(order.chunk_by(same_cell).map(|runs| {
-        let first = row(&runs[0]);
-        let limit = runs
-            .iter()
-            .map(|i| scoring.timeout_of(row(i)))
-            .fold(0.0, f64::max);
-        let (answer, time) = if runs.iter().any(|i| row(i).wrong) {
-            (Answer::Wrong, limit)
-        } else if runs.iter().all(|i| scoring.solved(row(i))) {
-            let answer = match scoring.status_of(first) {
-                Status::Sat => Answer::Sat,
-                _ => Answer::Unsat,
-            };
-            let time = match runs {
-                [one] => scoring.time_of(row(one)), // no list for a single run
-                _ => {
-                    let mut times: Vec<f64> =
-                        runs.iter().map(|i| scoring.time_of(row(i))).collect();
-                    median_unordered(&mut times)
-                }
-            };
-            (answer, time)
-        } else {
-            let first_failure = runs
-                .iter()
-                .map(row)
-                .find(|r| !scoring.solved(r))
-                .map(|r| scoring.status_of(r));
-            let answer = match first_failure {
-                Some(Status::Timeout | Status::Memout) => Answer::Timeout,
-                _ => Answer::Error,
-            };
-            (answer, limit)
-        };
-        let number = judged.number(judged_words(
-            limit,
-            first.solutions(),
-            first.count_time(scoring.time),
-        ));
-        assert!(
-            number < 1 << JUDGED_BITS,
-            "fewer than 2^29 timeouts and counts"
-        );
-        let code = Answer::ALL.iter().position(|&a| a == answer).unwrap_or(0) as u32;
-        Outcome {
-            who: first.who,
-            key: first.instance_name(),
-            config: first.config,
-            judged: code << JUDGED_BITS | number,
-            time,
-        }
-    }));
+    out.extend(
+        order
+            .chunk_by(|a, b| same_cell(row(a), row(b)))
+            .map(|runs| judge(runs.iter().map(row), scoring, &mut judged)),
+    );
     out.shrink_to_fit();
     out
+}
+
+/// The outcomes of `rows`, as [`outcomes`] makes them, taking the rows: they are put in
+/// the order of their cells (`order`, from [`cell_order`]) in place, and each cell, from
+/// the last, is judged and cut off, the rows' memory given back as the outcomes take
+/// theirs, so that the two are never held whole together.
+pub fn outcomes_taking(mut rows: Vec<Row>, order: Vec<u32>, scoring: Scoring) -> Vec<Outcome> {
+    /// Rows cut off between two hand-backs of their memory.
+    const GIVE_BACK: usize = 1 << 16;
+    arrange(&mut rows, order);
+    let mut out = Vec::with_capacity(rows.len());
+    let mut judged = LastJudged::default();
+    let mut given_back_at = rows.len();
+    while let Some(last) = rows.last() {
+        let start = rows
+            .iter()
+            .rposition(|r| !same_cell(r, last))
+            .map_or(0, |i| i + 1);
+        out.push(judge(rows[start..].iter(), scoring, &mut judged));
+        rows.truncate(start);
+        if given_back_at - start >= GIVE_BACK {
+            rows.shrink_to_fit();
+            given_back_at = start;
+        }
+    }
+    out.reverse();
+    out.shrink_to_fit();
+    out
+}
+
+/// True when some cell of `rows` (in the order `order`, from [`cell_order`]) has more
+/// than one row: an instance repeated.
+pub fn repeats(rows: &[Row], order: &[u32]) -> bool {
+    order
+        .windows(2)
+        .any(|w| same_cell(&rows[w[0] as usize], &rows[w[1] as usize]))
+}
+
+/// True when two rows are of one cell: one instance, encoding and solver.
+fn same_cell(a: &Row, b: &Row) -> bool {
+    a.instance_name() == b.instance_name()
+        && a.encoding() == b.encoding()
+        && a.solver() == b.solver()
+}
+
+/// Puts `rows` in the order `order` gives (row `k` becomes the row at place `order[k]`),
+/// in place: each cycle of the permutation followed once.
+fn arrange(rows: &mut [Row], mut order: Vec<u32>) {
+    for start in 0..rows.len() {
+        if order[start] as usize == start {
+            continue; // in place, or placed already
+        }
+        let held = std::mem::take(&mut rows[start]);
+        let mut at = start;
+        loop {
+            let from = order[at] as usize;
+            order[at] = at as u32;
+            if from == start {
+                rows[at] = held;
+                break;
+            }
+            rows[at] = std::mem::take(&mut rows[from]);
+            at = from;
+        }
+    }
+}
+
+/// The outcome of one cell's rows (its repetitions, in order; at least one).
+fn judge<'r>(
+    runs: impl Iterator<Item = &'r Row> + Clone,
+    scoring: Scoring,
+    judged: &mut LastJudged,
+) -> Outcome {
+    let mut all = runs.clone();
+    let first = all.next().expect("a cell has a row");
+    let single = all.next().is_none();
+    let limit = runs
+        .clone()
+        .map(|r| scoring.timeout_of(r))
+        .fold(0.0, f64::max);
+    let (answer, time) = if runs.clone().any(|r| r.wrong) {
+        (Answer::Wrong, limit)
+    } else if runs.clone().all(|r| scoring.solved(r)) {
+        let answer = match scoring.status_of(first) {
+            Status::Sat => Answer::Sat,
+            _ => Answer::Unsat,
+        };
+        let time = if single {
+            scoring.time_of(first) // no list for a single run
+        } else {
+            let mut times: Vec<f64> = runs.map(|r| scoring.time_of(r)).collect();
+            median_unordered(&mut times)
+        };
+        (answer, time)
+    } else {
+        let first_failure = runs
+            .clone()
+            .find(|r| !scoring.solved(r))
+            .map(|r| scoring.status_of(r));
+        let answer = match first_failure {
+            Some(Status::Timeout | Status::Memout) => Answer::Timeout,
+            _ => Answer::Error,
+        };
+        (answer, limit)
+    };
+    let number = judged.number(judged_words(
+        limit,
+        first.solutions(),
+        first.count_time(scoring.time),
+    ));
+    assert!(
+        number < 1 << JUDGED_BITS,
+        "fewer than 2^29 timeouts and counts"
+    );
+    let code = Answer::ALL.iter().position(|&a| a == answer).unwrap_or(0) as u32;
+    Outcome {
+        who: first.who,
+        key: first.instance_name(),
+        config: first.config,
+        judged: code << JUDGED_BITS | number,
+        time,
+    }
 }
 
 /// The rows' places in the order of their cells: by instance, encoding, solver (each by
 /// its text), then repetition and place. The instances are ranked once and the rows
 /// put in their instance's bucket (a counting sort, 4 bytes a row); only each
 /// instance's few rows are sorted.
-fn cell_order(rows: &[Row]) -> Vec<u32> {
+pub fn cell_order(rows: &[Row]) -> Vec<u32> {
     // Each instance number's rank among the instances' keys, in text order.
     let whos = rows
         .iter()
@@ -415,5 +484,28 @@ mod tests {
                 (Answer::Error, 10.0)
             ]
         );
+    }
+
+    #[test]
+    fn outcomes_made_taking_the_rows_are_those_made_lending_them() {
+        // Instances, encodings and solvers out of order, repetitions apart, a wrong answer,
+        // and more rows than one hand-back of memory.
+        let mut rows = Vec::new();
+        for i in 0..70_000u32 {
+            let instance = format!("i{}", (i * 7919) % 997);
+            let encoding = ["minimal", "extended"][(i % 2) as usize];
+            let solver = ["b", "a", "c"][(i % 3) as usize];
+            let status = ["SAT", "TIMEOUT", "UNSAT", "ERROR"][(i % 4) as usize];
+            let mut r = row(&instance, encoding, solver, status, f64::from(i % 13) + 0.5);
+            r.set_run(1 + i / 5_000);
+            r.wrong = i % 1_001 == 0;
+            rows.push(r);
+        }
+        let lent = outcomes(&rows, Scoring::default());
+        let order = cell_order(&rows);
+        assert!(repeats(&rows, &order));
+        let taken = outcomes_taking(rows, order, Scoring::default());
+        assert_eq!(taken, lent);
+        assert!(lent.windows(2).all(|w| w[0].key() <= w[1].key()));
     }
 }
