@@ -2,9 +2,10 @@
 //! time. Names (corpus, instance, hash, encoding, solver, family, error) are interned
 //! ([`Name`], 4 bytes, each distinct text stored once for the whole process); what rows
 //! share is held once and named by number ([`Aside`]): an instance's columns (corpus, id,
-//! hash, kind, side, family), a configuration's (encoding, solver, mode), a formula's size,
-//! a run's limits, jobs, exit code and repetition, an error and a count's figures, and
-//! work counters too large for 4 bytes; the columns no report figure reads (peak memory,
+//! hash, kind, side, family), a configuration's (encoding, solver, mode), and a run's
+//! settings (its limits, jobs, exit code and repetition, an error, a count's figures,
+//! the formula's size, the trust as written and the limit that ended the run), and work
+//! counters too large for 4 bytes; the columns no report figure reads (peak memory,
 //! givens, the proof checkers' time and memory) are kept only as a digest, so that merging
 //! still tells a duplicate from a clash ([`digest`], beside the rows while they are
 //! merged). A row takes 48 bytes and no memory of its own besides.
