@@ -296,12 +296,7 @@ pub fn merge(
         return Err(Refused(refused).into());
     }
     refused.extend(foreign_folders(studies, n));
-    let owner: HashMap<&str, usize> = planned
-        .instances
-        .iter()
-        .zip(&planned.shard_of)
-        .map(|(i, &s)| (i.hash.as_str(), s))
-        .collect();
+    let owner = Owner::new(planned);
     let by_shard = planned.by_shard();
     let mut merged = Merged {
         planned: plan.runs(),
@@ -311,7 +306,7 @@ pub fn merge(
         let shard = Shard { k, n };
         let mut expected: HashSet<Key<'_>> = HashSet::with_capacity(plan.shard_runs()[k]);
         for &i in members {
-            planned.keys_of(i, solvers, repeat, |key| {
+            planned.keys_of(i as usize, solvers, repeat, |key| {
                 expected.insert(key);
             });
         }
@@ -321,10 +316,10 @@ pub fn merge(
         let seen = check_rows(&shard_rows, shard, (&expected, &owner), plan, &mut refused);
         let mut missing = Vec::new();
         for &i in members {
-            let id = &planned.instances[i].id;
-            planned.keys_of(i, solvers, repeat, |key| {
+            let id = planned.instances.id(i as usize);
+            planned.keys_of(i as usize, solvers, repeat, |key| {
                 if !seen.contains(&key) {
-                    missing.push((id.clone(), key.1.to_string(), key.2.to_string(), key.3));
+                    missing.push((id.to_string(), key.1.to_string(), key.2.to_string(), key.3));
                 }
             });
         }
@@ -356,6 +351,34 @@ pub fn merge(
         return Err(Refused(refused).into());
     }
     Ok(merged)
+}
+
+/// The shard each instance of a plan belongs to, by content hash: asked only of a row
+/// that its shard does not expect, so the map is made at the first such row.
+struct Owner<'a> {
+    planned: &'a Planned,
+    by_hash: std::cell::OnceCell<HashMap<&'a str, u32>>,
+}
+
+impl<'a> Owner<'a> {
+    fn new(planned: &'a Planned) -> Owner<'a> {
+        Owner {
+            planned,
+            by_hash: std::cell::OnceCell::new(),
+        }
+    }
+
+    /// The shard of the instance whose hash is `hash`, if the plan has it.
+    fn of(&self, hash: &str) -> Option<usize> {
+        let by_hash = self.by_hash.get_or_init(|| {
+            let instances = &self.planned.instances;
+            instances
+                .hashes()
+                .zip(self.planned.shard_of.iter().copied())
+                .collect()
+        });
+        by_hash.get(hash).map(|&s| s as usize)
+    }
 }
 
 /// The plans among `plans` that are not `plan`: each named, refused.
@@ -466,7 +489,7 @@ fn read_shard(
 fn check_rows<'a>(
     rows: &'a [Row],
     shard: Shard,
-    (expected, owner): (&HashSet<Key<'_>>, &HashMap<&str, usize>),
+    (expected, owner): (&HashSet<Key<'_>>, &Owner<'_>),
     plan: &StudyPlan,
     refused: &mut Vec<String>,
 ) -> HashSet<Key<'a>> {
@@ -480,8 +503,8 @@ fn check_rows<'a>(
                 row.solver, row.instance, row.encoding, row.run
             ));
         } else if !expected.contains(&key) {
-            refused.push(match owner.get(row.instance_key()) {
-                Some(&other) if other != shard.k => format!(
+            refused.push(match owner.of(row.instance_key()) {
+                Some(other) if other != shard.k => format!(
                     "{} on {} ({}, run {}) is in shard {shard} but belongs to shard {other}/{}",
                     row.solver, row.instance, row.encoding, row.run, shard.n
                 ),

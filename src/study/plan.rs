@@ -14,12 +14,14 @@ use std::time::SystemTime;
 
 use anyhow::{Context, bail};
 
-use crate::run::corpus::{self, Instance, Source};
+use crate::run::corpus;
 use crate::run::plan::Plan;
 use crate::run::record::{self, Layout, Record, RecordKind};
 use crate::run::shard::{self, Shard};
 use crate::run::{meta, plan as run_plan};
 use crate::solver::by_spec;
+
+use super::roster::Roster;
 
 /// A study's run.json: a record of kind `study`, with its layout.
 pub type StudyPlan = Record;
@@ -31,11 +33,13 @@ pub struct Planned {
     /// The plan.
     pub plan: StudyPlan,
     /// The instances, in corpus order.
-    pub instances: Vec<Instance>,
+    pub instances: Roster,
     /// The shard of each instance.
-    pub shard_of: Vec<usize>,
+    pub shard_of: Vec<u32>,
     /// Encoding names, in option order.
     pub encodings: Vec<String>,
+    /// The encoding of a DIMACS instance: `dimacs`.
+    dimacs: [String; 1],
 }
 
 impl Planned {
@@ -47,32 +51,33 @@ impl Planned {
         repeat: u32,
         mut f: impl FnMut(Key<'a>),
     ) {
-        let instance = &self.instances[i];
-        let encodings: Vec<&str> = match instance.source {
-            Source::Puzzle(_) => self.encodings.iter().map(String::as_str).collect(),
-            Source::Dimacs(_) => vec!["dimacs"],
+        let hash = self.instances.hash(i);
+        let encodings: &[String] = if self.instances.is_puzzle(i) {
+            &self.encodings
+        } else {
+            &self.dimacs
         };
         for encoding in encodings {
             for run in 1..=repeat {
                 for solver in solvers {
-                    f((instance.hash.as_str(), encoding, solver.as_str(), run));
+                    f((hash, encoding.as_str(), solver.as_str(), run));
                 }
             }
         }
     }
 
     /// The instances of each shard, by index.
-    pub fn by_shard(&self) -> Vec<Vec<usize>> {
+    pub fn by_shard(&self) -> Vec<Vec<u32>> {
         let mut out = vec![Vec::new(); self.plan.shards()];
         for (i, &s) in self.shard_of.iter().enumerate() {
-            out[s].push(i);
+            out[s as usize].push(i as u32);
         }
         out
     }
 }
 
 /// Plans the study of `planned` (made in `cwd` by `command_line`) in `shards` parts: loads
-/// the corpus, fingerprints it, splits it.
+/// the corpus (each instance's identity, no puzzle kept), fingerprints it, splits it.
 pub fn make(
     planned: &Plan,
     cwd: &Path,
@@ -84,7 +89,10 @@ pub fn make(
     }
     let mut plan = planned.clone();
     plan.shards = shards;
-    let corpus = corpus::load(cwd, &plan.corpora, &plan.read_options(), plan.strict)?;
+    if u32::try_from(shards).is_err() {
+        bail!("a study has at most {} shards", u32::MAX);
+    }
+    let corpus = corpus::load_hashed(cwd, &plan.corpora, &plan.read_options(), plan.strict)?;
     let mut instances = corpus.instances;
     if let Some(file) = &plan.families {
         for w in corpus::name_families(&mut instances, file, cwd)? {
@@ -101,6 +109,10 @@ pub fn make(
         shard_runs[s] += shard::units(instance, plan.encodings.len()) * per_unit;
     }
     let encodings = plan.encodings.iter().map(|e| e.to_string()).collect();
+    let roster = Roster::of(&instances);
+    drop(instances);
+    // Fits: there are at most u32::MAX shards.
+    let shard_of = shard_of.into_iter().map(|s| s as u32).collect();
     let record = Record {
         version: record::VERSION,
         kind: RecordKind::Study,
@@ -112,7 +124,7 @@ pub fn make(
         created: meta::utc_stamps(SystemTime::now()).0,
         shard: None,
         layout: Some(Layout {
-            instances: instances.len(),
+            instances: roster.len(),
             runs: shard_runs.iter().sum(),
             shard_instances,
             shard_runs,
@@ -121,9 +133,10 @@ pub fn make(
     };
     Ok(Planned {
         plan: record,
-        instances,
+        instances: roster,
         shard_of,
         encodings,
+        dimacs: ["dimacs".to_string()],
     })
 }
 
