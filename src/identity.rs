@@ -136,9 +136,9 @@ fn hex(bytes: &[u8]) -> String {
 /// share one, each gets the shortest suffix of its `path` (folders joined by `/`, then the
 /// base) that no other of them has. `names[i]` is `(path components of the file's
 /// folder, base id)`.
-pub fn distinct_ids(names: &[(Vec<String>, String)]) -> Vec<String> {
+pub fn distinct_ids(names: &[(&[String], &str)]) -> Vec<String> {
     use std::collections::HashMap;
-    let mut ids: Vec<String> = names.iter().map(|(_, base)| base.clone()).collect();
+    let mut ids: Vec<String> = names.iter().map(|(_, base)| base.to_string()).collect();
     let mut depth = vec![0usize; names.len()];
     loop {
         let mut groups: HashMap<&str, Vec<usize>> = HashMap::new();
@@ -159,7 +159,7 @@ pub fn distinct_ids(names: &[(Vec<String>, String)]) -> Vec<String> {
                 }
                 let prefix = folders[folders.len() - depth[i]..].join("/");
                 ids[i] = if prefix.is_empty() {
-                    names[i].1.clone()
+                    names[i].1.to_string()
                 } else {
                     format!("{prefix}/{}", names[i].1)
                 };
@@ -215,13 +215,19 @@ mod tests {
 
     #[test]
     fn clashing_names_grow_to_distinct_paths() {
-        let names = vec![
-            (vec!["e1".into()], "a.cnf".into()),
-            (vec!["e2".into()], "a.cnf".into()),
-            (vec!["e2".into()], "b.cnf".into()),
-            (vec!["x".into(), "p".into()], "hard.txt:3".into()),
-            (vec!["y".into(), "p".into()], "hard.txt:3".into()),
+        let folders: Vec<Vec<String>> = vec![
+            vec!["e1".into()],
+            vec!["e2".into()],
+            vec!["e2".into()],
+            vec!["x".into(), "p".into()],
+            vec!["y".into(), "p".into()],
         ];
+        let bases = ["a.cnf", "a.cnf", "b.cnf", "hard.txt:3", "hard.txt:3"];
+        let names: Vec<(&[String], &str)> = folders
+            .iter()
+            .zip(bases)
+            .map(|(f, b)| (f.as_slice(), b))
+            .collect();
         assert_eq!(
             distinct_ids(&names),
             vec![
@@ -232,7 +238,7 @@ mod tests {
                 "y/p/hard.txt:3"
             ]
         );
-        let twice = vec![(vec![], "a.cnf".into()), (vec![], "a.cnf".into())];
+        let twice: Vec<(&[String], &str)> = vec![(&[], "a.cnf"), (&[], "a.cnf")];
         assert_eq!(distinct_ids(&twice), vec!["a.cnf", "a.cnf#2"]);
     }
 }

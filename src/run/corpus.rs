@@ -6,8 +6,18 @@
 //! where two inputs share it (`e1/a.cnf`, `e2/a.cnf`). One content under two names is one
 //! instance. A malformed puzzle, or a puzzle file that cannot be read at all, is reported
 //! with file and line and left out (or, with `--strict`, stops the run).
+//!
+//! One loader serves running and planning: [`load`] keeps each instance's parsed puzzle
+//! and the corpus's records of its answer (a run encodes and checks them), [`load_hashed`]
+//! keeps what names and places the instance (its corpus, id, hash and source kind) and
+//! drops each puzzle as soon as it is hashed (a plan of a million puzzles holds no board).
+//! Both decide ids, hashes, duplicates and skips by the same code: [`Keep`] is the one
+//! thing they differ in. Each puzzle file is parsed entry by entry, so no file's puzzles
+//! are held all at once.
 
 use std::path::{Path, PathBuf};
+use std::rc::Rc;
+use std::sync::Arc;
 
 use anyhow::{Context, bail};
 
@@ -15,35 +25,64 @@ use crate::cnf::dimacs::{is_dimacs_name, looks_like_dimacs_input};
 use crate::cnf::input::{Input, InputKind, is_stdin};
 use crate::puzzle::Puzzle;
 use crate::puzzle::format::{
-    Expected, Format, PuzzleError, PuzzleFile, ReadOptions, read_input, read_path,
+    Entry, Expected, Format, PuzzleError, ReadOptions, read_input_each, read_path_each,
 };
 use crate::results::InstanceKind;
 
 use super::skip::Skip;
 
+/// What an instance keeps of its puzzle once the puzzle is hashed: the puzzle itself and
+/// the corpus's records of its answer (to run it), or nothing ([`Hashed`], to plan it).
+pub trait Keep: Sized {
+    /// The corpus's records of the answer are kept.
+    const RECORDS: bool;
+    /// What is kept of `puzzle`.
+    fn keep(puzzle: Puzzle) -> Self;
+}
+
+impl Keep for Puzzle {
+    const RECORDS: bool = true;
+    fn keep(puzzle: Puzzle) -> Puzzle {
+        puzzle
+    }
+}
+
+/// A puzzle known by its hash alone: planning names, counts and places it, but never
+/// encodes it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Hashed;
+
+impl Keep for Hashed {
+    const RECORDS: bool = false;
+    fn keep(_: Puzzle) -> Hashed {
+        Hashed
+    }
+}
+
 /// Where an instance's formula comes from.
 #[derive(Clone, Debug)]
-pub enum Source {
+pub enum Source<P = Puzzle> {
     /// A puzzle, encoded by each requested encoding.
-    Puzzle(Puzzle),
+    Puzzle(P),
     /// A DIMACS file, solved as it is.
     Dimacs(PathBuf),
 }
 
-/// One instance of the benchmark.
+/// One instance of the benchmark; `P` is what it keeps of its puzzle (see [`Keep`]).
 #[derive(Clone, Debug)]
-pub struct Instance {
-    /// The corpus argument it came from.
-    pub corpus: String,
+pub struct Instance<P = Puzzle> {
+    /// The corpus argument it came from (shared by the corpus's instances).
+    pub corpus: Arc<str>,
     /// The readable id: the file name and line (`hard.txt:12`), the DIMACS file's name
     /// or its path below the folder named, grown by folders where two inputs share it.
     pub id: String,
     /// The content hash (see [`crate::identity`]): what the instance is.
     pub hash: String,
     /// The formula's source.
-    pub source: Source,
+    pub source: Source<P>,
     /// What the corpus records of the answer (puzzles in the line format): one record a
-    /// line that held this content, none where nothing is recorded.
+    /// line that held this content, none where nothing is recorded (nor where the loader
+    /// keeps no records, [`Keep::RECORDS`]).
     pub records: Vec<Expected>,
     /// The format of the puzzle file (None for DIMACS).
     pub format: Option<Format>,
@@ -86,11 +125,18 @@ impl Instance {
     }
 }
 
+impl<P> Instance<P> {
+    /// A puzzle (run under every encoding), not a DIMACS file.
+    pub fn is_puzzle(&self) -> bool {
+        matches!(self.source, Source::Puzzle(_))
+    }
+}
+
 /// The instances of all corpora, and what was left out.
-#[derive(Debug, Default)]
-pub struct Corpus {
+#[derive(Debug)]
+pub struct Corpus<P = Puzzle> {
     /// Instances in command-line and file order, each content once.
-    pub instances: Vec<Instance>,
+    pub instances: Vec<Instance<P>>,
     /// One per input left out, located.
     pub skipped: Vec<Skip>,
     /// One `file:line: message` per puzzle whose givens clash (it has no solution).
@@ -100,15 +146,27 @@ pub struct Corpus {
     pub duplicates: Vec<String>,
 }
 
-/// An input found before ids are given: its folder path, its base id, and the instance.
-struct Found {
-    folders: Vec<String>,
+impl<P> Default for Corpus<P> {
+    fn default() -> Corpus<P> {
+        Corpus {
+            instances: Vec::new(),
+            skipped: Vec::new(),
+            notes: Vec::new(),
+            duplicates: Vec::new(),
+        }
+    }
+}
+
+/// An input found before ids are given: its folder path (shared by a file's puzzles), its
+/// base id, and the instance.
+struct Found<P> {
+    folders: Rc<[String]>,
     base: String,
-    instance: Instance,
+    instance: Instance<P>,
 }
 
 /// The folders of `path` as components (`e1/sub/a.cnf` → `["e1", "sub"]`).
-fn folders_of(path: &Path) -> Vec<String> {
+fn folders_of(path: &Path) -> Rc<[String]> {
     path.parent()
         .map(|p| {
             p.components()
@@ -133,8 +191,29 @@ pub fn load(
     read: &ReadOptions,
     strict: bool,
 ) -> anyhow::Result<Corpus> {
+    load_as::<Puzzle>(base, paths, read, strict)
+}
+
+/// The corpus as [`load`] gives it (the same instances, ids, hashes, duplicates, skips and
+/// notes), each puzzle dropped once hashed and no records kept: what a plan needs.
+pub fn load_hashed(
+    base: &Path,
+    paths: &[PathBuf],
+    read: &ReadOptions,
+    strict: bool,
+) -> anyhow::Result<Corpus<Hashed>> {
+    load_as::<Hashed>(base, paths, read, strict)
+}
+
+/// [`load`], keeping `P` of each puzzle.
+fn load_as<P: Keep>(
+    base: &Path,
+    paths: &[PathBuf],
+    read: &ReadOptions,
+    strict: bool,
+) -> anyhow::Result<Corpus<P>> {
     let mut corpus = Corpus::default();
-    let mut found: Vec<Found> = Vec::new();
+    let mut found: Vec<Found<P>> = Vec::new();
     for given in paths {
         let name = given.display().to_string();
         if is_stdin(given) {
@@ -162,18 +241,37 @@ pub fn load(
         }
     }
     hash_dimacs(&mut found, strict, &mut corpus.skipped)?;
-    let names: Vec<(Vec<String>, String)> = found
+    let names: Vec<(&[String], &str)> = found
         .iter()
-        .map(|f| (f.folders.clone(), f.base.clone()))
+        .map(|f| (&*f.folders, f.base.as_str()))
         .collect();
     let ids = crate::identity::distinct_ids(&names);
-    let mut first_of: std::collections::HashMap<String, usize> = Default::default();
-    for (f, id) in found.into_iter().zip(ids) {
+    drop(names);
+    // The first input of each content, by position in `found`.
+    let first_of: Vec<usize> = {
+        let mut by_hash: rustc_hash::FxHashMap<&str, usize> = Default::default();
+        by_hash.reserve(found.len());
+        found
+            .iter()
+            .enumerate()
+            .map(|(i, f)| *by_hash.entry(f.instance.hash.as_str()).or_insert(i))
+            .collect()
+    };
+    // Where each input kept as an instance stands in `corpus.instances`.
+    let mut kept_at: Vec<usize> = vec![usize::MAX; found.len()];
+    corpus.instances.reserve_exact(
+        first_of
+            .iter()
+            .enumerate()
+            .filter(|&(i, &first)| i == first)
+            .count(),
+    );
+    for (i, (f, id)) in found.into_iter().zip(ids).enumerate() {
         let mut instance = f.instance;
         instance.id = id;
-        match first_of.get(&instance.hash) {
-            Some(&first) => {
-                let kept = &mut corpus.instances[first];
+        match first_of[i] {
+            first if first != i => {
+                let kept = &mut corpus.instances[kept_at[first]];
                 corpus.duplicates.push(format!(
                     "{} is the same instance as {} (hash {}): it runs once, as {}, and its \
                      answers are held against the records of both",
@@ -185,8 +283,8 @@ pub fn load(
                     }
                 }
             }
-            None => {
-                first_of.insert(instance.hash.clone(), corpus.instances.len());
+            _ => {
+                kept_at[i] = corpus.instances.len();
                 corpus.instances.push(instance);
             }
         }
@@ -196,15 +294,15 @@ pub fn load(
 
 /// Every file below the folder `given` (found at `path`): DIMACS by name, else puzzles; a
 /// file that is neither, and what is not a regular file, is left out and said so.
-fn load_folder(
+fn load_folder<P: Keep>(
     given: &Path,
     path: &Path,
     read: &ReadOptions,
     strict: bool,
-    corpus: &mut Corpus,
-    found: &mut Vec<Found>,
+    corpus: &mut Corpus<P>,
+    found: &mut Vec<Found<P>>,
 ) -> anyhow::Result<()> {
-    let name = given.display().to_string();
+    let name: Arc<str> = given.display().to_string().into();
     let walk = super::walk::files_below(path, given)?;
     corpus.skipped.extend(walk.left_out);
     let before = found.len();
@@ -215,8 +313,15 @@ fn load_folder(
             continue;
         }
         let shown = file.display().to_string();
-        let read = read_path(&file, read)
-            .and_then(|f| puzzles(&name, (&shown, folders), &rel, f, strict, corpus, found));
+        let at = FileAt {
+            corpus: &name,
+            shown: &shown,
+            folders,
+            stem: &rel,
+        };
+        let read = puzzles(at, strict, corpus, found, |each| {
+            read_path_each(&file, read, each)
+        });
         skip_unless_strict(read, strict, &mut corpus.skipped, |e| {
             Skip::file(
                 given.join(&rel).display().to_string(),
@@ -233,21 +338,21 @@ fn load_folder(
 /// One input named on the command line (`given`, found at `path`), opened: a DIMACS file, or puzzles (from a file,
 /// a pipe or standard input, read once). A formula is read again when it runs, so a
 /// DIMACS formula on a pipe is refused.
-fn load_input(
+fn load_input<P: Keep>(
     (given, path): (&Path, &Path),
     input: Input,
     read: &ReadOptions,
     strict: bool,
-    corpus: &mut Corpus,
-    found: &mut Vec<Found>,
+    corpus: &mut Corpus<P>,
+    found: &mut Vec<Found<P>>,
 ) -> anyhow::Result<()> {
-    let name = if is_stdin(given) {
-        "stdin".to_string()
+    let name: Arc<str> = if is_stdin(given) {
+        "stdin".into()
     } else {
-        given.display().to_string()
+        given.display().to_string().into()
     };
     let stem = if is_stdin(given) {
-        name.clone()
+        name.to_string()
     } else {
         given
             .file_name()
@@ -268,18 +373,16 @@ fn load_input(
     let shown = if is_stdin(given) {
         stem.clone()
     } else {
-        name.clone()
+        name.to_string()
     };
-    let read = read_input(input, &shown, read).and_then(|f| {
-        puzzles(
-            &name,
-            (&shown, folders_of(given)),
-            &stem,
-            f,
-            strict,
-            corpus,
-            found,
-        )
+    let at = FileAt {
+        corpus: &name,
+        shown: &shown,
+        folders: folders_of(given),
+        stem: &stem,
+    };
+    let read = puzzles(at, strict, corpus, found, |each| {
+        read_input_each(input, &shown, read, each)
     });
     skip_unless_strict(read, strict, &mut corpus.skipped, Skip::from)
 }
@@ -303,12 +406,12 @@ fn skip_unless_strict(
 }
 
 /// A DIMACS input (its hash is computed by [`hash_dimacs`], all files at once).
-fn dimacs(corpus: &str, file: &Path, base: String, folders: Vec<String>) -> Found {
+fn dimacs<P>(corpus: &Arc<str>, file: &Path, base: String, folders: Rc<[String]>) -> Found<P> {
     Found {
         folders,
         base,
         instance: Instance {
-            corpus: corpus.to_string(),
+            corpus: corpus.clone(),
             id: String::new(),
             hash: String::new(),
             source: Source::Dimacs(file.to_path_buf()),
@@ -320,29 +423,37 @@ fn dimacs(corpus: &str, file: &Path, base: String, folders: Vec<String>) -> Foun
 }
 
 /// The GBD hash of every DIMACS input, read in parallel.
-fn hash_dimacs(
-    found: &mut Vec<Found>,
+fn hash_dimacs<P>(
+    found: &mut Vec<Found<P>>,
     strict: bool,
     skipped: &mut Vec<Skip>,
 ) -> anyhow::Result<()> {
     use rayon::prelude::*;
-    let failed: Vec<(usize, Skip)> = found
-        .par_iter_mut()
+    // The DIMACS inputs, by position: hashed in parallel (a file's puzzles are not sent
+    // across threads).
+    let files: Vec<(usize, PathBuf)> = found
+        .iter()
         .enumerate()
         .filter_map(|(i, f)| match &f.instance.source {
-            Source::Dimacs(path) => match crate::identity::gbd_hash_file(path) {
-                Ok(hash) => {
-                    f.instance.hash = hash;
-                    None
-                }
-                Err(e) => Some((
-                    i,
-                    Skip::file(path.display().to_string(), format!("not readable: {e}")),
-                )),
-            },
+            Source::Dimacs(path) => Some((i, path.clone())),
             Source::Puzzle(_) => None,
         })
         .collect();
+    let hashes: Vec<(usize, Result<String, Skip>)> = files
+        .into_par_iter()
+        .map(|(i, path)| {
+            let hash = crate::identity::gbd_hash_file(&path)
+                .map_err(|e| Skip::file(path.display().to_string(), format!("not readable: {e}")));
+            (i, hash)
+        })
+        .collect();
+    let mut failed: Vec<(usize, Skip)> = Vec::new();
+    for (i, hash) in hashes {
+        match hash {
+            Ok(hash) => found[i].instance.hash = hash,
+            Err(why) => failed.push((i, why)),
+        }
+    }
     // An unreadable DIMACS file costs only itself, as a bad puzzle file does.
     if let Some((_, why)) = failed.first().filter(|_| strict) {
         bail!("{why}");
@@ -354,17 +465,38 @@ fn hash_dimacs(
     Ok(())
 }
 
-/// The puzzles of one file, hashed; a malformed one is skipped unless `strict`.
-fn puzzles(
-    corpus_name: &str,
-    (shown, folders): (&str, Vec<String>),
-    stem: &str,
-    file: PuzzleFile,
+/// Where a puzzle file stands: what names it and its puzzles.
+struct FileAt<'a> {
+    /// The corpus argument it belongs to.
+    corpus: &'a Arc<str>,
+    /// The file as messages name it.
+    shown: &'a str,
+    /// Its folders, which grow its puzzles' ids where they clash.
+    folders: Rc<[String]>,
+    /// Its puzzles' ids are `stem:LINE`.
+    stem: &'a str,
+}
+
+/// The puzzles of the file `at`, read by `read` entry by entry, each hashed and kept as
+/// `P`; a malformed one is skipped unless `strict`.
+fn puzzles<P: Keep>(
+    FileAt {
+        corpus: corpus_name,
+        shown,
+        folders,
+        stem,
+    }: FileAt<'_>,
     strict: bool,
-    corpus: &mut Corpus,
-    found: &mut Vec<Found>,
+    corpus: &mut Corpus<P>,
+    found: &mut Vec<Found<P>>,
+    read: impl FnOnce(&mut dyn FnMut(Result<Entry, PuzzleError>)) -> Result<Format, PuzzleError>,
 ) -> Result<(), PuzzleError> {
-    for entry in file.entries {
+    let before = found.len();
+    let mut failed: Option<PuzzleError> = None;
+    let format = read(&mut |entry| {
+        if failed.is_some() {
+            return;
+        }
         match entry {
             Ok(e) => {
                 if let Some(why) = &e.clash {
@@ -373,26 +505,35 @@ fn puzzles(
                         e.line
                     ));
                 }
+                let records = Some(e.expected)
+                    .filter(|x| P::RECORDS && !x.is_empty())
+                    .into_iter()
+                    .collect();
                 found.push(Found {
                     folders: folders.clone(),
                     base: format!("{stem}:{}", e.line),
                     instance: Instance {
-                        corpus: corpus_name.to_string(),
+                        corpus: corpus_name.clone(),
                         id: String::new(),
                         hash: crate::identity::puzzle_hash(&e.puzzle),
-                        source: Source::Puzzle(e.puzzle),
-                        records: Some(e.expected)
-                            .filter(|x| !x.is_empty())
-                            .into_iter()
-                            .collect(),
-                        format: Some(file.format),
+                        source: Source::Puzzle(P::keep(e.puzzle)),
+                        records,
+                        // The file's format, set below once the file is read.
+                        format: None,
                         family: None,
                     },
                 });
             }
-            Err(e) if strict => return Err(e),
+            Err(e) if strict => failed = Some(e),
             Err(e) => corpus.skipped.push(Skip::from(e)),
         }
+    });
+    let format = match (format, failed) {
+        (Err(e), _) | (Ok(_), Some(e)) => return Err(e),
+        (Ok(format), None) => format,
+    };
+    for f in &mut found[before..] {
+        f.instance.format = Some(format);
     }
     Ok(())
 }
@@ -400,8 +541,8 @@ fn puzzles(
 /// Gives each instance its family in the plan's families file (`--families`), read and
 /// held to the digest the plan recorded; returns one warning per line of the file that
 /// names no instance (`file:line: …`). `root` is the folder the corpora are named from.
-pub fn name_families(
-    instances: &mut [Instance],
+pub fn name_families<P>(
+    instances: &mut [Instance<P>],
     file: &crate::family::FamiliesFile,
     root: &Path,
 ) -> anyhow::Result<Vec<String>> {
@@ -414,7 +555,7 @@ pub fn name_families(
     Ok(families.unmatched(
         instances
             .iter()
-            .map(|i| (Some(i.hash.as_str()), i.corpus.as_str(), i.id.as_str())),
+            .map(|i| (Some(i.hash.as_str()), &*i.corpus, i.id.as_str())),
         Some(root),
     ))
 }

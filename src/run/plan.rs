@@ -316,7 +316,10 @@ fn canonical(v: &serde_json::Value) -> String {
 /// The fingerprint of a plan (any serializable form of it) over the instances' content
 /// hashes, in plan order: SHA-256 of the plan's canonical JSON and the hashes, in hex (32
 /// characters kept).
-pub fn fingerprint_of(plan: &serde_json::Value, hashes: &[&str]) -> String {
+pub fn fingerprint_of<'a>(
+    plan: &serde_json::Value,
+    hashes: impl IntoIterator<Item = &'a str>,
+) -> String {
     let mut h = Sha256::new();
     h.update(b"bench-plan-2\n");
     h.update(canonical(plan).as_bytes());
@@ -332,10 +335,9 @@ pub fn fingerprint_of(plan: &serde_json::Value, hashes: &[&str]) -> String {
 }
 
 /// The fingerprint of `plan` over `instances`.
-pub fn fingerprint(plan: &Plan, instances: &[super::corpus::Instance]) -> String {
+pub fn fingerprint<P>(plan: &Plan, instances: &[super::corpus::Instance<P>]) -> String {
     let value = serde_json::to_value(plan).unwrap_or_default();
-    let hashes: Vec<&str> = instances.iter().map(|i| i.hash.as_str()).collect();
-    fingerprint_of(&value, &hashes)
+    fingerprint_of(&value, instances.iter().map(|i| i.hash.as_str()))
 }
 
 /// `path` as a corpus of a plan made in `cwd` means it.
@@ -471,23 +473,23 @@ mod tests {
     fn a_new_field_moves_the_fingerprint() {
         let plan = plan_with(|_| {});
         let value = serde_json::to_value(&plan).unwrap();
-        let base = fingerprint_of(&value, &["h1"]);
+        let base = fingerprint_of(&value, ["h1"]);
         let mut grown = value.clone();
         grown
             .as_object_mut()
             .unwrap()
             .insert("a_later_option".into(), serde_json::json!(false));
-        assert_ne!(fingerprint_of(&grown, &["h1"]), base);
-        assert_ne!(fingerprint_of(&value, &["h2"]), base, "the instances count");
-        assert_eq!(fingerprint_of(&value, &["h1"]), base, "stable");
+        assert_ne!(fingerprint_of(&grown, ["h1"]), base);
+        assert_ne!(fingerprint_of(&value, ["h2"]), base, "the instances count");
+        assert_eq!(fingerprint_of(&value, ["h1"]), base, "stable");
         let other = plan_with(|p| p.limits.timeout_s = 5.0);
         assert_ne!(
-            fingerprint_of(&serde_json::to_value(&other).unwrap(), &["h1"]),
+            fingerprint_of(&serde_json::to_value(&other).unwrap(), ["h1"]),
             base
         );
         let cpu = plan_with(|p| p.limits.cpu_limit_s = Some(100.0));
         assert_ne!(
-            fingerprint_of(&serde_json::to_value(&cpu).unwrap(), &["h1"]),
+            fingerprint_of(&serde_json::to_value(&cpu).unwrap(), ["h1"]),
             base,
             "the CPU limit is in the fingerprint"
         );

@@ -23,7 +23,7 @@ pub(crate) fn build(plan: &Plan, which: &Which<'_>, finished: &Finished, judged:
     let outcome = &finished.outcome;
     let count = finished.count.as_ref();
     let mut row = Row {
-        corpus: instance.corpus.as_str().into(),
+        corpus: (&*instance.corpus).into(),
         instance: instance.id.as_str().into(),
         hash: instance.hash.as_str().into(),
         kind: instance.kind(),

@@ -73,7 +73,7 @@ impl Shard {
 
 /// The formulas an instance brings to the plan: one per encoding for a puzzle, one for a
 /// DIMACS file. Its runs are this × solvers × repetitions.
-pub fn units(instance: &Instance, encodings: usize) -> usize {
+pub fn units<P>(instance: &Instance<P>, encodings: usize) -> usize {
     match instance.source {
         Source::Puzzle(_) => encodings,
         Source::Dimacs(_) => 1,
@@ -81,7 +81,7 @@ pub fn units(instance: &Instance, encodings: usize) -> usize {
 }
 
 /// The shard (0..n) of every instance, by position in `instances`.
-pub fn assign(instances: &[Instance], encodings: usize, n: usize) -> Vec<usize> {
+pub fn assign<P>(instances: &[Instance<P>], encodings: usize, n: usize) -> Vec<usize> {
     let n = n.max(1);
     let mut order: Vec<usize> = (0..instances.len()).collect();
     order.sort_by(|&a, &b| {

@@ -19,7 +19,9 @@
 //! UNSAT against a verified model of the same instance, which one shard holds whole), and
 //! drawn by the report code of `bench report`.
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{BTreeMap, HashSet};
+
+use rustc_hash::{FxHashMap, FxHashSet};
 use std::fmt::Write as _;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
@@ -225,8 +227,8 @@ fn machine(shard: Shard, meta: &Record) -> MachineLine {
 /// clauses, in `sizes`): a row changed after it was written, or from another plan.
 fn plan_column_differs<'a>(
     row: &'a Row,
-    plan: &crate::run::plan::Plan,
-    sizes: &mut HashMap<(&'a str, &'a str), (u64, u64)>,
+    (plan, corpora): (&crate::run::plan::Plan, &[String]),
+    sizes: &mut FxHashMap<(&'a str, &'a str), (u64, u64)>,
 ) -> Option<String> {
     if row.timeout_s != plan.limits.timeout_s {
         return Some(format!(
@@ -248,11 +250,7 @@ fn plan_column_differs<'a>(
             row.jobs, plan.jobs
         ));
     }
-    if !plan
-        .corpora
-        .iter()
-        .any(|c| c.display().to_string() == row.corpus.as_str())
-    {
+    if !corpora.iter().any(|c| c.as_str() == row.corpus.as_str()) {
         return Some(format!(
             "column corpus is {}, not a corpus of the plan",
             row.corpus
@@ -296,11 +294,12 @@ pub fn merge(
         return Err(Refused(refused).into());
     }
     refused.extend(foreign_folders(studies, n));
-    let owner: HashMap<&str, usize> = planned
-        .instances
+    let owner = Owner::new(planned);
+    let corpora: Vec<String> = plan
+        .plan
+        .corpora
         .iter()
-        .zip(&planned.shard_of)
-        .map(|(i, &s)| (i.hash.as_str(), s))
+        .map(|c| c.display().to_string())
         .collect();
     let by_shard = planned.by_shard();
     let mut merged = Merged {
@@ -309,26 +308,36 @@ pub fn merge(
     };
     for (k, members) in by_shard.iter().enumerate() {
         let shard = Shard { k, n };
-        let mut expected: HashSet<Key<'_>> = HashSet::with_capacity(plan.shard_runs()[k]);
+        let mut expected: FxHashSet<Key<'_>> = FxHashSet::default();
+        expected.reserve(plan.shard_runs()[k]);
         for &i in members {
-            planned.keys_of(i, solvers, repeat, |key| {
+            planned.keys_of(i as usize, solvers, repeat, |key| {
                 expected.insert(key);
             });
         }
         let read = read_shard(studies, shard, plan, &mut refused, &mut merged)?;
         let (mut shard_rows, started) = (read.rows, read.started);
         let ended_with_skips = read.ended_with_skips;
-        let seen = check_rows(&shard_rows, shard, (&expected, &owner), plan, &mut refused);
+        let to_check = Planning {
+            planned,
+            solvers,
+            repeat,
+            owner: &owner,
+            corpora: &corpora,
+        };
+        check_rows(&shard_rows, shard, &mut expected, &to_check, &mut refused);
+        // What the rows left of the shard's runs is missing, named in plan order.
         let mut missing = Vec::new();
-        for &i in members {
-            let id = &planned.instances[i].id;
-            planned.keys_of(i, solvers, repeat, |key| {
-                if !seen.contains(&key) {
-                    missing.push((id.clone(), key.1.to_string(), key.2.to_string(), key.3));
-                }
-            });
+        if !expected.is_empty() {
+            for &i in members {
+                let id = planned.instances.id(i as usize);
+                planned.keys_of(i as usize, solvers, repeat, |key| {
+                    if expected.contains(&key) {
+                        missing.push((id.to_string(), key.1.to_string(), key.2.to_string(), key.3));
+                    }
+                });
+            }
         }
-        drop(seen);
         drop(expected);
         if !missing.is_empty() {
             match &ended_with_skips {
@@ -356,6 +365,54 @@ pub fn merge(
         return Err(Refused(refused).into());
     }
     Ok(merged)
+}
+
+/// Each instance of a plan by content hash: asked only of a row that its shard does not
+/// expect, so the map is made at the first such row.
+struct Owner<'a> {
+    planned: &'a Planned,
+    by_hash: std::cell::OnceCell<FxHashMap<&'a str, u32>>,
+}
+
+impl<'a> Owner<'a> {
+    fn new(planned: &'a Planned) -> Owner<'a> {
+        Owner {
+            planned,
+            by_hash: std::cell::OnceCell::new(),
+        }
+    }
+
+    /// The index of the instance whose hash is `hash`, if the plan has it.
+    fn of(&self, hash: &str) -> Option<usize> {
+        let by_hash = self.by_hash.get_or_init(|| {
+            let hashes = self.planned.instances.hashes();
+            hashes.zip(0..).collect()
+        });
+        by_hash.get(hash).map(|&i| i as usize)
+    }
+}
+
+/// What rows are held to: the plan, its runs' solvers and repetitions, its instances by
+/// hash, and its corpora as rows name them.
+struct Planning<'a> {
+    planned: &'a Planned,
+    solvers: &'a [String],
+    repeat: u32,
+    owner: &'a Owner<'a>,
+    corpora: &'a [String],
+}
+
+impl Planning<'_> {
+    /// The shard of the instance of run `key`, if the plan has the instance, and whether
+    /// the plan has the run.
+    fn place(&self, key: Key<'_>) -> Option<(usize, bool)> {
+        let i = self.owner.of(key.0)?;
+        let mut planned = false;
+        self.planned.keys_of(i, self.solvers, self.repeat, |k| {
+            planned |= k == key;
+        });
+        Some((self.planned.shard_of[i] as usize, planned))
+    }
 }
 
 /// The plans among `plans` that are not `plan`: each named, refused.
@@ -460,44 +517,43 @@ fn read_shard(
     Ok(read)
 }
 
-/// Holds the rows of shard `shard` to the plan: each a run the plan has (`expected`) in
-/// this shard (`owner` says whose instance it is), once, with the plan's columns; what is
-/// not is refused into `refused`. Returns the runs the rows hold.
+/// Holds the rows of shard `shard` to the plan: each a run the shard has not yet seen
+/// (`expected`, from which each row's run is taken), with the plan's columns; what is not
+/// is refused into `refused`, said as a run of another shard, a run recorded twice, or a
+/// run not in the plan. Leaves in `expected` the runs no row holds.
 fn check_rows<'a>(
     rows: &'a [Row],
     shard: Shard,
-    (expected, owner): (&HashSet<Key<'_>>, &HashMap<&str, usize>),
-    plan: &StudyPlan,
+    expected: &mut FxHashSet<Key<'a>>,
+    planning: &Planning<'_>,
     refused: &mut Vec<String>,
-) -> HashSet<Key<'a>> {
-    let mut seen: HashSet<Key<'a>> = HashSet::with_capacity(rows.len());
-    let mut sizes: HashMap<(&str, &str), (u64, u64)> = HashMap::new();
+) {
+    let plan = &planning.planned.plan.plan;
+    let mut sizes: FxHashMap<(&str, &str), (u64, u64)> = FxHashMap::default();
     for row in rows {
         let key = row.key();
-        if let Some(column) = plan_column_differs(row, &plan.plan, &mut sizes) {
+        if let Some(column) = plan_column_differs(row, (plan, planning.corpora), &mut sizes) {
             refused.push(format!(
                 "{} on {} ({}, run {}) in shard {shard}: {column}",
                 row.solver, row.instance, row.encoding, row.run
             ));
-        } else if !expected.contains(&key) {
-            refused.push(match owner.get(row.instance_key()) {
-                Some(&other) if other != shard.k => format!(
+        } else if !expected.remove(&key) {
+            refused.push(match planning.place(key) {
+                Some((other, _)) if other != shard.k => format!(
                     "{} on {} ({}, run {}) is in shard {shard} but belongs to shard {other}/{}",
                     row.solver, row.instance, row.encoding, row.run, shard.n
+                ),
+                Some((_, true)) => format!(
+                    "{} on {} ({}, run {}) is recorded twice in shard {shard}",
+                    row.solver, row.instance, row.encoding, row.run
                 ),
                 _ => format!(
                     "{} on {} ({}, run {}) in shard {shard} is not in the plan",
                     row.solver, row.instance, row.encoding, row.run
                 ),
             });
-        } else if !seen.insert(key) {
-            refused.push(format!(
-                "{} on {} ({}, run {}) is recorded twice in shard {shard}",
-                row.solver, row.instance, row.encoding, row.run
-            ));
         }
     }
-    seen
 }
 
 /// Writes a CSV through a temporary file and a rename.
@@ -676,7 +732,9 @@ mod tests {
             cpu_limit_s: Some(10.0),
             ..Row::default()
         };
-        let differs = |row: &Row| plan_column_differs(row, &plan, &mut HashMap::new());
+        let corpora = ["a.txt".to_string()];
+        let differs =
+            |row: &Row| plan_column_differs(row, (&plan, &corpora), &mut FxHashMap::default());
         assert_eq!(differs(&row), None);
         row.cpu_limit_s = Some(5.0);
         let why = differs(&row).unwrap();

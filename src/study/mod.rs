@@ -15,11 +15,12 @@
 //! study/machines.csv              where each shard ran
 //! ```
 //!
-//! bench does no scheduling of its own: [`plan`] makes the plan, [`sbatch`] writes the array
-//! job, [`status`] counts what is done, and [`merge`] joins the shards after checking they
-//! belong together. The split itself is [`crate::run::shard`].
+//! bench does no scheduling of its own: [`plan`] makes the plan (its instances packed in a
+//! [`roster::Roster`]), [`sbatch`] writes the array job, [`status`] counts what is done,
+//! and [`merge`] joins the shards after checking they belong together. The split itself is [`crate::run::shard`].
 
 pub mod merge;
 pub mod plan;
+pub mod roster;
 pub mod sbatch;
 pub mod status;

@@ -154,9 +154,21 @@ pub struct PuzzleFile {
 /// [`crate::cnf::budget::machine_budget`]; `/dev/zero` never ends) is an error, not an
 /// abort.
 pub fn read_path(path: &Path, opts: &ReadOptions) -> Result<PuzzleFile, PuzzleError> {
+    let mut entries = Vec::new();
+    let format = read_path_each(path, opts, &mut |e| entries.push(e))?;
+    Ok(PuzzleFile { format, entries })
+}
+
+/// Reads puzzles from a file as [`read_path`] does, handing each entry to `each` as it is
+/// read; returns the format.
+pub fn read_path_each(
+    path: &Path,
+    opts: &ReadOptions,
+    each: &mut dyn FnMut(Result<Entry, PuzzleError>),
+) -> Result<Format, PuzzleError> {
     let name = path.display().to_string();
     match Input::open(path) {
-        Ok(input) => read_input(input, &name, opts),
+        Ok(input) => read_input_each(input, &name, opts, each),
         Err(e) => Err(PuzzleError {
             file: name,
             line: 0,
@@ -167,14 +179,29 @@ pub fn read_path(path: &Path, opts: &ReadOptions) -> Result<PuzzleFile, PuzzleEr
 
 /// Reads puzzles from an opened input; `name` names it in errors.
 pub fn read_input(input: Input, name: &str, opts: &ReadOptions) -> Result<PuzzleFile, PuzzleError> {
+    let mut entries = Vec::new();
+    let format = read_input_each(input, name, opts, &mut |e| entries.push(e))?;
+    Ok(PuzzleFile { format, entries })
+}
+
+/// Reads puzzles from an opened input as [`read_input`] does, handing each entry to
+/// `each` as it is read instead of holding them all; returns the file's format. The
+/// entries are [`read_input`]'s, in its order.
+pub fn read_input_each(
+    input: Input,
+    name: &str,
+    opts: &ReadOptions,
+    each: &mut dyn FnMut(Result<Entry, PuzzleError>),
+) -> Result<Format, PuzzleError> {
     let budget = crate::cnf::budget::machine_budget(None).unwrap_or(u64::MAX);
-    match read_within(input, budget) {
-        Ok(bytes) => read_bytes(&bytes, name, opts),
-        Err(e) => Err(PuzzleError {
-            file: name.to_string(),
-            line: 0,
-            message: e.to_string(),
-        }),
+    let bytes = read_within(input, budget).map_err(|e| PuzzleError {
+        file: name.to_string(),
+        line: 0,
+        message: e.to_string(),
+    })?;
+    match std::str::from_utf8(&bytes) {
+        Ok(text) => read_str_each(text, name, opts, each),
+        Err(e) => Err(not_utf8(&bytes, name, e)),
     }
 }
 
@@ -210,22 +237,38 @@ fn read_within(input: Input, budget: u64) -> io::Result<Vec<u8>> {
 pub fn read_bytes(bytes: &[u8], name: &str, opts: &ReadOptions) -> Result<PuzzleFile, PuzzleError> {
     match std::str::from_utf8(bytes) {
         Ok(text) => read_str(text, name, opts),
-        Err(e) => {
-            let at = e.valid_up_to();
-            Err(PuzzleError {
-                file: name.to_string(),
-                line: text::line_of_offset(bytes, at),
-                message: format!(
-                    "not UTF-8 text (byte 0x{:02x} at offset {at}); puzzle files are plain text",
-                    bytes[at]
-                ),
-            })
-        }
+        Err(e) => Err(not_utf8(bytes, name, e)),
+    }
+}
+
+/// The file-level error of `bytes` that are not UTF-8, at the line of the first bad byte.
+fn not_utf8(bytes: &[u8], name: &str, e: std::str::Utf8Error) -> PuzzleError {
+    let at = e.valid_up_to();
+    PuzzleError {
+        file: name.to_string(),
+        line: text::line_of_offset(bytes, at),
+        message: format!(
+            "not UTF-8 text (byte 0x{:02x} at offset {at}); puzzle files are plain text",
+            bytes[at]
+        ),
     }
 }
 
 /// Reads puzzles from text; `name` names the source in errors.
 pub fn read_str(text: &str, name: &str, opts: &ReadOptions) -> Result<PuzzleFile, PuzzleError> {
+    let mut entries = Vec::new();
+    let format = read_str_each(text, name, opts, &mut |e| entries.push(e))?;
+    Ok(PuzzleFile { format, entries })
+}
+
+/// Reads puzzles from text as [`read_str`] does, handing each entry to `each` as it is
+/// read; returns the format.
+pub fn read_str_each(
+    text: &str,
+    name: &str,
+    opts: &ReadOptions,
+    each: &mut dyn FnMut(Result<Entry, PuzzleError>),
+) -> Result<Format, PuzzleError> {
     // A byte-order mark is invisible in editors; it must not make the first puzzle bad.
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let translated;
@@ -259,11 +302,10 @@ pub fn read_str(text: &str, name: &str, opts: &ReadOptions) -> Result<PuzzleFile
             )
         })?,
     };
-    let mut entries = Vec::new();
     read_as(format, text, opts.kind, &mut |parsed| {
-        entries.push(parsed.into_entry(name))
+        each(parsed.into_entry(name))
     });
-    Ok(PuzzleFile { format, entries })
+    Ok(format)
 }
 
 /// For the readers' unit tests: `text` read as `format`, each entry a puzzle with its line
