@@ -55,7 +55,7 @@ impl Merged {
 }
 
 /// Merges `sources` (a name for messages, and its rows) in order. Rows are told apart by
-/// the order of their cells ([`crate::report::outcome::cell_order`]: by instance,
+/// the order of their cells ([`crate::report::outcome::CellOrder`]: by instance,
 /// encoding, solver, repetition, then place, so the first of a key comes first) rather
 /// than by a map of copied keys: 4 bytes a row.
 pub fn merge(sources: Vec<(String, Vec<Row>, Vec<u32>)>) -> Merged {
@@ -76,16 +76,16 @@ pub fn merge(sources: Vec<(String, Vec<Row>, Vec<u32>)>) -> Merged {
         }
     }
     let source_of = |row: usize| starts.partition_point(|&start| start <= row) - 1;
-    let order = crate::report::outcome::cell_order(&rows);
-    let same_key = |a: &Row, b: &Row| {
-        a.instance_name() == b.instance_name()
-            && (a.encoding(), a.solver(), a.run()) == (b.encoding(), b.solver(), b.run())
-    };
+    let cells = crate::report::outcome::CellOrder::of(&rows);
+    let same_key = |a: &Row, b: &Row| cells.same_cell(a, b) && a.run() == b.run();
     let mut keep = vec![true; rows.len()];
     let mut merged = Merged::default();
     // (the kept row, the clashing row) of each clash
     let mut clashes: Vec<(usize, usize)> = Vec::new();
-    for runs in order.chunk_by(|&a, &b| same_key(&rows[a as usize], &rows[b as usize])) {
+    for runs in cells
+        .order
+        .chunk_by(|&a, &b| same_key(&rows[a as usize], &rows[b as usize]))
+    {
         let kept = runs[0] as usize;
         for &again in &runs[1..] {
             let again = again as usize;
@@ -97,7 +97,7 @@ pub fn merge(sources: Vec<(String, Vec<Row>, Vec<u32>)>) -> Merged {
             }
         }
     }
-    drop((order, digests));
+    drop((cells, digests));
     clashes.sort_by_key(|&(_, again)| rows[again].key()); // stable: a key's in row order
     for (kept, again) in clashes {
         let row = &rows[again];

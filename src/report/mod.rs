@@ -303,17 +303,17 @@ fn render<'a>(
         bail!("the timeout must be a positive number of seconds, not {t}");
     }
     let of_rows = RowFigures::of(&rows, opts, scoring)?;
-    let order = outcome::cell_order(&rows);
+    let cells = outcome::CellOrder::of(&rows);
     // Without repetitions every configuration has one row per instance, one outcome per
     // row: no spread to measure, and no need to group the rows again.
-    let noise = if outcome::repeats(&rows, &order) {
+    let noise = if cells.repeats(&rows) {
         noise::spreads(&rows, scoring, &of_rows.modes)
     } else {
         Vec::new()
     };
     let row_count = rows.len();
     // Rows lent are copied (the report's own tests); rows given are taken.
-    let outcomes = outcome::outcomes_taking(rows.into_owned(), order, scoring);
+    let outcomes = outcome::outcomes_taking(rows.into_owned(), cells, scoring);
     of_outcomes(of_rows, outcomes, (noise, row_count), opts, sink)
 }
 

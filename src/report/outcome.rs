@@ -100,15 +100,16 @@ impl LastJudged {
 
 /// The outcomes of `rows` scored by `scoring`, ordered by (instance, encoding, solver).
 pub fn outcomes(rows: &[Row], scoring: Scoring) -> Vec<Outcome> {
-    let order = cell_order(rows);
+    let cells = CellOrder::of(rows);
     let row = |i: &u32| &rows[*i as usize];
     // Made at its largest (one outcome a row, without repetitions) and cut to its length:
     // a list grown by doubling could hold two thirds more.
     let mut out = Vec::with_capacity(rows.len());
     let mut judged = LastJudged::default();
     out.extend(
-        order
-            .chunk_by(|a, b| same_cell(row(a), row(b)))
+        cells
+            .order
+            .chunk_by(|a, b| cells.same_cell(row(a), row(b)))
             .map(|runs| judge(runs.iter().map(row), scoring, &mut judged)),
     );
     out.shrink_to_fit();
@@ -116,12 +117,13 @@ pub fn outcomes(rows: &[Row], scoring: Scoring) -> Vec<Outcome> {
 }
 
 /// The outcomes of `rows`, as [`outcomes`] makes them, taking the rows: they are put in
-/// the order of their cells (`order`, from [`cell_order`]) in place, and each cell, from
-/// the last, is judged and cut off, the rows' memory given back as the outcomes take
-/// theirs, so that the two are never held whole together.
-pub fn outcomes_taking(mut rows: Vec<Row>, order: Vec<u32>, scoring: Scoring) -> Vec<Outcome> {
+/// the order of their cells (`cells`, of these rows) in place, and each cell, from the
+/// last, is judged and cut off, the rows' memory given back as the outcomes take theirs,
+/// so that the two are never held whole together.
+pub fn outcomes_taking(mut rows: Vec<Row>, cells: CellOrder, scoring: Scoring) -> Vec<Outcome> {
     /// Rows cut off between two hand-backs of their memory.
     const GIVE_BACK: usize = 1 << 16;
+    let CellOrder { order, ranks } = cells;
     arrange(&mut rows, order);
     let mut out = Vec::with_capacity(rows.len());
     let mut judged = LastJudged::default();
@@ -129,7 +131,7 @@ pub fn outcomes_taking(mut rows: Vec<Row>, order: Vec<u32>, scoring: Scoring) ->
     while let Some(last) = rows.last() {
         let start = rows
             .iter()
-            .rposition(|r| !same_cell(r, last))
+            .rposition(|r| !ranks.same_cell(r, last))
             .map_or(0, |i| i + 1);
         out.push(judge(rows[start..].iter(), scoring, &mut judged));
         rows.truncate(start);
@@ -141,21 +143,6 @@ pub fn outcomes_taking(mut rows: Vec<Row>, order: Vec<u32>, scoring: Scoring) ->
     out.reverse();
     out.shrink_to_fit();
     out
-}
-
-/// True when some cell of `rows` (in the order `order`, from [`cell_order`]) has more
-/// than one row: an instance repeated.
-pub fn repeats(rows: &[Row], order: &[u32]) -> bool {
-    order
-        .windows(2)
-        .any(|w| same_cell(&rows[w[0] as usize], &rows[w[1] as usize]))
-}
-
-/// True when two rows are of one cell: one instance, encoding and solver.
-fn same_cell(a: &Row, b: &Row) -> bool {
-    a.instance_name() == b.instance_name()
-        && a.encoding() == b.encoding()
-        && a.solver() == b.solver()
 }
 
 /// Puts `rows` in the order `order` gives (row `k` becomes the row at place `order[k]`),
@@ -241,74 +228,135 @@ fn judge<'r>(
 /// its text), then repetition and place. The instances are ranked once and the rows
 /// put in their instance's bucket (a counting sort, 4 bytes a row); only each
 /// instance's few rows are sorted.
-pub fn cell_order(rows: &[Row]) -> Vec<u32> {
-    // Each instance number's rank among the instances' keys, in text order.
-    let whos = rows
-        .iter()
-        .map(|r| r.who as usize)
-        .max()
-        .map_or(0, |m| m + 1);
-    let mut rank_of_who = vec![u32::MAX; whos];
-    let mut keys: Vec<Name> = Vec::new();
-    for r in rows {
-        if rank_of_who[r.who as usize] == u32::MAX {
-            rank_of_who[r.who as usize] = 0;
-            keys.push(r.instance_name());
+pub struct CellOrder {
+    /// The rows' places, in order.
+    pub order: Vec<u32>,
+    /// The ranks the order is made of.
+    ranks: CellRanks,
+}
+
+/// Each instance number's rank among the instances' keys, and each configuration
+/// number's (encoding, solver) ranks, in text order: two rows are of one cell when their
+/// ranks are equal, told by two lookups in these lists.
+struct CellRanks {
+    of_who: Vec<u32>,
+    of_config: Vec<(u32, u32)>,
+}
+
+impl CellRanks {
+    fn of(rows: &[Row]) -> CellRanks {
+        let whos = rows
+            .iter()
+            .map(|r| r.who as usize)
+            .max()
+            .map_or(0, |m| m + 1);
+        let mut of_who = vec![u32::MAX; whos];
+        let mut keys: Vec<Name> = Vec::new();
+        for r in rows {
+            if of_who[r.who as usize] == u32::MAX {
+                of_who[r.who as usize] = 0;
+                keys.push(r.instance_name());
+            }
         }
-    }
-    keys.sort_unstable_by(|a, b| a.as_str().cmp(b.as_str()));
-    keys.dedup();
-    let rank: crate::report::rows::NameMap<Name, u32> = keys
-        .iter()
-        .enumerate()
-        .map(|(i, &k)| (k, i as u32))
-        .collect();
-    for r in rows {
-        rank_of_who[r.who as usize] = rank[&r.instance_name()];
-    }
-    drop(rank);
-    // Each configuration number's (encoding, solver) ranks.
-    let configs = rows
-        .iter()
-        .map(|r| r.config as usize)
-        .max()
-        .map_or(0, |m| m + 1);
-    let mut config_names: Vec<Option<(Name, Name)>> = vec![None; configs];
-    for r in rows {
-        config_names[r.config as usize].get_or_insert_with(|| (r.encoding(), r.solver()));
-    }
-    let texts =
-        crate::report::rows::Ranks::of(config_names.iter().flatten().flat_map(|&(e, s)| [e, s]));
-    let config_rank: Vec<(u32, u32)> = config_names
-        .iter()
-        .map(|c| c.map_or((0, 0), |(e, s)| (texts.of_name(e), texts.of_name(s))))
-        .collect();
-    // Counting sort by instance rank.
-    let mut start = vec![0u32; keys.len() + 1];
-    for r in rows {
-        start[rank_of_who[r.who as usize] as usize + 1] += 1;
-    }
-    for i in 1..start.len() {
-        start[i] += start[i - 1];
-    }
-    let bounds = start.clone();
-    let mut order = vec![0u32; rows.len()];
-    for (i, r) in rows.iter().enumerate() {
-        let slot = &mut start[rank_of_who[r.who as usize] as usize];
-        order[*slot as usize] = i as u32;
-        *slot += 1;
-    }
-    for w in bounds.windows(2) {
-        let bucket = &mut order[w[0] as usize..w[1] as usize];
-        if bucket.len() > 1 {
-            bucket.sort_unstable_by_key(|&i| {
-                let r = &rows[i as usize];
-                let (e, s) = config_rank[r.config as usize];
-                (e, s, r.run(), i)
-            });
+        keys.sort_unstable_by(|a, b| a.as_str().cmp(b.as_str()));
+        keys.dedup();
+        let rank: crate::report::rows::NameMap<Name, u32> = keys
+            .iter()
+            .enumerate()
+            .map(|(i, &k)| (k, i as u32))
+            .collect();
+        for r in rows {
+            of_who[r.who as usize] = rank[&r.instance_name()];
         }
+        drop(rank);
+        let configs = rows
+            .iter()
+            .map(|r| r.config as usize)
+            .max()
+            .map_or(0, |m| m + 1);
+        let mut config_names: Vec<Option<(Name, Name)>> = vec![None; configs];
+        for r in rows {
+            config_names[r.config as usize].get_or_insert_with(|| (r.encoding(), r.solver()));
+        }
+        let texts = crate::report::rows::Ranks::of(
+            config_names.iter().flatten().flat_map(|&(e, s)| [e, s]),
+        );
+        let of_config = config_names
+            .iter()
+            .map(|c| c.map_or((0, 0), |(e, s)| (texts.of_name(e), texts.of_name(s))))
+            .collect();
+        CellRanks { of_who, of_config }
     }
-    order
+
+    /// The rank of `r`'s instance.
+    fn instance(&self, r: &Row) -> u32 {
+        self.of_who[r.who as usize]
+    }
+
+    /// The ranks of `r`'s encoding and solver.
+    fn config(&self, r: &Row) -> (u32, u32) {
+        self.of_config[r.config as usize]
+    }
+
+    /// True when two rows are of one cell: one instance, encoding and solver.
+    fn same_cell(&self, a: &Row, b: &Row) -> bool {
+        self.instance(a) == self.instance(b) && self.config(a) == self.config(b)
+    }
+}
+
+impl CellOrder {
+    /// The order of `rows`' cells.
+    pub fn of(rows: &[Row]) -> CellOrder {
+        let ranks = CellRanks::of(rows);
+        let instances = ranks.of_who.iter().filter(|&&r| r != u32::MAX).count();
+        // Counting sort by instance rank.
+        let mut start = vec![0u32; instances + 1];
+        for r in rows {
+            start[ranks.instance(r) as usize + 1] += 1;
+        }
+        for i in 1..start.len() {
+            start[i] += start[i - 1];
+        }
+        let bounds = start.clone();
+        let mut order = vec![0u32; rows.len()];
+        for (i, r) in rows.iter().enumerate() {
+            let slot = &mut start[ranks.instance(r) as usize];
+            order[*slot as usize] = i as u32;
+            *slot += 1;
+        }
+        // Each bucket's keys are worked out once, then sorted.
+        let mut keys: Vec<(u32, u32, u32, u32)> = Vec::new();
+        for w in bounds.windows(2) {
+            let bucket = &mut order[w[0] as usize..w[1] as usize];
+            if bucket.len() > 1 {
+                keys.clear();
+                keys.extend(bucket.iter().map(|&i| {
+                    let r = &rows[i as usize];
+                    let (e, s) = ranks.config(r);
+                    (e, s, r.run(), i)
+                }));
+                keys.sort_unstable();
+                for (place, key) in bucket.iter_mut().zip(&keys) {
+                    *place = key.3;
+                }
+            }
+        }
+        CellOrder { order, ranks }
+    }
+
+    /// True when two rows (of the rows ordered) are of one cell: one instance, encoding
+    /// and solver.
+    pub fn same_cell(&self, a: &Row, b: &Row) -> bool {
+        self.ranks.same_cell(a, b)
+    }
+
+    /// True when some cell of `rows` (the rows ordered) has more than one row: an
+    /// instance repeated.
+    pub fn repeats(&self, rows: &[Row]) -> bool {
+        self.order
+            .windows(2)
+            .any(|w| self.same_cell(&rows[w[0] as usize], &rows[w[1] as usize]))
+    }
 }
 
 impl Outcome {
@@ -502,9 +550,9 @@ mod tests {
             rows.push(r);
         }
         let lent = outcomes(&rows, Scoring::default());
-        let order = cell_order(&rows);
-        assert!(repeats(&rows, &order));
-        let taken = outcomes_taking(rows, order, Scoring::default());
+        let cells = CellOrder::of(&rows);
+        assert!(cells.repeats(&rows));
+        let taken = outcomes_taking(rows, cells, Scoring::default());
         assert_eq!(taken, lent);
         assert!(lent.windows(2).all(|w| w[0].key() <= w[1].key()));
     }
