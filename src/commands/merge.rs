@@ -6,7 +6,6 @@ use crate::cli::MergeArgs;
 use crate::report::TimeBasis;
 use crate::report::rows::Row;
 use crate::report::score;
-use crate::report::score::Scoring;
 use crate::study::merge::{
     Refused, ResultsOut, merge, read_plans, write_missing, write_report_of, write_side_files,
 };
@@ -113,16 +112,16 @@ fn conclude(
             out.join("results.csv").display()
         )
     } else {
-        // What the terminal shows is read from the rows before the report is given them.
+        // The wrong answers are named from the rows before the report is given them; the
+        // scores are the report's.
         let wrong_lines = score::wrong_lines(&kept);
-        let scores = score::scores(&kept, Scoring::default());
-        let files = write_report_of(out, kept, merged, args.baseline.clone())?;
+        let (files, summary) = write_report_of(out, kept, merged, args.baseline.clone())?;
         for line in wrong_lines {
             eprintln!("{line}");
         }
         print!(
             "{}",
-            crate::report::tables::text_table(&scores, TimeBasis::default())
+            crate::report::tables::text_table(&summary.scores, TimeBasis::default())
         );
         format!(
             "report: {}",

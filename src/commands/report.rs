@@ -58,34 +58,24 @@ pub(super) fn run(args: ReportArgs) -> anyhow::Result<i32> {
         run_json: run_json_beside(&args.results),
         score: args.score,
     };
-    // What the terminal shows is read from the rows first: the report is given them and
-    // lets them go once its outcomes are made.
-    let scoring = Scoring {
-        time,
-        timeout: args.timeout,
-    };
+    // The wrong answers are named from the rows before the report is given them (it lets
+    // them go once its outcomes are made); the rest of what the terminal shows is the
+    // report's summary.
     let wrong = score::wrong_lines(&merged.rows);
-    let ranking = args
-        .score
-        .map(|counter| work_terminal(&merged.rows, counter, scoring));
-    let table = crate::report::tables::text_table(&score::scores(&merged.rows, scoring), time);
-    // The rows are merged (each run once): without a second run no instance repeats.
-    let repeated = merged.rows.iter().any(|r| r.run() > 1);
-    let warnings = if repeated {
-        noise_warnings(&merged.rows, scoring)
-    } else {
-        Vec::new()
-    };
     let notes = merged.notes();
-    let files = write_report(merged.rows, &out_dir, &opts)?;
+    let (files, summary) = write_report(merged.rows, &out_dir, &opts)?;
     for line in wrong {
         eprintln!("{line}");
     }
-    if let Some(ranking) = ranking {
-        print!("{ranking}");
+    if let Some(counter) = args.score {
+        print!("{}", work_terminal(&summary, counter));
     }
-    print!("{table}");
-    for warning in warnings {
+    print!(
+        "{}",
+        crate::report::tables::text_table(&summary.scores, time)
+    );
+    let several = summary.encodings.len() > 1;
+    for warning in crate::report::noise::warnings(&summary.noise, several) {
         eprintln!("bench: {}", crate::text::terminal(&warning));
     }
     for note in notes {
@@ -101,24 +91,20 @@ pub(super) fn run(args: ReportArgs) -> anyhow::Result<i32> {
 }
 
 /// What the terminal shows with `--score COUNTER`: the ranking by the counter, and the
-/// counters of every configuration.
+/// counters of every configuration, from the report's `summary`.
 fn work_terminal(
-    rows: &[crate::report::rows::Row],
+    summary: &crate::report::summary::Summary,
     counter: crate::solver::work::Counter,
-    scoring: Scoring,
 ) -> String {
     use crate::report::table::{Exporter, Terminal};
-    let modes = crate::report::mode::Modes::of(rows);
-    let several =
-        crate::report::outcome::first_appearance(rows.iter().map(|r| r.encoding().as_str())).len()
-            > 1;
-    let ranking = crate::report::counter_rank::ranking(rows, counter, scoring, &modes);
+    let several = summary.encodings.len() > 1;
     let mut out = format!("Ranked by {counter}:\n");
-    out += &Terminal.table(&crate::report::counter_rank::table(&ranking, several));
-    let figures = crate::report::work::figures(rows, &modes);
-    if !figures.is_empty() {
+    if let Some(ranking) = &summary.ranking {
+        out += &Terminal.table(&crate::report::counter_rank::table(ranking, several));
+    }
+    if !summary.work.is_empty() {
         out += "\nWork counters:\n";
-        out += &Terminal.table(&crate::report::work::table(&figures, several));
+        out += &Terminal.table(&crate::report::work::table(&summary.work, several));
     }
     out.push('\n');
     out

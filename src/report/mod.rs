@@ -131,12 +131,13 @@ impl ReportFiles {
 /// per-instance table) and `index.html`. The files
 /// are written to a staging folder inside `out_dir` as they are made (a study's
 /// per-instance table is not held in memory) and renamed into place at the end, so
-/// an error leaves the folder as it was.
+/// an error leaves the folder as it was. Returns the files and the summary drawn (what
+/// the terminal shows is read from it, not worked out again).
 pub fn write_report<'a>(
     rows: impl rows::IntoReportRows<'a>,
     out_dir: &Path,
     opts: &ReportOptions,
-) -> anyhow::Result<ReportFiles> {
+) -> anyhow::Result<(ReportFiles, Summary)> {
     let beside;
     let opts = if opts.provenance.is_empty()
         && let Some(found) = provenance::Provenance::in_dir(out_dir)
@@ -150,8 +151,8 @@ pub fn write_report<'a>(
         opts
     };
     let mut staging = Staging::in_dir(out_dir)?;
-    render(rows, opts, &mut staging)?;
-    staging.finish()
+    let summary = render(rows, opts, &mut staging)?;
+    Ok((staging.finish()?, summary))
 }
 
 /// Where the report's files go as they are made.
@@ -283,12 +284,13 @@ pub fn render_report<'a>(
 
 /// Builds every file of the report into `sink` as it is made, `index.html` last. What is
 /// read from the rows alone comes first; then the outcomes are made and the rows, when
-/// they were given, are let go: the figures of outcomes never hold both.
+/// they were given, are let go: the figures of outcomes never hold both. Returns the
+/// summary drawn.
 fn render<'a>(
     rows: impl rows::IntoReportRows<'a>,
     opts: &ReportOptions,
     sink: &mut dyn Sink,
-) -> anyhow::Result<()> {
+) -> anyhow::Result<Summary> {
     let rows = rows.into_report_rows();
     if rows.is_empty() {
         bail!("no result rows to report on");
@@ -383,14 +385,15 @@ impl RowFigures {
 }
 
 /// The rest of the report, from the outcomes and what was read from the rows: the
-/// virtual best solver, families, charts, speedups, statistics, the files.
+/// virtual best solver, families, charts, speedups, statistics, the files; returns the
+/// summary.
 fn of_outcomes(
     of_rows: RowFigures,
     outcomes: Vec<outcome::Outcome>,
     (noise, rows): (Vec<noise::Spread>, usize),
     opts: &ReportOptions,
     sink: &mut dyn Sink,
-) -> anyhow::Result<()> {
+) -> anyhow::Result<Summary> {
     let RowFigures {
         solvers,
         encodings,
@@ -452,7 +455,8 @@ fn of_outcomes(
         notes,
         charts: charts.iter().map(|(name, _)| name.clone()).collect(),
     };
-    files(&outcomes, &summary, &about, charts, &modes, sink)
+    files(&outcomes, &summary, &about, charts, &modes, sink)?;
+    Ok(summary)
 }
 
 /// The rows of each configuration (solver, encoding), by instance: the rows sorted by

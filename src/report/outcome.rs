@@ -27,7 +27,7 @@ pub enum Answer {
 }
 
 impl Answer {
-    /// Every answer, in the order of its code in [`Outcome::judged`].
+    /// Every answer, in the order of its discriminant (its code in [`Outcome::judged`]).
     const ALL: [Answer; 5] = [
         Answer::Sat,
         Answer::Unsat,
@@ -214,12 +214,11 @@ fn judge<'r>(
         number < 1 << JUDGED_BITS,
         "fewer than 2^29 timeouts and counts"
     );
-    let code = Answer::ALL.iter().position(|&a| a == answer).unwrap_or(0) as u32;
     Outcome {
         who: first.who,
         key: first.instance_name(),
         config: first.config,
-        judged: code << JUDGED_BITS | number,
+        judged: (answer as u32) << JUDGED_BITS | number,
         time,
     }
 }
@@ -241,6 +240,8 @@ pub struct CellOrder {
 struct CellRanks {
     of_who: Vec<u32>,
     of_config: Vec<(u32, u32)>,
+    /// How many instances (distinct keys) there are: the ranks are below it.
+    instances: usize,
 }
 
 impl CellRanks {
@@ -285,7 +286,11 @@ impl CellRanks {
             .iter()
             .map(|c| c.map_or((0, 0), |(e, s)| (texts.of_name(e), texts.of_name(s))))
             .collect();
-        CellRanks { of_who, of_config }
+        CellRanks {
+            of_who,
+            of_config,
+            instances: keys.len(),
+        }
     }
 
     /// The rank of `r`'s instance.
@@ -308,9 +313,8 @@ impl CellOrder {
     /// The order of `rows`' cells.
     pub fn of(rows: &[Row]) -> CellOrder {
         let ranks = CellRanks::of(rows);
-        let instances = ranks.of_who.iter().filter(|&&r| r != u32::MAX).count();
         // Counting sort by instance rank.
-        let mut start = vec![0u32; instances + 1];
+        let mut start = vec![0u32; ranks.instances + 1];
         for r in rows {
             start[ranks.instance(r) as usize + 1] += 1;
         }

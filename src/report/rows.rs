@@ -743,9 +743,7 @@ impl Row {
 
     /// Sets the repetition number.
     pub fn set_run(&mut self, run: u32) {
-        let mut words = SETTINGS.get(self.settings);
-        words[4] = u64::from(run);
-        self.settings = SETTINGS.number(words);
+        self.set_setting(4, u64::from(run));
     }
 
     /// Why, for errors and wrong answers.
@@ -755,9 +753,7 @@ impl Row {
 
     /// Sets the error.
     pub fn set_error(&mut self, error: &str) {
-        let mut words = SETTINGS.get(self.settings);
-        words[5] = pair(Name::new(error).0, self.counts());
-        self.settings = SETTINGS.number(words);
+        self.set_setting(5, pair(Name::new(error).0, self.counts()));
     }
 
     /// The number of a count's figures in [`COUNTS`].
@@ -767,8 +763,13 @@ impl Row {
 
     /// Sets the number of a count's figures.
     fn set_counts(&mut self, counts: u32) {
+        self.set_setting(5, pair(self.error().0, counts));
+    }
+
+    /// Sets word `index` of the run's settings ([`SETTINGS`]), the others as they are.
+    fn set_setting(&mut self, index: usize, word: u64) {
         let mut words = SETTINGS.get(self.settings);
-        words[5] = pair(self.error().0, counts);
+        words[index] = word;
         self.settings = SETTINGS.number(words);
     }
 }
@@ -795,13 +796,6 @@ pub fn extend(out: &mut Vec<Row>, rows: &[crate::results::Row]) {
 /// The instance id of instance number `who` ([`Row::instance`]).
 pub(crate) fn instance_of(who: u32) -> Name {
     Name(unpair(INSTANCES.get(who)[0]).1)
-}
-
-/// What instance number `who` is ([`Row::instance_name`]): its hash, or its id in old CSVs.
-pub(crate) fn key_of(who: u32) -> Name {
-    let [corpus_and_id, hash_and_family, _] = INSTANCES.get(who);
-    let (hash, id) = (unpair(hash_and_family).0, unpair(corpus_and_id).1);
-    Name(if hash == EMPTY.0 { id } else { hash })
 }
 
 /// Rows a report is drawn from: report rows lent as they are, or given (the report lets
@@ -990,13 +984,6 @@ impl Row {
         SETTINGS.get(self.settings)[6]
     }
 
-    /// Sets the last word of the settings.
-    fn set_sized(&mut self, sized: u64) {
-        let mut words = SETTINGS.get(self.settings);
-        words[6] = sized;
-        self.settings = SETTINGS.number(words);
-    }
-
     /// Variables in the CNF.
     pub fn vars(&self) -> u64 {
         SIZES.get(unpair(self.sized()).0)[0]
@@ -1020,13 +1007,13 @@ impl Row {
     /// Sets the trust as written.
     pub fn set_written_trust(&mut self, trust: Option<Trust>) {
         let (sizes, code) = unpair(self.sized());
-        self.set_sized(sized(sizes, trust, verdict_of(code).1));
+        self.set_setting(6, sized(sizes, trust, verdict_of(code).1));
     }
 
     /// Sets the limit that ended the run.
     pub fn set_limit(&mut self, limit: Option<LimitHit>) {
         let (sizes, code) = unpair(self.sized());
-        self.set_sized(sized(sizes, verdict_of(code).0, limit));
+        self.set_setting(6, sized(sizes, verdict_of(code).0, limit));
     }
 
     /// What the instance is, for every join: its hash, or its id without one.
@@ -1036,7 +1023,9 @@ impl Row {
 
     /// [`Row::instance_key`] as a name.
     pub fn instance_name(&self) -> Name {
-        key_of(self.who)
+        let [corpus_and_id, hash_and_family, _] = INSTANCES.get(self.who);
+        let (hash, id) = (unpair(hash_and_family).0, unpair(corpus_and_id).1);
+        Name(if hash == EMPTY.0 { id } else { hash })
     }
 
     /// What identifies a run ([`crate::results::Row::key`]).

@@ -694,7 +694,7 @@ pub fn write_report_of(
     rows: Vec<crate::report::rows::Row>,
     merged: &Merged,
     baseline: Option<String>,
-) -> anyhow::Result<crate::report::ReportFiles> {
+) -> anyhow::Result<(crate::report::ReportFiles, crate::report::summary::Summary)> {
     let opts = ReportOptions {
         baseline,
         timeout: None,
